@@ -1,0 +1,19 @@
+import { mkdirSync } from 'node:fs';
+import { ApiEventBus } from '../core/events';
+import { libraryPaths, type LibraryPaths } from '../core/paths';
+import { openDb, type Db } from './db';
+
+/** Everything the library's modules need: the catalogue, where files go, and the event stream. */
+export interface LibraryCtx {
+  db: Db;
+  paths: LibraryPaths;
+  events: ApiEventBus;
+}
+
+export function openLibrary(dataDir: string, opts: { nativeBinding?: string } = {}): LibraryCtx {
+  const paths = libraryPaths(dataDir);
+  mkdirSync(paths.thumbsDir, { recursive: true });
+  mkdirSync(paths.previewsDir, { recursive: true });
+  const db = openDb(paths.dbFile, { nativeBinding: opts.nativeBinding });
+  return { db, paths, events: new ApiEventBus() };
+}

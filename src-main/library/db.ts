@@ -1,0 +1,41 @@
+import Database from 'better-sqlite3';
+import { migrations, type Migration } from './migrations';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Stop at this migration version (tests of N-1 -> N). */
+  upTo?: number;
+  /** Path to a native better-sqlite3 build (the Electron-ABI build when packaged). */
+  nativeBinding?: string;
+}
+
+/** Open (creating if needed) a catalogue: WAL, foreign keys, migrations applied. */
+export function openDb(file: string, opts: OpenOptions = {}): Db {
+  const db = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -65536');
+  migrate(db, migrations, opts.upTo);
+  return db;
+}
+
+export function migrate(db: Db, list: Migration[], upTo = Infinity): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = Math.max(0, ...list.map((m) => m.version));
+  if (current > latest) {
+    throw new Error(
+      `This library was made by a newer Tagsmith (catalogue version ${current}, this app knows ${latest}). Update Tagsmith to open it.`,
+    );
+  }
+  for (const m of [...list].sort((a, b) => a.version - b.version)) {
+    if (m.version <= current || m.version > upTo) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}
