@@ -203,6 +203,8 @@ export type ApiEnvelope<T> = { ok: true; value: T } | { ok: false; error: ApiErr
 /** What preload exposes as `window.api`. */
 export type ExposedApi = Api & {
   on<E extends ApiEventName>(event: E, listener: (payload: ApiEvents[E]) => void): () => void;
-  /** The base prefix for media tokens (e.g. 'tsm://'). */
+  /** The base prefix for media tokens (e.g. 'tsm://app/'). */
   mediaBase: string;
+  /** The path of a dropped file or folder (Electron only). */
+  pathForFile?: (file: File) => string;
 };

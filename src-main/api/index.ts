@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Api, ApiEnvelope, ApiMethod } from '../../src-preload/contract';
+import type { LibraryCtx } from '../library/context';
+import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } from '../library/folders';
+import { Scanner } from '../library/scan';
+import { facets, search, searchIds } from '../library/search';
+import { getAssetDetail } from '../library/assets';
+import { editKeywords, listKeywords, setCaption, setKeywords, setRating, setTitle, undo } from '../library/edits';
+import { ensurePreview } from '../library/thumbs';
+import { startWatching } from '../library/watch';
+import { closeMetadataReader } from '../library/metadata';
+import { ApiError } from './errors';
+import { schemas } from './schemas';
+import { log } from '../core/log';
+
+export interface ApiOptions {
+  /** Native folder picker (Electron's dialog); absent elsewhere. */
+  pickFolder?: () => Promise<string | null>;
+  /** True under Electron. */
+  native?: boolean;
+  /** Watch library folders for changes while running (default true). */
+  watch?: boolean;
+  /** Rescan every online folder at start (catches changes made while closed; resumes an interrupted scan). */
+  rescanOnStart?: boolean;
+}
+
+export interface ApiHost {
+  api: Api;
+  /** Validate the arguments, run the method, and wrap the outcome in an envelope. Never throws. */
+  invoke(method: string, args: unknown): Promise<ApiEnvelope<unknown>>;
+  scanner: Scanner;
+  dispose(): Promise<void>;
+}
+
+function appVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    return pkg.version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
+  const scanner = new Scanner(ctx);
+  const version = appVersion();
+  const scanAll = (folderIds: number[]): void => {
+    for (const id of folderIds) {
+      scanner.enqueue(id).catch((err: unknown) => log.error('scan failed', err));
+    }
+  };
+
+  const api: Api = {
+    async appInfo() {
+      return { version, dataDir: ctx.paths.dataDir, native: opts.native ?? false };
+    },
+    async listFolders() {
+      return listFolders(ctx, (id) => scanner.isScanning(id));
+    },
+    async addFolder({ path }) {
+      const folder = addFolder(ctx, path);
+      ctx.events.emit('foldersChanged', {});
+      scanAll([folder.id]);
+      return { ...folder, scanning: true };
+    },
+    async removeFolder({ id }) {
+      if (scanner.isScanning(id)) scanner.cancel();
+      await scanner.waitForIdle();
+      removeFolder(ctx, id);
+      ctx.events.emit('foldersChanged', {});
+      ctx.events.emit('libraryChanged', { reason: 'folders' });
+    },
+    async relinkFolder({ id, path }) {
+      const folder = relinkFolder(ctx, id, path);
+      ctx.events.emit('foldersChanged', {});
+      scanAll([folder.id]);
+      return folder;
+    },
+    async rescan({ folderId }) {
+      refreshOnline(ctx);
+      const folders = listFolders(ctx).filter((f) => folderId === undefined || f.id === folderId);
+      if (folderId !== undefined && folders.length === 0) throw new ApiError('not_found', 'That folder is no longer in the library.');
+      scanAll(folders.map((f) => f.id));
+    },
+    async cancelScan() {
+      scanner.cancel();
+    },
+    async pickFolder() {
+      return opts.pickFolder ? opts.pickFolder() : null;
+    },
+    async search({ query, page }) {
+      return search(ctx, query, page);
+    },
+    async searchIds({ query }) {
+      return searchIds(ctx, query);
+    },
+    async getAsset({ id }) {
+      const previewPath = await ensurePreview(ctx, id).catch((err: unknown) => {
+        log.warn('preview failed', err);
+        return null;
+      });
+      return getAssetDetail(ctx, id, previewPath);
+    },
+    async facets() {
+      return facets(ctx);
+    },
+    async editKeywords({ ids, add, remove }) {
+      editKeywords(ctx, ids, add ?? [], remove ?? []);
+    },
+    async setKeywords({ id, keywords }) {
+      setKeywords(ctx, id, keywords);
+    },
+    async setCaption({ ids, caption }) {
+      setCaption(ctx, ids, caption);
+    },
+    async setTitle({ ids, title }) {
+      setTitle(ctx, ids, title);
+    },
+    async setRating({ ids, rating }) {
+      setRating(ctx, ids, rating);
+    },
+    async undo() {
+      return undo(ctx);
+    },
+    async listKeywords({ prefix, limit }) {
+      return listKeywords(ctx, prefix, limit);
+    },
+  };
+
+  const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);
+  if (opts.rescanOnStart) {
+    refreshOnline(ctx);
+    scanAll(listFolders(ctx).filter((f) => f.online).map((f) => f.id));
+  }
+
+  const invoke = async (method: string, args: unknown): Promise<ApiEnvelope<unknown>> => {
+    if (!Object.hasOwn(schemas, method)) {
+      return { ok: false, error: { kind: 'validation', message: `Unknown request “${method.slice(0, 64)}”.` } };
+    }
+    const name = method as ApiMethod;
+    const parsed = schemas[name].safeParse(args);
+    if (!parsed.success) return { ok: false, error: describeValidation(name, parsed.error) };
+    try {
+      const fn = api[name] as (a: unknown) => Promise<unknown>;
+      const value = await fn(parsed.data ?? {});
+      return { ok: true, value: value ?? null };
+    } catch (err) {
+      if (err instanceof ApiError) return { ok: false, error: err.toShape() };
+      log.error(`${name} failed`, err);
+      return {
+        ok: false,
+        error: { kind: 'internal', message: 'Something went wrong while doing that. Try again; if it keeps happening, see the log.' },
+      };
+    }
+  };
+
+  return {
+    api,
+    invoke,
+    scanner,
+    async dispose() {
+      stopWatching();
+      scanner.cancel();
+      await scanner.waitForIdle();
+      await closeMetadataReader();
+      ctx.db.close();
+    },
+  };
+}
+
+function describeValidation(method: ApiMethod, error: z.ZodError): { kind: 'validation'; message: string; field?: string } {
+  const issue = error.issues[0];
+  const field = issue?.path.map(String).join('.') || undefined;
+  const what = field ? `“${field}” ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}` : issue?.message ?? 'invalid arguments';
+  return field
+    ? { kind: 'validation', message: `Invalid request to ${method}: ${what}.`, field }
+    : { kind: 'validation', message: `Invalid request to ${method}: ${what}.` };
+}

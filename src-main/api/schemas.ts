@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { ApiMethod } from '../../src-preload/contract';
+
+// The renderer is untrusted: every argument is checked here before any work is done.
+// Bounds are generous for real use and small enough that hostile input cannot hurt.
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const ids = z.array(id).min(1).max(1_000_000);
+const path = z.string().min(1).max(4096).refine((s) => !s.includes('\0'), 'must not contain NUL characters');
+const keyword = z.string().min(1).max(500);
+const keywords = z.array(keyword).max(1000);
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2024-05-31');
+const text = z.string().max(20_000);
+
+export const searchQuery = z.strictObject({
+  text: z.string().max(1000).optional(),
+  kinds: z.array(z.enum(['image', 'video', 'audio'])).max(3).optional(),
+  folderId: id.optional(),
+  keywords: keywords.optional(),
+  withoutKeywords: keywords.optional(),
+  noKeywords: z.boolean().optional(),
+  minRating: z.number().int().min(0).max(5).optional(),
+  takenFrom: isoDate.optional(),
+  takenTo: isoDate.optional(),
+  camera: z.string().max(500).optional(),
+  duplicatesOnly: z.boolean().optional(),
+  errorsOnly: z.boolean().optional(),
+  sort: z.enum(['takenAt', 'name', 'addedAt', 'size']).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+});
+
+const page = z.strictObject({
+  offset: z.number().int().min(0).max(100_000_000),
+  limit: z.number().int().min(1).max(5000),
+});
+
+const none = z.union([z.undefined(), z.null(), z.strictObject({})]);
+
+export const schemas = {
+  appInfo: none,
+  listFolders: none,
+  addFolder: z.strictObject({ path }),
+  removeFolder: z.strictObject({ id }),
+  relinkFolder: z.strictObject({ id, path }),
+  rescan: z.strictObject({ folderId: id.optional() }),
+  cancelScan: none,
+  pickFolder: none,
+  search: z.strictObject({ query: searchQuery, page }),
+  searchIds: z.strictObject({ query: searchQuery }),
+  getAsset: z.strictObject({ id }),
+  facets: none,
+  editKeywords: z.strictObject({ ids, add: keywords.optional(), remove: keywords.optional() }),
+  setKeywords: z.strictObject({ id, keywords }),
+  setCaption: z.strictObject({ ids, caption: text.nullable() }),
+  setTitle: z.strictObject({ ids, title: z.string().max(2000).nullable() }),
+  setRating: z.strictObject({ ids, rating: z.number().int().min(0).max(5) }),
+  undo: none,
+  listKeywords: z.strictObject({ prefix: z.string().max(500).optional(), limit: z.number().int().min(1).max(10_000).optional() }),
+} satisfies Record<ApiMethod, z.ZodType>;

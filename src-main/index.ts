@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell } from 'electron';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../src-preload/api-methods';
+import { createApi, type ApiHost } from './api';
+import { MEDIA_SCHEME, resolveMediaPath } from './core/media';
+import { resolveDataDir } from './core/paths';
+import { log, setLogFile } from './core/log';
+import { openLibrary, type LibraryCtx } from './library/context';
+import { listFolders } from './library/folders';
+import { CONTENT_SECURITY_POLICY, isTrustedSender, mainWindowOptions } from './window';
+
+// Electron main: one window, one IPC channel for the Api, one for events, and the media
+// protocol. All logic lives in the domain folders; this file only wires them to Electron.
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
+]);
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererUrl = process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(here, '../renderer/index.html')).href;
+
+/** The better-sqlite3 build for Electron's ABI, when one was made (see README, packaging). */
+function electronSqliteBinding(): string | undefined {
+  const candidates = [
+    join(process.resourcesPath ?? '', 'native', 'better_sqlite3.node'),
+    join(here, '../../native/electron/better_sqlite3.node'),
+  ];
+  return candidates.find((p) => existsSync(p));
+}
+
+function argValue(flag: string): string | undefined {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+let host: ApiHost | null = null;
+let ctx: LibraryCtx | null = null;
+
+function registerMediaProtocol(library: LibraryCtx): void {
+  protocol.handle(MEDIA_SCHEME, async (request) => {
+    const roots = [library.paths.cacheDir, ...listFolders(library).map((f) => f.path)];
+    const resolved = resolveMediaPath(new URL(request.url).pathname, roots);
+    if (!resolved.ok) return new Response(resolved.reason, { status: resolved.status });
+    return net.fetch(pathToFileURL(resolved.path).href, { headers: request.headers });
+  });
+}
+
+function registerIpc(api: ApiHost): void {
+  ipcMain.handle(INVOKE_CHANNEL, (event, method: unknown, args: unknown) => {
+    if (!isTrustedSender(event.senderFrame?.url, rendererUrl)) {
+      log.warn('refused an Api call from an untrusted frame');
+      return { ok: false, error: { kind: 'validation', message: 'Refused: request from an untrusted page.' } };
+    }
+    return api.invoke(String(method), args);
+  });
+}
+
+function hardenContents(): void {
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(({ url }) => {
+      // External links open in the browser; the app never opens windows of its own content.
+      if (url.startsWith('https://')) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+    contents.on('will-navigate', (event, url) => {
+      if (url !== rendererUrl) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+}
+
+async function createWindow(library: LibraryCtx): Promise<void> {
+  const win = new BrowserWindow(mainWindowOptions(join(here, '../preload/index.cjs')));
+  win.once('ready-to-show', () => win.show());
+  const forward = library.events.onAny((name, payload) => {
+    if (!win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, name, payload);
+  });
+  win.on('closed', forward);
+  await win.loadURL(rendererUrl);
+}
+
+app.whenReady().then(async () => {
+  const dataDir = resolveDataDir(argValue('--library'));
+  setLogFile(join(dataDir, 'logs', 'main.log'));
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  hardenContents();
+  try {
+    ctx = openLibrary(dataDir, { nativeBinding: electronSqliteBinding() });
+  } catch (err) {
+    log.error('could not open the library', err);
+    dialog.showErrorBox('Tagsmith could not open its library', `${(err as Error).message}\n\nLibrary: ${dataDir}`);
+    app.exit(1);
+    return;
+  }
+  host = createApi(ctx, {
+    native: true,
+    rescanOnStart: true,
+    pickFolder: async () => {
+      const res = await dialog.showOpenDialog({ properties: ['openDirectory', 'multiSelections'] });
+      return res.canceled ? null : (res.filePaths[0] ?? null);
+    },
+  });
+  registerMediaProtocol(ctx);
+  registerIpc(host);
+  await createWindow(ctx);
+  const library = ctx;
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) void createWindow(library);
+  });
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+app.on('will-quit', (event) => {
+  if (!host) return;
+  event.preventDefault();
+  const h = host;
+  host = null;
+  void h.dispose().finally(() => app.quit());
+});
