@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrations } from '../../src-main/library/migrations';
+import { openDb } from '../../src-main/library/db';
+
+const tmp = () => join(mkdtempSync(join(tmpdir(), 'tagsmith-db-')), 'library.sqlite');
+
+describe('catalogue migrations', () => {
+  it('are numbered 1..N without gaps', () => {
+    expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
+  });
+
+  it('open a new catalogue at the latest version, in WAL with foreign keys on', () => {
+    const db = openDb(tmp());
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+
+  it('each step N-1 -> N keeps existing rows', () => {
+    for (const m of migrations) {
+      const file = tmp();
+      const before = openDb(file, { upTo: m.version - 1 });
+      if (m.version > 1) {
+        before.prepare('INSERT INTO folders (path, added_at) VALUES (?, ?)').run('/photos', 1);
+      }
+      before.close();
+      const after = openDb(file, { upTo: m.version });
+      expect(after.pragma('user_version', { simple: true })).toBe(m.version);
+      if (m.version > 1) expect(after.prepare('SELECT path FROM folders').pluck().all()).toEqual(['/photos']);
+      after.close();
+    }
+  });
+
+  it('refuses a catalogue made by a newer version, with a message saying what to do', () => {
+    const file = tmp();
+    const raw = new Database(file);
+    raw.pragma('user_version = 999');
+    raw.close();
+    expect(() => openDb(file)).toThrow(/newer Tagsmith.*Update Tagsmith/);
+  });
+
+  it('keeps the full-text index in step with the assets table', () => {
+    const db = openDb(tmp());
+    db.prepare('INSERT INTO folders (id, path, added_at) VALUES (1, ?, 0)').run('/p');
+    db.prepare(
+      `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, size, mtime_ms, stack_key, added_at, indexed_at, caption)
+       VALUES (1, 'a.jpg', 'a.jpg', 'jpg', 'image', 'jpeg', 1, 1, 'a', 0, 0, 'Sunset über Köln')`,
+    ).run();
+    const match = (q: string) => db.prepare('SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?').pluck().all(q);
+    expect(match('"uber"*')).toEqual([1]);
+    db.prepare("UPDATE assets SET caption = 'Morning fog'").run();
+    expect(match('"uber"*')).toEqual([]);
+    expect(match('"fog"')).toEqual([1]);
+    db.prepare('DELETE FROM assets').run();
+    expect(match('"fog"')).toEqual([]);
+    db.close();
+  });
+});
