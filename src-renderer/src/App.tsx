@@ -1,0 +1,246 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AppInfo, SortKey, SearchQuery } from '../../src-preload/contract';
+import { useClient } from './api/ClientContext';
+import { useQuery } from './api/queryCache';
+import { Grid } from './features/grid/Grid';
+import { useAssetPages } from './features/grid/useAssetPages';
+import { Inspector } from './features/inspector/Inspector';
+import { useEdits } from './features/inspector/useEdits';
+import { Filters, activeFilterCount, type FilterState } from './features/library/Filters';
+import { FolderList, PathForm } from './features/library/FolderList';
+import { TopBar } from './features/library/TopBar';
+import { useFolders, useScanProgress } from './features/library/useFolders';
+import { Loupe } from './features/loupe/Loupe';
+import { useKeyboard } from './state/useKeyboard';
+import { useSelection } from './state/useSelection';
+import { useDebounced } from './state/useDebounced';
+import { useToast } from './ui/Toasts';
+import { Button, IconButton, Spinner } from './ui/primitives';
+import { IconGrid, IconLoupe } from './ui/icons';
+
+export function App() {
+  const { api } = useClient();
+  const toast = useToast();
+  const folders = useFolders();
+  const progress = useScanProgress();
+  const appInfo = useQuery<AppInfo>('appInfo', [], (a) => a.appInfo());
+  const edits = useEdits();
+
+  const [text, setText] = useState('');
+  const debouncedText = useDebounced(text.trim(), 150);
+  const [filters, setFilters] = useState<FilterState>({});
+  const [sort, setSort] = useState<SortKey>('takenAt');
+  const [order, setOrder] = useState<'asc' | 'desc'>('desc');
+  const [thumbSize, setThumbSize] = useState(180);
+  const [view, setView] = useState<'grid' | 'loupe'>('grid');
+  const [showPathForm, setShowPathForm] = useState(false);
+  const [cols, setCols] = useState(1);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const query = useMemo<SearchQuery>(() => ({ ...filters, ...(debouncedText ? { text: debouncedText } : {}), sort, order }), [filters, debouncedText, sort, order]);
+  const { store, total, version } = useAssetPages(query);
+  const { sel, select, selectAll, clear } = useSelection(store, toast.error);
+  const focusItem = sel.focus !== null ? store.get(sel.focus) : undefined;
+  const selectedIds = useMemo(() => [...sel.ids], [sel.ids]);
+
+  const addFolder = useCallback(async () => {
+    const path = await folders.pickFolder();
+    if (path) await folders.addFolder(path);
+    else setShowPathForm(true);
+  }, [folders]);
+
+  const targetIds = useCallback((): number[] => {
+    if (sel.ids.size > 0) return [...sel.ids];
+    return focusItem ? [focusItem.id] : [];
+  }, [sel.ids, focusItem]);
+
+  const step = useCallback(
+    (delta: number, shift = false) => {
+      if (!total) return;
+      const from = sel.focus ?? -1;
+      const next = Math.max(0, Math.min(total - 1, from + delta));
+      if (sel.focus === null && delta < 0) return;
+      void select(next, { shift, toggle: false });
+    },
+    [sel.focus, total, select],
+  );
+
+  useKeyboard({
+    focusSearch: () => {
+      searchRef.current?.focus();
+      searchRef.current?.select();
+    },
+    selectAll: () => void selectAll(),
+    undo: () => void edits.undo(),
+    move: (dx, dy, shift) => step(dx + dy * (view === 'grid' ? cols : 1), shift),
+    grid: () => setView('grid'),
+    loupe: () => sel.focus !== null && setView('loupe'),
+    escape: () => (view === 'loupe' ? setView('grid') : clear()),
+    rate: (n) => {
+      const ids = targetIds();
+      if (ids.length) void edits.setRating(ids, n);
+    },
+  });
+
+  // Folders dropped onto the window become library folders (Electron gives us their path).
+  useEffect(() => {
+    const over = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (!files.length) return;
+      e.preventDefault();
+      if (!api.pathForFile) {
+        toast.info('Dropping folders works in the desktop app. Use “Add folder by path” here.');
+        setShowPathForm(true);
+        return;
+      }
+      for (const f of files) {
+        const path = api.pathForFile(f);
+        if (path) void folders.addFolder(path);
+      }
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('drop', drop);
+    };
+  }, [api, folders, toast]);
+
+  const folderList = folders.folders.data;
+  const noFolders = folderList !== undefined && folderList.length === 0;
+  const scanning = progress.length > 0 || (folderList ?? []).some((f) => f.scanning);
+  const kinds = filters.kinds ?? [];
+  const noun = kinds.length === 1 && kinds[0] === 'video' ? 'videos' : kinds.length === 1 && kinds[0] === 'audio' ? 'audio files' : 'photos';
+  const hasQuery = activeFilterCount(filters) > 0 || !!debouncedText;
+
+  let centre;
+  if (noFolders) {
+    centre = (
+      <div className="empty-state" data-testid="empty-no-folders">
+        <h1>Add a folder of photos to get started</h1>
+        <p>Tagsmith indexes your folders in place. It reads your photos and videos and never changes or moves them.</p>
+        <Button variant="primary" onClick={() => void addFolder()} data-testid="empty-add-folder">
+          Add folder…
+        </Button>
+        <div className="empty-path">
+          <span className="muted small">or type its path</span>
+          <PathForm placeholder="/path/to/photos" submitLabel="Add" testId="empty-add" onSubmit={(p) => folders.addFolder(p)} />
+        </div>
+        <p className="muted small">You can also drop a folder onto this window.</p>
+      </div>
+    );
+  } else if (total === 0 && !hasQuery) {
+    centre = (
+      <div className="empty-state" data-testid="empty-library">
+        {scanning ? <Spinner label="Scanning" /> : null}
+        <h1>{scanning ? 'Looking for photos…' : 'No photos found yet'}</h1>
+        <p>{scanning ? 'Photos appear here as they are indexed.' : 'The folders in the library contain no photos, videos or audio Tagsmith can read. Add another folder or rescan.'}</p>
+      </div>
+    );
+  } else if (total === 0) {
+    centre = (
+      <div className="empty-state" data-testid="empty-no-results">
+        <h1>No photos match</h1>
+        <p>Nothing in the library matches this search and these filters.</p>
+        <Button
+          variant="primary"
+          data-testid="empty-clear-filters"
+          onClick={() => {
+            setFilters({});
+            setText('');
+          }}
+        >
+          Clear filters
+        </Button>
+      </div>
+    );
+  } else if (total === null) {
+    centre = (
+      <div className="empty-state">
+        <Spinner label="Loading" />
+      </div>
+    );
+  } else if (view === 'loupe' && sel.focus !== null) {
+    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} />;
+  } else {
+    centre = (
+      <Grid
+        store={store}
+        total={total}
+        version={version}
+        thumbSize={thumbSize}
+        selected={sel.ids}
+        focus={sel.focus}
+        onSelect={(i, m) => void select(i, m)}
+        onOpen={(i) => {
+          void select(i, { shift: false, toggle: false });
+          setView('loupe');
+        }}
+        onColumns={setCols}
+      />
+    );
+  }
+
+  return (
+    <div className="app" data-testid="app" data-ready={folderList !== undefined}>
+      <TopBar
+        searchRef={searchRef}
+        text={text}
+        onText={setText}
+        sort={sort}
+        order={order}
+        onSort={setSort}
+        onOrder={setOrder}
+        total={total}
+        noun={noun}
+        progress={progress}
+        onCancelScan={() => void api.cancelScan().catch(toast.error)}
+      />
+      <div className="workspace">
+        <aside className="sidebar" data-testid="sidebar">
+          <FolderList
+            folders={folders}
+            progress={progress}
+            activeFolder={filters.folderId}
+            onActivate={(id) => setFilters((f) => ({ ...f, folderId: id }))}
+            showPathForm={showPathForm || (appInfo.data !== undefined && !appInfo.data.native && noFolders)}
+            setShowPathForm={setShowPathForm}
+            onAdd={() => void addFolder()}
+          />
+          <Filters filters={filters} onChange={setFilters} />
+        </aside>
+        <main className="centre">
+          <div className="centre-body">{centre}</div>
+          <footer className="toolbar">
+            <div className="segmented" role="group" aria-label="View">
+              <IconButton label="Grid (G)" className={view === 'grid' ? 'on' : ''} onClick={() => setView('grid')} data-testid="view-grid">
+                <IconGrid />
+              </IconButton>
+              <IconButton label="Loupe (E)" className={view === 'loupe' ? 'on' : ''} disabled={sel.focus === null} onClick={() => setView('loupe')} data-testid="view-loupe">
+                <IconLoupe />
+              </IconButton>
+            </div>
+            <span className="muted small" data-testid="selection-summary">
+              {sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
+            </span>
+            <div className="topbar-spacer" />
+            <label className="thumb-size">
+              <span className="muted small">Thumbnails</span>
+              <input type="range" min={96} max={360} step={4} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} data-testid="thumb-size" aria-label="Thumbnail size" />
+            </label>
+          </footer>
+        </main>
+        <Inspector
+          focusId={focusItem?.id ?? null}
+          selectedIds={selectedIds}
+          onJump={(id) => {
+            toast.info(`Showing ${id} — search for it to see it in the grid.`);
+          }}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,176 @@
+import type { ReactNode } from 'react';
+import type { AssetDetail } from '../../../../src-preload/contract';
+import { useQuery } from '../../api/queryCache';
+import { Stars } from '../../ui/Stars';
+import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '../../ui/primitives';
+import { KeywordEditor } from './KeywordEditor';
+import { TextField } from './TextField';
+import { useEdits } from './useEdits';
+
+export function useAssetDetail(id: number | null) {
+  return useQuery<AssetDetail>(id === null ? null : `asset:${id}`, ['assets', 'keywords'], (a) => a.getAsset({ id: id! }));
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="meta-row">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** The right-hand panel: one asset in detail, or the shared edits for a multi-selection. */
+export function Inspector({ focusId, selectedIds, onJump }: { focusId: number | null; selectedIds: number[]; onJump(id: number): void }) {
+  const multi = selectedIds.length > 1;
+  return (
+    <aside className="inspector" data-testid="inspector">
+      {multi ? <MultiInspector ids={selectedIds} sampleId={focusId !== null && selectedIds.includes(focusId) ? focusId : selectedIds[0]} /> : focusId !== null ? <SingleInspector id={focusId} onJump={onJump} /> : <p className="inspector-empty muted">Select a photo to see its details and edit its keywords.</p>}
+    </aside>
+  );
+}
+
+function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void }) {
+  const detail = useAssetDetail(id);
+  const edits = useEdits();
+  const a = detail.data?.id === id ? detail.data : undefined;
+  if (!a) {
+    return detail.error ? <p className="inspector-empty error-text">{detail.error.message}</p> : <p className="inspector-empty muted">Loading…</p>;
+  }
+  const ids = [a.id];
+  return (
+    <div data-testid="inspector-single" data-asset-id={a.id}>
+      <div className="inspector-title">
+        <h2 title={a.name} data-testid="inspector-name">{a.name}</h2>
+        <Stars value={a.rating} onChange={(n) => void edits.setRating(ids, n)} testId="inspector-rating" />
+      </div>
+      <Section title="Keywords">
+        <KeywordEditor keywords={a.keywords} onAdd={(words) => edits.addKeywords(ids, words)} onRemove={(k) => edits.removeKeywords(ids, [k])} />
+      </Section>
+      <Section title="Description">
+        <TextField key={`t${a.id}`} label="Title" value={a.title ?? ''} placeholder="Add a title" onSave={(v) => edits.setTitle(ids, v)} testId="title" />
+        <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
+      </Section>
+      {a.errors.length > 0 && (
+        <Section title="Problems">
+          <ul className="problems" data-testid="inspector-errors">
+            {a.errors.map((e, i) => (
+              <li key={i}>{sentence(e.reason)}</li>
+            ))}
+          </ul>
+        </Section>
+      )}
+      <Section title="File">
+        <dl className="meta">
+          <Row label="Path">
+            <span className="path-text" title={a.path}>{a.path}</span>
+          </Row>
+          <Row label="Format">{a.format.toUpperCase()}</Row>
+          <Row label="Size">{formatBytes(a.size)}</Row>
+          {a.width !== null && a.height !== null && <Row label="Dimensions">{`${a.width} × ${a.height}`}</Row>}
+          {a.durationS !== null && <Row label="Duration">{formatDuration(a.durationS)}</Row>}
+          {(a.videoCodec || a.audioCodec) && <Row label="Codec">{[a.videoCodec, a.audioCodec].filter(Boolean).join(' / ')}</Row>}
+          {!a.folderOnline && <Row label="Status">Offline — reconnect the drive or relink the folder</Row>}
+        </dl>
+      </Section>
+      <Section title="Capture">
+        <dl className="meta">
+          <Row label="Taken">{formatTaken(a.takenAt)}</Row>
+          <Row label="Camera">{[a.cameraMake, a.cameraModel].filter(Boolean).join(' ') || '—'}</Row>
+          <Row label="Lens">{a.lens ?? '—'}</Row>
+          <Row label="GPS">{a.gps ? `${a.gps.lat.toFixed(5)}, ${a.gps.lon.toFixed(5)}` : '—'}</Row>
+        </dl>
+      </Section>
+      {(a.stack.length > 0 || a.duplicates.length > 0) && (
+        <Section title="Related">
+          {a.stack.length > 0 && (
+            <div className="related">
+              <span className="muted small">Same shot</span>
+              {a.stack.map((s) => (
+                <button key={s.id} type="button" className="link-btn" onClick={() => onJump(s.id)}>
+                  {s.name}
+                </button>
+              ))}
+            </div>
+          )}
+          {a.duplicates.length > 0 && (
+            <div className="related">
+              <span className="muted small">Identical copies</span>
+              {a.duplicates.map((d) => (
+                <button key={d.id} type="button" className="link-btn path-text" title={d.path} onClick={() => onJump(d.id)}>
+                  {d.path}
+                </button>
+              ))}
+            </div>
+          )}
+        </Section>
+      )}
+    </div>
+  );
+}
+
+function sentence(s: string): string {
+  const t = s.trim();
+  if (!t) return 'Unknown problem.';
+  const first = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(first) ? first : `${first}.`;
+}
+
+function idsKey(ids: number[]): string {
+  let h = 0;
+  for (const id of ids) h = (h * 31 + id) | 0;
+  return `${ids.length}:${h}`;
+}
+
+/** Keywords every selected asset has: candidates from one member, checked against the index. */
+function useCommonKeywords(ids: number[], sampleId: number) {
+  const sample = useAssetDetail(sampleId);
+  const candidates = sample.data?.keywords ?? [];
+  return useQuery<string[]>(
+    sample.data ? `common:${idsKey(ids)}:${candidates.join('\u0000')}` : null,
+    ['assets', 'keywords'],
+    async (api) => {
+      const want = new Set(ids);
+      const common: string[] = [];
+      for (const k of candidates) {
+        const having = new Set(await api.searchIds({ query: { keywords: [k] } }));
+        let all = true;
+        for (const id of want) {
+          if (!having.has(id)) {
+            all = false;
+            break;
+          }
+        }
+        if (all) common.push(k);
+      }
+      return common;
+    },
+  );
+}
+
+function MultiInspector({ ids, sampleId }: { ids: number[]; sampleId: number }) {
+  const edits = useEdits();
+  const common = useCommonKeywords(ids, sampleId);
+  const key = idsKey(ids);
+  return (
+    <div data-testid="inspector-multi">
+      <div className="inspector-title">
+        <h2 data-testid="selected-count">{formatCount(ids.length)} selected</h2>
+        <Stars value={null} onChange={(n) => void edits.setRating(ids, n)} testId="multi-rating" />
+      </div>
+      <p className="muted small inspector-note">Changes here apply to all {formatCount(ids.length)} selected items.</p>
+      <Section title="Keywords in common">
+        <KeywordEditor
+          keywords={common.data ?? []}
+          placeholder={`Add to all ${formatCount(ids.length)}`}
+          onAdd={(words) => edits.addKeywords(ids, words)}
+          onRemove={(k) => edits.removeKeywords(ids, [k])}
+        />
+      </Section>
+      <Section title="Description">
+        <TextField key={`t${key}`} label="Title for all" value="" placeholder="Set one title for all" onSave={(v) => edits.setTitle(ids, v)} testId="title" />
+        <TextField key={`c${key}`} label="Caption for all" value="" placeholder="Set one caption for all" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { useCallback } from 'react';
+import { useClient } from '../../api/ClientContext';
+import { useToast } from '../../ui/Toasts';
+
+/**
+ * Every edit goes through here: the Api commits it (SQLite transaction) before the promise
+ * resolves, then views re-query. Resolves true when committed, false after showing why not.
+ */
+export function useEdits() {
+  const { api, cache } = useClient();
+  const toast = useToast();
+  const commit = useCallback(
+    async (work: () => Promise<unknown>): Promise<boolean> => {
+      try {
+        await work();
+        cache.invalidate(new Set(['assets', 'keywords', 'facets']));
+        return true;
+      } catch (err) {
+        toast.error(err);
+        return false;
+      }
+    },
+    [cache, toast],
+  );
+  return {
+    addKeywords: (ids: number[], add: string[]) => commit(() => api.editKeywords({ ids, add })),
+    removeKeywords: (ids: number[], remove: string[]) => commit(() => api.editKeywords({ ids, remove })),
+    setCaption: (ids: number[], caption: string | null) => commit(() => api.setCaption({ ids, caption })),
+    setTitle: (ids: number[], title: string | null) => commit(() => api.setTitle({ ids, title })),
+    setRating: (ids: number[], rating: number) => commit(() => api.setRating({ ids, rating })),
+    undo: async () => {
+      try {
+        const what = await api.undo();
+        cache.invalidate(new Set(['assets', 'keywords', 'facets']));
+        toast.info(what ? `Undone: ${what}` : 'Nothing to undo.');
+      } catch (err) {
+        toast.error(err);
+      }
+    },
+  };
+}

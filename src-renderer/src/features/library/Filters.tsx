@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import type { AssetKind, Facets, SearchQuery } from '../../../../src-preload/contract';
+import { useQuery } from '../../api/queryCache';
+import { Section, formatCount } from '../../ui/primitives';
+
+export type FilterState = Omit<SearchQuery, 'text' | 'sort' | 'order'>;
+
+const KINDS: { kind: AssetKind; label: string }[] = [
+  { kind: 'image', label: 'Photos' },
+  { kind: 'video', label: 'Videos' },
+  { kind: 'audio', label: 'Audio' },
+];
+
+export function activeFilterCount(f: FilterState): number {
+  return Object.entries(f).filter(([k, v]) => k !== 'folderId' && v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)).length;
+}
+
+function KeywordFilter({ label, values, onChange, testId }: { label: string; values: string[]; onChange(v: string[]): void; testId: string }) {
+  const [text, setText] = useState('');
+  return (
+    <div className="filter-row filter-keywords">
+      <label className="filter-label">{label}</label>
+      <div className="chips chips-compact">
+        {values.map((k) => (
+          <span key={k} className="chip">
+            {k}
+            <button type="button" aria-label={`Remove ${k}`} onClick={() => onChange(values.filter((x) => x !== k))}>×</button>
+          </span>
+        ))}
+        <input
+          type="text"
+          value={text}
+          placeholder="keyword"
+          data-testid={testId}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && text.trim()) {
+              if (!values.includes(text.trim())) onChange([...values, text.trim()]);
+              setText('');
+            } else if (e.key === 'Backspace' && !text && values.length) onChange(values.slice(0, -1));
+          }}
+        />
+      </div>
+    </div>
+  );
+}
+
+export function Filters({ filters, onChange }: { filters: FilterState; onChange(f: FilterState): void }) {
+  const facets = useQuery<Facets>('facets', ['facets'], (a) => a.facets());
+  const set = (patch: Partial<FilterState>) => {
+    const next: FilterState = { ...filters, ...patch };
+    for (const k of Object.keys(next) as (keyof FilterState)[]) {
+      const v = next[k];
+      if (v === undefined || v === false || v === '' || (Array.isArray(v) && v.length === 0)) delete next[k];
+    }
+    onChange(next);
+  };
+  const kinds = filters.kinds ?? [];
+  const count = activeFilterCount(filters);
+  const kindCount = (k: AssetKind) => facets.data?.kinds.find((x) => x.kind === k)?.count ?? 0;
+
+  return (
+    <Section
+      title="Filters"
+      testId="filters"
+      actions={
+        count > 0 ? (
+          <button type="button" className="link-btn" onClick={() => onChange(filters.folderId ? { folderId: filters.folderId } : {})} data-testid="clear-filters">
+            Clear ({count})
+          </button>
+        ) : undefined
+      }
+    >
+      <div className="filter-row">
+        <label className="filter-label">Type</label>
+        <div className="segmented" role="group" aria-label="Media type">
+          {KINDS.map(({ kind, label }) => (
+            <button
+              key={kind}
+              type="button"
+              className={kinds.includes(kind) ? 'on' : ''}
+              aria-pressed={kinds.includes(kind)}
+              data-testid={`filter-kind-${kind}`}
+              title={`${formatCount(kindCount(kind))} in the library`}
+              onClick={() => set({ kinds: kinds.includes(kind) ? kinds.filter((k) => k !== kind) : [...kinds, kind] })}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="filter-row">
+        <label className="filter-label">Rating</label>
+        <div className="segmented segmented-stars" role="group" aria-label="Minimum rating">
+          {[1, 2, 3, 4, 5].map((n) => (
+            <button
+              key={n}
+              type="button"
+              className={(filters.minRating ?? 0) >= n ? 'on' : ''}
+              aria-pressed={filters.minRating === n}
+              data-testid={`filter-rating-${n}`}
+              title={`At least ${n} star${n > 1 ? 's' : ''}`}
+              onClick={() => set({ minRating: filters.minRating === n ? undefined : n })}
+            >
+              ★
+            </button>
+          ))}
+        </div>
+        <span className="muted small">{filters.minRating ? `≥ ${filters.minRating}` : 'any'}</span>
+      </div>
+      <KeywordFilter label="With" values={filters.keywords ?? []} onChange={(v) => set({ keywords: v })} testId="filter-keyword" />
+      <KeywordFilter label="Without" values={filters.withoutKeywords ?? []} onChange={(v) => set({ withoutKeywords: v })} testId="filter-without-keyword" />
+      <div className="filter-row">
+        <label className="filter-label">Taken</label>
+        <div className="date-range">
+          <input type="date" value={filters.takenFrom ?? ''} onChange={(e) => set({ takenFrom: e.target.value || undefined })} aria-label="Taken from" data-testid="filter-from" />
+          <span className="muted">–</span>
+          <input type="date" value={filters.takenTo ?? ''} onChange={(e) => set({ takenTo: e.target.value || undefined })} aria-label="Taken until" data-testid="filter-to" />
+        </div>
+      </div>
+      <div className="filter-row">
+        <label className="filter-label">Camera</label>
+        <select value={filters.camera ?? ''} onChange={(e) => set({ camera: e.target.value || undefined })} data-testid="filter-camera">
+          <option value="">Any camera</option>
+          {facets.data?.cameras.map((c) => (
+            <option key={c.name} value={c.name}>
+              {c.name} ({formatCount(c.count)})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="filter-checks">
+        <label>
+          <input type="checkbox" checked={!!filters.noKeywords} onChange={(e) => set({ noKeywords: e.target.checked })} data-testid="filter-no-keywords" />
+          No keywords yet
+        </label>
+        <label>
+          <input type="checkbox" checked={!!filters.duplicatesOnly} onChange={(e) => set({ duplicatesOnly: e.target.checked })} data-testid="filter-duplicates" />
+          Duplicates only
+        </label>
+        <label>
+          <input type="checkbox" checked={!!filters.errorsOnly} onChange={(e) => set({ errorsOnly: e.target.checked })} data-testid="filter-errors" />
+          With errors only
+        </label>
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,41 @@
+import { useClient } from '../../api/ClientContext';
+import type { AssetSummary } from '../../../../src-preload/contract';
+import { useAssetDetail } from '../inspector/Inspector';
+import { IconChevronLeft, IconChevronRight } from '../../ui/icons';
+import { Stars } from '../../ui/Stars';
+import { formatCount, Spinner } from '../../ui/primitives';
+
+/** One asset large: the preview for photos, the original for playback. Arrows step. */
+export function Loupe({ item, index, total, onStep }: { item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void }) {
+  const { mediaUrl } = useClient();
+  const detail = useAssetDetail(item?.id ?? null);
+  const a = detail.data && detail.data.id === item?.id ? detail.data : undefined;
+  let body;
+  if (!item || !a) body = <Spinner label="Loading preview" />;
+  else if (a.kind === 'video' && a.original) body = <video key={a.id} src={mediaUrl(a.original)} poster={a.preview ? mediaUrl(a.preview) : undefined} controls data-testid="loupe-video" />;
+  else if (a.kind === 'audio' && a.original) body = <audio key={a.id} src={mediaUrl(a.original)} controls data-testid="loupe-audio" />;
+  else if (a.preview || a.thumb) body = <img key={a.id} src={mediaUrl((a.preview ?? a.thumb)!)} alt={a.name} data-testid="loupe-img" draggable={false} />;
+  else body = <p className="muted">No preview can be shown for this file{a.errors[0] ? `: ${a.errors[0].reason}` : '.'}</p>;
+
+  return (
+    <div className="loupe" data-testid="loupe" data-asset-id={item?.id ?? ''}>
+      <div className="loupe-stage">{body}</div>
+      <button type="button" className="loupe-nav loupe-prev" aria-label="Previous" disabled={index <= 0} onClick={() => onStep(-1)}>
+        <IconChevronLeft />
+      </button>
+      <button type="button" className="loupe-nav loupe-next" aria-label="Next" disabled={index >= total - 1} onClick={() => onStep(1)}>
+        <IconChevronRight />
+      </button>
+      {item && (
+        <div className="loupe-caption">
+          <span className="loupe-name">{item.name}</span>
+          <Stars value={item.rating} size="sm" />
+          <span className="muted">
+            {formatCount(index + 1)} / {formatCount(total)}
+          </span>
+          <span className="muted small">Esc or G: back to grid · ←/→: step · 0–5: rate</span>
+        </div>
+      )}
+    </div>
+  );
+}

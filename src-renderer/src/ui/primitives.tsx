@@ -1,0 +1,64 @@
+import type { ButtonHTMLAttributes, ComponentProps, ReactNode } from 'react';
+
+type ButtonProps = ComponentProps<'button'> & { variant?: 'default' | 'primary' | 'ghost' | 'danger'; small?: boolean };
+
+export function Button({ variant = 'default', small, className = '', type = 'button', ...rest }: ButtonProps) {
+  return <button type={type} className={`btn btn-${variant}${small ? ' btn-sm' : ''} ${className}`} {...rest} />;
+}
+
+export function IconButton({ label, children, className = '', ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { label: string; children: ReactNode }) {
+  return (
+    <button type="button" className={`icon-btn ${className}`} aria-label={label} title={label} {...rest}>
+      {children}
+    </button>
+  );
+}
+
+export function Spinner({ label = 'Working' }: { label?: string }) {
+  return <span className="spinner" role="status" aria-label={label} />;
+}
+
+export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <section className="panel-section" data-testid={testId}>
+      <header className="panel-section-head">
+        <h2>{title}</h2>
+        {actions && <div className="panel-section-actions">{actions}</div>}
+      </header>
+      <div className="panel-section-body">{children}</div>
+    </section>
+  );
+}
+
+const numberFormat = new Intl.NumberFormat();
+export const formatCount = (n: number): string => numberFormat.format(n);
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+export function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${r}` : `${m}:${r}`;
+}
+
+/** '2024-05-31T14:03:22' (camera wall-clock) -> '31 May 2024, 14:03' without shifting time zones. */
+export function formatTaken(takenAt: string | null): string {
+  if (!takenAt) return '—';
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(takenAt);
+  if (!m) return takenAt;
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const date = `${Number(m[3])} ${months[Number(m[2]) - 1] ?? m[2]} ${m[1]}`;
+  return m[4] ? `${date}, ${m[4]}:${m[5]}${m[6] ? `:${m[6]}` : ''}` : date;
+}
