@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import type { LibraryCtx } from './context';
+import { FULL_HASH_LIMIT, hashBuffer, hashFile, sampledHash } from './hash';
+import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from './metadata';
+import { makeImageThumb, makePosterThumb } from './thumbs';
+import { posterFrame, probe } from './video';
+import type { WalkedFile } from './walk';
+
+// Everything the scan learns about one new or changed file, gathered asynchronously and
+// without touching the database; the scan then writes a whole batch in one transaction.
+
+export type ErrorStage = 'read' | 'metadata' | 'thumbnail' | 'video' | 'hash';
+
+export interface FileProblem {
+  stage: ErrorStage;
+  reason: string;
+}
+
+export interface IndexedFile {
+  file: WalkedFile;
+  hash: string | null;
+  meta: FileMetadata;
+  /** Displayed size (orientation applied). */
+  width: number | null;
+  height: number | null;
+  durationS: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  thumb: string | null;
+  problems: FileProblem[];
+}
+
+function readReason(err: unknown): string {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  if (code === 'EACCES' || code === 'EPERM') return 'Tagsmith is not allowed to read this file. Check its permissions.';
+  if (code === 'ENOENT') return 'The file disappeared while it was being read.';
+  if (code === 'EISDIR') return 'This is a folder with a file-like name; it was skipped.';
+  return 'This file could not be read from the disk.';
+}
+
+export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: string | null): Promise<IndexedFile> {
+  const out: IndexedFile = {
+    file, hash: null, meta: emptyMetadata(), width: null, height: null, durationS: null,
+    videoCodec: null, audioCodec: null, thumb: null, problems: [],
+  };
+  if (file.size === 0) {
+    out.problems.push({ stage: 'read', reason: 'The file is empty (0 bytes).' });
+    return out;
+  }
+
+  // Images up to 256 MB are read once; the same Buffer feeds the hash, exifr and sharp.
+  // Audio/video are streamed through the hash instead of being held in memory.
+  let buf: Buffer | null = null;
+  try {
+    if (file.size > FULL_HASH_LIMIT) {
+      out.hash = await sampledHash(file.absPath, file.size);
+    } else if (file.format.kind === 'image') {
+      buf = await readFile(file.absPath);
+      out.hash = hashBuffer(buf);
+    } else {
+      out.hash = await hashFile(file.absPath);
+    }
+  } catch (err) {
+    out.problems.push({ stage: 'read', reason: readReason(err) });
+    return out;
+  }
+
+  const { kind, format, isRaw } = file.format;
+  try {
+    out.meta = await readMetadata(file.absPath, { format, buf, sidecarPath });
+  } catch {
+    out.problems.push({ stage: 'metadata', reason: 'The information stored in this file (date, camera, keywords) could not be read.' });
+  }
+
+  if (kind === 'image') {
+    const t = await makeImageThumb(ctx, { path: file.absPath, format, isRaw, hash: out.hash, buf, orientation: out.meta.orientation });
+    out.thumb = t.thumb;
+    if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem });
+    // Decoded size beats EXIF's claim (edited files often keep a stale one), except for
+    // RAWs, whose thumbnail comes from a smaller embedded preview.
+    const w = t.width ?? out.meta.width;
+    const h = t.height ?? out.meta.height;
+    const swap = out.meta.orientation !== null && out.meta.orientation >= 5;
+    out.width = swap ? h : w;
+    out.height = swap ? w : h;
+    return out;
+  }
+
+  try {
+    const p = await probe(file.absPath);
+    out.durationS = p.durationS;
+    out.width = p.width;
+    out.height = p.height;
+    out.videoCodec = p.videoCodec;
+    out.audioCodec = p.audioCodec;
+    if (!out.meta.takenAt && p.createdAt) out.meta.takenAt = formatTakenAt(p.createdAt);
+  } catch {
+    out.problems.push({
+      stage: 'video',
+      reason: kind === 'video' ? 'This video could not be read. It may be damaged or use a format this system cannot play.' : 'This audio file could not be read. It may be damaged.',
+    });
+    return out;
+  }
+  if (kind === 'video' && out.videoCodec) {
+    try {
+      const t = await makePosterThumb(ctx, out.hash, await posterFrame(file.absPath, out.durationS));
+      out.thumb = t.thumb;
+      if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem });
+    } catch {
+      out.problems.push({ stage: 'thumbnail', reason: 'No frame could be taken from this video for its thumbnail.' });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,398 @@
+import { stat } from 'node:fs/promises';
+import type { ScanProgress, ScanSummary } from '../../src-preload/contract';
+import { ApiError } from '../api/errors';
+import type { LibraryCtx } from './context';
+import { stackKeyOf } from './formats';
+import { indexFile, type IndexedFile } from './index-file';
+import { getAssetKeywords, setAssetKeywords } from './keywords';
+import { walkFolder, type WalkedFile } from './walk';
+
+// Incremental scan of one library folder:
+//   walk (stat only) -> compare with the folder's rows, loaded with one query ->
+//   index new/changed files, 4 at a time, off the main thread's critical path ->
+//   commit every BATCH files in one transaction -> mark vanished files removed.
+// Unchanged files (same size and mtime) cost a stat and a Map lookup, nothing else, which
+// is also what makes a killed scan resumable: committed batches are simply skipped next time.
+
+const CONCURRENCY = 4;
+const BATCH = 100;
+const PROGRESS_INTERVAL_MS = 250;
+
+export interface ScanOptions {
+  signal?: AbortSignal;
+  /** Throttled progress (~4/s) plus a final 'done' or 'cancelled'. */
+  onProgress?: (p: ScanProgress) => void;
+}
+
+interface FolderRow {
+  id: number;
+  path: string;
+  online: number;
+  scan_checkpoint: string | null;
+}
+
+interface ExistingRow {
+  id: number;
+  rel_path: string;
+  size: number;
+  mtime_ms: number;
+  content_hash: string | null;
+  removed_at: number | null;
+  thumb: string | null;
+}
+
+interface WorkItem {
+  file: WalkedFile;
+  existing: ExistingRow | null;
+  sidecarPath: string | null;
+}
+
+/** What a killed scan leaves behind; the next scan sees it was interrupted. */
+interface Checkpoint {
+  startedAt: number;
+  phase: 'walking' | 'indexing';
+  total: number;
+  done: number;
+}
+
+export const OFFLINE_REASON =
+  'The folder is not available (the drive may be unplugged, or the folder renamed or moved). Its photos stay in the library; reconnect the drive or relink the folder.';
+
+const emptySummary = (): ScanSummary => ({ added: 0, updated: 0, removed: 0, moved: 0, errors: [], cancelled: false });
+
+async function isAccessibleDir(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 'IMG_1.CR2.xmp' (darktable, digiKam) belongs to exactly one file. 'IMG_1.xmp' (Lightroom,
+ * Capture One) belongs to the RAW/HEIC/video of that name, not to a JPEG twin, which carries
+ * its own embedded XMP.
+ */
+function sidecarFor(file: WalkedFile, sidecars: Map<string, string>, root: string): string | null {
+  const exact = sidecars.get(`${file.relPath.toLowerCase()}.xmp`);
+  const byBase = file.format.browserViewable ? undefined : sidecars.get(`${stackKeyOf(file.relPath)}.xmp`);
+  const rel = exact ?? byBase;
+  return rel ? `${root}/${rel}` : null;
+}
+
+export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOptions = {}): Promise<ScanSummary> {
+  const { db } = ctx;
+  const folder = db.prepare<[number], FolderRow>('SELECT id, path, online, scan_checkpoint FROM folders WHERE id = ?').get(folderId);
+  if (!folder) throw new ApiError('not_found', 'That folder is no longer in the library.');
+  const root = folder.path;
+  const summary = emptySummary();
+  const started = Date.now();
+  const progress: ScanProgress = { folderId, folderPath: root, phase: 'walking', found: 0, done: 0, errors: 0, filesPerSec: 0 };
+  let lastEmit = 0;
+  const report = (force = false): void => {
+    const now = Date.now();
+    if (!force && now - lastEmit < PROGRESS_INTERVAL_MS) return;
+    lastEmit = now;
+    progress.errors = summary.errors.length;
+    progress.filesPerSec = Math.round((progress.done / Math.max(1, now - started)) * 1000);
+    opts.onProgress?.({ ...progress });
+  };
+  const finish = (cancelled: boolean): ScanSummary => {
+    summary.cancelled = cancelled;
+    progress.phase = cancelled ? 'cancelled' : 'done';
+    report(true);
+    return summary;
+  };
+
+  // An unplugged drive must never look like 100k deleted photos: touch nothing, say why.
+  if (!(await isAccessibleDir(root))) {
+    if (folder.online) {
+      db.prepare('UPDATE folders SET online = 0 WHERE id = ?').run(folderId);
+      ctx.events.emit('foldersChanged', {});
+    }
+    summary.errors.push({ path: root, reason: OFFLINE_REASON });
+    return finish(false);
+  }
+  if (!folder.online) {
+    db.prepare('UPDATE folders SET online = 1 WHERE id = ?').run(folderId);
+    ctx.events.emit('foldersChanged', {});
+  }
+
+  const checkpoint: Checkpoint = { startedAt: started, phase: 'walking', total: 0, done: 0 };
+  const saveCheckpoint = db.prepare<[string, number]>('UPDATE folders SET scan_checkpoint = ? WHERE id = ?');
+  saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
+
+  const rows = db
+    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, removed_at, thumb FROM assets WHERE folder_id = ?')
+    .all(folderId);
+  const byPath = new Map(rows.map((r) => [r.rel_path, r]));
+
+  let walked;
+  try {
+    walked = await walkFolder(root, {
+      signal: opts.signal,
+      onFound: (n) => {
+        progress.found = n;
+        report();
+      },
+    });
+  } catch (err) {
+    if (opts.signal?.aborted) return finish(true);
+    throw err;
+  }
+
+  // Classify against the in-memory rows: no query per unchanged file.
+  const work: WorkItem[] = [];
+  const seen = new Set<string>();
+  for (const f of walked.files) {
+    seen.add(f.relPath);
+    const row = byPath.get(f.relPath) ?? null;
+    if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs) continue;
+    work.push({ file: f, existing: row, sidecarPath: sidecarFor(f, walked.sidecars, root) });
+  }
+  // Rows whose file is gone. Folders that could not be listed this time keep their rows.
+  const vanished = new Map<number, ExistingRow>();
+  const vanishedByHash = new Map<string, ExistingRow[]>();
+  for (const r of rows) {
+    if (r.removed_at !== null || seen.has(r.rel_path)) continue;
+    if (walked.unreadableDirs.some((d) => d === '' || r.rel_path.startsWith(d + '/'))) continue;
+    vanished.set(r.id, r);
+    if (r.content_hash) {
+      const list = vanishedByHash.get(r.content_hash) ?? [];
+      list.push(r);
+      vanishedByHash.set(r.content_hash, list);
+    }
+  }
+
+  progress.found = walked.files.length;
+  progress.phase = 'indexing';
+  checkpoint.phase = 'indexing';
+  checkpoint.total = work.length;
+  report(true);
+
+  // Folder-level problems are re-recorded by every scan.
+  const now = Date.now();
+  db.transaction(() => {
+    db.prepare('DELETE FROM scan_errors WHERE folder_id = ? AND asset_id IS NULL').run(folderId);
+    const ins = db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, NULL, ?, ?, ?, ?)');
+    for (const p of walked.problems) ins.run(folderId, p.path, 'read', p.reason, now);
+    saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
+  })();
+  summary.errors.push(...walked.problems);
+
+  const writer = new BatchWriter(ctx, folderId, root, vanished, vanishedByHash, summary);
+  const pending: { result: IndexedFile; existing: ExistingRow | null }[] = [];
+  const commit = (): void => {
+    if (pending.length === 0) return;
+    const batch = pending.splice(0, pending.length);
+    const ids = db.transaction(() => {
+      const touched = batch.map((p) => writer.write(p.result, p.existing));
+      checkpoint.done = progress.done;
+      saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
+      return touched;
+    })();
+    ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: ids });
+  };
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < work.length && !opts.signal?.aborted) {
+      const item = work[next++];
+      pending.push({ result: await indexFile(ctx, item.file, item.sidecarPath), existing: item.existing });
+      progress.done++;
+      if (pending.length >= BATCH) commit();
+      report();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
+  commit(); // finished work is kept even when cancelled
+
+  if (opts.signal?.aborted) return finish(true);
+
+  // Only a complete walk and index may declare files removed.
+  const removedAt = Date.now();
+  db.transaction(() => {
+    const mark = db.prepare('UPDATE assets SET removed_at = ? WHERE id = ? AND removed_at IS NULL');
+    for (const r of vanished.values()) summary.removed += mark.run(removedAt, r.id).changes;
+    db.prepare('UPDATE folders SET scan_checkpoint = NULL, last_scan_at = ? WHERE id = ?').run(removedAt, folderId);
+  })();
+  if (vanished.size > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [...vanished.keys()] });
+  return finish(false);
+}
+
+/** Writes one indexed file (insert, update or move) inside the batch's transaction. */
+class BatchWriter {
+  private readonly insert;
+  private readonly update;
+  private readonly move;
+  private readonly removedByHash;
+  private readonly clearErrors;
+  private readonly addError;
+
+  constructor(
+    private readonly ctx: LibraryCtx,
+    private readonly folderId: number,
+    private readonly root: string,
+    private readonly vanished: Map<number, ExistingRow>,
+    private readonly vanishedByHash: Map<string, ExistingRow[]>,
+    private readonly summary: ScanSummary,
+  ) {
+    const db = ctx.db;
+    this.insert = db.prepare(
+      `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, width, height,
+         orientation, duration_s, video_codec, audio_codec, taken_at, camera_make, camera_model, lens, gps_lat, gps_lon,
+         rating, color_label, caption, title, thumb, stack_key, has_error, added_at, indexed_at)
+       VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @width, @height,
+         @orientation, @durationS, @videoCodec, @audioCodec, @takenAt, @cameraMake, @cameraModel, @lens, @gpsLat, @gpsLon,
+         COALESCE(@rating, 0), @colorLabel, @caption, @title, @thumb, @stackKey, @hasError, @now, @now)`,
+    );
+    // A changed file: file facts are replaced; what the user may have set (rating, caption,
+    // title) is only replaced when the file now carries a value of its own.
+    this.update = db.prepare(
+      `UPDATE assets SET name = @name, ext = @ext, kind = @kind, format = @format, is_raw = @isRaw, size = @size,
+         mtime_ms = @mtimeMs, content_hash = @hash, width = @width, height = @height, orientation = @orientation,
+         duration_s = @durationS, video_codec = @videoCodec, audio_codec = @audioCodec, taken_at = @takenAt,
+         camera_make = @cameraMake, camera_model = @cameraModel, lens = @lens, gps_lat = @gpsLat, gps_lon = @gpsLon,
+         rating = COALESCE(@rating, rating), color_label = COALESCE(@colorLabel, color_label),
+         caption = COALESCE(@caption, caption), title = COALESCE(@title, title), thumb = @thumb, preview = NULL,
+         stack_key = @stackKey, has_error = @hasError, indexed_at = @now, removed_at = NULL
+       WHERE id = @id`,
+    );
+    // A moved file is the same content: only where it lives changes; everything known is kept.
+    this.move = db.prepare(
+      `UPDATE assets SET folder_id = @folderId, rel_path = @relPath, name = @name, ext = @ext, stack_key = @stackKey,
+         size = @size, mtime_ms = @mtimeMs, thumb = COALESCE(thumb, @thumb), indexed_at = @now, removed_at = NULL
+       WHERE id = @id`,
+    );
+    this.removedByHash = db.prepare<[string], { id: number }>(
+      'SELECT id FROM assets WHERE content_hash = ? AND removed_at IS NOT NULL ORDER BY removed_at DESC LIMIT 1',
+    );
+    this.clearErrors = db.prepare('DELETE FROM scan_errors WHERE asset_id = ?');
+    this.addError = db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, ?, ?, ?, ?, ?)');
+  }
+
+  /** Returns the asset id written. */
+  write(r: IndexedFile, existing: ExistingRow | null): number {
+    const f = r.file;
+    const now = Date.now();
+    const params = {
+      folderId: this.folderId, relPath: f.relPath, name: f.name, ext: extLower(f.name), kind: f.format.kind,
+      format: f.format.format, isRaw: f.format.isRaw ? 1 : 0, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash,
+      width: r.width, height: r.height, orientation: r.meta.orientation, durationS: r.durationS,
+      videoCodec: r.videoCodec, audioCodec: r.audioCodec, takenAt: r.meta.takenAt, cameraMake: r.meta.cameraMake,
+      cameraModel: r.meta.cameraModel, lens: r.meta.lens, gpsLat: r.meta.gpsLat, gpsLon: r.meta.gpsLon,
+      rating: r.meta.rating, colorLabel: r.meta.colorLabel, caption: r.meta.caption, title: r.meta.title,
+      thumb: r.thumb, stackKey: stackKeyOf(f.relPath), hasError: r.problems.length > 0 ? 1 : 0, now,
+    };
+
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      this.update.run({ ...params, id });
+      // Keywords: the catalogue's (maybe hand-edited) list, plus whatever the file now adds.
+      const before = getAssetKeywords(this.ctx.db, id);
+      setAssetKeywords(this.ctx.db, id, [...before, ...r.meta.keywords]);
+      if (existing.removed_at === null) this.summary.updated++;
+      else this.summary.added++;
+    } else {
+      const movedFrom = this.findMoveSource(r.hash);
+      if (movedFrom !== null) {
+        id = movedFrom;
+        this.move.run({ ...params, id });
+        this.summary.moved++;
+        // Same content, same problems as before: keep its recorded errors, but fix the path.
+        this.ctx.db.prepare('UPDATE scan_errors SET path = ?, folder_id = ? WHERE asset_id = ?').run(f.absPath, this.folderId, id);
+        return id;
+      }
+      id = Number(this.insert.run(params).lastInsertRowid);
+      setAssetKeywords(this.ctx.db, id, r.meta.keywords);
+      this.summary.added++;
+    }
+    this.clearErrors.run(id);
+    for (const p of r.problems) {
+      this.addError.run(this.folderId, id, f.absPath, p.stage, p.reason, now);
+      this.summary.errors.push({ path: f.absPath, reason: p.reason });
+    }
+    return id;
+  }
+
+  /** A vanished row of this scan with the same content, else a previously removed one. */
+  private findMoveSource(hash: string | null): number | null {
+    if (!hash) return null;
+    const candidates = this.vanishedByHash.get(hash);
+    const row = candidates?.shift();
+    if (row) {
+      this.vanished.delete(row.id);
+      return row.id;
+    }
+    return this.removedByHash.get(hash)?.id ?? null;
+  }
+}
+
+function extLower(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+/**
+ * One scan at a time (they compete for the same disk and cores); the rest wait in order.
+ * enqueue() of a folder already queued returns the queued scan's promise.
+ */
+export class Scanner {
+  private readonly queue: { folderId: number; resolve: (s: ScanSummary) => void; reject: (e: unknown) => void; promise: Promise<ScanSummary> }[] = [];
+  private current: { folderId: number; controller: AbortController } | null = null;
+  private idle: Promise<void> = Promise.resolve();
+  private idleResolve: (() => void) | null = null;
+
+  constructor(private readonly ctx: LibraryCtx) {}
+
+  enqueue(folderId: number): Promise<ScanSummary> {
+    const queued = this.queue.find((q) => q.folderId === folderId);
+    if (queued) return queued.promise;
+    let resolve!: (s: ScanSummary) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<ScanSummary>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.queue.push({ folderId, resolve, reject, promise });
+    if (!this.current) void this.drain();
+    return promise;
+  }
+
+  /** Cancel the running scan and everything queued (queued scans resolve as cancelled). */
+  cancel(): void {
+    for (const q of this.queue.splice(0)) q.resolve({ ...emptySummary(), cancelled: true });
+    this.current?.controller.abort();
+  }
+
+  isScanning(folderId: number): boolean {
+    return this.current?.folderId === folderId || this.queue.some((q) => q.folderId === folderId);
+  }
+
+  waitForIdle(): Promise<void> {
+    return this.current || this.queue.length > 0 ? this.idle : Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    this.idle = new Promise((res) => (this.idleResolve = res));
+    while (this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      const controller = new AbortController();
+      this.current = { folderId: job.folderId, controller };
+      try {
+        const summary = await scanFolder(this.ctx, job.folderId, {
+          signal: controller.signal,
+          onProgress: (p) => this.ctx.events.emit('scanProgress', p),
+        });
+        job.resolve(summary);
+      } catch (err) {
+        job.reject(err);
+      } finally {
+        this.current = null;
+      }
+    }
+    this.idleResolve?.();
+    this.idleResolve = null;
+  }
+}

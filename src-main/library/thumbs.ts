@@ -1,0 +1,235 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { LibraryCtx } from './context';
+import { formatForExt } from './formats';
+import { sharedExifTool } from './metadata';
+
+// Thumbnails (400 px, for the grid) and large previews (2048 px, for formats a browser cannot
+// show). Both are keyed by content hash, so duplicates share one file and a moved file keeps
+// its thumbnail. Files are written to a temp name and renamed, so a killed scan never leaves
+// a half-written thumbnail that a later scan would reuse.
+
+/** The scan runs ~4 images at once; one libvips thread each keeps 2 cores responsive. */
+sharp.concurrency(1);
+sharp.cache(false);
+
+/** A 268 MP cap: beyond it a "picture" is more likely a decompression bomb than a photo. */
+export const MAX_INPUT_PIXELS = 268_402_689;
+const THUMB_SIZE = 400;
+const PREVIEW_SIZE = 2048;
+
+export interface ThumbResult {
+  /** Path relative to ctx.paths.cacheDir ('thumbs/ab/<hash>.jpg'), null when none could be made. */
+  thumb: string | null;
+  /** Decoded pixel size as stored (before orientation), when the image could be read. */
+  width: number | null;
+  height: number | null;
+  /** A plain-language reason when something went wrong (a thumbnail may still exist). */
+  problem: string | null;
+}
+
+const safeName = (hash: string): string => hash.replace(/[^0-9a-zA-Z]/g, '_');
+
+export function thumbRelPath(hash: string): string {
+  const name = safeName(hash);
+  const shard = name.startsWith('s_') ? name.slice(2, 4) : name.slice(0, 2);
+  return `thumbs/${shard}/${name}.jpg`;
+}
+
+/** Absolute path of a stored thumbnail (assets.thumb is relative to the cache dir). */
+export function thumbAbsPath(ctx: LibraryCtx, rel: string): string {
+  return join(ctx.paths.cacheDir, rel);
+}
+
+async function writeAtomic(abs: string, render: (tmp: string) => Promise<unknown>): Promise<void> {
+  await mkdir(dirname(abs), { recursive: true });
+  const tmp = `${abs}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await render(tmp);
+    await rename(tmp, abs);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Apply an orientation that lives outside the pixels' own EXIF (a RAW's embedded preview). */
+function orient(img: Sharp, o: number | null): Sharp {
+  switch (o) {
+    case 2: return img.flop();
+    case 3: return img.rotate(180);
+    case 4: return img.flip();
+    // sharp mirrors before it rotates, so transpose is flop-then-rotate(270).
+    case 5: return img.rotate(270).flop();
+    case 6: return img.rotate(90);
+    case 7: return img.rotate(90).flop();
+    case 8: return img.rotate(270);
+    default: return img;
+  }
+}
+
+const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const looksTruncated = (msg: string): boolean => /truncat|premature end|corrupt|damaged|unexpected end|read error|VipsJpeg/i.test(msg);
+
+export interface RenderInput {
+  input: Buffer | string;
+  format: string;
+  /** Orientation to apply by hand; null means "use the input's own EXIF orientation". */
+  forceOrientation?: number | null;
+}
+
+/**
+ * Decode defensively: the header is read first so a decompression bomb is refused with its
+ * size, then a strict decode; if that fails on a truncated/damaged file, a lenient decode
+ * ('failOn: none') still gives the user whatever part of the picture survived, with a reason.
+ */
+export async function renderImage(src: RenderInput, outAbs: string, size: number, quality: number): Promise<ThumbResult & { rendered: boolean }> {
+  const base = { limitInputPixels: false as const, failOn: 'none' as const, sequentialRead: true };
+  let meta: Metadata;
+  try {
+    meta = await sharp(src.input, base).metadata();
+  } catch (err) {
+    return { thumb: null, width: null, height: null, problem: unreadableReason(src.format, errText(err)), rendered: false };
+  }
+  const w = meta.width ?? 0;
+  const h = meta.height ?? 0;
+  if (w * h > MAX_INPUT_PIXELS) {
+    return { thumb: null, width: w, height: h, problem: `The image is too large to decode safely (${w} x ${h} px).`, rendered: false };
+  }
+  const pipeline = (failOn: 'truncated' | 'none'): Sharp => {
+    const img = sharp(src.input, { limitInputPixels: MAX_INPUT_PIXELS, failOn });
+    const oriented = src.forceOrientation === undefined || src.forceOrientation === null ? img.rotate() : orient(img, src.forceOrientation);
+    return oriented
+      .resize(size, size, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality, mozjpeg: false });
+  };
+  const done = { width: w || null, height: h || null, rendered: true };
+  if (existsSync(outAbs)) return { thumb: outAbs, problem: null, ...done };
+  try {
+    await writeAtomic(outAbs, (tmp) => pipeline('truncated').toFile(tmp));
+    return { thumb: outAbs, problem: null, ...done };
+  } catch (err) {
+    const msg = errText(err);
+    if (!looksTruncated(msg)) return { thumb: null, width: w || null, height: h || null, problem: unreadableReason(src.format, msg), rendered: false };
+    try {
+      await writeAtomic(outAbs, (tmp) => pipeline('none').toFile(tmp));
+      return { thumb: outAbs, problem: 'The file is incomplete or damaged; the thumbnail may show only part of the picture.', ...done };
+    } catch {
+      return { thumb: null, width: w || null, height: h || null, problem: 'The file is damaged and its picture could not be read.', rendered: false };
+    }
+  }
+}
+
+function unreadableReason(format: string, msg: string): string {
+  if (format === 'heic' || format === 'heif') {
+    return 'HEIC preview not supported on this system (the HEIC image decoder is missing). The file is catalogued with its metadata.';
+  }
+  if (/pixel limit|too large/i.test(msg)) return 'The image is too large to decode safely.';
+  if (/unsupported image format|bad seek|not a known file format/i.test(msg)) {
+    return `This file could not be read as a ${format.toUpperCase()} image. It may be damaged or not really a picture.`;
+  }
+  return 'The picture in this file could not be read. It may be damaged.';
+}
+
+/**
+ * The biggest JPEG a camera embedded in its RAW file. Decoding the RAW itself would need a
+ * RAW converter and take seconds; every camera stores a preview for exactly this purpose.
+ */
+export async function embeddedPreview(path: string): Promise<Buffer | null> {
+  const et = sharedExifTool();
+  let best: Buffer | null = null;
+  for (const tag of ['JpgFromRaw', 'PreviewImage', 'OtherImage', 'ThumbnailImage']) {
+    try {
+      const buf = await et.extractBinaryTagToBuffer(tag, path);
+      if (buf.length > 0 && buf[0] === 0xff && buf[1] === 0xd8 && (!best || buf.length > best.length)) best = buf;
+    } catch {
+      // This camera does not write that tag; try the next.
+    }
+    if (best && best.length > 200_000) break;
+  }
+  return best;
+}
+
+export interface ThumbRequest {
+  /** Absolute path of the original. */
+  path: string;
+  format: string;
+  isRaw: boolean;
+  hash: string;
+  /** Content already in memory (small files), else null. */
+  buf: Buffer | null;
+  /** The RAW's EXIF orientation, applied to its embedded preview. */
+  orientation: number | null;
+}
+
+/** Make (or reuse) the grid thumbnail of one image. */
+export async function makeImageThumb(ctx: LibraryCtx, req: ThumbRequest): Promise<ThumbResult> {
+  const rel = thumbRelPath(req.hash);
+  const abs = thumbAbsPath(ctx, rel);
+  if (req.isRaw) {
+    const preview = await embeddedPreview(req.path);
+    if (preview) {
+      const r = await renderImage({ input: preview, format: 'jpeg', forceOrientation: req.orientation ?? 1 }, abs, THUMB_SIZE, 80);
+      // The preview's size is not the RAW's; the caller keeps the RAW's own dimensions.
+      return { thumb: r.thumb ? rel : null, width: null, height: null, problem: r.problem };
+    }
+    // No embedded preview (some DNGs): libvips can still read TIFF-based RAWs.
+    const r = await renderImage({ input: req.buf ?? req.path, format: req.format }, abs, THUMB_SIZE, 80);
+    return { thumb: r.thumb ? rel : null, width: r.width, height: r.height, problem: r.thumb ? null : 'This RAW file has no embedded preview, so no thumbnail could be made.' };
+  }
+  const r = await renderImage({ input: req.buf ?? req.path, format: req.format }, abs, THUMB_SIZE, 80);
+  return { thumb: r.thumb ? rel : null, width: r.width, height: r.height, problem: r.problem };
+}
+
+/** Thumbnail from a video's poster frame (already a JPEG in memory). */
+export async function makePosterThumb(ctx: LibraryCtx, hash: string, frame: Buffer): Promise<ThumbResult> {
+  const rel = thumbRelPath(hash);
+  const r = await renderImage({ input: frame, format: 'jpeg' }, thumbAbsPath(ctx, rel), THUMB_SIZE, 80);
+  return { thumb: r.thumb ? rel : null, width: null, height: null, problem: r.problem };
+}
+
+interface PreviewRow {
+  folder_path: string;
+  rel_path: string;
+  ext: string;
+  kind: string;
+  is_raw: number;
+  orientation: number | null;
+  content_hash: string | null;
+}
+
+/**
+ * A 2048 px JPEG for formats a browser cannot show (HEIC, TIFF, RAW), made on first view and
+ * cached. Null for formats the browser shows itself, for non-images, and when the original
+ * cannot be decoded here (e.g. HEIC without a decoder): the grid thumbnail is all there is.
+ */
+export async function ensurePreview(ctx: LibraryCtx, assetId: number): Promise<string | null> {
+  const row = ctx.db
+    .prepare<[number], PreviewRow>(
+      `SELECT f.path AS folder_path, a.rel_path, a.ext, a.kind, a.is_raw, a.orientation, a.content_hash
+         FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?`,
+    )
+    .get(assetId);
+  if (!row || row.kind !== 'image' || !row.content_hash) return null;
+  const fmt = formatForExt(row.ext);
+  if (!fmt || fmt.browserViewable) return null;
+  const name = safeName(row.content_hash);
+  const abs = join(ctx.paths.previewsDir, name.slice(0, 2), `${name}.jpg`);
+  if (existsSync(abs)) return abs;
+  const original = join(row.folder_path, ...row.rel_path.split('/'));
+  if (!existsSync(original)) return null;
+  let input: Buffer | string = original;
+  let forceOrientation: number | null = null;
+  if (row.is_raw) {
+    const preview = await embeddedPreview(original);
+    if (preview) {
+      input = preview;
+      forceOrientation = row.orientation ?? 1;
+    }
+  }
+  const r = await renderImage({ input, format: fmt.format, forceOrientation }, abs, PREVIEW_SIZE, 85);
+  return r.thumb ? abs : null;
+}

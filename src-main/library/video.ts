@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+
+// Video and audio go through the system's ffprobe/ffmpeg: a thin wrapper over execFile
+// (no shell, arguments as an array, timeouts so a hostile file cannot hang a scan).
+
+const FFPROBE = process.env.TAGSMITH_FFPROBE ?? 'ffprobe';
+const FFMPEG = process.env.TAGSMITH_FFMPEG ?? 'ffmpeg';
+
+export interface ProbeResult {
+  durationS: number | null;
+  /** Displayed size: the container's rotation is already applied. */
+  width: number | null;
+  height: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  /** Creation time as the container writes it (Apple's local-time key when present). */
+  createdAt: string | null;
+}
+
+function run(cmd: string, args: string[], timeoutMs: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer', windowsHide: true }, (err, stdout) => {
+      if (err) reject(err);
+      else resolve(stdout);
+    });
+  });
+}
+
+interface FfStream {
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  tags?: Record<string, string>;
+  side_data_list?: { rotation?: number }[];
+}
+interface FfProbe {
+  streams?: FfStream[];
+  format?: { duration?: string; tags?: Record<string, string> };
+}
+
+export async function probe(path: string): Promise<ProbeResult> {
+  const out = await run(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', path], 30_000);
+  const info = JSON.parse(out.toString('utf8')) as FfProbe;
+  const streams = info.streams ?? [];
+  const v = streams.find((s) => s.codec_type === 'video' && s.width && s.height);
+  const a = streams.find((s) => s.codec_type === 'audio');
+  const rotation = Number(v?.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? v?.tags?.rotate ?? 0);
+  const swap = Math.abs(rotation) % 180 === 90;
+  const duration = Number(info.format?.duration);
+  const tags = info.format?.tags ?? {};
+  return {
+    durationS: Number.isFinite(duration) ? duration : null,
+    width: v ? (swap ? v.height! : v.width!) : null,
+    height: v ? (swap ? v.width! : v.height!) : null,
+    videoCodec: v?.codec_name ?? null,
+    audioCodec: a?.codec_name ?? null,
+    createdAt: tags['com.apple.quicktime.creationdate'] ?? tags.creation_time ?? null,
+  };
+}
+
+/**
+ * One frame at ~10% of the clip (at most 1 s in, so short clips skip a black lead-in),
+ * as a JPEG in memory; ffmpeg applies the rotation itself.
+ */
+export async function posterFrame(path: string, durationS: number | null): Promise<Buffer> {
+  const at = durationS && durationS > 0 ? Math.min(1, durationS * 0.1) : 0;
+  const args = ['-v', 'error', '-ss', at.toFixed(2), '-i', path, '-frames:v', '1', '-an', '-f', 'image2pipe', '-vcodec', 'mjpeg', '-q:v', '3', '-'];
+  const frame = await run(FFMPEG, args, 60_000);
+  if (frame.length === 0) throw new Error('no frame');
+  return frame;
+}
