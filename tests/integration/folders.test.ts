@@ -1,0 +1,94 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src-main/api/errors';
+import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { addFolder, listFolders, relinkFolder, removeFolder } from '../../src-main/library/folders';
+import { setAssetKeywords } from '../../src-main/library/keywords';
+import { closeMetadataReader } from '../../src-main/library/metadata';
+import { scanFolder } from '../../src-main/library/scan';
+
+// Adding, refusing, relinking and forgetting library folders.
+
+let dir: string;
+let ctx: LibraryCtx;
+
+const jpeg = (path: string, colour: string): Promise<unknown> =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: colour } }).jpeg().toFile(path);
+
+function thrown(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+  throw new Error('expected an ApiError');
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tagsmith-folders-'));
+  ctx = openLibrary(join(dir, 'data'));
+  mkdirSync(join(dir, 'a/inner'), { recursive: true });
+  mkdirSync(join(dir, 'b'));
+});
+
+afterEach(async () => {
+  ctx.db.close();
+  await closeMetadataReader();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('library folders', () => {
+  it('adds a folder by its absolute real path', () => {
+    const f = addFolder(ctx, join(dir, 'a/inner/..'));
+    expect(f).toMatchObject({ path: join(dir, 'a'), online: true, assetCount: 0, errorCount: 0, scanning: false, lastScanAt: null });
+    expect(listFolders(ctx, () => true)[0].scanning).toBe(true);
+  });
+
+  it('refuses what does not exist, files, duplicates and overlapping folders, saying why', () => {
+    writeFileSync(join(dir, 'file.txt'), 'x');
+    expect(thrown(() => addFolder(ctx, join(dir, 'nope')))).toMatchObject({ kind: 'validation', field: 'path' });
+    expect(thrown(() => addFolder(ctx, join(dir, 'file.txt')))).toMatchObject({ kind: 'validation', field: 'path' });
+    addFolder(ctx, join(dir, 'a'));
+    expect(thrown(() => addFolder(ctx, join(dir, 'a'))).kind).toBe('conflict');
+    const nested = thrown(() => addFolder(ctx, join(dir, 'a/inner')));
+    expect(nested.kind).toBe('conflict');
+    expect(nested.message).toContain(join(dir, 'a'));
+    const containing = thrown(() => addFolder(ctx, dir));
+    expect(containing.kind).toBe('conflict');
+    expect(containing.message).toContain('contains');
+  });
+
+  it('removing a folder forgets its rows, unshared thumbnails and unused keywords, never its files', async () => {
+    await jpeg(join(dir, 'a/one.jpg'), '#ff0000');
+    await jpeg(join(dir, 'b/two.jpg'), '#0000ff');
+    const a = addFolder(ctx, join(dir, 'a'));
+    const b = addFolder(ctx, join(dir, 'b'));
+    await scanFolder(ctx, a.id);
+    await scanFolder(ctx, b.id);
+    const one = ctx.db.prepare<[], { id: number; thumb: string }>("SELECT id, thumb FROM assets WHERE name = 'one.jpg'").get()!;
+    const two = ctx.db.prepare<[], { id: number; thumb: string }>("SELECT id, thumb FROM assets WHERE name = 'two.jpg'").get()!;
+    setAssetKeywords(ctx.db, one.id, ['OnlyInA', 'Shared']);
+    setAssetKeywords(ctx.db, two.id, ['Shared']);
+    removeFolder(ctx, a.id);
+    expect(listFolders(ctx).map((f) => f.id)).toEqual([b.id]);
+    expect(existsSync(join(dir, 'a/one.jpg'))).toBe(true);
+    const names = ctx.db.prepare<[], { name: string }>('SELECT name FROM keywords').all().map((r) => r.name);
+    expect(names).toEqual(['Shared']);
+    await expect.poll(() => existsSync(join(ctx.paths.cacheDir, one.thumb))).toBe(false);
+    expect(existsSync(join(ctx.paths.cacheDir, two.thumb))).toBe(true);
+    expect(thrown(() => removeFolder(ctx, a.id)).kind).toBe('not_found');
+  });
+
+  it('relinking validates the new path and refuses overlaps', () => {
+    const a = addFolder(ctx, join(dir, 'a'));
+    addFolder(ctx, join(dir, 'b'));
+    expect(thrown(() => relinkFolder(ctx, a.id, join(dir, 'b'))).kind).toBe('conflict');
+    expect(thrown(() => relinkFolder(ctx, a.id, join(dir, 'missing'))).kind).toBe('validation');
+    mkdirSync(join(dir, 'c'));
+    expect(relinkFolder(ctx, a.id, join(dir, 'c')).path).toBe(join(dir, 'c'));
+  });
+});
