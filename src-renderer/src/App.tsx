@@ -46,8 +46,9 @@ export function App() {
   const addFolder = useCallback(async () => {
     const path = await folders.pickFolder();
     if (path) await folders.addFolder(path);
-    else setShowPathForm(true);
-  }, [folders]);
+    // No native dialog (or it was cancelled): offer the path field.
+    else if (path === null && appInfo.data?.native !== true) setShowPathForm(true);
+  }, [folders, appInfo.data]);
 
   const targetIds = useCallback((): number[] => {
     if (sel.ids.size > 0) return [...sel.ids];
@@ -194,7 +195,7 @@ export function App() {
         order={order}
         onSort={setSort}
         onOrder={setOrder}
-        total={total}
+        total={noFolders ? null : total}
         noun={noun}
         progress={progress}
         onCancelScan={() => void api.cancelScan().catch(toast.error)}
@@ -206,7 +207,7 @@ export function App() {
             progress={progress}
             activeFolder={filters.folderId}
             onActivate={(id) => setFilters((f) => ({ ...f, folderId: id }))}
-            showPathForm={showPathForm || (appInfo.data !== undefined && !appInfo.data.native && noFolders)}
+            showPathForm={showPathForm}
             setShowPathForm={setShowPathForm}
             onAdd={() => void addFolder()}
           />

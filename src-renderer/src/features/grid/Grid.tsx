@@ -102,6 +102,9 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
       className="grid-scroll"
       data-testid="grid"
       data-total={total}
+      tabIndex={0}
+      aria-label="Photos"
+      role="grid"
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
     >
       <div className="grid-canvas" style={{ height: rows * rowH + GAP }}>
@@ -127,7 +130,10 @@ const Cell = memo(function Cell({ item, index, style, thumbH, selected, focused,
   const [broken, setBroken] = useState(false);
   const onMouseDown = (e: MouseEvent) => {
     if (e.button !== 0) return;
+    // No text selection or native drag; move keyboard focus to the grid (which also blurs,
+    // and so saves, a caption being edited — before the selection changes).
     e.preventDefault();
+    (e.currentTarget.closest('.grid-scroll') as HTMLElement | null)?.focus({ preventScroll: true });
     onSelect(index, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
   };
   return (

@@ -76,7 +76,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
       <Section title="Capture">
         <dl className="meta">
           <Row label="Taken">{formatTaken(a.takenAt)}</Row>
-          <Row label="Camera">{[a.cameraMake, a.cameraModel].filter(Boolean).join(' ') || '—'}</Row>
+          <Row label="Camera">{cameraName(a.cameraMake, a.cameraModel)}</Row>
           <Row label="Lens">{a.lens ?? '—'}</Row>
           <Row label="GPS">{a.gps ? `${a.gps.lat.toFixed(5)}, ${a.gps.lon.toFixed(5)}` : '—'}</Row>
         </dl>
@@ -107,6 +107,14 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
       )}
     </div>
   );
+}
+
+/** 'Canon' + 'Canon EOS R5' reads as 'Canon EOS R5', not 'Canon Canon EOS R5'. */
+function cameraName(make: string | null, model: string | null): string {
+  if (!model) return make ?? '—';
+  if (!make) return model;
+  const brand = make.split(/\s+/)[0].toLowerCase();
+  return model.toLowerCase().startsWith(brand) ? model : `${make} ${model}`;
 }
 
 function sentence(s: string): string {

@@ -114,7 +114,6 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
         <label className="filter-label">Taken</label>
         <div className="date-range">
           <input type="date" value={filters.takenFrom ?? ''} onChange={(e) => set({ takenFrom: e.target.value || undefined })} aria-label="Taken from" data-testid="filter-from" />
-          <span className="muted">–</span>
           <input type="date" value={filters.takenTo ?? ''} onChange={(e) => set({ takenTo: e.target.value || undefined })} aria-label="Taken until" data-testid="filter-to" />
         </div>
       </div>

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base, type Browser, type Page } from '@playwright/test';
+import type { Api, ApiEventName } from '../../src-preload/contract';
+import { API_METHODS } from '../../src-preload/api-methods';
+import { createApi, type ApiHost, type ApiOptions } from '../../src-main/api';
+import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { bridgeScript } from './bridge';
+import { startServer } from './server';
+
+// The end-to-end harness (DESIGN.md, "One contract, three callers", caller 2): the BUILT
+// renderer in Chromium, with `window.api` bridged to the real Api running in this test
+// process — real SQLite, real files, real thumbnails. Nothing in the renderer knows.
+
+export interface AppHandle {
+  page: Page;
+  /** The real Api (calls bypass validation; use host.invoke for the renderer's path). */
+  api: Api;
+  host: ApiHost;
+  ctx: LibraryCtx;
+  dataDir: string;
+  origin: string;
+  /** Close the page, the server and the library (the data dir is kept). */
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  /** Reuse a data dir (e.g. to prove edits survive a restart); default: a fresh temp dir. */
+  dataDir?: string;
+  api?: ApiOptions;
+  viewport?: { width: number; height: number };
+}
+
+export async function launchApp(browser: Browser, opts: LaunchOptions = {}): Promise<AppHandle> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tagsmith-e2e-'));
+  const ctx = openLibrary(dataDir);
+  // No file watcher by default: tests add and rescan explicitly, so results are deterministic.
+  const host = createApi(ctx, { watch: false, ...opts.api });
+  const server = await startServer(async () => [ctx.paths.cacheDir, ...(await host.api.listFolders()).map((f) => f.path)]);
+  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1440, height: 900 } });
+  const page = await context.newPage();
+
+  page.on('pageerror', (err) => console.error(`[renderer] ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') console.error(`[renderer console] ${msg.text()}`);
+  });
+
+  await page.exposeFunction('__tagsmithInvoke', (method: string, args: unknown) => host.invoke(method, args));
+  await page.addInitScript({ content: bridgeScript(API_METHODS, `${server.origin}/`) });
+  const stopEvents = ctx.events.onAny((event, payload) => {
+    // Events in flight while the page navigates are dropped; the app re-queries on load.
+    page.evaluate(([e, p]) => window.__tagsmithEmit?.(e as ApiEventName, p), [event, payload] as const).catch(() => {});
+  });
+
+  await page.goto(`${server.origin}/`);
+  await page.getByTestId('app').and(page.locator('[data-ready="true"]')).waitFor();
+
+  let closed = false;
+  return {
+    page,
+    api: host.api,
+    host,
+    ctx,
+    dataDir,
+    origin: server.origin,
+    async close() {
+      if (closed) return;
+      closed = true;
+      stopEvents();
+      await context.close();
+      await server.close();
+      await host.dispose();
+    },
+  };
+}
+
+/** `test` with a `launchApp` fixture: every app it opens is closed and its fresh data dir removed. */
+export const test = base.extend<{ launchApp: (opts?: LaunchOptions) => Promise<AppHandle> }>({
+  launchApp: async ({ browser }, use) => {
+    const opened: AppHandle[] = [];
+    const owned = new Set<string>();
+    await use(async (opts = {}) => {
+      const app = await launchApp(browser, opts);
+      if (!opts.dataDir) owned.add(app.dataDir);
+      opened.push(app);
+      return app;
+    });
+    for (const app of opened.reverse()) await app.close();
+    for (const dir of owned) rmSync(dir, { recursive: true, force: true });
+  },
+});
+
+export { expect } from '@playwright/test';
