@@ -1,7 +1,7 @@
 // A loopback HTTP simulator of the media-AI service (interface.md + the vendor's openapi.json).
 // Tests start one per file with startSimulator({ port: 0, accounts: [...] }).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import * as analysis from './analysis.js';
 import * as tasks from './async-endpoints.js';
 import { parseBody, parseDataUri, type ParsedBody } from './body.js';
@@ -165,7 +165,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     () => baseUrl,
   );
   const videoMaxBytes = opts.videoMaxBytes ?? VIDEO_MAX;
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');

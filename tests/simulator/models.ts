@@ -144,10 +144,15 @@ function checkImageRef(iss: Issues, loc: (string | number)[], v: unknown): void 
   else if (!isLoopbackUrl(v)) iss.add(loc, 'value_error', 'Value error, the simulator only fetches loopback URLs', v);
 }
 
+function checkPrompt(iss: Issues, body: Json): void {
+  if (body.prompt === undefined) iss.missing(['body', 'prompt']);
+  else if (!str(body.prompt)) iss.add(['body', 'prompt'], 'string_type', 'Input should be a valid string', body.prompt);
+  else if (!body.prompt.trim()) iss.add(['body', 'prompt'], 'string_too_short', 'String should have at least 1 character', body.prompt);
+}
+
 export function checkGenerate(body: Json): GenerationPlan {
   const iss = new Issues();
-  if (!str(body.prompt)) (body.prompt === undefined ? iss.missing(['body', 'prompt']) : iss.add(['body', 'prompt'], 'string_type', 'Input should be a valid string', body.prompt));
-  else if (!body.prompt.trim()) iss.add(['body', 'prompt'], 'string_too_short', 'String should have at least 1 character', body.prompt);
+  checkPrompt(iss, body);
   const model = body.model === undefined || body.model === null ? 'zimage' : body.model;
   const rule = str(model) ? GENERATE_MODELS[model] : undefined;
   if (!rule) {
@@ -196,7 +201,7 @@ function checkControls(iss: Issues, controls: unknown): void {
 
 export function checkEdit(body: Json): GenerationPlan {
   const iss = new Issues();
-  if (!str(body.prompt)) (body.prompt === undefined ? iss.missing(['body', 'prompt']) : iss.add(['body', 'prompt'], 'string_type', 'Input should be a valid string', body.prompt));
+  checkPrompt(iss, body);
   const rawModel = body.model === undefined || body.model === null ? 'flux2' : body.model;
   const model = str(rawModel) ? EDIT_ALIASES[rawModel] ?? rawModel : rawModel;
   const rule = str(model) ? EDIT_MODELS[model] : undefined;
