@@ -5,7 +5,8 @@ import type { ScanProgress, ScanSummary } from '../../src-preload/contract';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { listFolders } from '../../src-main/library/folders';
 import { scanFolder } from '../../src-main/library/scan';
-import { ensurePreview } from '../../src-main/library/thumbs';
+import { ensurePreview, renderImage } from '../../src-main/library/thumbs';
+import sharp from 'sharp';
 import { UPRIGHT } from '../fixtures/make-tree';
 import { asset, isGreen, isRed, liveCount, pixel, setUp, type Fixture } from './scan-helpers';
 
@@ -77,6 +78,17 @@ describe('first scan', () => {
     }
     const t = asset(fx.ctx, fx.tree.files.orient[6]).thumb!;
     expect(existsSync(join(fx.ctx.paths.cacheDir, t))).toBe(true);
+  });
+
+  it('applies an orientation given from outside the pixels (a RAW preview carries none)', async () => {
+    for (let o = 1; o <= 8; o++) {
+      const bare = await sharp(join(fx.tree.root, fx.tree.files.orient[o])).jpeg().toBuffer(); // EXIF dropped
+      const out = join(fx.dir, `forced-${o}.jpg`);
+      await renderImage({ input: bare, format: 'jpeg', forceOrientation: o }, out, 400, 80);
+      const { data, info } = await sharp(out).raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height], `orientation ${o}`).toEqual([400, 300]);
+      expect(isRed([data[0], data[1], data[2]]), `orientation ${o}`).toBe(true);
+    }
   });
 
   it('indexes PNG, TIFF, WebP, GIF with thumbnails', async () => {
