@@ -39,7 +39,7 @@ export function App() {
 
   const query = useMemo<SearchQuery>(() => ({ ...filters, ...(debouncedText ? { text: debouncedText } : {}), sort, order }), [filters, debouncedText, sort, order]);
   const { store, total, version } = useAssetPages(query);
-  const { sel, select, selectAll, clear } = useSelection(store, toast.error);
+  const { sel, select, selectAll, clear, focusAt } = useSelection(store, toast.error);
   const focusItem = sel.focus !== null ? store.get(sel.focus) : undefined;
   const selectedIds = useMemo(() => [...sel.ids], [sel.ids]);
 
@@ -237,8 +237,14 @@ export function App() {
         <Inspector
           focusId={focusItem?.id ?? null}
           selectedIds={selectedIds}
-          onJump={(id) => {
-            toast.info(`Showing ${id} — search for it to see it in the grid.`);
+          onJump={async (id) => {
+            try {
+              const index = (await store.allIds()).indexOf(id);
+              if (index >= 0) focusAt(index, id);
+              else toast.info('That file is not in the current results. Clear the search and filters to see it.');
+            } catch (err) {
+              toast.error(err);
+            }
           }}
         />
       </div>

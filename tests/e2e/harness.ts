@@ -2,12 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, type Browser, type Page } from '@playwright/test';
-import type { Api, ApiEventName } from '../../src-preload/contract';
-import { API_METHODS } from '../../src-preload/api-methods';
+import type { Api } from '../../src-preload/contract';
 import { createApi, type ApiHost, type ApiOptions } from '../../src-main/api';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
-import { bridgeScript } from './bridge';
-import { startServer } from './server';
+import { openRenderer, type RendererHandle } from './renderer';
 
 // The end-to-end harness (DESIGN.md, "One contract, three callers", caller 2): the BUILT
 // renderer in Chromium, with `window.api` bridged to the real Api running in this test
@@ -37,39 +35,33 @@ export async function launchApp(browser: Browser, opts: LaunchOptions = {}): Pro
   const ctx = openLibrary(dataDir);
   // No file watcher by default: tests add and rescan explicitly, so results are deterministic.
   const host = createApi(ctx, { watch: false, ...opts.api });
-  const server = await startServer(async () => [ctx.paths.cacheDir, ...(await host.api.listFolders()).map((f) => f.path)]);
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1440, height: 900 } });
-  const page = await context.newPage();
-
-  page.on('pageerror', (err) => console.error(`[renderer] ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') console.error(`[renderer console] ${msg.text()}`);
-  });
-
-  await page.exposeFunction('__tagsmithInvoke', (method: string, args: unknown) => host.invoke(method, args));
-  await page.addInitScript({ content: bridgeScript(API_METHODS, `${server.origin}/`) });
-  const stopEvents = ctx.events.onAny((event, payload) => {
-    // Events in flight while the page navigates are dropped; the app re-queries on load.
-    page.evaluate(([e, p]) => window.__tagsmithEmit?.(e as ApiEventName, p), [event, payload] as const).catch(() => {});
-  });
-
-  await page.goto(`${server.origin}/`);
-  await page.getByTestId('app').and(page.locator('[data-ready="true"]')).waitFor();
-
+  let renderer: RendererHandle;
+  try {
+    renderer = await openRenderer(
+      browser,
+      {
+        invoke: (method, args) => host.invoke(method, args),
+        onAny: (listener) => ctx.events.onAny(listener),
+        mediaRoots: async () => [ctx.paths.cacheDir, ...(await host.api.listFolders()).map((f) => f.path)],
+      },
+      opts.viewport,
+    );
+  } catch (err) {
+    await host.dispose();
+    throw err;
+  }
   let closed = false;
   return {
-    page,
+    page: renderer.page,
     api: host.api,
     host,
     ctx,
     dataDir,
-    origin: server.origin,
+    origin: renderer.origin,
     async close() {
       if (closed) return;
       closed = true;
-      stopEvents();
-      await context.close();
-      await server.close();
+      await renderer.close();
       await host.dispose();
     },
   };

@@ -65,5 +65,8 @@ export function useSelection(store: PageStore, onError: (err: unknown) => void) 
 
   const clear = useCallback(() => setSel(EMPTY), []);
 
-  return { sel, select, selectAll, clear };
+  /** Select and focus the asset at a known position (its page may not be loaded yet). */
+  const focusAt = useCallback((index: number, id: number) => setSel({ ids: new Set([id]), anchor: index, focus: index }), []);
+
+  return { sel, select, selectAll, clear, focusAt };
 }
