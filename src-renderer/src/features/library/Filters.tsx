@@ -11,6 +11,13 @@ const KINDS: { kind: AssetKind; label: string }[] = [
   { kind: 'audio', label: 'Audio' },
 ];
 
+/** One entry per camera name (robust to a facet list that repeats a name). */
+function mergeCameras(list: { name: string; count: number }[]): { name: string; count: number }[] {
+  const byName = new Map<string, number>();
+  for (const c of list) byName.set(c.name, (byName.get(c.name) ?? 0) + c.count);
+  return [...byName].map(([name, count]) => ({ name, count }));
+}
+
 export function activeFilterCount(f: FilterState): number {
   return Object.entries(f).filter(([k, v]) => k !== 'folderId' && v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)).length;
 }
@@ -121,7 +128,7 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
         <label className="filter-label">Camera</label>
         <select value={filters.camera ?? ''} onChange={(e) => set({ camera: e.target.value || undefined })} data-testid="filter-camera">
           <option value="">Any camera</option>
-          {facets.data?.cameras.map((c) => (
+          {mergeCameras(facets.data?.cameras ?? []).map((c) => (
             <option key={c.name} value={c.name}>
               {c.name} ({formatCount(c.count)})
             </option>

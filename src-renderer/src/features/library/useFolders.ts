@@ -38,11 +38,13 @@ export function useFolders() {
 
 /** Live scan progress per folder, from 'scanProgress' events. */
 export function useScanProgress(): ScanProgress[] {
-  const { api } = useClient();
+  const { api, cache } = useClient();
   const [byFolder, setByFolder] = useState<Map<number, ScanProgress>>(new Map());
   useEffect(
     () =>
       api.on('scanProgress', (p) => {
+        // A finished scan changes folder counts and scanning state even when no asset changed.
+        if (p.phase === 'done' || p.phase === 'cancelled') cache.invalidateSoon(['folders', 'assets', 'facets']);
         setByFolder((m) => {
           const next = new Map(m);
           if (p.phase === 'done' || p.phase === 'cancelled') next.delete(p.folderId);
@@ -50,7 +52,7 @@ export function useScanProgress(): ScanProgress[] {
           return next;
         });
       }),
-    [api],
+    [api, cache],
   );
   return [...byFolder.values()];
 }
