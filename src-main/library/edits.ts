@@ -1,0 +1,205 @@
+import type { KeywordCount } from '../../src-preload/contract';
+import { ApiError } from '../api/errors';
+import type { LibraryCtx } from './context';
+import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
+import { prepared } from './search-sets';
+
+// Hand edits. Each one is committed to SQLite in ONE transaction before it returns (a person
+// who saw "saved" never loses it), and logged in edits/edit_changes with the value before and
+// after, so undo can put back exactly what was there.
+
+type Field = 'keywords' | 'caption' | 'title' | 'rating';
+type Value = string[] | string | number | null;
+
+interface Change {
+  assetId: number;
+  field: Field;
+  old: Value;
+  new: Value;
+}
+
+const quote = (s: string): string => `“${s}”`;
+const quoteList = (list: string[]): string => list.map(quote).join(', ');
+
+/** "3 photos", "1 video", "2 files": what a person calls the things they edited. */
+function countNoun(ctx: LibraryCtx, ids: number[]): string {
+  const kinds = new Set<string>();
+  const kindOf = prepared(ctx.db, 'SELECT kind FROM assets WHERE id = ?');
+  for (const id of ids.slice(0, 1000)) kinds.add((kindOf.get(id) as { kind: string }).kind);
+  const noun = kinds.size === 1 ? (kinds.has('image') ? 'photo' : kinds.has('video') ? 'video' : 'audio file') : 'file';
+  return `${ids.length} ${noun}${ids.length === 1 ? '' : 's'}`;
+}
+
+/** De-duplicated ids, each a live asset; otherwise a not_found error before anything is written. */
+function checkIds(ctx: LibraryCtx, ids: readonly number[]): number[] {
+  const unique = [...new Set(ids)];
+  const live = prepared(ctx.db, 'SELECT 1 FROM assets WHERE id = ? AND removed_at IS NULL');
+  const missing = unique.filter((id) => !live.get(id));
+  if (missing.length) {
+    throw new ApiError(
+      'not_found',
+      missing.length === 1
+        ? 'One of the selected items is no longer in the library. Refresh and try again.'
+        : `${missing.length} of the selected items are no longer in the library. Refresh and try again.`,
+    );
+  }
+  return unique;
+}
+
+/** Write one field of one asset (keywords through the keyword store, the rest directly). */
+function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value): Value {
+  switch (field) {
+    case 'keywords':
+      return setAssetKeywords(ctx.db, assetId, value as string[]);
+    case 'caption':
+      prepared(ctx.db, 'UPDATE assets SET caption = ? WHERE id = ?').run(value, assetId);
+      return value;
+    case 'title':
+      prepared(ctx.db, 'UPDATE assets SET title = ? WHERE id = ?').run(value, assetId);
+      return value;
+    case 'rating':
+      prepared(ctx.db, 'UPDATE assets SET rating = ? WHERE id = ?').run(value, assetId);
+      return value;
+  }
+}
+
+function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
+  if (field === 'keywords') return getAssetKeywords(ctx.db, assetId);
+  const row = prepared(ctx.db, 'SELECT caption, title, rating FROM assets WHERE id = ?').get(assetId) as Record<string, Value>;
+  return row[field];
+}
+
+const same = (a: Value, b: Value): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Apply `next(old)` to `field` of every asset, log what changed, commit, then tell listeners.
+ * Assets whose value does not change are not logged; an edit that changes nothing is not
+ * logged at all (so undo never "undoes" a no-op).
+ */
+function applyEdit(ctx: LibraryCtx, ids: number[], field: Field, next: (old: Value) => Value, description: string): void {
+  const changed: number[] = [];
+  ctx.db.transaction(() => {
+    const changes: Change[] = [];
+    for (const assetId of ids) {
+      const old = readField(ctx, assetId, field);
+      const wanted = next(old);
+      if (same(old, wanted)) continue;
+      const stored = writeField(ctx, assetId, field, wanted);
+      if (same(old, stored)) continue;
+      changes.push({ assetId, field, old, new: stored });
+    }
+    if (!changes.length) return;
+    const editId = Number(prepared(ctx.db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), description).lastInsertRowid);
+    const log = prepared(ctx.db, 'INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, ?, ?, ?)');
+    for (const c of changes) {
+      log.run(editId, c.assetId, c.field, JSON.stringify(c.old), JSON.stringify(c.new));
+      changed.push(c.assetId);
+    }
+  })();
+  if (changed.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: changed });
+}
+
+const lower = (s: string): string => normalizeKeyword(s).toLocaleLowerCase();
+
+export function editKeywords(ctx: LibraryCtx, ids: number[], add: string[], remove: string[]): void {
+  const live = checkIds(ctx, ids);
+  const adding = cleanKeywordList(add);
+  const removing = new Set(cleanKeywordList(remove).map(lower));
+  const toAdd = adding.filter((k) => !removing.has(lower(k)));
+  if (!toAdd.length && !removing.size) return;
+  const what = countNoun(ctx, live);
+  const parts: string[] = [];
+  if (toAdd.length) parts.push(`add keyword${toAdd.length > 1 ? 's' : ''} ${quoteList(toAdd)}`);
+  if (removing.size) {
+    const removed = cleanKeywordList(remove);
+    parts.push(`remove keyword${removed.length > 1 ? 's' : ''} ${quoteList(removed)}`);
+  }
+  const description = toAdd.length && !removing.size ? `${parts[0]} to ${what}` : !toAdd.length ? `${parts[0]} from ${what}` : `${parts.join(' and ')} on ${what}`;
+  applyEdit(ctx, live, 'keywords', (old) => {
+    // Existing order kept, removals case-insensitive, new keywords appended (de-duplicated
+    // case-insensitively by setAssetKeywords' cleaning: the existing spelling stays).
+    const kept = (old as string[]).filter((k) => !removing.has(lower(k)));
+    return cleanKeywordList([...kept, ...toAdd]);
+  }, description);
+}
+
+export function setKeywords(ctx: LibraryCtx, id: number, keywords: string[]): void {
+  const [assetId] = checkIds(ctx, [id]);
+  const list = cleanKeywordList(keywords);
+  const name = (prepared(ctx.db, 'SELECT name FROM assets WHERE id = ?').get(assetId) as { name: string }).name;
+  applyEdit(ctx, [assetId], 'keywords', () => list, `set the keywords of ${quote(name)}`);
+}
+
+function cleanText(value: string | null): string | null {
+  const text = value === null ? null : value.normalize('NFC').trim();
+  return text ? text : null;
+}
+
+export function setCaption(ctx: LibraryCtx, ids: number[], caption: string | null): void {
+  const live = checkIds(ctx, ids);
+  const text = cleanText(caption);
+  const what = countNoun(ctx, live);
+  applyEdit(ctx, live, 'caption', () => text, text === null ? `clear the caption of ${what}` : `set the caption of ${what}`);
+}
+
+export function setTitle(ctx: LibraryCtx, ids: number[], title: string | null): void {
+  const live = checkIds(ctx, ids);
+  const text = cleanText(title);
+  const what = countNoun(ctx, live);
+  applyEdit(ctx, live, 'title', () => text, text === null ? `clear the title of ${what}` : `set the title of ${what}`);
+}
+
+export function setRating(ctx: LibraryCtx, ids: number[], rating: number): void {
+  if (!Number.isInteger(rating) || rating < 0 || rating > 5) {
+    throw new ApiError('validation', 'A rating is a whole number of stars from 0 to 5.', 'rating');
+  }
+  const live = checkIds(ctx, ids);
+  const what = countNoun(ctx, live);
+  const description = rating === 0 ? `clear the rating of ${what}` : `rate ${what} ${rating} star${rating === 1 ? '' : 's'}`;
+  applyEdit(ctx, live, 'rating', () => rating, description);
+}
+
+/** Revert the most recent edit not yet undone; returns "Undo: <what it was>", or null. */
+export function undo(ctx: LibraryCtx): string | null {
+  const assetIds: number[] = [];
+  const description = ctx.db.transaction((): string | null => {
+    const edit = prepared(ctx.db, 'SELECT id, description FROM edits WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as
+      | { id: number; description: string }
+      | undefined;
+    if (!edit) return null;
+    const changes = prepared(ctx.db, 'SELECT asset_id, field, old_value FROM edit_changes WHERE edit_id = ? ORDER BY rowid').all(edit.id) as {
+      asset_id: number;
+      field: Field;
+      old_value: string;
+    }[];
+    for (const c of changes) {
+      writeField(ctx, c.asset_id, c.field, JSON.parse(c.old_value) as Value);
+      assetIds.push(c.asset_id);
+    }
+    prepared(ctx.db, 'UPDATE edits SET undone = 1 WHERE id = ?').run(edit.id);
+    return `Undo: ${edit.description}`;
+  })();
+  if (assetIds.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds });
+  return description;
+}
+
+/** Keywords in use on live assets, most used first; `prefix` matches case-insensitively (autocomplete). */
+export function listKeywords(ctx: LibraryCtx, prefix?: string, limit = 50): KeywordCount[] {
+  const p = prefix ? normalizeKeyword(prefix) : '';
+  // LIKE with the wildcards of the user's text escaped: a prefix match, never a pattern.
+  // SQLite's LIKE folds ASCII case only, so a non-ASCII prefix is matched in JS below.
+  const ascii = /^[\x20-\x7e]*$/.test(p);
+  const pattern = ascii ? p.replace(/[\\%_]/g, (c) => '\\' + c) + '%' : '%';
+  const max = Math.max(1, Math.min(limit, 10_000));
+  const rows = prepared(
+    ctx.db,
+    `SELECT k.name AS name, count(*) AS count FROM keywords k
+     JOIN asset_keywords ak ON ak.keyword_id = k.id
+     JOIN assets a ON a.id = ak.asset_id AND a.removed_at IS NULL
+     WHERE k.name LIKE ? ESCAPE '\\'
+     GROUP BY k.id ORDER BY count DESC, k.name COLLATE NOCASE LIMIT ?`,
+  ).all(pattern, ascii ? max : -1) as KeywordCount[];
+  if (ascii) return rows;
+  const want = p.toLocaleLowerCase();
+  return rows.filter((r) => r.name.toLocaleLowerCase().startsWith(want)).slice(0, max);
+}

@@ -1,0 +1,109 @@
+import type Database from 'better-sqlite3';
+import type { Db } from './db';
+
+// Derived sets the search reads, kept in connection-local TEMP tables so that a query can
+// test membership with one lookup instead of re-deriving them per row:
+// - stack_folded: live RAW assets with a better live member in their stack (RAW+JPEG),
+// - duplicate_hashes: content hashes shared by two or more live assets,
+// - text_hits: the ids matching the current full-text query.
+// The first two depend only on the catalogue, so they are rebuilt lazily and only after it
+// changed: PRAGMA data_version moves when another connection commits, total_changes() when
+// this one writes. Our own temp-table writes must not count as changes (see tempWrite).
+
+type Stmt = Database.Statement<unknown[], unknown>;
+const statements = new WeakMap<Db, Map<string, Stmt>>();
+
+/** A prepared statement cached per connection (the SQL shapes in use are few). */
+export function prepared(db: Db, sql: string): Stmt {
+  let byDb = statements.get(db);
+  if (!byDb) {
+    byDb = new Map();
+    statements.set(db, byDb);
+  }
+  let stmt = byDb.get(sql);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    if (byDb.size > 300) byDb.clear(); // bounded: a pathological mix of filters cannot grow it forever
+    byDb.set(sql, stmt);
+  }
+  return stmt;
+}
+
+interface CacheState {
+  stamp: string;
+  built: Set<string>;
+}
+const states = new WeakMap<Db, CacheState>();
+
+function changeStamp(db: Db): string {
+  const version = db.pragma('data_version', { simple: true }) as number;
+  const changes = (prepared(db, 'SELECT total_changes() AS n').get() as { n: number }).n;
+  return `${version}:${changes}`;
+}
+
+function state(db: Db): CacheState {
+  let s = states.get(db);
+  if (!s) {
+    s = { stamp: '', built: new Set() };
+    states.set(db, s);
+  }
+  const now = changeStamp(db);
+  if (s.stamp !== now) {
+    s.stamp = now;
+    s.built.clear();
+  }
+  return s;
+}
+
+/** Write to our temp tables in one transaction without making the cached sets look stale. */
+function tempWrite(db: Db, write: () => void): void {
+  const s = state(db);
+  db.transaction(write)();
+  s.stamp = changeStamp(db);
+}
+
+function ensure(db: Db, name: string, ddl: string, fill: string): void {
+  const s = state(db);
+  if (s.built.has(name)) return;
+  db.exec(ddl);
+  tempWrite(db, () => {
+    prepared(db, `DELETE FROM temp.${name}`).run();
+    prepared(db, fill).run();
+  });
+  s.built.add(name);
+}
+
+export function ensureStackFolded(db: Db): void {
+  ensure(
+    db,
+    'stack_folded',
+    'CREATE TEMP TABLE IF NOT EXISTS stack_folded (id INTEGER PRIMARY KEY, folder_id INTEGER NOT NULL, stack_key TEXT NOT NULL)',
+    `INSERT INTO temp.stack_folded (id, folder_id, stack_key)
+     SELECT r.id, r.folder_id, r.stack_key FROM assets r WHERE r.is_raw = 1 AND r.removed_at IS NULL AND EXISTS (
+       SELECT 1 FROM assets b WHERE b.folder_id = r.folder_id AND b.stack_key = r.stack_key AND b.id <> r.id
+         AND b.removed_at IS NULL AND (b.is_raw = 0 OR b.id < r.id))`,
+  );
+}
+
+export function ensureDuplicateHashes(db: Db): void {
+  ensure(
+    db,
+    'duplicate_hashes',
+    'CREATE TEMP TABLE IF NOT EXISTS duplicate_hashes (hash TEXT PRIMARY KEY) WITHOUT ROWID',
+    `INSERT INTO temp.duplicate_hashes (hash) SELECT content_hash FROM assets
+     WHERE removed_at IS NULL AND content_hash IS NOT NULL GROUP BY content_hash HAVING count(*) > 1`,
+  );
+}
+
+/**
+ * Run a full-text query once into temp.text_hits for the statements of one search (an FTS5
+ * MATCH inside a per-row check would re-run the whole full-text query for every row).
+ * Searches are synchronous, so no other search overwrites it in between.
+ */
+export function loadTextHits(db: Db, ftsQuery: string): void {
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS text_hits (id INTEGER PRIMARY KEY)');
+  tempWrite(db, () => {
+    prepared(db, 'DELETE FROM temp.text_hits').run();
+    prepared(db, 'INSERT INTO temp.text_hits (id) SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?').run(ftsQuery);
+  });
+}

@@ -1,0 +1,259 @@
+import { join } from 'node:path';
+import type { AssetKind, AssetSummary, Facets, Page, SearchQuery, SearchResult } from '../../src-preload/contract';
+import { mediaToken } from '../core/media';
+import type { LibraryCtx } from './context';
+import { ensureDuplicateHashes, ensureStackFolded, loadTextHits, prepared } from './search-sets';
+
+// Catalogue search: FTS5 full text combined with filters and sorts. The SQL text depends
+// only on WHICH filters are set (never on their values: those are always bound), so each
+// shape is prepared once and cached per database.
+
+export interface SearchOptions {
+  /**
+   * List every file of a RAW+JPEG stack instead of one representative per stack. The grid
+   * collapses stacks; the CLI lists every file.
+   */
+  expandStacks?: boolean;
+}
+
+/** Turn what a person typed into an FTS5 query: each word a quoted prefix term, all ANDed. */
+export function ftsQuery(text: string): string | null {
+  const terms = text
+    .normalize('NFC')
+    .split(/\s+/)
+    // Words with no letter or digit would be empty phrases to FTS5 (and match nothing useful).
+    .filter((w) => /[\p{L}\p{N}]/u.test(w))
+    .map((w) => `"${w.replace(/"/g, '""')}"*`);
+  return terms.length ? terms.join(' AND ') : null;
+}
+
+interface Built {
+  where: string;
+  params: unknown[];
+}
+
+/**
+ * The WHERE clause over `alias` for a query: its SQL shape comes from which filters are set,
+ * values are always bound. `probe` is for the correlated stack check, evaluated once per
+ * candidate row: there, set-valued subqueries (`id IN (SELECT ...)`) would be rebuilt on
+ * every evaluation, so each filter is written as a per-row lookup instead.
+ */
+function buildWhere(query: SearchQuery, x: string, probe: boolean): Built {
+  const clauses = [`${x}.removed_at IS NULL`];
+  const params: unknown[] = [];
+  // The full-text hits were put in temp.text_hits by loadTextHits (an FTS5 MATCH per probe
+  // would re-run the whole full-text query for every row).
+  if (query.text && ftsQuery(query.text)) {
+    clauses.push(probe ? `EXISTS (SELECT 1 FROM temp.text_hits h WHERE h.id = ${x}.id)` : `${x}.id IN (SELECT id FROM temp.text_hits)`);
+  }
+  if (query.kinds && query.kinds.length) {
+    clauses.push(`${x}.kind IN (${query.kinds.map(() => '?').join(', ')})`);
+    params.push(...query.kinds);
+  }
+  if (query.folderId !== undefined) {
+    clauses.push(`${x}.folder_id = ?`);
+    params.push(query.folderId);
+  }
+  // keywords.name is COLLATE NOCASE, so `name = ?` is the case-insensitive match.
+  for (const k of query.keywords ?? []) {
+    clauses.push(
+      probe
+        ? `EXISTS (SELECT 1 FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE ak.asset_id = ${x}.id AND k.name = ?)`
+        : `${x}.id IN (SELECT ak.asset_id FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE k.name = ?)`,
+    );
+    params.push(k.normalize('NFC').trim());
+  }
+  if (query.withoutKeywords && query.withoutKeywords.length) {
+    const marks = query.withoutKeywords.map(() => '?').join(', ');
+    clauses.push(
+      probe
+        ? `NOT EXISTS (SELECT 1 FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE ak.asset_id = ${x}.id AND k.name IN (${marks}))`
+        : `${x}.id NOT IN (SELECT ak.asset_id FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE k.name IN (${marks}))`,
+    );
+    params.push(...query.withoutKeywords.map((k) => k.normalize('NFC').trim()));
+  }
+  if (query.noKeywords) clauses.push(`${x}.keyword_count = 0`);
+  if (query.minRating !== undefined && query.minRating > 0) {
+    clauses.push(`${x}.rating >= ?`);
+    params.push(query.minRating);
+  }
+  // taken_at is 'YYYY-MM-DDTHH:MM:SS[offset]': a plain string range on it is a range on the
+  // local wall-clock date, and can use the taken_at index. '~' sorts after any character
+  // that can follow the date, so `< to + '~'` includes the whole last day.
+  if (query.takenFrom) {
+    clauses.push(`${x}.taken_at >= ?`);
+    params.push(query.takenFrom);
+  }
+  if (query.takenTo) {
+    clauses.push(`${x}.taken_at < ?`);
+    params.push(query.takenTo + '~');
+  }
+  if (query.camera) {
+    clauses.push(`(${x}.camera_model = ? OR ${x}.camera_make = ?)`);
+    params.push(query.camera, query.camera);
+  }
+  if (query.duplicatesOnly) {
+    clauses.push(
+      probe
+        ? `EXISTS (SELECT 1 FROM temp.duplicate_hashes dh WHERE dh.hash = ${x}.content_hash)`
+        : `${x}.content_hash IN (SELECT hash FROM temp.duplicate_hashes)`,
+    );
+  }
+  if (query.errorsOnly) clauses.push(`${x}.has_error = 1`);
+  return { where: clauses.join(' AND '), params };
+}
+
+/**
+ * One item per RAW+JPEG stack. A RAW file is folded into its stack when a better member
+ * (a non-RAW one, else a lower-id RAW) also matches the query — so a stack whose only
+ * matching member is the RAW still shows the RAW. Which RAW files have a better sibling at
+ * all is cached in a temp table (see search-sets.ts); the list of folded ids is then a
+ * subquery SQLite evaluates once per statement, over those few RAW files only, and the
+ * outer query keeps using covering indexes (it only needs a.id for this test).
+ */
+function collapseStacks(ctx: LibraryCtx, query: SearchQuery, built: Built): Built {
+  ensureStackFolded(ctx.db);
+  const sibling = buildWhere(query, 'b', true);
+  if (sibling.params.length === 0 && sibling.where === 'b.removed_at IS NULL') {
+    // No filters: the cached set is exactly the folded set.
+    return { where: `${built.where} AND a.id NOT IN (SELECT id FROM temp.stack_folded)`, params: built.params };
+  }
+  return {
+    where: `${built.where} AND a.id NOT IN (SELECT sf.id FROM temp.stack_folded sf WHERE EXISTS (
+      SELECT 1 FROM assets b WHERE b.folder_id = sf.folder_id AND b.stack_key = sf.stack_key AND b.id <> sf.id
+        AND (b.is_raw = 0 OR b.id < sf.id) AND ${sibling.where}))`,
+    params: [...built.params, ...sibling.params],
+  };
+}
+
+/** ORDER BY for the sort; for takenAt, `dated` picks the part (see parts()). */
+function orderBy(query: SearchQuery, dated: boolean): string {
+  const dir = query.order === 'desc' ? 'DESC' : 'ASC';
+  switch (query.sort ?? 'takenAt') {
+    case 'name':
+      return `a.name COLLATE NOCASE ${dir}, a.id ${dir}`;
+    case 'addedAt':
+      return `a.added_at ${dir}, a.id ${dir}`;
+    case 'size':
+      return `a.size ${dir}, a.id ${dir}`;
+    case 'takenAt':
+      return dated ? `a.taken_at ${dir}, a.name ${dir}, a.id ${dir}` : `a.name ${dir}, a.id ${dir}`;
+  }
+}
+
+function filtered(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Built {
+  const fts = query.text ? ftsQuery(query.text) : null;
+  if (fts) loadTextHits(ctx.db, fts);
+  if (query.duplicatesOnly) ensureDuplicateHashes(ctx.db);
+  const built = buildWhere(query, 'a', false);
+  return opts.expandStacks ? built : collapseStacks(ctx, query, built);
+}
+
+interface SummaryRow {
+  id: number;
+  name: string;
+  kind: AssetKind;
+  format: string;
+  width: number | null;
+  height: number | null;
+  duration_s: number | null;
+  taken_at: string | null;
+  rating: number;
+  thumb: string | null;
+  stack_size: number;
+  has_error: number;
+  online: number;
+  keyword_count: number;
+}
+
+export function toSummary(ctx: LibraryCtx, row: SummaryRow): AssetSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    format: row.format,
+    width: row.width,
+    height: row.height,
+    durationS: row.duration_s,
+    takenAt: row.taken_at,
+    rating: row.rating,
+    // assets.thumb is relative to the cache dir; the token carries the absolute path.
+    thumb: row.thumb ? mediaToken(join(ctx.paths.cacheDir, row.thumb)) : null,
+    stackCount: Math.max(0, row.stack_size - 1),
+    hasError: row.has_error === 1,
+    folderOnline: row.online === 1,
+    keywordCount: row.keyword_count,
+  };
+}
+
+/**
+ * A listing is read in parts so each can walk an index in order: for takenAt, dated assets
+ * first and then the undated ones (they have no place on a timeline, so they go last in
+ * either direction); for the other sorts, one part.
+ */
+function parts(query: SearchQuery): { cond: string; order: string }[] {
+  if ((query.sort ?? 'takenAt') !== 'takenAt') return [{ cond: '1', order: orderBy(query, false) }];
+  return [
+    { cond: 'a.taken_at IS NOT NULL', order: orderBy(query, true) },
+    { cond: 'a.taken_at IS NULL', order: orderBy(query, false) },
+  ];
+}
+
+const SUMMARY_COLUMNS = `a.id, a.name, a.kind, a.format, a.width, a.height, a.duration_s, a.taken_at, a.rating, a.thumb,
+  a.has_error, a.keyword_count, (SELECT f.online FROM folders f WHERE f.id = a.folder_id) AS online`;
+// Stack size only for the page's rows: one index probe each, not a pass over the library.
+const STACK_SIZE = `(SELECT count(*) FROM assets s WHERE s.folder_id = a.folder_id AND s.stack_key = a.stack_key AND s.removed_at IS NULL)`;
+
+export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: SearchOptions = {}): SearchResult {
+  const { where, params } = filtered(ctx, query, opts);
+  const counts = prepared(ctx.db, `SELECT count(*) AS n, count(a.taken_at) AS dated FROM assets a WHERE ${where}`).get(...params) as {
+    n: number;
+    dated: number;
+  };
+  const list = parts(query);
+  const sizes = list.length === 1 ? [counts.n] : [counts.dated, counts.n - counts.dated];
+  const rows: SummaryRow[] = [];
+  let skip = page.offset;
+  list.forEach((part, i) => {
+    const want = page.limit - rows.length;
+    if (want <= 0) return;
+    if (skip >= sizes[i]) {
+      skip -= sizes[i];
+      return;
+    }
+    const sql = `SELECT ${SUMMARY_COLUMNS}, ${opts.expandStacks ? '1' : STACK_SIZE} AS stack_size
+      FROM assets a WHERE ${where} AND ${part.cond} ORDER BY ${part.order} LIMIT ? OFFSET ?`;
+    rows.push(...(prepared(ctx.db, sql).all(...params, want, skip) as SummaryRow[]));
+    skip = 0;
+  });
+  return { total: counts.n, offset: page.offset, items: rows.map((r) => toSummary(ctx, r)) };
+}
+
+/** Every matching id in display order (for "select all matching"); `limit` caps the list. */
+export function searchIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions & { limit?: number } = {}): number[] {
+  const { where, params } = filtered(ctx, query, opts);
+  const ids: number[] = [];
+  for (const part of parts(query)) {
+    const want = opts.limit === undefined ? -1 : opts.limit - ids.length; // SQLite: LIMIT -1 is no limit.
+    if (want === 0) break;
+    const stmt = prepared(ctx.db, `SELECT a.id FROM assets a WHERE ${where} AND ${part.cond} ORDER BY ${part.order} LIMIT ?`);
+    ids.push(...(stmt.pluck().all(...params, want) as number[]));
+  }
+  return ids;
+}
+
+export function facets(ctx: LibraryCtx): Facets {
+  const db = ctx.db;
+  const cameras = prepared(
+    db,
+    `SELECT coalesce(camera_model, camera_make) AS name, count(*) AS count FROM assets
+     WHERE removed_at IS NULL AND coalesce(camera_model, camera_make) IS NOT NULL
+     GROUP BY name ORDER BY count DESC, name`,
+  ).all() as { name: string; count: number }[];
+  const kinds = prepared(db, 'SELECT kind, count(*) AS count FROM assets WHERE removed_at IS NULL GROUP BY kind ORDER BY count DESC').all() as {
+    kind: AssetKind;
+    count: number;
+  }[];
+  const total = kinds.reduce((n, k) => n + k.count, 0);
+  return { cameras, kinds, total };
+}

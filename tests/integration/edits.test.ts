@@ -1,0 +1,119 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { getAssetDetail } from '../../src-main/library/assets';
+import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { editKeywords, listKeywords, setCaption, setKeywords, setRating, setTitle, undo } from '../../src-main/library/edits';
+import { search } from '../../src-main/library/search';
+import { seedAssets, seedFolder } from '../helpers/seed';
+
+let ctx: LibraryCtx;
+let ids: number[];
+const kw = (id: number) => getAssetDetail(ctx, id).keywords;
+const events: unknown[] = [];
+
+beforeEach(() => {
+  ctx = openLibrary(mkdtempSync(join(tmpdir(), 'tagsmith-edits-')));
+  const folder = seedFolder(ctx.db, '/photos');
+  ids = seedAssets(ctx.db, [
+    { folderId: folder, relPath: 'a.jpg', keywords: ['Sky', 'Cat'] },
+    { folderId: folder, relPath: 'b.jpg', keywords: ['dog'] },
+    { folderId: folder, relPath: 'c.jpg' },
+    { folderId: folder, relPath: 'gone.jpg', keywords: ['Ghost'], removedAt: 1 },
+  ]);
+  events.length = 0;
+  ctx.events.on('libraryChanged', (e) => events.push(e));
+});
+
+describe('keyword edits', () => {
+  it('append new keywords, keep existing order, remove case-insensitively, library casing wins', () => {
+    editKeywords(ctx, ids.slice(0, 3), ['cat', 'Beach', ' beach '], ['SKY']);
+    expect(kw(ids[0])).toEqual(['Cat', 'Beach']);
+    expect(kw(ids[1])).toEqual(['dog', 'Cat', 'Beach']);
+    expect(kw(ids[2])).toEqual(['Cat', 'Beach']);
+    expect(search(ctx, { text: 'beach' }, { offset: 0, limit: 10 }).total).toBe(3);
+    expect(events).toEqual([{ reason: 'edit', assetIds: ids.slice(0, 3) }]);
+  });
+
+  it('are committed before returning: another connection sees them', () => {
+    editKeywords(ctx, [ids[2]], ['tree'], []);
+    const other = openLibrary(ctx.paths.dataDir);
+    expect(other.db.prepare('SELECT keywords_text FROM assets WHERE id = ?').pluck().get(ids[2])).toBe('tree');
+    other.db.close();
+  });
+
+  it('set one asset’s list in order, NFC-normalised and de-duplicated', () => {
+    setKeywords(ctx, ids[0], ['Zebra', 'Cafe\u0301', 'café', 'zebra']);
+    expect(kw(ids[0])).toEqual(['Zebra', 'Café']);
+  });
+
+  it('reject unknown or removed ids before writing anything', () => {
+    expect(() => editKeywords(ctx, [ids[0], 999], ['x'], [])).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    expect(() => setCaption(ctx, [ids[3]], 'x')).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    expect(kw(ids[0])).toEqual(['Sky', 'Cat']);
+  });
+});
+
+describe('caption, title, rating', () => {
+  it('set and clear, trimmed', () => {
+    setCaption(ctx, [ids[0], ids[1]], '  A cat on a roof ');
+    setTitle(ctx, [ids[0]], 'Roof');
+    setRating(ctx, [ids[0]], 5);
+    expect(getAssetDetail(ctx, ids[0])).toMatchObject({ caption: 'A cat on a roof', title: 'Roof', rating: 5 });
+    setCaption(ctx, [ids[0]], '   ');
+    expect(getAssetDetail(ctx, ids[0]).caption).toBeNull();
+  });
+
+  it('rejects a rating outside 0..5 as a validation error on the rating field', () => {
+    for (const bad of [-1, 6, 2.5, Number.NaN]) {
+      expect(() => setRating(ctx, [ids[0]], bad)).toThrow(expect.objectContaining({ kind: 'validation', field: 'rating' }));
+    }
+  });
+});
+
+describe('undo', () => {
+  it('reverts the most recent edit exactly and describes it', () => {
+    editKeywords(ctx, ids.slice(0, 3), ['cat'], []);
+    setRating(ctx, [ids[1]], 3);
+    expect(undo(ctx)).toBe('Undo: rate 1 photo 3 stars');
+    expect(getAssetDetail(ctx, ids[1]).rating).toBe(0);
+    expect(undo(ctx)).toBe('Undo: add keyword “cat” to 3 photos');
+    expect(kw(ids[0])).toEqual(['Sky', 'Cat']);
+    expect(kw(ids[1])).toEqual(['dog']);
+    expect(kw(ids[2])).toEqual([]);
+    expect(undo(ctx)).toBeNull();
+  });
+
+  it('restores captions, titles and keyword order', () => {
+    setCaption(ctx, [ids[0]], 'first');
+    setCaption(ctx, [ids[0]], 'second');
+    setKeywords(ctx, ids[0], ['Cat', 'Sky']);
+    expect(undo(ctx)).toBe('Undo: set the keywords of “a.jpg”');
+    expect(kw(ids[0])).toEqual(['Sky', 'Cat']);
+    expect(undo(ctx)).toBe('Undo: set the caption of 1 photo');
+    expect(getAssetDetail(ctx, ids[0]).caption).toBe('first');
+  });
+
+  it('does not log edits that change nothing', () => {
+    setRating(ctx, [ids[0]], 0);
+    editKeywords(ctx, [ids[0]], ['sky'], []);
+    expect(undo(ctx)).toBeNull();
+  });
+});
+
+describe('listKeywords', () => {
+  it('counts live assets only, most used first, prefix case-insensitive', () => {
+    editKeywords(ctx, [ids[1], ids[2]], ['Cat'], []);
+    expect(listKeywords(ctx)).toEqual([
+      { name: 'Cat', count: 3 },
+      { name: 'dog', count: 1 },
+      { name: 'Sky', count: 1 },
+    ]);
+    expect(listKeywords(ctx, 'c')).toEqual([{ name: 'Cat', count: 3 }]);
+    expect(listKeywords(ctx, '%')).toEqual([]);
+    expect(listKeywords(ctx, undefined, 1)).toHaveLength(1);
+    setKeywords(ctx, ids[2], ['Éclair']);
+    expect(listKeywords(ctx, 'éc')).toEqual([{ name: 'Éclair', count: 1 }]);
+  });
+});
