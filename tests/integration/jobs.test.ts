@@ -1,0 +1,277 @@
+// The durable queue against the simulator: pacing without 502s, cache, quota, 401, caps,
+// offline/online, async tasks (unknown outcome, cancel, download), and a kill -9 mid-batch.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { JobQueue, builtinHandlers, type AnalyzePayload, type JobSpec, type TaskPayload } from '../../src-main/jobs';
+import { openDb, type Db } from '../../src-main/library/db';
+import { ServiceClient } from '../../src-main/service/client';
+import { startSimulator, type Simulator } from '../simulator/index.js';
+
+const creds = { clientId: 'jobs', clientSecret: 'jobs-secret' };
+const TUNING = { pollMs: 40, pollMaxMs: 200, offlineProbeMs: 150, offlineProbeMaxMs: 600, retryBaseMs: 100, retryMaxMs: 500 };
+let dir: string;
+let photos: string[] = [];
+const open: { q: JobQueue; db: Db; client: ServiceClient; sim?: Simulator }[] = [];
+
+async function until<T>(probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v as T;
+    if (Date.now() > end) throw new Error('timed out waiting for a condition');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function setup(simOpts: Partial<Parameters<typeof startSimulator>[0]> = {}, clientCreds = creds, existingSim?: Simulator) {
+  const sim = existingSim ?? await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 30, startedMs: 60 }, ...simOpts });
+  const db = openDb(join(await mkdtemp(join(dir, 'db-')), 'library.sqlite'));
+  const client = new ServiceClient({ baseUrl: sim.url, credentials: clientCreds });
+  const q = new JobQueue({ db, client, handlers: builtinHandlers, tuning: TUNING });
+  open.push({ q, db, client, sim: existingSim ? undefined : sim });
+  q.start();
+  return { sim, db, client, q };
+}
+
+const analyze = (i: number, endpoint: AnalyzePayload['endpoint'] = 'keywords', hash = `hash-${i}`): JobSpec => ({
+  kind: 'analyze', payload: { file: photos[i % photos.length], contentHash: hash, endpoint } satisfies AnalyzePayload,
+});
+const count502 = (sim: Simulator) => sim.log.filter((e) => e.status === 502).length;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'jobs-test-'));
+  const colours = ['#2f6fe0', '#2ea83a', '#d03a2a', '#e0c02f', '#7a3ad0', '#30c0c0'];
+  photos = await Promise.all(colours.map(async (c, i) => {
+    const f = join(dir, `p${i}.jpg`);
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: c } }).jpeg().withMetadata({ orientation: 1 }).toFile(f);
+    return f;
+  }));
+});
+
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await o.q.stop();
+    o.db.close();
+    await o.client.close();
+    await o.sim?.close();
+  }
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('job queue', () => {
+  it('paces 300 keyword requests with zero 502s (1,000 belongs to the benchmark)', async () => {
+    const { sim, q } = await setup();
+    const specs = Array.from({ length: 300 }, (_, i) => analyze(i));
+    expect(q.preview(specs).billable).toBe(300);
+    const { batch } = q.enqueueBatch('300 photos', specs);
+    await q.waitForIdle();
+    expect(q.getBatch(batch.id)!.counts.done).toBe(300);
+    expect(count502(sim)).toBe(0);
+    expect(sim.billed()[creds.clientId].keywords).toBe(300);
+    expect(q.status().usage.byModelToday.keywords).toBe(300);
+    const uploads = sim.log.filter((e) => e.path === '/v1/keywords');
+    expect(uploads.every((e) => !e.uploadHadExif && Math.min(e.imageSize!.width, e.imageSize!.height) === 300)).toBe(true);
+  }, 90_000);
+
+  it('a cache hit or a duplicate file costs nothing', async () => {
+    const { sim, q } = await setup();
+    q.enqueueBatch('first', [analyze(0), analyze(1), analyze(2, 'keywords', 'hash-0')]);
+    await q.waitForIdle();
+    expect(sim.billed()[creds.clientId].keywords).toBe(2);
+    const before = sim.log.length;
+    const preview = q.preview([analyze(0), analyze(1)]);
+    expect(preview).toMatchObject({ billable: 0, cached: 2 });
+    const { batch } = q.enqueueBatch('again', [analyze(0), analyze(1)]);
+    expect(q.getBatch(batch.id)!.cached).toBe(2);
+    await q.waitForIdle();
+    expect(sim.log.length).toBe(before);
+    // other parameters are another question
+    q.enqueue({ kind: 'analyze', payload: { file: photos[0], contentHash: 'hash-0', endpoint: 'keywords', params: { lang: 'fr' } } });
+    await q.waitForIdle();
+    expect(sim.billed()[creds.clientId].keywords).toBe(3);
+  });
+
+  it('invalid parameters are refused at enqueue, before any request', async () => {
+    const { sim, q } = await setup();
+    expect(() => q.enqueue({ kind: 'analyze', payload: { file: photos[0], endpoint: 'keywords', params: { threshold: 2 } } })).toThrow(/threshold/);
+    expect(() => q.enqueueBatch('bad', [analyze(0), { kind: 'task', payload: { endpoint: 'imageGenerate', params: { prompt: 'x', model: 'zimage', quality: 'high' } } }])).toThrow(/quality/);
+    expect(q.listJobs()).toHaveLength(0);
+    expect(sim.log).toHaveLength(0);
+  });
+
+  it('quota running out mid-batch pauses billed work with nothing lost; resume after top-up', async () => {
+    const { sim, q } = await setup({ freeQuota: { keywords: 10 } });
+    const { batch } = q.enqueueBatch('30 photos', Array.from({ length: 30 }, (_, i) => analyze(i)));
+    await q.waitForIdle();
+    expect(q.status().hold?.reason).toBe('quota');
+    const b = q.getBatch(batch.id)!;
+    expect(b.counts.done).toBe(10);
+    expect(b.counts.queued).toBe(20);
+    expect(b.counts.failed ?? 0).toBe(0);
+    sim.setQuota(null);
+    q.resume();
+    await q.waitForIdle();
+    expect(q.getBatch(batch.id)!.counts.done).toBe(30);
+    expect(sim.billed()[creds.clientId].keywords).toBe(30);
+  });
+
+  it('a 401 stops everything and asks for credentials', async () => {
+    const { sim, q } = await setup({}, { clientId: 'jobs', clientSecret: 'wrong' });
+    const events: string[] = [];
+    q.on('status', (s) => { if (s.hold) events.push(s.hold.reason); });
+    q.enqueueBatch('b', Array.from({ length: 20 }, (_, i) => analyze(i)));
+    await q.waitForIdle();
+    expect(q.status().hold?.reason).toBe('credentials');
+    expect(events).toContain('credentials');
+    expect(q.status().counts.queued).toBe(20);
+    expect(sim.log.filter((e) => e.status === 401).length).toBeLessThanOrEqual(6);
+    expect(JSON.stringify(q.status())).not.toContain('wrong');
+  });
+
+  it('caps pause before they would be crossed; preview tells in advance', async () => {
+    const { sim, q } = await setup();
+    q.setCaps({ dailyCalls: 5, pricePerCall: { keywords: 0.01 } });
+    const specs = Array.from({ length: 8 }, (_, i) => analyze(i));
+    const p = q.preview(specs);
+    expect(p).toMatchObject({ billable: 8, fitsCaps: false, remaining: { today: 5 } });
+    expect(p.estimatedCost).toBeCloseTo(0.08);
+    q.enqueueBatch('capped', specs);
+    await q.waitForIdle();
+    expect(q.status().hold).toMatchObject({ reason: 'cap' });
+    expect(q.status().hold!.message).toMatch(/daily cap of 5/);
+    expect(sim.billed()[creds.clientId].keywords).toBe(5);
+    q.setCaps({ dailyCalls: 100 });
+    await q.waitForIdle();
+    expect(q.status().counts.done).toBe(8);
+  });
+
+  it('offline, then online again on the same port: resumes by itself', async () => {
+    const first = await startSimulator({ port: 0, accounts: [creds] });
+    const port = first.port;
+    await first.close();
+    const { q, client, db } = await setup({}, creds, first);
+    q.enqueueBatch('offline', Array.from({ length: 6 }, (_, i) => analyze(i)));
+    await until(() => q.status().hold?.reason === 'offline' && q.status().counts.queued === 6);
+    const sim = await startSimulator({ port, accounts: [creds] });
+    try {
+      await q.waitForIdle();
+      expect(q.status().hold).toBeNull();
+      expect(q.status().counts.done).toBe(6);
+      expect(sim.billed()[creds.clientId].keywords).toBe(6);
+    } finally {
+      await q.stop();
+      db.close();
+      await client.close();
+      open.pop();
+      await sim.close();
+    }
+  });
+
+  it('async tasks: created, polled, downloaded; a lost create answer is unknown and never re-sent', async () => {
+    const { sim, q } = await setup();
+    const out = join(dir, 'results');
+    const ok = q.enqueue({ kind: 'task', payload: { endpoint: 'imageGenerate', params: { prompt: 'a fox', model: 'flux2' }, downloadTo: out } satisfies TaskPayload });
+    await q.waitForIdle();
+    const done = q.getJob(ok.id)!;
+    expect(done.state).toBe('done');
+    expect((await readdir(out)).length).toBe(1);
+    sim.inject({ kind: 'dropAfter', path: '/v1/image_generate', count: 1 });
+    const lost = q.enqueue({ kind: 'task', payload: { endpoint: 'imageGenerate', params: { prompt: 'lost', model: 'flux2' } } });
+    await q.waitForIdle();
+    expect(q.getJob(lost.id)!.state).toBe('unknown');
+    expect(sim.log.filter((e) => e.path === '/v1/image_generate').length).toBe(2);
+    expect(sim.billed()[creds.clientId]['image_generate:flux2']).toBe(2);
+    expect(q.status().usage.byModelToday['image_generate:flux2']).toBe(1);
+  });
+
+  it('cancel aborts a running task and cancels it remotely; one-at-a-time lanes', async () => {
+    const { sim, q } = await setup({ taskClock: { pendingMs: 50, startedMs: 3000 } });
+    const voice = (await new ServiceClient({ baseUrl: sim.url, credentials: creds }).voices())[0].api_name;
+    const a = q.enqueue({ kind: 'task', payload: { endpoint: 'tts', params: { voice, text: 'one' } } });
+    const b = q.enqueue({ kind: 'task', payload: { endpoint: 'tts', params: { voice, text: 'two' } } });
+    await until(() => q.getJob(a.id)!.taskId);
+    expect(q.getJob(b.id)!.state).toBe('queued'); // TTS runs one at a time
+    q.cancelJob(a.id);
+    await until(() => q.getJob(a.id)!.state === 'cancelled');
+    expect(sim.tasks().find((t) => t.task_id === q.getJob(a.id)!.taskId)!.status).toBe('REVOKED');
+    await until(() => q.getJob(b.id)!.taskId);
+    q.cancelJob(b.id);
+    await q.waitForIdle();
+    expect(sim.log.some((e) => e.method === 'DELETE')).toBe(true);
+  });
+
+  it('pause and resume a batch and a lane', async () => {
+    const { q } = await setup();
+    const { batch } = q.enqueueBatch('held', Array.from({ length: 20 }, (_, i) => analyze(i)));
+    q.pauseBatch(batch.id);
+    await q.waitForIdle();
+    expect(q.getBatch(batch.id)!.counts.queued).toBeGreaterThanOrEqual(14);
+    q.resumeBatch(batch.id);
+    await q.waitForIdle();
+    expect(q.getBatch(batch.id)!.counts.done).toBe(20);
+    q.pauseLane('faces');
+    const f = q.enqueue(analyze(0, 'faces'));
+    await q.waitForIdle();
+    expect(q.getJob(f.id)!.state).toBe('queued');
+    expect(q.lanes().find((l) => l.name === 'faces')!.state).toBe('paused');
+    q.resumeLane('faces');
+    await q.waitForIdle();
+    expect(q.getJob(f.id)!.state).toBe('done');
+  });
+});
+
+describe('kill -9 mid-batch', () => {
+  const worker = (env: Record<string, string>) => spawn(process.execPath, ['--import', 'tsx', 'tests/integration/fixtures/jobs-queue-worker.ts'], {
+    env: { ...process.env, ...env, TAGSMITH_QUIET: '1' }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+
+  it('loses no job, bills nothing twice, shows an interrupted async create as unknown', async () => {
+    const sim = await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 30, startedMs: 60 } });
+    const dbFile = join(await mkdtemp(join(dir, 'kill-')), 'library.sqlite');
+    const env = { SIM_URL: sim.url, DB_FILE: dbFile, CLIENT_ID: creds.clientId, CLIENT_SECRET: creds.clientSecret, PHOTOS: photos.join('\n') };
+    try {
+      // The async create stays on the wire (latency) while the process dies.
+      sim.inject({ kind: 'latency', path: '/v1/image_generate', count: 1, ms: 4000 });
+      const child = worker({ ...env, ENQUEUE: '120' });
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+      await until(() => /done 30\b/.test(out) && /generate sent/.test(out), 30_000);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      // Restart in this process and finish.
+      const db = openDb(dbFile);
+      const client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
+      const q = new JobQueue({ db, client, handlers: builtinHandlers, tuning: TUNING });
+      q.start();
+      await until(() => sim.tasks().length === 1, 10_000); // the latency-delayed create was carried out
+      await q.waitForIdle();
+      const jobs = q.listJobs({ limit: 1000 });
+      expect(jobs).toHaveLength(121);
+      const gen = jobs.find((j) => j.kind === 'task')!;
+      expect(gen.state).toBe('unknown');
+      const kw = jobs.filter((j) => j.kind === 'analyze');
+      const doneKw = kw.filter((j) => j.state === 'done').length;
+      const unknownKw = kw.filter((j) => j.state === 'unknown').length;
+      expect(doneKw + unknownKw).toBe(120);
+      const billed = sim.billed()[creds.clientId];
+      // Every keyword call the service billed belongs to a distinct job: never twice.
+      expect(billed.keywords).toBeLessThanOrEqual(120);
+      expect(billed.keywords).toBeGreaterThanOrEqual(doneKw);
+      expect(sim.log.filter((e) => e.path === '/v1/keywords' && e.status === 200).length).toBe(billed.keywords);
+      expect(billed['image_generate:zimage']).toBe(1);
+      expect(sim.log.filter((e) => e.path === '/v1/image_generate').length).toBe(1);
+      await q.stop();
+      db.close();
+      await client.close();
+    } finally {
+      await sim.close();
+    }
+  }, 90_000);
+});
