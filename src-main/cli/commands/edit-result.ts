@@ -1,0 +1,16 @@
+import type { LibraryCtx } from '../../library/context';
+import { cliAsset, humanAsset, type CliAsset } from '../asset-json';
+import type { Output } from '../output';
+
+/**
+ * Run an edit and print `{updated, assets}`: `updated` counts the assets whose values
+ * actually changed, `assets` shows every named asset after the change.
+ */
+export function runEdit(ctx: LibraryCtx, ids: number[], out: Output, verb: string, edit: () => void): number {
+  const before = ids.map((id) => JSON.stringify(cliAsset(ctx, id)));
+  edit();
+  const assets: CliAsset[] = ids.map((id) => cliAsset(ctx, id));
+  const updated = assets.filter((a, i) => JSON.stringify(a) !== before[i]).length;
+  out.result({ updated, assets }, () => [`${verb} ${updated} of ${ids.length} file${ids.length === 1 ? '' : 's'}.`, ...assets.map(humanAsset)].join('\n'));
+  return 0;
+}

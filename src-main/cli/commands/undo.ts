@@ -1,0 +1,17 @@
+import { undo } from '../../library/edits';
+import { UsageError } from '../args';
+import type { Command } from '../command';
+
+export const command: Command = {
+  name: 'undo',
+  usage: 'undo',
+  summary: 'Undo the most recent edit (keywords, caption, title or rating).',
+  help: [],
+  options: {},
+  async run(ctx, { positionals }, out) {
+    if (positionals.length) throw new UsageError('undo takes no arguments.', 'undo');
+    const undone = undo(ctx);
+    out.result({ undone }, () => undone ?? 'Nothing to undo.');
+    return 0;
+  },
+};

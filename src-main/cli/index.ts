@@ -1,0 +1,107 @@
+import { resolveDataDir } from '../core/paths';
+import type { LibraryCtx } from '../library/context';
+import { CliError, UsageError, parseCommandArgs, splitCommand } from './args';
+import type { Command } from './command';
+import { createOutput } from './output';
+
+// `tagsmith [--library DIR] [--json] <command> ...` — the same library code the app runs,
+// for batch work and for checks. Exit codes: 0 the command ran (a batch may still report
+// per-file errors in its output), 1 it could not do its job, 2 bad arguments.
+
+// Loaded on demand so `search` does not pay for sharp and exiftool at start-up.
+const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
+  index: () => import('./commands/index-folders'),
+  search: () => import('./commands/search'),
+  show: () => import('./commands/show'),
+  tag: () => import('./commands/tag'),
+  caption: () => import('./commands/caption'),
+  rate: () => import('./commands/rate'),
+  folders: () => import('./commands/folders'),
+  undo: () => import('./commands/undo'),
+};
+
+const SUMMARIES: Record<string, string> = {
+  index: 'index PATH...                     add folders (or rescan them) and wait for the scan',
+  search: 'search [TEXT] [filters]           find assets',
+  show: 'show PATH                         one asset with its recorded errors',
+  tag: 'tag PATH... --add K1,K2 --remove K3',
+  caption: 'caption PATH... --set TEXT|--clear',
+  rate: 'rate PATH... --stars N',
+  folders: 'folders                           list library folders',
+  undo: 'undo                              undo the most recent edit',
+};
+
+function generalUsage(): string {
+  return [
+    'Usage: tagsmith [--library DIR] [--json] <command> [options]',
+    '',
+    'Commands:',
+    ...Object.values(SUMMARIES).map((s) => '  ' + s),
+    '',
+    'Global options (before or after the command):',
+    '  --library DIR   the library to use (default: $TAGSMITH_HOME, else the per-user data folder)',
+    '  --json          machine-readable output on stdout',
+    '  --yes, -y       answer yes to any confirmation',
+    '  --help, -h      help for tagsmith or a command',
+  ].join('\n');
+}
+
+function commandUsage(c: Command): string {
+  return [`Usage: tagsmith ${c.usage}`, '', c.summary, ...(c.help.length ? ['', 'Options:', ...c.help.map((h) => '  ' + h)] : []), '', 'Also: --library DIR, --json, --yes, --help'].join('\n');
+}
+
+export interface MainIo {
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WriteStream;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function main(argv: string[], io: MainIo = {}): Promise<number> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const fail = (code: number, message: string, hint?: string): number => {
+    stderr.write(`tagsmith: ${message}\n${hint ? hint + '\n' : ''}`);
+    return code;
+  };
+  const { command: name, rest } = splitCommand(argv);
+  let ctx: LibraryCtx | null = null;
+  try {
+    if (name === null) {
+      const { globals } = parseCommandArgs(rest, {});
+      if (globals.help) {
+        stdout.write(generalUsage() + '\n');
+        return 0;
+      }
+      return fail(2, 'no command given.', generalUsage());
+    }
+    if (name === 'help') {
+      stdout.write(generalUsage() + '\n');
+      return 0;
+    }
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!load) return fail(2, `unknown command “${name}”.`, 'Run `tagsmith --help` for the list of commands.');
+    const { command } = await load();
+    const parsed = parseCommandArgs(rest, command.options, name);
+    if (parsed.globals.help) {
+      stdout.write(commandUsage(command) + '\n');
+      return 0;
+    }
+    const dataDir = resolveDataDir(parsed.globals.library, io.env ?? process.env);
+    const { openLibrary } = await import('../library/context');
+    try {
+      ctx = openLibrary(dataDir);
+    } catch (err) {
+      return fail(1, `cannot open the library at ${dataDir}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return await command.run(ctx, parsed, createOutput(parsed.globals.json, stdout, stderr));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      return fail(2, err.message, `Run \`tagsmith ${err.command ? err.command + ' ' : ''}--help\` for usage.`);
+    }
+    if (err instanceof CliError) return fail(1, err.message);
+    if (err instanceof Error && err.name === 'ApiError') return fail(1, err.message);
+    return fail(1, `unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  } finally {
+    ctx?.db.close();
+  }
+}

@@ -1,0 +1,38 @@
+// Where CLI output goes: results on stdout (JSON with --json, text otherwise), messages and
+// progress on stderr, progress only when stderr is a terminal (never in a pipe or a log).
+
+export interface Output {
+  json: boolean;
+  /** A result: JSON on stdout with --json, else `human()` as text. */
+  result(value: unknown, human: () => string): void;
+  /** A progress line, overwritten in place; dropped unless stderr is a TTY. */
+  progress(line: string): void;
+  /** End the progress line, if one is showing. */
+  endProgress(): void;
+  warn(line: string): void;
+}
+
+export function createOutput(json: boolean, stdout: NodeJS.WritableStream = process.stdout, stderr: NodeJS.WriteStream = process.stderr): Output {
+  const tty = stderr.isTTY === true;
+  let showing = false;
+  return {
+    json,
+    result(value, human) {
+      const text = json ? JSON.stringify(value, null, 2) : human();
+      if (text) stdout.write(text.endsWith('\n') ? text : text + '\n');
+    },
+    progress(line) {
+      if (!tty) return;
+      const width = stderr.columns ?? 80;
+      stderr.write('\r' + line.slice(0, width - 1).padEnd(width - 1));
+      showing = true;
+    },
+    endProgress() {
+      if (showing) stderr.write('\n');
+      showing = false;
+    },
+    warn(line) {
+      stderr.write(line + '\n');
+    },
+  };
+}

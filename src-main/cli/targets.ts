@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { LibraryCtx } from '../library/context';
+import { findAssetByPath } from '../library/assets';
+import { CliError } from './args';
+
+/**
+ * The assets named on the command line, all of them or none: an edit command that cannot
+ * find one of its files changes nothing and says which (exit 1), so a script never tags half
+ * a batch by accident.
+ */
+export function assetIdsForPaths(ctx: LibraryCtx, paths: readonly string[]): number[] {
+  const ids: number[] = [];
+  const missing: string[] = [];
+  for (const p of paths) {
+    const id = findAssetByPath(ctx, p);
+    if (id === null) missing.push(resolve(p));
+    else if (!ids.includes(id)) ids.push(id);
+  }
+  if (missing.length) {
+    const first = missing[0];
+    const why = existsSync(first) ? 'is not in the library (run `tagsmith index` on its folder first)' : 'does not exist';
+    const more = missing.length > 1 ? ` (and ${missing.length - 1} more)` : '';
+    throw new CliError(`“${first}” ${why}${more}. Nothing was changed.`);
+  }
+  return ids;
+}
