@@ -5,7 +5,8 @@ import type { Db } from './db';
 // test membership with one lookup instead of re-deriving them per row:
 // - stack_folded: live RAW assets with a better live member in their stack (RAW+JPEG),
 // - duplicate_hashes: content hashes shared by two or more live assets,
-// - text_hits: the ids matching the current full-text query.
+// - text_hits: the ids matching the current full-text query,
+// - folded_hits: the RAW files folded into their stack under the current query.
 // The first two depend only on the catalogue, so they are rebuilt lazily and only after it
 // changed: PRAGMA data_version moves when another connection commits, total_changes() when
 // this one writes. Our own temp-table writes must not count as changes (see tempWrite).
@@ -105,5 +106,14 @@ export function loadTextHits(db: Db, ftsQuery: string): void {
   tempWrite(db, () => {
     prepared(db, 'DELETE FROM temp.text_hits').run();
     prepared(db, 'INSERT INTO temp.text_hits (id) SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?').run(ftsQuery);
+  });
+}
+
+/** Replace temp.folded_hits with the ids `select` returns (for the current search). */
+export function fillFoldedHits(db: Db, select: string, params: unknown[]): void {
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS folded_hits (id INTEGER PRIMARY KEY)');
+  tempWrite(db, () => {
+    prepared(db, 'DELETE FROM temp.folded_hits').run();
+    prepared(db, `INSERT INTO temp.folded_hits (id) ${select}`).run(...params);
   });
 }

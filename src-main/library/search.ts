@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AssetKind, AssetSummary, Facets, Page, SearchQuery, SearchResult } from '../../src-preload/contract';
 import { mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
-import { ensureDuplicateHashes, ensureStackFolded, loadTextHits, prepared } from './search-sets';
+import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, prepared } from './search-sets';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. The SQL text depends
 // only on WHICH filters are set (never on their values: those are always bound), so each
@@ -107,23 +107,27 @@ function buildWhere(query: SearchQuery, x: string, probe: boolean): Built {
  * One item per RAW+JPEG stack. A RAW file is folded into its stack when a better member
  * (a non-RAW one, else a lower-id RAW) also matches the query — so a stack whose only
  * matching member is the RAW still shows the RAW. Which RAW files have a better sibling at
- * all is cached in a temp table (see search-sets.ts); the list of folded ids is then a
- * subquery SQLite evaluates once per statement, over those few RAW files only, and the
- * outer query keeps using covering indexes (it only needs a.id for this test).
+ * all is cached (temp.stack_folded, see search-sets.ts); per search, the ones that are
+ * folded under THIS query are worked out once, over those few rows only, into
+ * temp.folded_hits. The count is then count(matches) - count(folded), both index-friendly,
+ * and the page skips folded ids with one lookup in a small in-memory table.
+ * Returns the name of the table holding the folded ids.
  */
-function collapseStacks(ctx: LibraryCtx, query: SearchQuery, built: Built): Built {
+function foldStacks(ctx: LibraryCtx, query: SearchQuery): string {
   ensureStackFolded(ctx.db);
+  const self = buildWhere(query, 'r', true);
   const sibling = buildWhere(query, 'b', true);
-  if (sibling.params.length === 0 && sibling.where === 'b.removed_at IS NULL') {
-    // No filters: the cached set is exactly the folded set.
-    return { where: `${built.where} AND a.id NOT IN (SELECT id FROM temp.stack_folded)`, params: built.params };
-  }
-  return {
-    where: `${built.where} AND a.id NOT IN (SELECT sf.id FROM temp.stack_folded sf WHERE EXISTS (
+  // No filters: every cached fold applies as it is.
+  if (sibling.params.length === 0 && sibling.where === 'b.removed_at IS NULL') return 'temp.stack_folded';
+  // CROSS JOIN keeps SQLite from driving this from the big table (temp tables have no stats).
+  fillFoldedHits(
+    ctx.db,
+    `SELECT sf.id FROM temp.stack_folded sf CROSS JOIN assets r ON r.id = sf.id WHERE ${self.where} AND EXISTS (
       SELECT 1 FROM assets b WHERE b.folder_id = sf.folder_id AND b.stack_key = sf.stack_key AND b.id <> sf.id
-        AND (b.is_raw = 0 OR b.id < sf.id) AND ${sibling.where}))`,
-    params: [...built.params, ...sibling.params],
-  };
+        AND (b.is_raw = 0 OR b.id < sf.id) AND ${sibling.where})`,
+    [...self.params, ...sibling.params],
+  );
+  return 'temp.folded_hits';
 }
 
 /** ORDER BY for the sort; for takenAt, `dated` picks the part (see parts()). */
@@ -141,12 +145,29 @@ function orderBy(query: SearchQuery, dated: boolean): string {
   }
 }
 
-function filtered(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Built {
+/** The filter, plus (unless stacks are expanded) the table of ids folded into their stacks. */
+function filtered(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Built & { folded: string | null } {
   const fts = query.text ? ftsQuery(query.text) : null;
   if (fts) loadTextHits(ctx.db, fts);
   if (query.duplicatesOnly) ensureDuplicateHashes(ctx.db);
   const built = buildWhere(query, 'a', false);
-  return opts.expandStacks ? built : collapseStacks(ctx, query, built);
+  const folded = opts.expandStacks ? null : foldStacks(ctx, query);
+  return {
+    where: folded ? `${built.where} AND a.id NOT IN (SELECT id FROM ${folded})` : built.where,
+    params: built.params,
+    folded,
+  };
+}
+
+/** Matches (and dated matches): all filter hits minus the folded ones, each count index-friendly. */
+function countMatches(ctx: LibraryCtx, query: SearchQuery, f: { folded: string | null }): { n: number; dated: number } {
+  const built = buildWhere(query, 'a', false);
+  const count = (where: string) =>
+    prepared(ctx.db, `SELECT count(*) AS n, count(a.taken_at) AS dated FROM assets a WHERE ${where}`).get(...built.params) as { n: number; dated: number };
+  const all = count(built.where);
+  if (!f.folded) return all;
+  const folded = count(`a.id IN (SELECT id FROM ${f.folded}) AND ${built.where}`);
+  return { n: all.n - folded.n, dated: all.dated - folded.dated };
 }
 
 interface SummaryRow {
@@ -205,11 +226,9 @@ const SUMMARY_COLUMNS = `a.id, a.name, a.kind, a.format, a.width, a.height, a.du
 const STACK_SIZE = `(SELECT count(*) FROM assets s WHERE s.folder_id = a.folder_id AND s.stack_key = a.stack_key AND s.removed_at IS NULL)`;
 
 export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: SearchOptions = {}): SearchResult {
-  const { where, params } = filtered(ctx, query, opts);
-  const counts = prepared(ctx.db, `SELECT count(*) AS n, count(a.taken_at) AS dated FROM assets a WHERE ${where}`).get(...params) as {
-    n: number;
-    dated: number;
-  };
+  const f = filtered(ctx, query, opts);
+  const { where, params } = f;
+  const counts = countMatches(ctx, query, f);
   const list = parts(query);
   const sizes = list.length === 1 ? [counts.n] : [counts.dated, counts.n - counts.dated];
   const rows: SummaryRow[] = [];
