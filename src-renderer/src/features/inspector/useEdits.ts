@@ -32,7 +32,8 @@ export function useEdits() {
       try {
         const what = await api.undo();
         cache.invalidate(new Set(['assets', 'keywords', 'facets']));
-        toast.info(what ? `Undone: ${what}` : 'Nothing to undo.');
+        // The Api describes the undo itself (e.g. "Undo: rate 2 photos 3 stars"); show it as given.
+        toast.info(what ?? 'Nothing to undo.');
       } catch (err) {
         toast.error(err);
       }
