@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Api, ApiEnvelope, ApiMethod } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } from '../library/folders';
