@@ -2,7 +2,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } f
 import type { AssetSummary } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { Stars } from '../../ui/Stars';
-import { IconAudio, IconWarn } from '../../ui/icons';
+import { IconAudio, IconPlay, IconWarn } from '../../ui/icons';
 import { formatDuration } from '../../ui/primitives';
 import type { Modifiers } from '../../state/useSelection';
 import type { PageStore } from './pageStore';
@@ -165,7 +165,12 @@ const Cell = memo(function Cell({ item, index, style, thumbH, selected, focused,
             </span>
           )}
         </div>
-        {item.kind === 'video' && item.durationS !== null && <span className="badge badge-duration">{formatDuration(item.durationS)}</span>}
+        {item.kind !== 'image' && (
+          <span className="badge badge-duration" data-testid="cell-duration">
+            {item.kind === 'video' ? <IconPlay /> : <IconAudio />}
+            {item.durationS !== null && formatDuration(item.durationS)}
+          </span>
+        )}
       </div>
       <div className="cell-meta">
         <span className="cell-name">{item.name}</span>
