@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, type AppHandle } from './harness';
@@ -206,4 +206,38 @@ test('a folder that is missing is refused with a readable message', async ({ lau
   const toast = app.page.getByTestId('toast-error');
   await expect(toast).toBeVisible();
   await expect(toast).not.toContainText(/Error:|at .*\.ts/);
+});
+
+test('a folder whose drive is gone shows offline and stays browsable; Relink brings it back; Remove never touches files', async ({ launchApp }) => {
+  const app = await launchApp();
+  const { page } = app;
+  const root = await makePhotoTree();
+  await addFolderViaUi(app, root);
+
+  // The "drive" goes away: the folder is offline after a rescan, its photos are still shown.
+  const moved = `${root}-moved`;
+  renameSync(root, moved);
+  await page.getByTestId('rescan-all').click();
+  const item = page.getByTestId('folder-item');
+  await expect(item).toHaveAttribute('data-online', 'false');
+  await expect(item.getByTestId('folder-offline')).toHaveAttribute('title', /Drive or folder not available/);
+  await expect(cells(page)).toHaveCount(PHOTOS.length);
+  await expect.poll(() => loadedThumbs(page)).toBe(PHOTOS.length);
+
+  // Relink to where it went: online again, nothing lost.
+  await item.hover();
+  await item.getByTestId('folder-relink').click();
+  await page.getByTestId('relink-path').fill(moved);
+  await page.getByTestId('relink-submit').click();
+  await expect(item).toHaveAttribute('data-online', 'true');
+  await expect(item).toHaveAttribute('data-folder-path', moved);
+  await expect(cells(page)).toHaveCount(PHOTOS.length);
+
+  // Remove: the dialog says files are never touched, and they are not.
+  await item.hover();
+  await item.getByTestId('folder-remove').click();
+  await expect(page.getByTestId('remove-dialog')).toContainText('never touched');
+  await page.getByTestId('dialog-confirm').click();
+  await expect(page.getByTestId('empty-no-folders')).toBeVisible();
+  for (const p of PHOTOS) expect(existsSync(join(moved, p.file))).toBe(true);
 });
