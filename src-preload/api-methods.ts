@@ -25,6 +25,17 @@ export const API_METHODS = [
   'setRating',
   'undo',
   'listKeywords',
+  'serviceSettings',
+  'setServiceUrl',
+  'setCredentials',
+  'removeCredentials',
+  'testConnection',
+  'queueStatus',
+  'listBatches',
+  'listJobs',
+  'controlQueue',
+  'getCaps',
+  'setCaps',
 ] as const satisfies readonly ApiMethod[];
 
 type Missing = Exclude<ApiMethod, (typeof API_METHODS)[number]>;

@@ -13,8 +13,9 @@ import { closeMetadataReader } from '../library/metadata';
 import { ApiError } from './errors';
 import { schemas } from './schemas';
 import { log } from '../core/log';
+import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
 
-export interface ApiOptions {
+export interface ApiOptions extends ServiceOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
   pickFolder?: () => Promise<string | null>;
   /** True under Electron. */
@@ -30,6 +31,7 @@ export interface ApiHost {
   /** Validate the arguments, run the method, and wrap the outcome in an envelope. Never throws. */
   invoke(method: string, args: unknown): Promise<ApiEnvelope<unknown>>;
   scanner: Scanner;
+  service: ServiceHost;
   dispose(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ function appVersion(): string {
 
 export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
   const scanner = new Scanner(ctx);
+  const service = createServiceHost(ctx, opts);
   const version = appVersion();
   const scanAll = (folderIds: number[]): void => {
     for (const id of folderIds) {
@@ -126,6 +129,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     async listKeywords({ prefix, limit }) {
       return listKeywords(ctx, prefix, limit);
     },
+    ...service.methods,
   };
 
   const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);
@@ -159,10 +163,12 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     api,
     invoke,
     scanner,
+    service,
     async dispose() {
       stopWatching();
       scanner.cancel();
       await scanner.waitForIdle();
+      await service.dispose();
       await closeMetadataReader();
       ctx.db.close();
     },

