@@ -265,14 +265,15 @@ export function facets(ctx: LibraryCtx): Facets {
   const db = ctx.db;
   const cameras = prepared(
     db,
-    `SELECT coalesce(camera_model, camera_make) AS name, count(*) AS count FROM assets
+    // GROUP BY 1, not the alias: `name` would mean the assets.name column (the file name).
+    `SELECT coalesce(camera_model, camera_make) AS camera, count(*) AS count FROM assets
      WHERE removed_at IS NULL AND coalesce(camera_model, camera_make) IS NOT NULL
-     GROUP BY name ORDER BY count DESC, name`,
-  ).all() as { name: string; count: number }[];
+     GROUP BY 1 ORDER BY count DESC, camera`,
+  ).all() as { camera: string; count: number }[];
   const kinds = prepared(db, 'SELECT kind, count(*) AS count FROM assets WHERE removed_at IS NULL GROUP BY kind ORDER BY count DESC').all() as {
     kind: AssetKind;
     count: number;
   }[];
   const total = kinds.reduce((n, k) => n + k.count, 0);
-  return { cameras, kinds, total };
+  return { cameras: cameras.map((c) => ({ name: c.camera, count: c.count })), kinds, total };
 }

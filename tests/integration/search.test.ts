@@ -144,6 +144,19 @@ describe('facets and asset detail', () => {
     expect(f.cameras).toEqual([{ name: 'Canon EOS R5', count: 1 }, { name: 'ILCE-7M3', count: 1 }]);
   });
 
+  it('groups photos of one camera into one entry, whatever their file names', () => {
+    seedAssets(ctx.db, [
+      { folderId: folder, relPath: 'r5-a.jpg', cameraMake: 'Canon', cameraModel: 'Canon EOS R5' },
+      { folderId: folder, relPath: 'r5-b.jpg', cameraMake: 'Canon', cameraModel: 'Canon EOS R5' },
+      { folderId: folder, relPath: 'make-only.jpg', cameraMake: 'FUJIFILM' },
+    ]);
+    expect(facets(ctx).cameras).toEqual([
+      { name: 'Canon EOS R5', count: 3 },
+      { name: 'FUJIFILM', count: 1 },
+      { name: 'ILCE-7M3', count: 1 },
+    ]);
+  });
+
   it('gives the full detail: path, keywords in order, errors, duplicates, stack, preview', () => {
     const id = findAssetByPath(ctx, '/photos/beach.jpg')!;
     ctx.db.prepare("INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, ?, '/photos/beach.jpg', 'metadata', 'bad EXIF', 5)").run(folder, id);
