@@ -27,6 +27,7 @@ export class CliError extends Error {
 
 export const GLOBAL_OPTIONS = {
   library: { type: 'string' },
+  'service-url': { type: 'string' },
   json: { type: 'boolean' },
   yes: { type: 'boolean', short: 'y' },
   help: { type: 'boolean', short: 'h' },
@@ -34,6 +35,7 @@ export const GLOBAL_OPTIONS = {
 
 export interface Globals {
   library?: string;
+  serviceUrl?: string;
   json: boolean;
   yes: boolean;
   help: boolean;
@@ -44,7 +46,7 @@ export function splitCommand(argv: readonly string[]): { command: string | null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') break;
-    if (a === '--library') {
+    if (a === '--library' || a === '--service-url') {
       i++;
       continue;
     }
@@ -71,7 +73,7 @@ export function parseCommandArgs(args: readonly string[], options: OptionSpecs, 
   }
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   return {
-    globals: { library: v.library as string | undefined, json: v.json === true, yes: v.yes === true, help: v.help === true },
+    globals: { library: v.library as string | undefined, serviceUrl: v['service-url'] as string | undefined, json: v.json === true, yes: v.yes === true, help: v.help === true },
     values: v,
     positionals: parsed.positionals,
   };

@@ -18,6 +18,9 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   rate: () => import('./commands/rate'),
   folders: () => import('./commands/folders'),
   undo: () => import('./commands/undo'),
+  login: () => import('./commands/login'),
+  logout: () => import('./commands/logout'),
+  jobs: () => import('./commands/jobs'),
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -29,6 +32,9 @@ const SUMMARIES: Record<string, string> = {
   rate: 'rate PATH... --stars N',
   folders: 'folders                           list library folders',
   undo: 'undo                              undo the most recent edit',
+  login: 'login [--client-id ID]            store the service key pair in the OS keychain',
+  logout: 'logout                            remove the stored key pair',
+  jobs: 'jobs [--state S]...               the service job queue: batches, jobs, usage',
 };
 
 function generalUsage(): string {
@@ -40,6 +46,7 @@ function generalUsage(): string {
     '',
     'Global options (before or after the command):',
     '  --library DIR   the library to use (default: $TAGSMITH_HOME, else the per-user data folder)',
+    '  --service-url URL  the media-AI service address (default: the one set in the app, else the vendor\'s)',
     '  --json          machine-readable output on stdout',
     '  --yes, -y       answer yes to any confirmation',
     '  --help, -h      help for tagsmith or a command',
