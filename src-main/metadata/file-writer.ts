@@ -1,0 +1,339 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, link, lstat, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { WriteTags } from 'exiftool-vendored';
+import { sharedExifTool } from '../library/metadata';
+import {
+  FIELD_NAMES, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES,
+  fieldsFromTags, flattenKeywords, hierarchiesOf, normHierarchy, sameField, shortenedWarning, texts, truncateUtf8,
+  type Dict, type FieldName, type FileFields, type ManagedFields, type TextFieldName,
+} from './fields';
+import { capsForPath, type Caps } from './targets';
+
+// Writes the managed fields into ONE file (an image/video in place, or an XMP sidecar):
+// minimal (only fields whose value differs, and within them only tags that differ, keeping
+// the file's spelling of unchanged keywords), and safe (exiftool writes a new file beside the
+// original with -o, which is flushed, read back and checked — managed tags equal what was
+// asked, every other tag unchanged — and only then renamed over the original; on any failure
+// the original is untouched and the temp file is removed).
+
+export class MetadataWriteError extends Error {
+  constructor(message: string, readonly path: string) {
+    super(message);
+    this.name = 'MetadataWriteError';
+  }
+}
+
+export interface WriteFileOptions {
+  /** What the file can hold; by default from its extension. */
+  caps?: Caps;
+  /**
+   * Test seam: runs after the temp file is written, flushed and verified, just before it
+   * replaces the original. Throwing here (or changing the original) aborts the write.
+   */
+  beforeCommit?: (tempPath: string) => void | Promise<void>;
+  /** Test seam: change what the verifier reads back, to prove a failed check aborts. */
+  tamperReadBack?: (tags: Dict) => void;
+}
+
+export interface FileWriteResult {
+  path: string;
+  /** True when the file (a new sidecar) did not exist before. */
+  created: boolean;
+  /** Fields whose value in the file changed (empty: already in sync, nothing written). */
+  changedFields: FieldName[];
+  /** The tags written, e.g. 'IPTC:Keywords' (null values were removed). */
+  tags: string[];
+  /** What the user should know: IPTC values shortened to fit. */
+  warnings: string[];
+  /** Field values in the file before and after. */
+  before: FileFields;
+  after: FileFields;
+}
+
+/** Read the tags we compare, grouped (family 1) so IPTC, XMP and EXIF stay apart. */
+export async function readTags(path: string): Promise<Dict> {
+  const tags = (await sharedExifTool().readRaw(path, ['-G1', '-n'])) as unknown as Dict;
+  return fixUndeclaredIptc(tags);
+}
+
+const UTF8_MARKS = new Set(['\u001b%G', 'UTF8']);
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+const isIptcKey = (k: string): boolean => k.startsWith('IPTC:');
+const iptcDeclaredUtf8 = (tags: Dict): boolean => UTF8_MARKS.has(String(tags[TAG.codedCharset] ?? ''));
+
+/**
+ * exiftool reads undeclared IPTC as Latin-1. Software that wrote UTF-8 without declaring it
+ * is common, and the indexer (library/metadata.ts decodeIptc) reads such bytes as UTF-8:
+ * do the same, so the comparison sees what the catalogue saw.
+ */
+function fixUndeclaredIptc(tags: Dict): Dict {
+  if (iptcDeclaredUtf8(tags)) return tags;
+  const fix = (s: string): string => {
+    const bytes = Buffer.from(s, 'latin1');
+    if (!bytes.some((b) => b >= 0x80) || /[^\u0000-\u00ff]/.test(s)) return s;
+    try {
+      return utf8Strict.decode(bytes);
+    } catch {
+      return s;
+    }
+  };
+  for (const [k, v] of Object.entries(tags)) {
+    if (!isIptcKey(k)) continue;
+    if (typeof v === 'string') tags[k] = fix(v);
+    else if (Array.isArray(v)) tags[k] = v.map((x) => (typeof x === 'string' ? fix(x) : x));
+  }
+  return tags;
+}
+
+/** Undeclared IPTC holding real Latin-1 text: converted to UTF-8 before UTF-8 values are added. */
+function needsIptcConversion(tags: Dict): boolean {
+  if (iptcDeclaredUtf8(tags)) return false;
+  return Object.entries(tags).some(([k, v]) => isIptcKey(k) && texts(v).some((s) => /[^\u0000-\u007f]/.test(s)));
+}
+
+// ---------------------------------------------------------------------------- plan
+
+type TagValue = string | string[] | number | null;
+
+export interface WritePlan {
+  tags: Record<string, TagValue>;
+  changedFields: FieldName[];
+  warnings: string[];
+}
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+const lowerNfc = (s: string): string => s.normalize('NFC').toLocaleLowerCase();
+
+/** Keep the file's spelling of a value that only differs in case or normalisation. */
+function keepFileSpelling(wanted: readonly string[], inFile: readonly string[]): string[] {
+  const spelled = new Map(inFile.map((s) => [lowerNfc(s.trim()), s.trim()]));
+  return wanted.map((w) => spelled.get(lowerNfc(w)) ?? w);
+}
+
+/** Decide which tags to write so the file ends up holding `desired`; nothing for fields already equal. */
+export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): WritePlan {
+  const current = fieldsFromTags(tags);
+  const plan: WritePlan = { tags: {}, changedFields: [], warnings: [] };
+  const hasExif = Object.keys(tags).some((k) => k.startsWith('IFD0:'));
+  const exifOk = caps.exif === 'always' || (caps.exif === 'if-present' && hasExif);
+
+  const setList = (tag: string, values: string[]): void => {
+    const now = texts(tags[tag]);
+    if (values.length === 0) {
+      if (now.length > 0) plan.tags[tag] = null;
+    } else if (!sameList(now, values)) {
+      plan.tags[tag] = values;
+    }
+  };
+  const setText = (tag: string, value: string | null): void => {
+    const now = texts(tags[tag]);
+    if (value === null) {
+      if (now.length > 0) plan.tags[tag] = null;
+    } else if (now.length !== 1 || now[0] !== value) {
+      plan.tags[tag] = value;
+    }
+  };
+  const iptcFit = (label: string, value: string, max: number): string => {
+    const cut = truncateUtf8(value, max);
+    if (cut !== value) plan.warnings.push(shortenedWarning(label, value, max));
+    return cut;
+  };
+
+  for (const field of FIELD_NAMES) {
+    const want = desired[field];
+    if (want === undefined || field === 'rejected') continue;
+    if (field === 'rating') continue; // with 'rejected' below: they share one tag
+    if (sameField(field, current[field], want)) continue;
+    plan.changedFields.push(field);
+    if (field === 'keywords') {
+      const list = (want as string[]).map(normHierarchy).filter(Boolean);
+      const flat = flattenKeywords(list);
+      setList(TAG.xmpSubject, keepFileSpelling(flat, texts(tags[TAG.xmpSubject])));
+      if (caps.iptc) {
+        const iptc = keepFileSpelling(flat, texts(tags[TAG.iptcKeywords])).map((k) => iptcFit('Keywords', k, IPTC_KEYWORD_MAX_BYTES));
+        setList(TAG.iptcKeywords, iptc);
+      }
+      setList(TAG.hierarchical, keepFileSpelling(hierarchiesOf(list), texts(tags[TAG.hierarchical])));
+      continue;
+    }
+    const f = field as TextFieldName;
+    const m = TEXT_MAPPINGS[f];
+    const value = (want as string | null) === null || (want as string).trim() === '' ? null : (want as string).normalize('NFC');
+    setText(m.xmp, value);
+    if (m.iptc && caps.iptc) setText(m.iptc.tag, value === null ? null : iptcFit(m.iptc.label, value, m.iptc.maxBytes));
+    if (m.exif && exifOk) setText(m.exif, value);
+  }
+
+  // Rating and reject share XMP Rating (-1 = rejected, as Lightroom writes it).
+  const ratingChanged = !sameField('rating', current.rating, desired.rating);
+  const rejectChanged = desired.rejected !== undefined && !sameField('rejected', current.rejected, desired.rejected);
+  if (ratingChanged || rejectChanged) {
+    if (ratingChanged) plan.changedFields.push('rating');
+    if (rejectChanged) plan.changedFields.push('rejected');
+    const raw = desired.rejected ? -1 : Math.min(5, Math.max(0, Math.round(desired.rating)));
+    const now = texts(tags[TAG.rating]);
+    if (!(now.length === 0 && raw === 0) && !(now.length === 1 && Number(now[0]) === raw)) plan.tags[TAG.rating] = raw;
+  }
+
+  if (Object.keys(plan.tags).some((k) => isIptcKey(k) && plan.tags[k] !== null) && !iptcDeclaredUtf8(tags)) {
+    plan.tags[TAG.codedCharset] = 'UTF8';
+  }
+  return plan;
+}
+
+// ---------------------------------------------------------------------------- verify
+
+/** Tags that legitimately change on any rewrite: file-system facts, offsets, exiftool's own marks. */
+const VOLATILE_GROUPS = ['File:', 'System:', 'ExifTool:', 'Composite:'];
+const VOLATILE_TAGS = new Set(['SourceFile', 'errors', 'warnings', 'XMP-x:XMPToolkit', 'IPTC:ApplicationRecordVersion', 'Photoshop:IPTCDigest']);
+const OFFSET_TAG = /(Offsets?|Start|Position)$/;
+
+function isVolatile(key: string): boolean {
+  if (VOLATILE_TAGS.has(key) || VOLATILE_GROUPS.some((g) => key.startsWith(g))) return true;
+  return OFFSET_TAG.test(key.slice(key.indexOf(':') + 1));
+}
+
+/** A managed tag's language alternatives ('XMP-dc:Title-de') belong to it. */
+function isManagedKey(key: string): boolean {
+  if (MANAGED_TAGS.has(key)) return true;
+  const dash = key.lastIndexOf('-');
+  return dash > 0 && MANAGED_TAGS.has(key.slice(0, dash)) && /^-[a-z]{2}(-[A-Za-z]{2})?$/.test(key.slice(dash));
+}
+
+const valueMatches = (read: unknown, expected: string): boolean =>
+  typeof read === 'number' ? Number(expected) === read : String(read) === expected;
+
+/** Null when the read-back matches; otherwise what is wrong, for the user. */
+export function verifyReadBack(before: Dict, after: Dict, written: Record<string, TagValue>): string | null {
+  for (const [tag, value] of Object.entries(written)) {
+    const got = after[tag];
+    if (value === null) {
+      if (texts(got).length > 0) return `${tag} was still present after removing it.`;
+      continue;
+    }
+    if (tag === TAG.codedCharset) {
+      if (!iptcDeclaredUtf8(after)) return 'The IPTC character set was not recorded as UTF-8.';
+      continue;
+    }
+    const want = Array.isArray(value) ? value : [String(value)];
+    const gotList = got === undefined ? [] : Array.isArray(got) ? got : [got];
+    if (gotList.length !== want.length || !gotList.every((g, i) => valueMatches(g, want[i]))) {
+      return `${tag} read back as ${JSON.stringify(got ?? null)} instead of ${JSON.stringify(value)}.`;
+    }
+  }
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (isVolatile(key) || isManagedKey(key) || key in written) continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+      return `${key} changed (${JSON.stringify(before[key] ?? null)} -> ${JSON.stringify(after[key] ?? null)}), though Tagsmith does not manage it.`;
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------- write
+
+const tempNameFor = (path: string): string => {
+  const name = basename(path);
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 ? name.slice(dot) : '';
+  return join(dirname(path), `.${name}.tagsmith-${process.pid}-${randomBytes(4).toString('hex')}${ext}`);
+};
+
+async function fsyncPath(path: string): Promise<void> {
+  const fh = await open(path, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+const exists = (path: string): Promise<import('node:fs').Stats | null> => lstat(path).catch((e: NodeJS.ErrnoException) => {
+  if (e.code === 'ENOENT') return null;
+  throw e;
+});
+
+function firstLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split('\n')[0].replace(/^Error:\s*/, '').trim();
+}
+
+const WRITE_OPTS = { useMWG: false, ignoreMinorErrors: false } as const;
+
+/**
+ * Make the file at `path` hold `desired`. Returns what changed (nothing when already in sync).
+ * Throws MetadataWriteError (the original untouched) when anything fails.
+ */
+export async function writeFileMetadata(path: string, desired: ManagedFields, opts: WriteFileOptions = {}): Promise<FileWriteResult> {
+  const caps = opts.caps ?? capsForPath(path);
+  const fail = (why: string): MetadataWriteError => new MetadataWriteError(why, path);
+  const original = await exists(path).catch((e) => {
+    throw fail(`The file could not be checked: ${firstLine(e)}`);
+  });
+  if (original && !original.isFile()) throw fail('This is not a regular file, so Tagsmith did not write to it.');
+  const before = original ? await readTags(path).catch((e) => {
+    throw fail(`The file's metadata could not be read, so nothing was written: ${firstLine(e)}`);
+  }) : {};
+  const plan = planWrite(before, desired, caps);
+  const beforeFields = fieldsFromTags(before);
+  if (Object.keys(plan.tags).length === 0) {
+    return { path, created: false, changedFields: plan.changedFields, tags: [], warnings: plan.warnings, before: beforeFields, after: beforeFields };
+  }
+
+  const et = sharedExifTool();
+  const temp = tempNameFor(path);
+  try {
+    try {
+      if (!original) {
+        // A new sidecar: exiftool creates an XMP file when the target does not exist.
+        await et.write(temp, plan.tags as WriteTags, { ...WRITE_OPTS, writeArgs: [] });
+      } else if (needsIptcConversion(before) && Object.keys(plan.tags).some(isIptcKey)) {
+        // Existing Latin-1 IPTC is re-encoded first (exiftool FAQ 10), so declaring UTF-8
+        // does not garble the values Tagsmith does not manage.
+        await et.write(path, { [TAG.codedCharset]: 'UTF8' } as WriteTags, {
+          ...WRITE_OPTS,
+          writeArgs: ['-charset', 'iptc=Latin', '-tagsFromFile', '@', '-IPTC:all', '-o', temp],
+        });
+        await et.write(temp, plan.tags as WriteTags, { ...WRITE_OPTS, writeArgs: ['-overwrite_original'] });
+      } else {
+        await et.write(path, plan.tags as WriteTags, { ...WRITE_OPTS, writeArgs: ['-o', temp] });
+      }
+    } catch (e) {
+      throw fail(`exiftool could not write the metadata: ${firstLine(e)}`);
+    }
+    if (original) await chmod(temp, original.mode & 0o7777);
+    await fsyncPath(temp);
+
+    const after = await readTags(temp).catch((e) => {
+      throw fail(`The written file could not be read back: ${firstLine(e)}`);
+    });
+    opts.tamperReadBack?.(after);
+    const problem = verifyReadBack(before, after, plan.tags);
+    if (problem) throw fail(`The written file did not read back correctly, so the original was kept: ${problem}`);
+
+    await opts.beforeCommit?.(temp);
+    const now = await exists(path);
+    if (original) {
+      if (!now || now.ino !== original.ino || now.size !== original.size || now.mtimeMs !== original.mtimeMs) {
+        throw fail('The file changed while Tagsmith was writing to it (another program?), so it was left as it is. Try again.');
+      }
+      await rename(temp, path);
+    } else {
+      // link() fails if another program created the sidecar meanwhile: never overwrite it.
+      await link(temp, path).catch((e: NodeJS.ErrnoException) => {
+        throw fail(e.code === 'EEXIST' ? 'A sidecar file appeared while Tagsmith was writing it, so it was left as it is. Try again.' : `The sidecar could not be created: ${firstLine(e)}`);
+      });
+      await unlink(temp).catch(() => undefined);
+    }
+    await fsyncPath(dirname(path)).catch(() => undefined); // directories cannot be fsynced everywhere (Windows)
+    return {
+      path, created: !original, changedFields: plan.changedFields, tags: Object.keys(plan.tags), warnings: plan.warnings,
+      before: beforeFields, after: fieldsFromTags(after),
+    };
+  } catch (e) {
+    await unlink(temp).catch(() => undefined);
+    if (e instanceof MetadataWriteError) throw e;
+    throw fail(`Writing failed, the original was kept: ${firstLine(e)}`);
+  }
+}

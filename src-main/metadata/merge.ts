@@ -1,0 +1,93 @@
+import { normalizeKeyword } from '../library/keywords';
+import { FIELD_NAMES, sameField, type FieldName, type ManagedFields } from './fields';
+
+// The three-way merge a rescan does when another program changed a file Tagsmith manages.
+// base: what the file held when Tagsmith last read or wrote it (file_state.fields);
+// file: what it holds now; library: what the catalogue holds now.
+// A field changed only in the file takes the file's value; changed only in the library keeps
+// the library's; changed on both sides to different values is a conflict the user resolves
+// (the library's value stays until then). Nothing is dropped silently.
+
+export interface FieldConflict {
+  field: FieldName;
+  base: unknown;
+  file: unknown;
+  library: unknown;
+}
+
+export interface MergeResult {
+  /** The values the library should hold after the merge. */
+  merged: Partial<ManagedFields>;
+  /** Fields the library takes from the file. */
+  fromFile: FieldName[];
+  /** Fields changed on both sides to different values (merged keeps the library's). */
+  conflicts: FieldConflict[];
+}
+
+const key = (k: string): string => normalizeKeyword(k).toLocaleLowerCase();
+
+/**
+ * Keywords merge as a set of edits, not as one value: keywords the other program added are
+ * appended, keywords it removed are removed, and the library's additions, removals and
+ * order stay. Two sides adding different keywords is not a conflict.
+ */
+export function mergeKeywords(base: readonly string[], file: readonly string[], library: readonly string[]): string[] {
+  const inBase = new Set(base.map(key));
+  const inFile = new Set(file.map(key));
+  const removedInFile = new Set(base.map(key).filter((k) => !inFile.has(k)));
+  const out = library.filter((k) => !removedInFile.has(key(k)));
+  const have = new Set(out.map(key));
+  for (const k of file) {
+    if (inBase.has(key(k)) || have.has(key(k))) continue;
+    have.add(key(k));
+    out.push(k);
+  }
+  return out;
+}
+
+/** Pure: decide each field. A field missing from `base` (never recorded) that differs is a conflict. */
+export function threeWayMerge(base: Partial<ManagedFields> | null, file: Partial<ManagedFields>, library: Partial<ManagedFields>): MergeResult {
+  const result: MergeResult = { merged: {}, fromFile: [], conflicts: [] };
+  const merged = result.merged as Record<FieldName, unknown>;
+  const set = (f: FieldName, v: unknown): void => {
+    if (v !== undefined) merged[f] = v;
+  };
+  for (const f of FIELD_NAMES) {
+    const b = base?.[f];
+    const fv = file[f];
+    const lv = library[f];
+    if (fv === undefined) {
+      set(f, lv);
+      continue;
+    }
+    if (lv === undefined || sameField(f, fv, lv)) {
+      // Only the file knows it, or both agree: the library's spelling wins when it has one.
+      set(f, lv ?? fv);
+      if (lv === undefined && (b === undefined || !sameField(f, b, fv))) result.fromFile.push(f);
+      continue;
+    }
+    if (b === undefined) {
+      result.conflicts.push({ field: f, base: null, file: fv, library: lv });
+      set(f, lv);
+      continue;
+    }
+    const fileChanged = !sameField(f, b, fv);
+    const libraryChanged = !sameField(f, b, lv);
+    if (fileChanged && !libraryChanged) {
+      set(f, fv);
+      result.fromFile.push(f);
+    } else if (fileChanged && libraryChanged) {
+      if (f === 'keywords') {
+        const list = mergeKeywords(b as string[], fv as string[], lv as string[]);
+        set(f, list);
+        if (!sameField(f, list, lv)) result.fromFile.push(f);
+      } else {
+        result.conflicts.push({ field: f, base: b, file: fv, library: lv });
+        set(f, lv);
+      }
+    } else {
+      set(f, lv);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,78 @@
+import { stat } from 'node:fs/promises';
+import { notFound } from '../api/errors';
+import { assetPath, getAssetRow } from '../library/assets';
+import type { LibraryCtx } from '../library/context';
+import { FULL_HASH_LIMIT, hashFile, sampledHash } from '../library/hash';
+import type { FieldName, FileFields, ManagedFields } from './fields';
+import { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
+import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from './state';
+import { targetsFor } from './targets';
+
+export { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
+
+// Writing one asset's library values into its file(s): the file itself when it can be written
+// in place, its XMP sidecar otherwise (see targets.ts), then recording the outcome in
+// file_state. A failure is a result, not an exception, so a batch carries on.
+
+export interface WriteResult {
+  assetId: number;
+  /** written: at least one file changed; in_sync: nothing needed writing; failed: see `error`. */
+  status: 'written' | 'in_sync' | 'failed';
+  files: (FileWriteResult & { role: 'file' | 'sidecar' })[];
+  /** Fields that changed in any file. */
+  changedFields: FieldName[];
+  /** IPTC values that had to be shortened ("IPTC Keywords: “…” shortened to 64 bytes"). */
+  warnings: string[];
+  /** Why the write failed, in words for the user; the file was left as it was. */
+  error: string | null;
+}
+
+export type WriteAssetOptions = Pick<WriteFileOptions, 'beforeCommit' | 'tamperReadBack'>;
+
+/** Snapshot for file_state: what the file now holds, optional fields the library leaves alone included. */
+function snapshotOf(desired: ManagedFields, after: FileFields): ManagedFields {
+  const out: ManagedFields = { ...after };
+  for (const [k, v] of Object.entries(desired)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
+  return out;
+}
+
+export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts: WriteAssetOptions = {}): Promise<WriteResult> {
+  const row = getAssetRow(ctx, assetId);
+  if (!row) throw notFound('That photo');
+  const result: WriteResult = { assetId, status: 'in_sync', files: [], changedFields: [], warnings: [], error: null };
+  const failed = (error: string): WriteResult => {
+    recordFileFailed(ctx, assetId, error);
+    return { ...result, status: 'failed', error };
+  };
+  if (row.online !== 1) return failed('The folder holding this file is offline. Reconnect the drive, then write again.');
+  const desired = libraryFields(ctx, assetId, getFileSnapshot(ctx, assetId));
+  if (!desired) throw notFound('That photo');
+  const path = assetPath(row);
+
+  let snapshot: ManagedFields | null = null;
+  try {
+    for (const target of await targetsFor(path)) {
+      const r = await writeFileMetadata(target.path, desired, { ...opts, caps: target.caps });
+      result.files.push({ ...r, role: target.role });
+      for (const f of r.changedFields) if (!result.changedFields.includes(f)) result.changedFields.push(f);
+      result.warnings.push(...r.warnings.filter((w) => !result.warnings.includes(w)));
+      snapshot ??= snapshotOf(desired, r.after);
+      if (target.role === 'file' && r.tags.length > 0) await refreshFileFacts(ctx, assetId, target.path);
+    }
+  } catch (e) {
+    const why = e instanceof MetadataWriteError ? e.message : 'Writing the metadata failed; the file was left as it was.';
+    return failed(why);
+  }
+  recordFileWritten(ctx, assetId, snapshot ?? desired);
+  return { ...result, status: result.files.some((f) => f.tags.length > 0) ? 'written' : 'in_sync' };
+}
+
+/**
+ * The rewritten file has a new size, mtime and content hash: record them so the next scan does
+ * not take Tagsmith's own write for an outside change and re-index the file.
+ */
+async function refreshFileFacts(ctx: LibraryCtx, assetId: number, path: string): Promise<void> {
+  const st = await stat(path);
+  const hash = st.size <= FULL_HASH_LIMIT ? await hashFile(path) : await sampledHash(path, st.size);
+  ctx.db.prepare('UPDATE assets SET size = ?, mtime_ms = ?, content_hash = ? WHERE id = ?').run(st.size, Math.floor(st.mtimeMs), hash, assetId);
+}
