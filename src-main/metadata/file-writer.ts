@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, link, lstat, open, rename, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { chmod, link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { WriteTags } from 'exiftool-vendored';
 import { sharedExifTool } from '../library/metadata';
@@ -57,6 +58,11 @@ export async function readTags(path: string): Promise<Dict> {
   return fixUndeclaredIptc(tags);
 }
 
+const hasCharAbove = (s: string, max: number): boolean => {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > max) return true;
+  return false;
+};
+
 const UTF8_MARKS = new Set(['\u001b%G', 'UTF8']);
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 const isIptcKey = (k: string): boolean => k.startsWith('IPTC:');
@@ -71,7 +77,7 @@ function fixUndeclaredIptc(tags: Dict): Dict {
   if (iptcDeclaredUtf8(tags)) return tags;
   const fix = (s: string): string => {
     const bytes = Buffer.from(s, 'latin1');
-    if (!bytes.some((b) => b >= 0x80) || /[^\u0000-\u00ff]/.test(s)) return s;
+    if (!bytes.some((b) => b >= 0x80) || hasCharAbove(s, 0xff)) return s;
     try {
       return utf8Strict.decode(bytes);
     } catch {
@@ -89,7 +95,7 @@ function fixUndeclaredIptc(tags: Dict): Dict {
 /** Undeclared IPTC holding real Latin-1 text: converted to UTF-8 before UTF-8 values are added. */
 function needsIptcConversion(tags: Dict): boolean {
   if (iptcDeclaredUtf8(tags)) return false;
-  return Object.entries(tags).some(([k, v]) => isIptcKey(k) && texts(v).some((s) => /[^\u0000-\u007f]/.test(s)));
+  return Object.entries(tags).some(([k, v]) => isIptcKey(k) && texts(v).some((s) => hasCharAbove(s, 0x7f)));
 }
 
 // ---------------------------------------------------------------------------- plan
@@ -185,8 +191,12 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): Write
 // ---------------------------------------------------------------------------- verify
 
 /** Tags that legitimately change on any rewrite: file-system facts, offsets, exiftool's own marks. */
-const VOLATILE_GROUPS = ['File:', 'System:', 'ExifTool:', 'Composite:'];
-const VOLATILE_TAGS = new Set(['SourceFile', 'errors', 'warnings', 'XMP-x:XMPToolkit', 'IPTC:ApplicationRecordVersion', 'Photoshop:IPTCDigest']);
+const VOLATILE_GROUPS = ['File:', 'System:', 'ExifTool:', 'Composite:', 'MWG:'];
+const VOLATILE_TAGS = new Set(['SourceFile', 'errors', 'warnings', 'XMP-x:XMPToolkit', 'IPTC:ApplicationRecordVersion', 'IPTC:EnvelopeRecordVersion', 'Photoshop:IPTCDigest',
+  // WebP's extended-format flags gain the 'has XMP' bit.
+  'RIFF:WebP_Flags',
+  // HEIC keeps the new XMP item in the media data box.
+  'QuickTime:MediaDataSize']);
 const OFFSET_TAG = /(Offsets?|Start|Position)$/;
 
 function isVolatile(key: string): boolean {
@@ -249,7 +259,7 @@ async function fsyncPath(path: string): Promise<void> {
   }
 }
 
-const exists = (path: string): Promise<import('node:fs').Stats | null> => lstat(path).catch((e: NodeJS.ErrnoException) => {
+const exists = (path: string): Promise<Stats | null> => lstat(path).catch((e: NodeJS.ErrnoException) => {
   if (e.code === 'ENOENT') return null;
   throw e;
 });
@@ -336,4 +346,30 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
     if (e instanceof MetadataWriteError) throw e;
     throw fail(`Writing failed, the original was kept: ${firstLine(e)}`);
   }
+}
+
+const TEMP_RE = /^\..+\.tagsmith-(\d+)-[0-9a-f]{8}(\.[^.]*)?$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove temp files left in `dir` by a write that was killed (power loss, kill -9): the
+ * original was never touched, the temp is garbage. Temps of live processes are kept. Hidden
+ * names, so the scanner never indexes them meanwhile. Call once per folder before a batch.
+ */
+export async function removeStaleTemps(dir: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const m = TEMP_RE.exec(name);
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
+    await unlink(join(dir, name)).then(() => removed.push(name), () => undefined);
+  }
+  return removed;
 }

@@ -8,7 +8,7 @@ import { MetadataWriteError, writeFileMetadata, type FileWriteResult, type Write
 import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from './state';
 import { targetsFor } from './targets';
 
-export { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
+export { MetadataWriteError, removeStaleTemps, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
 
 // Writing one asset's library values into its file(s): the file itself when it can be written
 // in place, its XMP sidecar otherwise (see targets.ts), then recording the outcome in
