@@ -149,6 +149,29 @@ describe('writing keywords, captions and titles into a JPEG', () => {
     expect(list(t['XMP-dc:Subject'])).toEqual(['kurz', long]);
   });
 
+  it('writes the rights fields to IPTC Core and XMP, a reject as Rating -1, and leaves unmanaged ones alone', async () => {
+    const dir = tmp();
+    const file = join(dir, 'rights.jpg');
+    await makePhoto(file, { 'XMP-photoshop:Credit': 'Agentur Süd' });
+    await writeFileMetadata(file, {
+      ...base, keywords: ['x'], rating: 3, rejected: true,
+      headline: 'Schlagzeile', creator: 'Zoë Ångström-Łukasiewicz de São Brás', copyright: '© 2026 Zoë', city: 'Zürich', country: 'Schweiz',
+    });
+    const t = await raw(file);
+    expect(t['XMP-xmp:Rating']).toBe(-1);
+    expect(t['XMP-photoshop:Headline']).toBe('Schlagzeile');
+    expect(t['IPTC:Headline']).toBe('Schlagzeile');
+    expect(t['XMP-dc:Creator']).toBe('Zoë Ångström-Łukasiewicz de São Brás');
+    expect(Buffer.byteLength(String(t['IPTC:By-line']))).toBeLessThanOrEqual(32);
+    expect(t['XMP-dc:Rights']).toBe('© 2026 Zoë');
+    expect(t['IPTC:CopyrightNotice']).toBe('© 2026 Zoë');
+    expect(t['XMP-photoshop:City']).toBe('Zürich');
+    expect(t['IPTC:Country-PrimaryLocationName']).toBe('Schweiz');
+    expect(t['XMP-photoshop:Credit']).toBe('Agentur Süd'); // credit undefined: not managed, untouched
+    const read = await readMetadata(file, { format: 'jpeg', buf: readFileSync(file), sidecarPath: null });
+    expect(read.rating).toBe(0);
+  });
+
   it('converts existing Latin-1 IPTC to UTF-8 so values Tagsmith does not manage stay readable', async () => {
     const dir = tmp();
     const file = join(dir, 'latin.jpg');
