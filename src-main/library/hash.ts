@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 
@@ -10,9 +10,14 @@ export const FULL_HASH_LIMIT = 256 * 1024 * 1024;
 const SAMPLE_COUNT = 16;
 const SAMPLE_SIZE = 64 * 1024;
 
-/** Full sha256 of content already in memory (the same Buffer feeds metadata and sharp). */
-export function hashBuffer(buf: Buffer): string {
-  return createHash('sha256').update(buf).digest('hex');
+/**
+ * Full sha256 of content already in memory (the same Buffer feeds metadata and sharp).
+ * WebCrypto's digest runs on libuv's thread pool, so hashing a 20 MB photo does not stall
+ * the main thread the way a synchronous createHash() would.
+ */
+export async function hashBuffer(buf: Buffer): Promise<string> {
+  const digest = await webcrypto.subtle.digest('SHA-256', buf);
+  return Buffer.from(digest).toString('hex');
 }
 
 /** Full sha256 streamed from disk, for content that is not needed in memory (audio, video). */

@@ -56,7 +56,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
       out.hash = await sampledHash(file.absPath, file.size);
     } else if (file.format.kind === 'image') {
       buf = await readFile(file.absPath);
-      out.hash = hashBuffer(buf);
+      out.hash = await hashBuffer(buf);
     } else {
       out.hash = await hashFile(file.absPath);
     }
