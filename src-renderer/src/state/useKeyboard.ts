@@ -17,13 +17,17 @@ function typing(target: EventTarget | null): boolean {
   return el.isContentEditable || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT';
 }
 
-/** Lightroom's Library shortcuts. Ignored while typing in a field (except Ctrl/Cmd+F). */
-export function useKeyboard(actions: KeyActions): void {
+/**
+ * Lightroom's Library shortcuts. Ignored while typing in a field (except Ctrl/Cmd+F), and
+ * entirely while `enabled` is false (the library is mounted but another view is shown).
+ */
+export function useKeyboard(enabled: boolean, actions: KeyActions): void {
   const ref = useRef(actions);
   useEffect(() => {
     ref.current = actions;
   });
   useEffect(() => {
+    if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       const a = ref.current;
       const mod = e.ctrlKey || e.metaKey;
@@ -58,5 +62,5 @@ export function useKeyboard(actions: KeyActions): void {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [enabled]);
 }

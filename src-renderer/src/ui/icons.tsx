@@ -25,3 +25,14 @@ export const IconAudio = () => <Icon d="M6 12V3.5l7-1.5V10.5M6 12a1.7 1.7 0 1 1-
 export const IconChevronLeft = () => <Icon d="M10 3L5 8l5 5" />;
 export const IconChevronRight = () => <Icon d="M6 3l5 5-5 5" />;
 export const IconSort = () => <Icon d="M5 3v10M2.5 10.5L5 13l2.5-2.5M11 13V3M8.5 5.5L11 3l2.5 2.5" />;
+export const IconPause = () => <Icon d="M5.5 3.5v9M10.5 3.5v9" />;
+export const IconStop = () => <Icon d="M4.5 4.5h7v7h-7z" />;
+export const IconRetry = () => <Icon d="M3 8a5 5 0 1 0 1.5-3.6M3 2.5v2.5h2.5" />;
+export const IconChevronDown = () => <Icon d="M3.5 6l4.5 4.5L12.5 6" />;
+export const IconLibrary = () => <Icon d="M2.5 2.5h4v4h-4zM9.5 2.5h4v4h-4zM2.5 9.5h4v4h-4zM9.5 9.5h4v4h-4z" />;
+export const IconActivity = () => <Icon d="M1.5 8.5h3l2-5 3 9 2-4h3" />;
+export const IconSettings = () => (
+  <Icon d="M8 10.2a2.2 2.2 0 1 0 0-4.4 2.2 2.2 0 0 0 0 4.4zM8 1.5v1.6M8 12.9v1.6M1.5 8h1.6M12.9 8h1.6M3.4 3.4l1.1 1.1M11.5 11.5l1.1 1.1M3.4 12.6l1.1-1.1M11.5 4.5l1.1-1.1" />
+);
+export const IconKey = () => <Icon d="M10 6.5a3.5 3.5 0 1 0-3.3 3.5L5 11.7V13.5h1.8v-1.3h1.3v-1.3l1.3-1.3A3.5 3.5 0 0 0 10 6.5zM10.2 5.2v.01" />;
+export const IconCheck = () => <Icon d="M3 8.5l3 3 7-7" />;

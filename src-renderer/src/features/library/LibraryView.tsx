@@ -1,24 +1,25 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { AppInfo, SortKey, SearchQuery } from '../../src-preload/contract';
-import { useClient } from './api/ClientContext';
-import { useQuery } from './api/queryCache';
-import { Grid } from './features/grid/Grid';
-import { useAssetPages } from './features/grid/useAssetPages';
-import { Inspector } from './features/inspector/Inspector';
-import { useEdits } from './features/inspector/useEdits';
-import { Filters, activeFilterCount, type FilterState } from './features/library/Filters';
-import { FolderList, PathForm } from './features/library/FolderList';
-import { TopBar } from './features/library/TopBar';
-import { useFolders, useScanProgress } from './features/library/useFolders';
-import { Loupe } from './features/loupe/Loupe';
-import { useKeyboard } from './state/useKeyboard';
-import { useSelection } from './state/useSelection';
-import { useDebounced } from './state/useDebounced';
-import { useToast } from './ui/Toasts';
-import { Button, IconButton, Spinner } from './ui/primitives';
-import { IconGrid, IconLoupe } from './ui/icons';
+import type { AppInfo, SortKey, SearchQuery } from '../../../../src-preload/contract';
+import { useClient } from '../../api/ClientContext';
+import { useQuery } from '../../api/queryCache';
+import { Grid } from '../grid/Grid';
+import { useAssetPages } from '../grid/useAssetPages';
+import { Inspector } from '../inspector/Inspector';
+import { useEdits } from '../inspector/useEdits';
+import { Filters, activeFilterCount, type FilterState } from './Filters';
+import { FolderList, PathForm } from './FolderList';
+import { TopBar } from './TopBar';
+import { useFolders, useScanProgress } from './useFolders';
+import { Loupe } from '../loupe/Loupe';
+import { useKeyboard } from '../../state/useKeyboard';
+import { useSelection } from '../../state/useSelection';
+import { useDebounced } from '../../state/useDebounced';
+import { useToast } from '../../ui/Toasts';
+import { Button, IconButton, Spinner } from '../../ui/primitives';
+import { IconGrid, IconLoupe } from '../../ui/icons';
 
-export function App() {
+/** The library: folders and filters, the grid or loupe, the inspector. Stays mounted (and keeps its state) while another view is shown. */
+export function LibraryView({ active }: { active: boolean }) {
   const { api } = useClient();
   const toast = useToast();
   const folders = useFolders();
@@ -66,7 +67,7 @@ export function App() {
     [sel.focus, total, select],
   );
 
-  useKeyboard({
+  useKeyboard(active, {
     focusSearch: () => {
       searchRef.current?.focus();
       searchRef.current?.select();
@@ -186,8 +187,9 @@ export function App() {
   }
 
   return (
-    <div className="app" data-testid="app" data-ready={folderList !== undefined}>
+    <>
       <TopBar
+        active={active}
         searchRef={searchRef}
         text={text}
         onText={setText}
@@ -248,6 +250,6 @@ export function App() {
           }}
         />
       </div>
-    </div>
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import type { RefObject } from 'react';
 import type { ScanProgress, SortKey } from '../../../../src-preload/contract';
+import { TopBarSlot } from '../../ui/TopBarSlot';
 import { Button, Spinner, formatCount } from '../../ui/primitives';
 import { IconSearch, IconSort } from '../../ui/icons';
 
@@ -10,7 +11,8 @@ const SORTS: { key: SortKey; label: string }[] = [
   { key: 'size', label: 'File size' },
 ];
 
-export function TopBar({ searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan }: {
+export function TopBar({ active, searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan }: {
+  active: boolean;
   searchRef: RefObject<HTMLInputElement | null>;
   text: string;
   onText(t: string): void;
@@ -28,8 +30,7 @@ export function TopBar({ searchRef, text, onText, sort, order, onSort, onOrder, 
     { found: 0, done: 0, errors: 0, rate: 0, walking: false },
   );
   return (
-    <header className="topbar">
-      <div className="brand">Tagsmith</div>
+    <TopBarSlot active={active}>
       <div className="search">
         <IconSearch />
         <input
@@ -92,6 +93,6 @@ export function TopBar({ searchRef, text, onText, sort, order, onSort, onOrder, 
           </Button>
         </div>
       )}
-    </header>
+    </TopBarSlot>
   );
 }

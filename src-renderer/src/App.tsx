@@ -1,0 +1,71 @@
+import { useEffect, useState } from 'react';
+import type { FolderInfo } from '../../src-preload/contract';
+import { useQuery } from './api/queryCache';
+import { ActivityTopBar, ActivityView } from './features/activity/ActivityView';
+import { LibraryView } from './features/library/LibraryView';
+import { SettingsView } from './features/settings/SettingsView';
+import { VIEWS, ViewNav, type ViewName } from './features/shell/ViewNav';
+import { TopBarSlot, TopBarSlotContext } from './ui/TopBarSlot';
+
+/**
+ * The shell: one top bar (brand, the active view's controls, the view switcher) over three
+ * views. The library stays mounted while Activity or Settings is shown — hidden and inert —
+ * so its search, filters, selection and scroll position are where the user left them.
+ */
+export function App() {
+  const [view, setView] = useState<ViewName>('library');
+  const [slot, setSlot] = useState<HTMLElement | null>(null);
+  const [visited, setVisited] = useState<ReadonlySet<ViewName>>(() => new Set(['library']));
+  const folders = useQuery<FolderInfo[]>('folders', ['folders'], (a) => a.listFolders());
+
+  const show = (v: ViewName) => {
+    setView(v);
+    setVisited((s) => (s.has(v) ? s : new Set([...s, v])));
+  };
+
+  // Ctrl/Cmd+1..3 switch views from anywhere (also while typing: these keys insert nothing).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      const target = VIEWS.find((v) => v.key === e.key);
+      if (!target || document.querySelector('[role="dialog"]')) return;
+      e.preventDefault();
+      setView(target.name);
+      setVisited((s) => (s.has(target.name) ? s : new Set([...s, target.name])));
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <TopBarSlotContext.Provider value={slot}>
+      <div className="app" data-testid="app" data-ready={folders.data !== undefined} data-view={view}>
+        <header className="topbar">
+          <div className="brand">Tagsmith</div>
+          <div className="topbar-slot" ref={setSlot} />
+          <ViewNav view={view} onView={show} />
+        </header>
+        <div className={`view${view === 'library' ? '' : ' view-hidden'}`} inert={view !== 'library'} data-testid="view-library">
+          <LibraryView active={view === 'library'} />
+        </div>
+        {visited.has('activity') && (
+          <div className={`view${view === 'activity' ? '' : ' view-hidden'}`} inert={view !== 'activity'}>
+            <TopBarSlot active={view === 'activity'}>
+              <ActivityTopBar />
+            </TopBarSlot>
+            <ActivityView active={view === 'activity'} onOpenSettings={() => show('settings')} />
+          </div>
+        )}
+        {visited.has('settings') && (
+          <div className={`view${view === 'settings' ? '' : ' view-hidden'}`} inert={view !== 'settings'}>
+            <TopBarSlot active={view === 'settings'}>
+              <h1 className="view-title">Settings</h1>
+              <span className="result-count">Service, credentials and usage caps</span>
+            </TopBarSlot>
+            <SettingsView active={view === 'settings'} />
+          </div>
+        )}
+      </div>
+    </TopBarSlotContext.Provider>
+  );
+}

@@ -1,0 +1,206 @@
+import { useState } from 'react';
+import type { BatchView, JobView } from '../../../../src-preload/contract';
+import { ConfirmDialog } from '../../ui/Dialog';
+import { IconChevronDown, IconChevronRight, IconPause, IconPlay, IconRetry, IconStop } from '../../ui/icons';
+import { Button, IconButton, Spinner, formatCount } from '../../ui/primitives';
+import { BATCH_PHASE_LABEL, ENDPOINT_LABEL, JOB_STATE_LABEL, batchNumbers, batchPhase } from './labels';
+import { JOBS_SHOWN, useBatchJobs, type QueueSnapshot, type QueueStore } from './queueStore';
+import { useQueueControl } from './useQueueControl';
+
+export function Batches({ store, snap, held }: { store: QueueStore; snap: QueueSnapshot; held: boolean }) {
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpen((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  return (
+    <section className="card" data-testid="batches">
+      <header className="card-head">
+        <h2>Batches</h2>
+        <span className="muted small">Newest first. Jobs survive a restart and go on where they stopped.</span>
+      </header>
+      {snap.batches.length === 0 ? (
+        <p className="muted card-empty" data-testid="batches-empty">
+          No batches yet. Keywording, captions and quality checks you start from the library show up here.
+        </p>
+      ) : (
+        <ul className="batch-list">
+          {snap.batches.map((b) => (
+            <BatchRow key={b.id} batch={b} held={held} expanded={open.has(b.id)} onToggle={() => toggle(b.id)} store={store} snap={snap} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function BatchRow({ batch, held, expanded, onToggle, store, snap }: {
+  batch: BatchView;
+  held: boolean;
+  expanded: boolean;
+  onToggle(): void;
+  store: QueueStore;
+  snap: QueueSnapshot;
+}) {
+  const control = useQueueControl();
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const n = batchNumbers(batch);
+  const phase = batchPhase(batch, held);
+  const total = Math.max(1, batch.total);
+  const target = { type: 'batch' as const, id: batch.id };
+  const detailsId = `batch-jobs-${batch.id}`;
+  return (
+    <li className={`batch phase-${phase}`} data-testid="batch-row" data-batch-id={batch.id} data-phase={phase} data-done={n.done} data-total={batch.total}>
+      <div className="batch-line">
+        <button type="button" className="batch-toggle" aria-expanded={expanded} aria-controls={detailsId} onClick={onToggle} data-testid="batch-toggle">
+          {expanded ? <IconChevronDown /> : <IconChevronRight />}
+          <span className="batch-label">{batch.label}</span>
+        </button>
+        <span className={`state state-${phase}`} data-testid="batch-phase">
+          {BATCH_PHASE_LABEL[phase]}
+        </span>
+        <div className="batch-progress" data-testid="batch-progress" role="progressbar" aria-valuemin={0} aria-valuemax={batch.total} aria-valuenow={n.finished} aria-label={`${batch.label} progress`}>
+          <span className="seg seg-done" style={{ width: `${(n.done / total) * 100}%` }} />
+          <span className="seg seg-bad" style={{ width: `${((n.failed + n.unknown) / total) * 100}%` }} />
+          <span className="seg seg-cancelled" style={{ width: `${(n.cancelled / total) * 100}%` }} />
+        </div>
+        <span className="batch-count" data-testid="batch-count">
+          {formatCount(n.done)} / {formatCount(batch.total)}
+        </span>
+        <span className="batch-actions">
+          {n.open === 0 || batch.cancelled ? null : batch.paused ? (
+            <Button small onClick={() => void control('resume', target)} data-testid="batch-resume">
+              <IconPlay /> Resume
+            </Button>
+          ) : (
+            <Button small onClick={() => void control('pause', target)} data-testid="batch-pause">
+              <IconPause /> Pause
+            </Button>
+          )}
+          {n.open > 0 && !batch.cancelled && (
+            <IconButton label="Cancel the rest of this batch" onClick={() => setConfirmCancel(true)} data-testid="batch-cancel">
+              <IconStop />
+            </IconButton>
+          )}
+        </span>
+      </div>
+      <div className="batch-sub muted small" data-testid="batch-sub">
+        <span>{formatTime(batch.createdAt)}</span>
+        {batch.cached > 0 && <span data-testid="batch-cached">{formatCount(batch.cached)} from cache (not billed)</span>}
+        {n.running > 0 && <span>{formatCount(n.running)} running</span>}
+        {n.open - n.running > 0 && <span>{formatCount(n.open - n.running)} waiting</span>}
+        {n.failed > 0 && <span className="error-text" data-testid="batch-failed">{formatCount(n.failed)} failed</span>}
+        {n.unknown > 0 && <span className="warn-text" data-testid="batch-unknown">{formatCount(n.unknown)} outcome unknown</span>}
+        {n.cancelled > 0 && <span>{formatCount(n.cancelled)} cancelled</span>}
+      </div>
+      {expanded && <BatchJobs id={detailsId} batch={batch} store={store} snap={snap} />}
+      {confirmCancel && (
+        <ConfirmDialog
+          title="Cancel this batch?"
+          confirmLabel="Cancel batch"
+          danger
+          testId="confirm-batch-cancel"
+          onCancel={() => setConfirmCancel(false)}
+          onConfirm={() => {
+            setConfirmCancel(false);
+            void control('cancel', target);
+          }}
+        >
+          <p>
+            The {formatCount(n.open)} jobs of <strong>{batch.label}</strong> that have not finished stop. The {formatCount(n.done)} results already received are kept.
+          </p>
+        </ConfirmDialog>
+      )}
+    </li>
+  );
+}
+
+function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; store: QueueStore; snap: QueueSnapshot }) {
+  const jobs = useBatchJobs(store, batch.id, snap);
+  const control = useQueueControl();
+  const [retry, setRetry] = useState<JobView | null>(null);
+  if (!jobs) {
+    return (
+      <div className="batch-jobs" id={id}>
+        <Spinner label="Loading jobs" />
+      </div>
+    );
+  }
+  return (
+    <div className="batch-jobs" id={id} data-testid="batch-jobs">
+      <table className="table table-compact">
+        <thead>
+          <tr>
+            <th className="num">Job</th>
+            <th>Request</th>
+            <th>State</th>
+            <th className="num">Tries</th>
+            <th>Message</th>
+            <th className="actions" aria-label="Actions" />
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((j) => (
+            <tr key={j.id} data-testid="job-row" data-job-id={j.id} data-state={j.state}>
+              <td className="num muted">{j.id}</td>
+              <td>
+                {ENDPOINT_LABEL[j.endpoint] ?? j.endpoint}
+                {j.fromCache && <span className="pill pill-cache">cached</span>}
+              </td>
+              <td>
+                <span className={`state state-${j.state}`}>{JOB_STATE_LABEL[j.state]}</span>
+              </td>
+              <td className="num">{j.attempts > 0 ? j.attempts : ''}</td>
+              <td className="job-message" data-testid="job-message">
+                {j.error ? <span className={j.state === 'failed' ? 'error-text' : j.state === 'unknown' ? 'warn-text' : 'muted'}>{j.error.message}</span> : null}
+              </td>
+              <td className="actions">
+                {(j.state === 'failed' || j.state === 'unknown') && (
+                  <IconButton label="Send again" onClick={() => setRetry(j)} data-testid="job-retry">
+                    <IconRetry />
+                  </IconButton>
+                )}
+                {(j.state === 'queued' || j.state === 'running' || j.state === 'paused') && (
+                  <IconButton label="Cancel this job" onClick={() => void control('cancel', { type: 'job', id: j.id })} data-testid="job-cancel">
+                    <IconStop />
+                  </IconButton>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {batch.total > JOBS_SHOWN && <p className="muted small">Showing the first {formatCount(JOBS_SHOWN)} of {formatCount(batch.total)} jobs.</p>}
+      {retry && (
+        <ConfirmDialog
+          title="Send this request again?"
+          confirmLabel="Send again"
+          testId="confirm-retry"
+          onCancel={() => setRetry(null)}
+          onConfirm={() => {
+            const job = retry;
+            setRetry(null);
+            void control('retry', { type: 'job', id: job.id });
+          }}
+        >
+          {retry.state === 'unknown' ? (
+            <p>
+              Tagsmith stopped while this request was on its way, so the service may already have carried it out <strong>and billed it</strong>. Sending it again may be billed
+              again.
+            </p>
+          ) : (
+            <p>
+              It failed with: “{retry.error?.message ?? 'an unknown problem'}”. Sending it again is a new request and <strong>may be billed again</strong>.
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const formatTime = (ms: number): string => `Started ${timeFormat.format(new Date(ms))}`;

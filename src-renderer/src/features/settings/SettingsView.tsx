@@ -1,0 +1,300 @@
+import { useState, type FormEvent } from 'react';
+import type { ConnectionVerdict, CredentialInfo, ServiceSettings } from '../../../../src-preload/contract';
+import { useClient } from '../../api/ClientContext';
+import { ConfirmDialog } from '../../ui/Dialog';
+import { IconCheck, IconKey, IconWarn } from '../../ui/icons';
+import { Button, Spinner } from '../../ui/primitives';
+import { errorText, useToast } from '../../ui/Toasts';
+import { CapsForm } from './CapsForm';
+import { useServiceSettings } from './useServiceSettings';
+
+/** Service account, address, connection check, usage caps and what leaves the machine. */
+export function SettingsView({ active }: { active: boolean }) {
+  const { settings, error, setSettings, setCredentialInfo } = useServiceSettings(active);
+  const [verdict, setVerdict] = useState<ConnectionVerdict | null>(null);
+  if (!settings) {
+    return (
+      <div className="page" data-testid="settings">
+        <div className="empty-state">{error ? <p className="error-text">{error.message}</p> : <Spinner label="Loading" />}</div>
+      </div>
+    );
+  }
+  return (
+    <div className="page" data-testid="settings">
+      <div className="page-body page-narrow">
+        <Credentials
+          info={settings.credentials}
+          onChange={(info) => {
+            setCredentialInfo(info);
+            setVerdict(null);
+          }}
+        />
+        <ServiceAddress
+          settings={settings}
+          onChange={(s) => {
+            setSettings(s);
+            setVerdict(null);
+          }}
+        />
+        <Connection verdict={verdict} onVerdict={setVerdict} configured={settings.credentials.configured} />
+        <CapsForm active={active} />
+        <section className="card" data-testid="privacy-note">
+          <header className="card-head">
+            <h2>What leaves this computer</h2>
+          </header>
+          <div className="card-text">
+            <p>
+              For analysis, Tagsmith sends a small copy of each photo (about 300 pixels on the short side) with all metadata removed: no location, camera or
+              name. Videos are sent with their location and other container metadata stripped. Your originals never leave the machine and are never changed by
+              the service.
+            </p>
+            <p className="muted">The service keeps queued inputs for up to 24 hours while it works on them.</p>
+          </div>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+const SOURCE_TEXT: Record<CredentialInfo['source'], string> = {
+  keychain: 'Stored in the system keychain',
+  env: 'From the environment',
+  session: 'For this session only',
+  none: 'No credentials yet',
+};
+
+function Credentials({ info, onChange }: { info: CredentialInfo; onChange(info: CredentialInfo): void }) {
+  const { api } = useClient();
+  const toast = useToast();
+  const [clientId, setClientId] = useState(info.clientId ?? '');
+  const [secret, setSecret] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<{ field?: string; message: string } | null>(null);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const fromEnv = info.source === 'env';
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!clientId.trim()) return setProblem({ field: 'clientId', message: 'Enter the Client ID from the API Keys page of your account.' });
+    if (!secret.trim()) return setProblem({ field: 'clientSecret', message: 'Enter the Secret Key that belongs to this Client ID.' });
+    setSaving(true);
+    setProblem(null);
+    try {
+      const next = await api.setCredentials({ clientId: clientId.trim(), clientSecret: secret });
+      setClientId(next.clientId ?? '');
+      onChange(next);
+      toast.info(next.source === 'session' ? 'Credentials kept for this session only.' : 'Credentials stored in the system keychain.');
+    } catch (err) {
+      const field = (err as { field?: string }).field;
+      setProblem({ field, message: errorText(err) });
+    } finally {
+      // The secret is never kept in the page once it has been handed over (or refused).
+      setSecret('');
+      setSaving(false);
+    }
+  };
+
+  const remove = async () => {
+    setConfirmRemove(false);
+    try {
+      const next = await api.removeCredentials();
+      setClientId('');
+      onChange(next);
+      toast.info('Credentials removed.');
+    } catch (err) {
+      toast.error(err);
+    }
+  };
+
+  return (
+    <section className="card" data-testid="settings-credentials">
+      <header className="card-head">
+        <h2>Service account</h2>
+        <span className="muted small">The Client ID and Secret Key from the API Keys page of your account.</span>
+      </header>
+      <div className={`cred-status cred-${info.source}`} data-testid="cred-status" data-source={info.source} data-keychain={info.keychain}>
+        <span className="cred-icon">{info.source === 'session' || info.source === 'none' ? <IconWarn /> : <IconKey />}</span>
+        <div className="cred-text">
+          <strong data-testid="cred-source">{SOURCE_TEXT[info.source]}</strong>
+          {info.clientId && (
+            <span>
+              Client ID <code data-testid="cred-client-id">{info.clientId}</code>
+            </span>
+          )}
+          {info.source === 'env' && <span className="muted">TAGSMITH_CLIENT_ID and TAGSMITH_CLIENT_SECRET are set; unset them to store credentials here.</span>}
+          {info.source === 'none' && <span className="muted">Enter them below to keyword, caption and generate with the service.</span>}
+          {info.reason && (
+            <span className="warn-text" data-testid="cred-reason">
+              {info.reason}
+            </span>
+          )}
+        </div>
+        {info.configured && !fromEnv && (
+          <Button small variant="ghost" onClick={() => setConfirmRemove(true)} data-testid="cred-remove">
+            Remove
+          </Button>
+        )}
+      </div>
+      {!fromEnv && (
+        <form className="form" onSubmit={(e) => void save(e)} autoComplete="off" data-testid="cred-form">
+          <label className="form-row">
+            <span className="form-label">Client ID</span>
+            <input
+              type="text"
+              value={clientId}
+              onChange={(e) => setClientId(e.target.value)}
+              spellCheck={false}
+              autoComplete="off"
+              aria-invalid={problem?.field === 'clientId'}
+              data-testid="cred-client-id-input"
+            />
+          </label>
+          <label className="form-row">
+            <span className="form-label">Secret Key</span>
+            <input
+              type="password"
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+              placeholder={info.configured ? 'Enter a new Secret Key to replace the stored one' : ''}
+              spellCheck={false}
+              autoComplete="new-password"
+              aria-invalid={problem?.field === 'clientSecret'}
+              data-testid="cred-secret-input"
+            />
+          </label>
+          <div className="form-row">
+            <span className="form-label" />
+            <div className="form-actions">
+              <Button type="submit" variant="primary" disabled={saving} data-testid="cred-save">
+                {saving && <Spinner label="Saving" />}
+                {info.configured ? 'Replace credentials' : 'Save credentials'}
+              </Button>
+              {problem && (
+                <span className="error-text" role="alert" data-testid="cred-error">
+                  {problem.message}
+                </span>
+              )}
+            </div>
+          </div>
+        </form>
+      )}
+      {confirmRemove && (
+        <ConfirmDialog title="Remove the credentials?" confirmLabel="Remove" danger testId="confirm-cred-remove" onCancel={() => setConfirmRemove(false)} onConfirm={() => void remove()}>
+          <p>
+            Tagsmith forgets the key pair{info.source === 'keychain' ? ' and deletes it from the system keychain' : ''}. Work that needs the service waits until you enter credentials
+            again.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+function ServiceAddress({ settings, onChange }: { settings: ServiceSettings; onChange(s: ServiceSettings): void }) {
+  const { api } = useClient();
+  const [draft, setDraft] = useState(settings.baseUrl);
+  const [base, setBase] = useState(settings.baseUrl);
+  const [problem, setProblem] = useState<string | null>(null);
+  if (base !== settings.baseUrl) {
+    setBase(settings.baseUrl);
+    setDraft(settings.baseUrl);
+  }
+  const apply = async (baseUrl: string | null) => {
+    setProblem(null);
+    try {
+      onChange(await api.setServiceUrl({ baseUrl }));
+    } catch (err) {
+      setProblem(errorText(err));
+    }
+  };
+  const isDefault = settings.baseUrl === settings.defaultBaseUrl;
+  return (
+    <section className="card" data-testid="settings-address">
+      <header className="card-head">
+        <h2>Service address</h2>
+      </header>
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const url = draft.trim();
+          if (!url) return setProblem('Enter the address, or choose Restore default.');
+          void apply(url);
+        }}
+      >
+        <label className="form-row">
+          <span className="form-label">Base URL</span>
+          <input type="text" value={draft} onChange={(e) => setDraft(e.target.value)} spellCheck={false} aria-invalid={!!problem} data-testid="service-url-input" />
+        </label>
+        <div className="form-row">
+          <span className="form-label" />
+          <div className="form-actions">
+            <Button type="submit" disabled={draft.trim() === settings.baseUrl} data-testid="service-url-save">
+              Save address
+            </Button>
+            <Button variant="ghost" disabled={isDefault} onClick={() => void apply(null)} data-testid="service-url-default">
+              Restore default
+            </Button>
+            {problem ? (
+              <span className="error-text" role="alert" data-testid="service-url-error">
+                {problem}
+              </span>
+            ) : (
+              <span className="muted small" data-testid="service-url-current">
+                {isDefault ? 'The vendor’s public address.' : `Default: ${settings.defaultBaseUrl}`}
+              </span>
+            )}
+          </div>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Connection({ verdict, onVerdict, configured }: { verdict: ConnectionVerdict | null; onVerdict(v: ConnectionVerdict | null): void; configured: boolean }) {
+  const { api } = useClient();
+  const [testing, setTesting] = useState(false);
+  const test = async () => {
+    setTesting(true);
+    onVerdict(null);
+    try {
+      onVerdict(await api.testConnection());
+    } catch (err) {
+      onVerdict({ ok: false, kind: 'internal', message: errorText(err) });
+    } finally {
+      setTesting(false);
+    }
+  };
+  return (
+    <section className="card" data-testid="settings-connection">
+      <header className="card-head">
+        <h2>Connection</h2>
+        <span className="muted small">A free check of the address and the credentials; nothing is billed.</span>
+      </header>
+      <div className="connection">
+        <Button onClick={() => void test()} disabled={testing} data-testid="test-connection">
+          {testing && <Spinner label="Testing" />}
+          Test connection
+        </Button>
+        {verdict && (
+          <div className={`verdict ${verdict.ok ? 'verdict-ok' : 'verdict-bad'}`} role="status" data-testid="connection-verdict" data-ok={verdict.ok} data-kind={verdict.kind}>
+            {verdict.ok ? <IconCheck /> : <IconWarn />}
+            <span>
+              {!verdict.ok && <strong>{verdict.kind === 'credentials' && !configured ? 'No credentials.' : (VERDICT_TITLE[verdict.kind] ?? 'Not connected.')} </strong>}
+              {verdict.message}
+            </span>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+const VERDICT_TITLE: Record<string, string> = {
+  credentials: 'Credentials rejected.',
+  offline: 'Cannot reach the service.',
+  quota: 'Quota used up.',
+  rate_limited: 'The service is busy.',
+  service: 'The service has a problem.',
+  internal: 'The test failed.',
+};
