@@ -160,7 +160,7 @@ test('Settings: address and credentials through the form, a clear verdict for go
     expect(await app.api.getCaps()).toMatchObject({ dailyCalls: 5000, monthlyCalls: 100000, pricePerCall: { keywords: 0.002 } });
 
     await secretNotInPage(page);
-    await screenshot(page, 'settings');
+    await screenshot(page, info.source === 'keychain' ? 'settings' : 'settings-session-only');
 
     // Remove: asks first, then the form is back to "no credentials".
     await page.getByTestId('cred-remove').click();
@@ -325,4 +325,62 @@ test('navigation: the library keeps its state across views; Ctrl+1..3 and arrow 
   expect(beach.items[0].rating).toBe(0);
   await page.keyboard.press('Control+2');
   await expect(page.getByTestId('app')).toHaveAttribute('data-view', 'activity');
+});
+
+test('holds: rejected credentials lead to Settings and resume once fixed; offline retries by itself; Pause all / Resume', async ({ launchApp }) => {
+  await withSimulator(async (sim) => {
+    const app = await launchApp({ api: { credentials: isolatedCredentials() } });
+    const { page } = app;
+    await app.api.setServiceUrl({ baseUrl: sim.url });
+    await app.api.setCredentials({ clientId: CLIENT_ID, clientSecret: WRONG_SECRET });
+    const photos: TestPhoto[] = Array.from({ length: 3 }, (_, i) => ({
+      file: `h${i}.jpg`, colour: [40 + i * 70, 120, 200 - i * 60], make: 'SONY', model: 'ILCE-7M3', taken: '2024:05:01 09:00:00', width: 300, height: 200,
+    }));
+    const root = await makePhotoTree(photos);
+    const spec = async (name: string) => {
+      const file = join(root, name);
+      return { kind: 'analyze', payload: { file, contentHash: await hashFile(file), endpoint: 'keywords' } };
+    };
+    const queue = app.host.service.queue;
+
+    await page.getByTestId('nav-activity').click();
+    const first = queue.enqueueBatch('Keyword 2 photos', [await spec('h0.jpg'), await spec('h1.jpg')]).batch;
+    const banner = page.getByTestId('hold-banner');
+    await expect(banner).toHaveAttribute('data-reason', 'credentials');
+    await expect(page.getByTestId('hold-resume')).toHaveCount(0);
+    await page.getByTestId('hold-settings-link').click();
+    await expect(page.getByTestId('app')).toHaveAttribute('data-view', 'settings');
+    await page.getByTestId('cred-secret-input').fill(SECRET);
+    await page.getByTestId('cred-save').click();
+    await expect(page.getByTestId('cred-secret-input')).toHaveValue('');
+    await page.getByTestId('nav-activity').click();
+    await expect(batchRow(page, first.id)).toHaveAttribute('data-phase', 'complete');
+    await expect(banner).toHaveCount(0);
+
+    // Offline: an address where nothing answers holds everything; once the service answers
+    // again (here: the address is put back) the queue goes on by itself.
+    const dead = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }] });
+    const deadUrl = dead.url;
+    await dead.close();
+    await app.api.setServiceUrl({ baseUrl: deadUrl });
+    const second = queue.enqueueBatch('Keyword 1 photo', [await spec('h2.jpg')]).batch;
+    await expect(banner).toHaveAttribute('data-reason', 'offline');
+    await expect(page.getByTestId('hold-retrying')).toContainText('Retrying automatically');
+    await expect(page.getByTestId('hold-resume')).toHaveCount(0);
+    await expect(page.locator('[data-testid="lane-row"][data-lane="keywords"]')).toHaveAttribute('data-state', 'offline');
+    await secretNotInPage(page);
+    await screenshot(page, 'activity-offline');
+    await app.api.setServiceUrl({ baseUrl: sim.url });
+    await expect(banner).toHaveCount(0);
+    await expect(batchRow(page, second.id)).toHaveAttribute('data-phase', 'complete');
+
+    // Pause all holds the queue until Resume.
+    await page.getByTestId('pause-all').click();
+    await expect(banner).toHaveAttribute('data-reason', 'user');
+    await expect(page.getByTestId('nav-activity-held')).toBeVisible();
+    await page.getByTestId('hold-resume').click();
+    await expect(banner).toHaveCount(0);
+    expect((await app.api.queueStatus()).hold).toBeNull();
+    expect(sim.billed()[CLIENT_ID]?.keywords).toBe(3);
+  });
 });

@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { QueueCaps, QueueHold, QueueStatus } from '../../../../src-preload/contract';
-import { useQuery } from '../../api/queryCache';
+import { useClient } from '../../api/ClientContext';
 import { useNow } from '../../state/useNow';
 import { IconOffline, IconPause, IconPlay, IconWarn } from '../../ui/icons';
 import { Button, Spinner, formatCount } from '../../ui/primitives';
@@ -13,15 +13,22 @@ import { useQueueControl } from './useQueueControl';
 /** Everything the queue is doing: holds, billed usage, lanes and batches. Live from queue events. */
 export function ActivityView({ active, onOpenSettings }: { active: boolean; onOpenSettings(): void }) {
   const { store, snap } = useQueue();
-  const caps = useQuery<QueueCaps>(active ? 'caps' : null, [], (a) => a.getCaps());
+  const { api } = useClient();
+  const [caps, setCaps] = useState<QueueCaps | undefined>();
 
   // Fresh numbers whenever the view is shown (events keep them live from then on), and a
-  // once-a-second re-read of the rates while work runs.
+  // once-a-second re-read of the rates while work runs. Caps may have changed in Settings.
   useEffect(() => {
     if (!active) return;
     void store.refresh();
-    return store.poll();
-  }, [active, store]);
+    let live = true;
+    api.getCaps().then((c) => live && setCaps(c), () => {});
+    const stopPolling = store.poll();
+    return () => {
+      live = false;
+      stopPolling();
+    };
+  }, [active, store, api]);
 
   const status = snap.status;
   if (!status) {
@@ -35,7 +42,7 @@ export function ActivityView({ active, onOpenSettings }: { active: boolean; onOp
     <div className="page" data-testid="activity">
       <div className="page-body">
         {status.hold && <HoldBanner hold={status.hold} onOpenSettings={onOpenSettings} />}
-        <Usage status={status} caps={caps.data} />
+        <Usage status={status} caps={caps} />
         <Batches store={store} snap={snap} held={!!status.hold} />
         <Lanes lanes={status.lanes} />
       </div>
