@@ -133,7 +133,12 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
       return queue.getCaps();
     },
     async setCaps({ caps }) {
-      queue.setCaps(caps);
+      try {
+        queue.setCaps(caps);
+      } catch (err) {
+        if (err instanceof ServiceError) throw new ApiError('validation', err.message, err.details.field);
+        throw err;
+      }
       return queue.getCaps();
     },
   };

@@ -767,9 +767,17 @@ export class JobQueue {
     if (this.laneEmitTimer || this.stopped) return;
     this.laneEmitTimer = setTimeout(() => {
       this.laneEmitTimer = null;
-      for (const l of this.lanes()) if (l.running || l.queued || l.paused) this.emit('lane', l);
+      // Emit every lane whose view changed since the last emit, including one going idle,
+      // so a listener never shows a lane as busy after its work is done.
+      for (const l of this.lanes()) {
+        const key = JSON.stringify([l.running, l.queued, l.paused, l.state]);
+        if (this.lastLaneKey.get(l.name) === key) continue;
+        this.lastLaneKey.set(l.name, key);
+        this.emit('lane', l);
+      }
     }, 200);
   }
+  private readonly lastLaneKey = new Map<string, string>();
 
   private statusTimer: NodeJS.Timeout | null = null;
   private emitStatusSoon(): void {
