@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SearchQuery } from '../src-preload/contract';
+import { openLibrary } from '../src-main/library/context';
+import { search, searchIds } from '../src-main/library/search';
+import { check, log, median, now, p95, pick, round, type AreaResult, type Figure } from './common';
+import { BENCH_CAMERA, seedCatalogue } from './data';
+
+// The library's real search() / searchIds() over synthetic catalogues of 100k and 1M assets.
+// Each combination runs once to warm (the first search after a change builds the cached
+// stack/duplicate sets; that cold time is reported on its own), then N timed runs.
+
+const SIZES = pick([100_000, 1_000_000], [2_000, 20_000]);
+const RUNS = pick(30, 10);
+const TARGET_P95_MS = 30;
+const PAGE = { offset: 0, limit: 200 };
+
+interface Combo {
+  name: string;
+  query: SearchQuery;
+  offset?: number;
+  ids?: boolean;
+}
+
+const COMBOS: Combo[] = [
+  { name: 'default (date desc, first page)', query: { sort: 'takenAt', order: 'desc' } },
+  { name: 'default, page in the middle', query: { sort: 'takenAt', order: 'desc' }, offset: -1 },
+  { name: 'text "beach"', query: { text: 'beach' } },
+  { name: 'text prefix "sun"', query: { text: 'sun' } },
+  { name: 'keyword "sunset"', query: { keywords: ['sunset'] } },
+  { name: 'two keywords', query: { keywords: ['sunset', 'beach'] } },
+  { name: 'without keyword "dog"', query: { withoutKeywords: ['dog'] } },
+  { name: 'no keywords', query: { noKeywords: true } },
+  { name: 'kind video', query: { kinds: ['video'] } },
+  { name: 'date range (2018)', query: { takenFrom: '2018-01-01', takenTo: '2018-12-31' } },
+  { name: 'camera', query: { camera: BENCH_CAMERA } },
+  { name: 'rating >= 4', query: { minRating: 4 } },
+  { name: 'duplicates only', query: { duplicatesOnly: true } },
+  { name: 'errors only', query: { errorsOnly: true } },
+  { name: 'sort name asc', query: { sort: 'name', order: 'asc' } },
+  { name: 'sort added desc', query: { sort: 'addedAt', order: 'desc' } },
+  { name: 'sort size desc', query: { sort: 'size', order: 'desc' } },
+  { name: 'text + rating + date', query: { text: 'beach', minRating: 3, takenFrom: '2016-01-01', takenTo: '2020-12-31' } },
+  { name: 'keyword + camera + kind', query: { keywords: ['sunset'], camera: BENCH_CAMERA, kinds: ['image'] } },
+  { name: 'text + no keywords + sort name', query: { text: 'IMG', noKeywords: true, sort: 'name' } },
+  { name: 'folder + rating + sort size', query: { folderId: -1, minRating: 2, sort: 'size', order: 'desc' } },
+  { name: 'searchIds: everything', query: {}, ids: true },
+  { name: 'searchIds: keyword "sunset"', query: { keywords: ['sunset'] }, ids: true },
+];
+
+export async function benchQueries(workDir: string): Promise<AreaResult> {
+  const t0 = Date.now();
+  const figures: Figure[] = [];
+  const detail: Record<string, unknown> = {};
+  const notes: string[] = [
+    `Catalogues built with bench/data.ts seedCatalogue (INSERT ... SELECT over a recursive sequence, one transaction, then ANALYZE). Each combination: 1 warm-up, then ${RUNS} timed runs of search() for a 200-item page plus its total (or searchIds()).`,
+    'Reference: `SELECT count(*) FROM assets WHERE removed_at IS NULL` on the same catalogue in the same run (the cheapest question a grid asks).',
+  ];
+  for (const size of SIZES) {
+    const dir = mkdtempSync(join(workDir, `queries-${size}-`));
+    const ctx = openLibrary(dir);
+    try {
+      const seeded = seedCatalogue(ctx.db, size);
+      log('queries', `${seeded.assets} assets seeded in ${seeded.seconds} s`);
+      const folderId = (ctx.db.prepare('SELECT min(id) AS id FROM folders').get() as { id: number }).id;
+      const label = size >= 1_000_000 ? `${size / 1_000_000}M` : `${size / 1000}k`;
+      const coldT = now();
+      const first = search(ctx, COMBOS[0].query, PAGE);
+      const coldMs = now() - coldT;
+      const countStmt = ctx.db.prepare('SELECT count(*) AS n FROM assets WHERE removed_at IS NULL');
+      countStmt.get();
+      const refTimes = Array.from({ length: RUNS }, () => {
+        const t = now();
+        countStmt.get();
+        return now() - t;
+      });
+      const ref = { name: 'SQLite count(*) live assets', value: round(median(refTimes)), unit: 'ms' };
+      const rows: Record<string, unknown>[] = [];
+      let worstP95 = 0;
+      for (const c of COMBOS) {
+        const query = { ...c.query, ...(c.query.folderId === -1 ? { folderId } : {}) };
+        const page = { offset: c.offset === -1 ? Math.floor(first.total / 2) : 0, limit: PAGE.limit };
+        const once = (): number => (c.ids ? searchIds(ctx, query).length : search(ctx, query, page).total);
+        const matches = once();
+        const times: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const t = now();
+          once();
+          times.push(now() - t);
+        }
+        const row = { name: c.name, matches, p50: round(median(times)), p95: round(p95(times)) };
+        rows.push(row);
+        worstP95 = Math.max(worstP95, row.p95);
+      }
+      detail[label] = { assets: seeded.assets, seedSeconds: seeded.seconds, coldFirstSearchMs: round(coldMs), reference: ref, combos: rows };
+      const isTarget = size === SIZES[SIZES.length - 1];
+      for (const r of rows) {
+        const p = r.p95 as number;
+        figures.push({
+          area: 'queries',
+          name: `${label}: ${r.name as string} (p50 ${r.p50 as number} ms, ${r.matches as number} matches)`,
+          value: p,
+          unit: 'ms p95',
+          reference: ref,
+          ratio: round(p / Math.max(ref.value, 0.001), 1),
+          target: isTarget ? `p95 <= ${TARGET_P95_MS} ms` : null,
+          status: isTarget ? check(p <= TARGET_P95_MS) : 'INFO',
+        });
+      }
+      figures.push({
+        area: 'queries', name: `${label}: first search after opening (builds the stack/duplicate caches)`, value: round(coldMs), unit: 'ms',
+        reference: ref, ratio: round(coldMs / Math.max(ref.value, 0.001), 1), target: null, status: 'INFO',
+      });
+      log('queries', `${label}: worst p95 ${worstP95} ms, cold ${round(coldMs)} ms`);
+    } finally {
+      ctx.db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return { area: 'queries', figures, notes, detail, seconds: (Date.now() - t0) / 1000 };
+}
