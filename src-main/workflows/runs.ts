@@ -1,0 +1,401 @@
+import { EventEmitter } from 'node:events';
+import { ApiError } from '../api/errors';
+import { log } from '../core/log';
+import type { AnalyzeEndpoint, AnalyzePayload } from '../jobs/handlers';
+import type { JobQueue } from '../jobs/queue';
+import { canonical } from '../jobs/store';
+import type { JobSpec, JobView } from '../jobs/types';
+import { assetPath, getAssetRow, type AssetRow } from '../library/assets';
+import type { LibraryCtx } from '../library/context';
+import { prepared } from '../library/search-sets';
+import { searchIds } from '../library/search';
+import { ServiceError } from '../service/errors';
+import type { CaptionResult, KeywordParams, KeywordsResult } from '../service/types';
+import * as v from '../service/validate';
+import { Vocabulary, cleanKeyword, getKeywordSettings } from './hygiene';
+import {
+  CAPTION_LENGTHS, KEYWORD_LANGS, type CaptionRunOptions, type KeywordLang, type KeywordRunOptions, type RunKind, type RunPreview,
+  type RunStarted, type RunTarget, type RunView, type SkippedAsset,
+} from './types';
+
+// AI runs: a selection or a search becomes one queue batch of 'analyze' jobs (the queue
+// prepares the ~300 px derivative, paces the calls and answers repeats from its cache keyed
+// by content hash + endpoint + parameters). Each answer is stored as suggestions when its job
+// ends — by a listener on the queue's job events, and by a sweep at start-up for answers that
+// arrived while nobody listened — so a run resumed after a restart still lands its results
+// and nothing is ever paid for twice.
+
+interface ServiceParams {
+  image: Record<string, unknown>;
+  video: Record<string, unknown> | null;
+}
+
+interface Plan {
+  kind: RunKind;
+  options: KeywordRunOptions | CaptionRunOptions;
+  lang: KeywordLang | null;
+  paramsKey: string;
+  label: string;
+  specs: JobSpec[];
+  items: { assetId: number; hash: string | null }[];
+  skipped: SkippedAsset[];
+  total: number;
+}
+
+// ---- events ------------------------------------------------------------------------------
+
+export interface WorkflowEvents {
+  /** A run's counts changed (a job ended, the run finished or was reverted). */
+  run: RunView;
+  /** Suggestions of these assets were stored or decided. */
+  suggestions: { runId: number | null; assetIds: number[] };
+}
+
+const emitters = new WeakMap<LibraryCtx, EventEmitter>();
+
+function emitterOf(ctx: LibraryCtx): EventEmitter {
+  let e = emitters.get(ctx);
+  if (!e) {
+    e = new EventEmitter();
+    e.setMaxListeners(50);
+    emitters.set(ctx, e);
+  }
+  return e;
+}
+
+/** Listen to workflow events of one library (proposed Api events: aiRun, suggestionsChanged). */
+export function onWorkflowEvent<E extends keyof WorkflowEvents>(ctx: LibraryCtx, event: E, listener: (payload: WorkflowEvents[E]) => void): () => void {
+  const e = emitterOf(ctx);
+  e.on(event, listener);
+  return () => e.off(event, listener);
+}
+
+export function emitWorkflowEvent<E extends keyof WorkflowEvents>(ctx: LibraryCtx, event: E, payload: WorkflowEvents[E]): void {
+  try {
+    emitterOf(ctx).emit(event, payload);
+  } catch (err) {
+    log.error(`A ${event} listener failed`, err);
+  }
+}
+
+// ---- planning ----------------------------------------------------------------------------
+
+const invalid = (message: string, field: string): ApiError => new ApiError('validation', message, field);
+
+function serviceError(e: unknown): never {
+  if (e instanceof ServiceError) throw new ApiError('validation', e.message, (e as ServiceError & { field?: string }).field);
+  throw e;
+}
+
+/** The parameters sent to the service, validated; lang is always explicit so 'en' and "no lang" share one cache entry. */
+function keywordParams(o: KeywordRunOptions): ServiceParams {
+  if (o.lang !== undefined && !KEYWORD_LANGS.includes(o.lang)) throw invalid(`The keyword language is one of ${KEYWORD_LANGS.join(', ')}.`, 'lang');
+  const image: KeywordParams = { lang: o.lang ?? 'en' };
+  if (o.numKeywords !== undefined) image.num_keywords = o.numKeywords;
+  if (o.threshold !== undefined) image.threshold = o.threshold;
+  if (o.colors) {
+    image.colors = true;
+    if (o.numColors !== undefined) image.num_colors = o.numColors;
+  } else if (o.numColors !== undefined) throw invalid('The number of colours applies only when colours are asked for.', 'numColors');
+  let checked: KeywordParams;
+  try {
+    checked = v.checkKeywordParams(image);
+  } catch (e) {
+    serviceError(e);
+  }
+  const video: Record<string, unknown> = {};
+  if (checked.num_keywords !== undefined) video.num_keywords = checked.num_keywords;
+  if (checked.threshold !== undefined) video.threshold = checked.threshold;
+  return { image: { ...checked }, video };
+}
+
+function captionParams(o: CaptionRunOptions): ServiceParams {
+  const len = o.length ?? 'normal';
+  if (!CAPTION_LENGTHS.includes(len)) throw invalid('The caption length is short, normal or long.', 'length');
+  return { image: { caption_len: len }, video: null };
+}
+
+/** Assets of the target, live ones only, in order, de-duplicated. */
+export function resolveTarget(ctx: LibraryCtx, target: RunTarget): number[] {
+  if ('query' in target) return searchIds(ctx, target.query);
+  const ids = [...new Set(target.assetIds)];
+  const live = prepared(ctx.db, 'SELECT 1 FROM assets WHERE id = ? AND removed_at IS NULL');
+  const missing = ids.filter((id) => !live.get(id));
+  if (missing.length) {
+    throw new ApiError('not_found', `${missing.length === 1 ? 'One' : missing.length} of the selected items ${missing.length === 1 ? 'is' : 'are'} no longer in the library. Refresh and try again.`);
+  }
+  return ids;
+}
+
+/** The hash the queue's cache is keyed by: the media hash (content without metadata) when the library has one. */
+export function analysisHash(row: AssetRow): string | null {
+  return (row as AssetRow & { media_hash?: string | null }).media_hash ?? row.content_hash;
+}
+
+function plan(ctx: LibraryCtx, kind: RunKind, target: RunTarget, options: KeywordRunOptions | CaptionRunOptions): Plan {
+  const params = kind === 'keywords' ? keywordParams(options as KeywordRunOptions) : captionParams(options as CaptionRunOptions);
+  const paramsKey = canonical({ kind, ...params });
+  const ids = resolveTarget(ctx, target);
+  const done = prepared(
+    ctx.db,
+    `SELECT r.id FROM ai_run_assets ra JOIN ai_runs r ON r.id = ra.run_id
+     WHERE ra.asset_id = ? AND ra.state = 'done' AND r.kind = ? AND r.params_key = ? AND r.status <> 'reverted'
+       AND ra.content_hash IS ? ORDER BY r.id DESC LIMIT 1`,
+  );
+  const specs: JobSpec[] = [];
+  const items: Plan['items'] = [];
+  const skipped: SkippedAsset[] = [];
+  for (const id of ids) {
+    const row = getAssetRow(ctx, id);
+    if (!row) continue;
+    const hash = analysisHash(row);
+    const endpoint: AnalyzeEndpoint | null =
+      row.kind === 'image' ? (kind === 'keywords' ? 'keywords' : 'caption') : row.kind === 'video' && kind === 'keywords' ? 'videoKeywords' : null;
+    if (!endpoint) {
+      skipped.push({
+        assetId: id, reason: 'unsupported',
+        message: kind === 'caption' ? 'The captioning service describes photos only.' : 'Only photos and videos can be keyworded.',
+      });
+      continue;
+    }
+    if (row.online !== 1) {
+      skipped.push({ assetId: id, reason: 'offline', message: 'Its folder is offline: reconnect the drive, then run again.' });
+      continue;
+    }
+    if (!options.force) {
+      const prior = done.get(id, kind, paramsKey, hash) as { id: number } | undefined;
+      if (prior) {
+        skipped.push({ assetId: id, reason: 'already_done', runId: prior.id, message: `Already done with these settings (run ${prior.id}).` });
+        continue;
+      }
+    }
+    const payload: AnalyzePayload = {
+      file: assetPath(row), endpoint, params: endpoint === 'videoKeywords' ? params.video! : params.image, assetId: id,
+      ...(hash ? { contentHash: hash } : {}),
+    };
+    specs.push({ kind: 'analyze', payload });
+    items.push({ assetId: id, hash });
+  }
+  const lang = kind === 'keywords' ? ((params.image.lang as KeywordLang | undefined) ?? 'en') : null;
+  const n = items.length;
+  const what = `${n} ${n === 1 ? 'file' : 'files'}`;
+  const label = kind === 'keywords' ? `Keywords for ${what} (${lang})` : `Captions for ${what} (${(options as CaptionRunOptions).length ?? 'normal'})`;
+  return { kind, options, lang, paramsKey, label, specs, items, skipped, total: ids.length };
+}
+
+function previewOf(queue: JobQueue, p: Plan): RunPreview {
+  return { ...queue.preview(p.specs), assets: p.total, skipped: p.skipped };
+}
+
+function cleanOptions<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([k, val]) => val !== undefined && k !== 'force')) as T;
+}
+
+function start(ctx: LibraryCtx, queue: JobQueue, p: Plan): RunStarted {
+  const { batch, jobIds } = queue.enqueueBatch(p.label, p.specs);
+  // enqueueBatch commits its own transaction; the run is recorded right after, before any
+  // job can end (jobs end asynchronously), and the sweep below picks up the cache hits that
+  // were done at once. A crash in between leaves a batch with no run: its answers are
+  // cached, so running again costs nothing.
+  const runId = ctx.db.transaction(() => {
+    const id = Number(
+      prepared(ctx.db, `INSERT INTO ai_runs (kind, params, params_key, lang, created_at, batch_id, status) VALUES (?, ?, ?, ?, ?, ?, 'running')`)
+        .run(p.kind, JSON.stringify(cleanOptions(p.options)), p.paramsKey, p.lang, Date.now(), batch.id).lastInsertRowid,
+    );
+    const add = prepared(ctx.db, `INSERT INTO ai_run_assets (run_id, asset_id, job_id, content_hash, state) VALUES (?, ?, ?, ?, 'queued')`);
+    p.items.forEach((it, i) => add.run(id, it.assetId, jobIds[i], it.hash));
+    return id;
+  })();
+  for (const jobId of jobIds) {
+    const job = queue.getJob(jobId);
+    if (job && isTerminal(job)) collectJob(ctx, job);
+  }
+  finishRunIfDone(ctx, runId);
+  return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped };
+}
+
+/** How many billable calls a keyword run would make (cache hits and assets already done excluded) and what they cost under the caps. */
+export function previewKeywordRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: KeywordRunOptions = {}): RunPreview {
+  return previewOf(queue, plan(ctx, 'keywords', target, options));
+}
+
+export function startKeywordRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: KeywordRunOptions = {}): RunStarted {
+  return start(ctx, queue, plan(ctx, 'keywords', target, options));
+}
+
+export function previewCaptionRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: CaptionRunOptions = {}): RunPreview {
+  return previewOf(queue, plan(ctx, 'caption', target, options));
+}
+
+export function startCaptionRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: CaptionRunOptions = {}): RunStarted {
+  return start(ctx, queue, plan(ctx, 'caption', target, options));
+}
+
+// ---- landing results -----------------------------------------------------------------------
+
+const isTerminal = (j: Pick<JobView, 'state'>): boolean => j.state === 'done' || j.state === 'failed' || j.state === 'cancelled' || j.state === 'unknown';
+
+interface RunAssetRow {
+  run_id: number;
+  asset_id: number;
+  state: string;
+  kind: RunKind;
+  lang: string | null;
+  params: string;
+}
+
+function storeKeywords(ctx: LibraryCtx, ra: RunAssetRow, result: KeywordsResult, endpoint: string): void {
+  const settings = getKeywordSettings(ctx);
+  const vocab = new Vocabulary(ctx);
+  // Video keywording has no lang parameter: its keywords come in English.
+  const lang = endpoint === 'videoKeywords' ? 'en' : ra.lang ?? 'en';
+  const insert = prepared(
+    ctx.db,
+    `INSERT INTO suggestions (asset_id, run_id, keyword, raw, lang, score, position) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (run_id, asset_id, keyword) DO NOTHING`,
+  );
+  const seen = new Set<string>();
+  const list = [...(result.keywords ?? [])].map((k, i) => ({ ...k, i })).sort((a, b) => b.score - a.score || a.i - b.i);
+  for (const k of list) {
+    if (typeof k.keyword !== 'string' || !cleanKeyword(k.keyword)) continue;
+    const spelled = vocab.spell(k.keyword, settings.casing);
+    const key = spelled.toLocaleLowerCase();
+    if (seen.has(key)) continue; // the strongest of two spellings of one word
+    seen.add(key);
+    const score = Number.isFinite(k.score) ? Math.max(0, Math.min(1, k.score)) : 0;
+    insert.run(ra.asset_id, ra.run_id, spelled, k.keyword, lang, score, k.i);
+  }
+  if (result.colors) prepared(ctx.db, 'UPDATE ai_run_assets SET colors = ? WHERE run_id = ? AND asset_id = ?').run(JSON.stringify(result.colors), ra.run_id, ra.asset_id);
+}
+
+function storeCaption(ctx: LibraryCtx, ra: RunAssetRow, result: CaptionResult): void {
+  const text = typeof result.caption === 'string' ? result.caption.normalize('NFC').replace(/\s+/g, ' ').trim() : '';
+  if (!text) return;
+  const len = (JSON.parse(ra.params) as CaptionRunOptions).length ?? 'normal';
+  prepared(
+    ctx.db,
+    `INSERT INTO caption_suggestions (asset_id, run_id, text, raw, caption_len) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (run_id, asset_id) DO NOTHING`,
+  ).run(ra.asset_id, ra.run_id, text, result.caption, len);
+}
+
+/** Store what one ended job brought (suggestions, or the reason it failed). Idempotent. */
+export function collectJob(ctx: LibraryCtx, job: JobView): void {
+  const rows = prepared(
+    ctx.db,
+    `SELECT ra.run_id, ra.asset_id, ra.state, r.kind, r.lang, r.params FROM ai_run_assets ra JOIN ai_runs r ON r.id = ra.run_id
+     WHERE ra.job_id = ? AND ra.state <> 'done'`,
+  ).all(job.id) as RunAssetRow[];
+  if (!rows.length) return;
+  const touched = new Set<number>();
+  ctx.db.transaction(() => {
+    const mark = prepared(ctx.db, 'UPDATE ai_run_assets SET state = ?, error = ?, finished_at = ? WHERE run_id = ? AND asset_id = ?');
+    for (const ra of rows) {
+      if (job.state === 'done') {
+        try {
+          if (ra.kind === 'keywords') storeKeywords(ctx, ra, job.result as KeywordsResult, job.endpoint);
+          else storeCaption(ctx, ra, job.result as CaptionResult);
+          mark.run('done', null, Date.now(), ra.run_id, ra.asset_id);
+        } catch (err) {
+          log.error(`Could not store the answer of job ${job.id}`, err);
+          mark.run('failed', 'The service’s answer could not be read.', Date.now(), ra.run_id, ra.asset_id);
+        }
+      } else {
+        const state = job.state === 'cancelled' ? 'cancelled' : 'failed';
+        const message = job.error?.message ?? (state === 'cancelled' ? 'Cancelled.' : 'The analysis failed.');
+        mark.run(state, message, Date.now(), ra.run_id, ra.asset_id);
+      }
+      touched.add(ra.run_id);
+    }
+  })();
+  for (const runId of touched) {
+    finishRunIfDone(ctx, runId);
+    emitWorkflowEvent(ctx, 'suggestions', { runId, assetIds: rows.filter((r) => r.run_id === runId).map((r) => r.asset_id) });
+  }
+}
+
+function finishRunIfDone(ctx: LibraryCtx, runId: number): void {
+  const left = prepared(ctx.db, "SELECT count(*) FROM ai_run_assets WHERE run_id = ? AND state = 'queued'").pluck().get(runId) as number;
+  if (left === 0) prepared(ctx.db, "UPDATE ai_runs SET status = 'done' WHERE id = ? AND status = 'running'").run(runId);
+  const view = getRun(ctx, runId);
+  if (view) emitWorkflowEvent(ctx, 'run', view);
+}
+
+/**
+ * Land answers as their jobs end: listen to the queue, and sweep once for jobs that ended
+ * while nobody listened (the app closed mid-run, another process ran the queue). Returns
+ * the unsubscribe function.
+ */
+export function attachWorkflows(ctx: LibraryCtx, queue: JobQueue): () => void {
+  const off = queue.on('job', (job) => {
+    if (job.kind === 'analyze' && isTerminal(job)) collectJob(ctx, job);
+  });
+  sweepRuns(ctx, queue);
+  return off;
+}
+
+/** Store the answers of every ended job whose run has not seen it yet. */
+export function sweepRuns(ctx: LibraryCtx, queue: JobQueue): void {
+  const pending = prepared(ctx.db, "SELECT DISTINCT job_id FROM ai_run_assets WHERE state = 'queued' AND job_id IS NOT NULL").pluck().all() as number[];
+  for (const jobId of pending) {
+    const job = queue.getJob(jobId);
+    if (!job) {
+      prepared(ctx.db, "UPDATE ai_run_assets SET state = 'failed', error = ?, finished_at = ? WHERE job_id = ? AND state = 'queued'")
+        .run('The job was removed from the queue before it ran.', Date.now(), jobId);
+    } else if (isTerminal(job)) collectJob(ctx, job);
+  }
+  const running = prepared(ctx.db, "SELECT id FROM ai_runs WHERE status = 'running'").pluck().all() as number[];
+  for (const id of running) finishRunIfDone(ctx, id);
+}
+
+// ---- views -------------------------------------------------------------------------------
+
+interface RunRow {
+  id: number;
+  kind: RunKind;
+  params: string;
+  lang: string | null;
+  created_at: number;
+  batch_id: string;
+  status: RunView['status'];
+}
+
+function toRunView(ctx: LibraryCtx, r: RunRow): RunView {
+  const counts = { queued: 0, done: 0, failed: 0, cancelled: 0 };
+  for (const c of prepared(ctx.db, 'SELECT state, count(*) AS n FROM ai_run_assets WHERE run_id = ? GROUP BY state').all(r.id) as { state: keyof typeof counts; n: number }[]) {
+    counts[c.state] = c.n;
+  }
+  const suggestions = { pending: 0, accepted: 0, rejected: 0 };
+  const table = r.kind === 'keywords' ? 'suggestions' : 'caption_suggestions';
+  for (const c of prepared(ctx.db, `SELECT state, count(*) AS n FROM ${table} WHERE run_id = ? GROUP BY state`).all(r.id) as { state: keyof typeof suggestions; n: number }[]) {
+    suggestions[c.state] = c.n;
+  }
+  return {
+    id: r.id, kind: r.kind, params: JSON.parse(r.params) as RunView['params'], lang: r.lang as KeywordLang | null, createdAt: r.created_at,
+    batchId: r.batch_id, status: r.status, counts, suggestions,
+  };
+}
+
+export function getRun(ctx: LibraryCtx, runId: number): RunView | null {
+  const r = prepared(ctx.db, 'SELECT * FROM ai_runs WHERE id = ?').get(runId) as RunRow | undefined;
+  return r ? toRunView(ctx, r) : null;
+}
+
+export function listRuns(ctx: LibraryCtx, opts: { limit?: number; assetId?: number } = {}): RunView[] {
+  const limit = Math.max(1, Math.min(opts.limit ?? 50, 1000));
+  const rows = (
+    opts.assetId !== undefined
+      ? prepared(ctx.db, 'SELECT r.* FROM ai_runs r JOIN ai_run_assets ra ON ra.run_id = r.id WHERE ra.asset_id = ? ORDER BY r.id DESC LIMIT ?').all(opts.assetId, limit)
+      : prepared(ctx.db, 'SELECT * FROM ai_runs ORDER BY id DESC LIMIT ?').all(limit)
+  ) as RunRow[];
+  return rows.map((r) => toRunView(ctx, r));
+}
+
+/** Per asset of a run: what became of its job. */
+export function runAssets(ctx: LibraryCtx, runId: number): { assetId: number; state: string; error: string | null; colors: unknown }[] {
+  return (
+    prepared(ctx.db, 'SELECT asset_id, state, error, colors FROM ai_run_assets WHERE run_id = ? ORDER BY rowid').all(runId) as {
+      asset_id: number; state: string; error: string | null; colors: string | null;
+    }[]
+  ).map((r) => ({ assetId: r.asset_id, state: r.state, error: r.error, colors: r.colors ? JSON.parse(r.colors) : null }));
+}

@@ -1,0 +1,143 @@
+import { ApiError } from '../api/errors';
+import type { LibraryCtx } from '../library/context';
+import { getAssetKeywords, pruneUnusedKeywords } from '../library/keywords';
+import { prepared } from '../library/search-sets';
+import { countNoun, logEdit, quote } from './edit-log';
+import { cleanKeyword } from './hygiene';
+
+// The library-wide keyword list: counts, hierarchy, and rename / merge / delete across every
+// asset, each one undoable edit. Hierarchical keywords are stored whole ('Animals|Cat', the
+// way Lightroom writes lr:hierarchicalSubject); renaming or deleting a parent carries its
+// children along.
+
+export interface LibraryKeyword {
+  name: string;
+  count: number;
+  /** The levels of a hierarchical keyword ('Animals|Cat' -> ['Animals', 'Cat']). */
+  path: string[];
+}
+
+export interface VocabularyEditResult {
+  /** null when nothing changed. */
+  description: string | null;
+  assetIds: number[];
+}
+
+const lower = (s: string): string => s.toLocaleLowerCase();
+
+/** Every keyword in use on live assets with its count, hierarchies sorted under their parents. */
+export function listLibraryKeywords(ctx: LibraryCtx): LibraryKeyword[] {
+  const rows = prepared(
+    ctx.db,
+    `SELECT k.name AS name, count(*) AS count FROM keywords k
+     JOIN asset_keywords ak ON ak.keyword_id = k.id JOIN assets a ON a.id = ak.asset_id AND a.removed_at IS NULL
+     GROUP BY k.id`,
+  ).all() as { name: string; count: number }[];
+  return rows
+    .map((r) => ({ ...r, path: r.name.split('|') }))
+    .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+}
+
+/** Does `k` name `word` itself, or (with children) one of its descendants? */
+const matches = (k: string, word: string, children: boolean): boolean => lower(k) === lower(word) || (children && lower(k).startsWith(lower(word) + '|'));
+
+function assetsWith(ctx: LibraryCtx, words: readonly string[], children: boolean): number[] {
+  const names = prepared(ctx.db, 'SELECT id, name FROM keywords').all() as { id: number; name: string }[];
+  const ids = names.filter((n) => words.some((w) => matches(n.name, w, children))).map((n) => n.id);
+  const q = prepared(ctx.db, 'SELECT ak.asset_id FROM asset_keywords ak JOIN assets a ON a.id = ak.asset_id AND a.removed_at IS NULL WHERE ak.keyword_id = ?');
+  const out = new Set<number>();
+  for (const id of ids) for (const a of q.pluck().all(id) as number[]) out.add(a);
+  return [...out].sort((a, b) => a - b);
+}
+
+function applyAcross(ctx: LibraryCtx, assetIds: number[], map: (list: string[]) => string[], description: (what: string) => string, before?: () => void): VocabularyEditResult {
+  if (!assetIds.length) return { description: null, assetIds: [] };
+  const text = description(countNoun(ctx, assetIds));
+  const changed = ctx.db.transaction(() => {
+    before?.();
+    const ids = logEdit(ctx, assetIds.map((assetId) => ({ assetId, field: 'keywords' as const, value: map(getAssetKeywords(ctx.db, assetId)) })), text, null);
+    pruneUnusedKeywords(ctx.db);
+    return ids;
+  })();
+  if (changed.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: changed });
+  return { description: changed.length ? text : null, assetIds: changed };
+}
+
+function required(word: string, field: string): string {
+  const k = cleanKeyword(word);
+  if (!k) throw new ApiError('validation', 'A keyword cannot be empty.', field);
+  return k;
+}
+
+/**
+ * Rename a keyword on every asset (and, by default, the children of a hierarchy: 'Animals'
+ * -> 'Fauna' turns 'Animals|Cat' into 'Fauna|Cat'). The new spelling is used everywhere,
+ * also where the target word already existed in another casing; an asset holding both ends
+ * up with one, in the place of the first.
+ */
+export function renameKeyword(ctx: LibraryCtx, from: string, to: string, opts: { children?: boolean } = {}): VocabularyEditResult {
+  const a = required(from, 'from');
+  const b = required(to, 'to');
+  const children = opts.children !== false;
+  if (a === b) return { description: null, assetIds: [] };
+  const ids = assetsWith(ctx, [a, b], children);
+  const map = (list: string[]): string[] => {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const k of list) {
+      let next = k;
+      if (lower(k) === lower(a) || lower(k) === lower(b)) next = b;
+      else if (children && lower(k).startsWith(lower(a) + '|')) next = b + k.slice(a.length);
+      else if (children && lower(k).startsWith(lower(b) + '|')) next = b + k.slice(b.length);
+      if (seen.has(lower(next))) continue;
+      seen.add(lower(next));
+      out.push(next);
+    }
+    return out;
+  };
+  // The vocabulary is case-insensitive for ASCII: re-spell an existing row so the new
+  // casing is what every asset stores (otherwise the old spelling would be found and kept).
+  const respell = (): void => {
+    prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(b, b, b);
+    if (lower(a) === lower(b)) prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ?').run(b, a);
+  };
+  const merging = ids.length > 0 && (prepared(ctx.db, 'SELECT 1 FROM keywords WHERE name = ?').get(b) !== undefined) && lower(a) !== lower(b);
+  return applyAcross(ctx, ids, map, (what) => `${merging ? 'merge' : 'rename'} keyword ${quote(a)} ${merging ? 'into' : 'to'} ${quote(b)} on ${what}`, respell);
+}
+
+/** Merge keywords into one (each `from` is renamed to `into`; assets end up with `into` once). */
+export function mergeKeywords(ctx: LibraryCtx, from: readonly string[], into: string, opts: { children?: boolean } = {}): VocabularyEditResult {
+  const target = required(into, 'into');
+  const sources = from.map((f) => required(f, 'from')).filter((f) => lower(f) !== lower(target));
+  if (!sources.length) return { description: null, assetIds: [] };
+  const children = opts.children !== false;
+  const ids = assetsWith(ctx, [...sources, target], children);
+  const map = (list: string[]): string[] => {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const k of list) {
+      let next = k;
+      for (const s of [...sources, target]) {
+        if (lower(k) === lower(s)) next = target;
+        else if (children && lower(k).startsWith(lower(s) + '|')) next = target + k.slice(s.length);
+      }
+      if (seen.has(lower(next))) continue;
+      seen.add(lower(next));
+      out.push(next);
+    }
+    return out;
+  };
+  const respell = (): void => {
+    prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(target, target, target);
+  };
+  const names = sources.map(quote).join(', ');
+  return applyAcross(ctx, ids, map, (what) => `merge keyword${sources.length > 1 ? 's' : ''} ${names} into ${quote(target)} on ${what}`, respell);
+}
+
+/** Remove a keyword (and by default its children) from every asset. */
+export function deleteKeyword(ctx: LibraryCtx, name: string, opts: { children?: boolean } = {}): VocabularyEditResult {
+  const word = required(name, 'name');
+  const children = opts.children !== false;
+  const ids = assetsWith(ctx, [word], children);
+  return applyAcross(ctx, ids, (list) => list.filter((k) => !matches(k, word, children)), (what) => `delete keyword ${quote(word)} from ${what}`);
+}
