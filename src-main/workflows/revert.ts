@@ -15,6 +15,7 @@ import type { RevertResult } from './types';
 // - a keyword the run added and nobody touched since is removed;
 // - one the run added that the user removed by hand stays removed (nothing to do);
 // - one the user removed and later added again by hand is the user's and stays;
+// - one the user also accepted from another run that is not reverted stays;
 // - keywords added by anyone else, the order the user gave, ratings, titles all stay.
 // A caption is restored only when the run's acceptance is still the latest change to it.
 
@@ -73,10 +74,17 @@ export function revertRun(ctx: LibraryCtx, runId: number): RevertResult {
          JOIN assets a ON a.id = c.asset_id AND a.removed_at IS NULL
          WHERE e.batch_id = ? AND e.undone = 0 ORDER BY c.asset_id`,
       ).all(run.batch_id) as { asset_id: number; field: LoggedField }[];
+      const acceptedElsewhere = prepared(
+        ctx.db,
+        `SELECT s.keyword FROM suggestions s JOIN ai_runs r ON r.id = s.run_id AND r.status <> 'reverted'
+         WHERE s.asset_id = ? AND s.state = 'accepted' AND s.run_id <> ?`,
+      ).pluck();
       for (const t of touched) {
         const rows = history(ctx, t.asset_id, t.field, first);
         if (t.field === 'keywords') {
           const owned = keywordsOwnedByRun(rows, run.batch_id);
+          // A word the user also accepted from another run (it was already there then) is theirs too.
+          for (const k of acceptedElsewhere.all(t.asset_id, run.id) as string[]) owned.delete(lower(k));
           const current = getAssetKeywords(ctx.db, t.asset_id);
           const kept = current.filter((k) => !owned.has(lower(k)));
           if (kept.length !== current.length) {

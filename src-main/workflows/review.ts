@@ -157,8 +157,6 @@ function acceptRows(ctx: LibraryCtx, rows: SuggestionRow[]): AcceptResult {
   ctx.db.transaction(() => {
     const vocab = new Vocabulary(ctx);
     const setState = prepared(ctx.db, 'UPDATE suggestions SET state = ?, decided_at = ? WHERE id = ?');
-    // The same word suggested by other runs for the same asset is decided with it.
-    const sameWord = prepared(ctx.db, "SELECT id, keyword FROM suggestions WHERE asset_id = ? AND state = 'pending'");
     const runs = [...new Set(pending.map((r) => r.run_id))].sort((a, b) => a - b);
     for (const runId of runs) {
       const ofRun = pending.filter((r) => r.run_id === runId);
@@ -183,12 +181,11 @@ function acceptRows(ctx: LibraryCtx, rows: SuggestionRow[]): AcceptResult {
       const description = `accept ${n} suggested keyword${n === 1 ? '' : 's'} on ${countNoun(ctx, [...byAsset.keys()])}`;
       for (const id of logEdit(ctx, plan, description, ofRun[0].batch_id)) changed.add(id);
       const now = Date.now();
+      // Only these rows become 'accepted' (not the same word of other runs): revertRun keeps a
+      // word another live run accepted, so each acceptance must be the user's own.
       for (const r of acceptedHere) {
         setState.run('accepted', now, r.id);
         decided.add(r.asset_id);
-        for (const other of sameWord.all(r.asset_id) as { id: number; keyword: string }[]) {
-          if (lower(other.keyword) === lower(r.keyword)) setState.run('accepted', now, other.id);
-        }
       }
     }
   })();
