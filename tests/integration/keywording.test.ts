@@ -24,7 +24,7 @@ import { startSimulator, type Simulator } from '../simulator/index.js';
 const creds = { clientId: 'kw', clientSecret: 'kw-secret' };
 const COLOURS = ['#2f6fe0', '#2ea83a', '#d03a2a', '#e0c02f', '#7a3ad0', '#30c0c0'];
 let dir: string;
-let files: { rel: string; hash: string }[] = [];
+const files: { rel: string; hash: string }[] = [];
 let sim: Simulator;
 let ctx: LibraryCtx;
 let ids: number[];
