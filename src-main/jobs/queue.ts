@@ -61,7 +61,7 @@ class Held extends Error {}
 class CapReached extends Error {}
 
 export interface QueueTuning {
-  /** extra milliseconds added to each 1-second window (safety margin against 502) */
+  /** extra milliseconds added to each 1-second window (clock granularity; jitter is handled by the limiter) */
   marginMs?: number;
   pollMs?: number;
   pollMaxMs?: number;
@@ -92,7 +92,7 @@ interface Inflight {
 }
 
 const DEFAULT_TUNING: Required<Omit<QueueTuning, 'concurrency'>> = {
-  marginMs: 100, pollMs: 2000, pollMaxMs: 10_000, maxAttempts: 5, retryBaseMs: 1000, retryMaxMs: 60_000, offlineProbeMs: 2000, offlineProbeMaxMs: 60_000,
+  marginMs: 20, pollMs: 2000, pollMaxMs: 10_000, maxAttempts: 5, retryBaseMs: 1000, retryMaxMs: 60_000, offlineProbeMs: 2000, offlineProbeMaxMs: 60_000,
 };
 
 /** Lane of an endpoint: its one-at-a-time group, else the endpoint itself (the service limits per endpoint). */
@@ -549,14 +549,23 @@ export class JobQueue {
         if (f.intent) throw new ServiceError('cancelled', 'The job was stopped.');
         if (q.hold && (billing || !['quota', 'cap'].includes(q.hold.reason))) throw new Held(q.hold.message);
         if (billing) q.checkCaps(billing);
+        let release: () => void;
         try {
-          await q.limiter(endpoint).acquire(f.controller.signal);
+          release = await q.limiter(endpoint).acquire(f.controller.signal);
         } catch {
           throw new ServiceError('cancelled', 'The job was stopped.');
         }
-        if (q.hold && (billing || !['quota', 'cap'].includes(q.hold.reason))) throw new Held(q.hold.message);
+        if (q.hold && (billing || !['quota', 'cap'].includes(q.hold.reason))) {
+          release();
+          throw new Held(q.hold.message);
+        }
         if (billing) {
-          q.checkCaps(billing);
+          try {
+            q.checkCaps(billing);
+          } catch (e) {
+            release();
+            throw e;
+          }
           q.reserved++;
           q.store.update(row.id, { phase: 'sent' });
           q.emit('job', toView(q.store.get(row.id)!));
@@ -580,6 +589,7 @@ export class JobQueue {
           }
           throw e;
         } finally {
+          release();
           if (billing) q.reserved--;
         }
       },
@@ -618,10 +628,14 @@ export class JobQueue {
       try {
         const ac = new AbortController();
         const timer = setTimeout(() => ac.abort(), 15_000);
-        await this.limiter('cancelTask').acquire(ac.signal);
-        if (handler.cancelRemote) await handler.cancelRemote(this.client, toView(r), ac.signal);
-        else await this.client.cancelTask(r.task_id, { signal: ac.signal });
-        clearTimeout(timer);
+        const release = await this.limiter('cancelTask').acquire(ac.signal);
+        try {
+          if (handler.cancelRemote) await handler.cancelRemote(this.client, toView(r), ac.signal);
+          else await this.client.cancelTask(r.task_id, { signal: ac.signal });
+        } finally {
+          release();
+          clearTimeout(timer);
+        }
       } catch (e) {
         log.warn(`Could not cancel remote task of job ${id}: ${(e as Error).message}`);
       }

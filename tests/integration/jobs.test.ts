@@ -66,19 +66,20 @@ afterAll(async () => {
 });
 
 describe('job queue', () => {
-  it('paces 300 keyword requests with zero 502s (1,000 belongs to the benchmark)', async () => {
+  it('paces 1,000 keyword requests with zero 502s (the achieved rate belongs to the benchmark)', async () => {
     const { sim, q } = await setup();
-    const specs = Array.from({ length: 300 }, (_, i) => analyze(i));
-    expect(q.preview(specs).billable).toBe(300);
-    const { batch } = q.enqueueBatch('300 photos', specs);
+    const n = 1000;
+    const specs = Array.from({ length: n }, (_, i) => analyze(i));
+    expect(q.preview(specs).billable).toBe(n);
+    const { batch } = q.enqueueBatch('1,000 photos', specs);
     await q.waitForIdle();
-    expect(q.getBatch(batch.id)!.counts.done).toBe(300);
+    expect(q.getBatch(batch.id)!.counts.done).toBe(n);
     expect(count502(sim)).toBe(0);
-    expect(sim.billed()[creds.clientId].keywords).toBe(300);
-    expect(q.status().usage.byModelToday.keywords).toBe(300);
+    expect(sim.billed()[creds.clientId].keywords).toBe(n);
+    expect(q.status().usage.byModelToday.keywords).toBe(n);
     const uploads = sim.log.filter((e) => e.path === '/v1/keywords');
     expect(uploads.every((e) => !e.uploadHadExif && Math.min(e.imageSize!.width, e.imageSize!.height) === 300)).toBe(true);
-  }, 90_000);
+  }, 180_000);
 
   it('a cache hit or a duplicate file costs nothing', async () => {
     const { sim, q } = await setup();
