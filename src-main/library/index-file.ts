@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { LibraryCtx } from './context';
 import { FULL_HASH_LIMIT, hashBuffer, hashFile, sampledHash } from './hash';
+import { isoMediaHash, mediaHashOfBuffer } from './media-hash';
 import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from './metadata';
 import { makeImageThumb, makePosterThumb } from './thumbs';
 import { posterFrame, probe } from './video';
@@ -19,6 +20,8 @@ export interface FileProblem {
 export interface IndexedFile {
   file: WalkedFile;
   hash: string | null;
+  /** Content without metadata (see media-hash.ts); the content hash where no parser applies. */
+  mediaHash: string | null;
   meta: FileMetadata;
   /** Displayed size (orientation applied). */
   width: number | null;
@@ -40,7 +43,7 @@ function readReason(err: unknown): string {
 
 export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: string | null): Promise<IndexedFile> {
   const out: IndexedFile = {
-    file, hash: null, meta: emptyMetadata(), width: null, height: null, durationS: null,
+    file, hash: null, mediaHash: null, meta: emptyMetadata(), width: null, height: null, durationS: null,
     videoCodec: null, audioCodec: null, thumb: null, problems: [],
   };
   if (file.size === 0) {
@@ -66,6 +69,13 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   }
 
   const { kind, format, isRaw } = file.format;
+  try {
+    if (buf) out.mediaHash = await mediaHashOfBuffer(buf, format);
+    else if (format === 'mp4' || format === 'mov') out.mediaHash = await isoMediaHash(file.absPath);
+  } catch {
+    // A file whose structure cannot be walked simply keeps its content hash as media hash.
+  }
+  out.mediaHash ??= out.hash;
   try {
     out.meta = await readMetadata(file.absPath, { format, buf, sidecarPath });
   } catch {

@@ -239,10 +239,10 @@ class BatchWriter {
   ) {
     const db = ctx.db;
     this.insert = db.prepare(
-      `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, width, height,
+      `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, media_hash, width, height,
          orientation, duration_s, video_codec, audio_codec, taken_at, camera_make, camera_model, lens, gps_lat, gps_lon,
          rating, color_label, caption, title, thumb, stack_key, has_error, added_at, indexed_at)
-       VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @width, @height,
+       VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @mediaHash, @width, @height,
          @orientation, @durationS, @videoCodec, @audioCodec, @takenAt, @cameraMake, @cameraModel, @lens, @gpsLat, @gpsLon,
          COALESCE(@rating, 0), @colorLabel, @caption, @title, @thumb, @stackKey, @hasError, @now, @now)`,
     );
@@ -250,7 +250,7 @@ class BatchWriter {
     // title) is only replaced when the file now carries a value of its own.
     this.update = db.prepare(
       `UPDATE assets SET name = @name, ext = @ext, kind = @kind, format = @format, is_raw = @isRaw, size = @size,
-         mtime_ms = @mtimeMs, content_hash = @hash, width = @width, height = @height, orientation = @orientation,
+         mtime_ms = @mtimeMs, content_hash = @hash, media_hash = @mediaHash, width = @width, height = @height, orientation = @orientation,
          duration_s = @durationS, video_codec = @videoCodec, audio_codec = @audioCodec, taken_at = @takenAt,
          camera_make = @cameraMake, camera_model = @cameraModel, lens = @lens, gps_lat = @gpsLat, gps_lon = @gpsLon,
          rating = COALESCE(@rating, rating), color_label = COALESCE(@colorLabel, color_label),
@@ -278,7 +278,7 @@ class BatchWriter {
     const params = {
       folderId: this.folderId, relPath: f.relPath, name: f.name, ext: extLower(f.name), kind: f.format.kind,
       format: f.format.format, isRaw: f.format.isRaw ? 1 : 0, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash,
-      width: r.width, height: r.height, orientation: r.meta.orientation, durationS: r.durationS,
+      mediaHash: r.mediaHash, width: r.width, height: r.height, orientation: r.meta.orientation, durationS: r.durationS,
       videoCodec: r.videoCodec, audioCodec: r.audioCodec, takenAt: r.meta.takenAt, cameraMake: r.meta.cameraMake,
       cameraModel: r.meta.cameraModel, lens: r.meta.lens, gpsLat: r.meta.gpsLat, gpsLon: r.meta.gpsLon,
       rating: r.meta.rating, colorLabel: r.meta.colorLabel, caption: r.meta.caption, title: r.meta.title,

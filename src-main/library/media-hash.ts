@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { hashBuffer } from './hash';
+
+// The media hash identifies a picture's or a clip's CONTENT independent of its metadata: the
+// JPEG scan data, the PNG image chunks, the WebP bitstream, the MP4/MOV media data. Writing
+// keywords into a file changes its content hash but not its media hash, so the service's
+// result cache (keyed by it) still knows the picture: keywording it again after export costs
+// nothing. Formats without a parser here use the content hash, which is always correct, just
+// less forgiving.
+
+const PREFIX = 'm:';
+
+/** For a file already in memory; null when the format has no parser (use the content hash). */
+export async function mediaHashOfBuffer(buf: Buffer, format: string): Promise<string | null> {
+  const parts = format === 'jpeg' ? jpegImageParts(buf) : format === 'png' ? pngImageParts(buf) : format === 'webp' ? webpImageParts(buf) : null;
+  if (!parts || parts.length === 0) return null;
+  if (parts.length === 1) return PREFIX + (await hashBuffer(buf.subarray(parts[0][0], parts[0][1])));
+  const joined = Buffer.concat(parts.map(([a, b]) => buf.subarray(a, b)));
+  return PREFIX + (await hashBuffer(joined));
+}
+
+/** JPEG: every segment except APPn and COM (where EXIF, XMP, IPTC and ICC live), then the scan data to the end. */
+export function jpegImageParts(buf: Buffer): [number, number][] | null {
+  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return null;
+  const parts: [number, number][] = [];
+  let i = 2;
+  while (i + 4 <= buf.length) {
+    if (buf[i] !== 0xff) return null;
+    const marker = buf[i + 1];
+    if (marker === 0xff) {
+      i++; // fill byte
+      continue;
+    }
+    if (marker === 0xda) {
+      parts.push([i, buf.length]); // SOS: the entropy-coded data runs to EOI
+      return parts;
+    }
+    if (marker === 0xd9) return parts.length ? parts : null;
+    const len = buf.readUInt16BE(i + 2);
+    if (len < 2 || i + 2 + len > buf.length) return null;
+    const isApp = marker >= 0xe0 && marker <= 0xef;
+    const isComment = marker === 0xfe;
+    if (!isApp && !isComment) parts.push([i, i + 2 + len]);
+    i += 2 + len;
+  }
+  return null;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_METADATA_CHUNKS = new Set(['tEXt', 'iTXt', 'zTXt', 'eXIf', 'tIME']);
+
+/** PNG: every chunk but the textual/EXIF/time ones metadata writers add or change. */
+export function pngImageParts(buf: Buffer): [number, number][] | null {
+  if (buf.length < 8 || !buf.subarray(0, 8).equals(PNG_SIGNATURE)) return null;
+  const parts: [number, number][] = [];
+  let i = 8;
+  while (i + 12 <= buf.length) {
+    const len = buf.readUInt32BE(i);
+    const type = buf.toString('latin1', i + 4, i + 8);
+    const end = i + 12 + len;
+    if (end > buf.length) return null;
+    if (!PNG_METADATA_CHUNKS.has(type)) parts.push([i, end]);
+    if (type === 'IEND') return parts;
+    i = end;
+  }
+  return null;
+}
+
+/** WebP: the RIFF chunks except EXIF, XMP and the VP8X header whose flags announce them. */
+export function webpImageParts(buf: Buffer): [number, number][] | null {
+  if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WEBP') return null;
+  const parts: [number, number][] = [];
+  let i = 12;
+  while (i + 8 <= buf.length) {
+    const type = buf.toString('latin1', i, i + 4);
+    const len = buf.readUInt32LE(i + 4);
+    const end = i + 8 + len + (len % 2);
+    if (i + 8 + len > buf.length) return null;
+    if (type !== 'EXIF' && type !== 'XMP ' && type !== 'VP8X') parts.push([i, Math.min(end, buf.length)]);
+    i = end;
+  }
+  return parts.length ? parts : null;
+}
+
+const SAMPLE_LIMIT = 256 * 1024 * 1024;
+const SAMPLE_COUNT = 16;
+const SAMPLE_SIZE = 64 * 1024;
+
+/**
+ * MP4/MOV: the payload of the top-level `mdat` boxes (the audio and video samples), read
+ * from disk. Metadata lives in `moov`/`udta`/`uuid` boxes, which a writer may rewrite and
+ * move. Large media data is sampled, as the content hash is for large files.
+ */
+export async function isoMediaHash(path: string): Promise<string | null> {
+  const fh = await open(path, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const header = Buffer.alloc(16);
+    const h = createHash('sha256');
+    let pos = 0;
+    let found = false;
+    while (pos + 8 <= size) {
+      const { bytesRead } = await fh.read(header, 0, 16, pos);
+      if (bytesRead < 8) break;
+      let boxSize = header.readUInt32BE(0);
+      const type = header.toString('latin1', 4, 8);
+      let headerLen = 8;
+      if (boxSize === 1) {
+        if (bytesRead < 16) break;
+        boxSize = Number(header.readBigUInt64BE(8));
+        headerLen = 16;
+      } else if (boxSize === 0) {
+        boxSize = size - pos;
+      }
+      if (boxSize < headerLen || pos + boxSize > size) break;
+      if (type === 'mdat') {
+        found = true;
+        await hashRange(fh, pos + headerLen, boxSize - headerLen, h);
+      }
+      pos += boxSize;
+    }
+    return found ? PREFIX + h.digest('hex') : null;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function hashRange(fh: Awaited<ReturnType<typeof open>>, start: number, length: number, h: ReturnType<typeof createHash>): Promise<void> {
+  const chunk = Buffer.alloc(1024 * 1024);
+  if (length > SAMPLE_LIMIT) {
+    h.update(`sampled:${length};`);
+    const span = length - SAMPLE_SIZE;
+    for (let k = 0; k < SAMPLE_COUNT; k++) {
+      const { bytesRead } = await fh.read(chunk, 0, SAMPLE_SIZE, start + Math.floor((span * k) / (SAMPLE_COUNT - 1)));
+      h.update(chunk.subarray(0, bytesRead));
+    }
+    return;
+  }
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await fh.read(chunk, 0, Math.min(chunk.length, length - done), start + done);
+    if (bytesRead === 0) break;
+    h.update(chunk.subarray(0, bytesRead));
+    done += bytesRead;
+  }
+}
