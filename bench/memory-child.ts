@@ -1,0 +1,43 @@
+import { openLibrary } from '../src-main/library/context';
+import { addFolder } from '../src-main/library/folders';
+import { closeMetadataReader } from '../src-main/library/metadata';
+import { scanFolder } from '../src-main/library/scan';
+import { facets, search, searchIds } from '../src-main/library/search';
+
+// Runs in its own process (bench/memory.ts samples its RSS from outside): the main-side work
+// of scanning, or of browsing a big catalogue, reporting maxRSS after each phase on stdout.
+
+const [mode, dataDir, ...rest] = process.argv.slice(2);
+const mb = (): number => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+const phases: Record<string, number> = {};
+const mark = (name: string): void => {
+  phases[name] = mb();
+  process.stderr.write(`[memory-child] ${name}: maxRSS ${phases[name]} MB\n`);
+};
+
+const ctx = openLibrary(dataDir);
+mark('opened');
+if (mode === 'scan') {
+  // rest: a tree to scan for the first time, then a tree whose rows are already written.
+  const [firstRoot, rescanRoot, rescanFolderId] = rest;
+  const folder = addFolder(ctx, firstRoot);
+  await scanFolder(ctx, folder.id);
+  mark('first scan');
+  if (rescanRoot) {
+    await scanFolder(ctx, Number(rescanFolderId));
+    mark('unchanged rescan');
+  }
+  await closeMetadataReader();
+} else if (mode === 'browse') {
+  const queries = [{ sort: 'takenAt' as const, order: 'desc' as const }, { sort: 'name' as const }, { text: 'beach' }, { noKeywords: true }];
+  for (const q of queries) {
+    const total = search(ctx, q, { offset: 0, limit: 200 }).total;
+    // Page through everything as a fast scroll from top to bottom would (one page every 5%).
+    for (let offset = 0; offset < total; offset += Math.max(200, Math.floor(total / 20))) search(ctx, q, { offset, limit: 200 });
+    searchIds(ctx, q);
+  }
+  facets(ctx);
+  mark('browsed');
+}
+ctx.db.close();
+process.stdout.write(JSON.stringify({ phases, maxRssMB: mb() }) + '\n');
