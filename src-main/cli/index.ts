@@ -21,6 +21,8 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   login: () => import('./commands/login'),
   logout: () => import('./commands/logout'),
   jobs: () => import('./commands/jobs'),
+  keyword: () => import('./commands/keyword'),
+  export: () => import('./commands/export'),
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -28,13 +30,15 @@ const SUMMARIES: Record<string, string> = {
   search: 'search [TEXT] [filters]           find assets',
   show: 'show PATH                         one asset with its recorded errors',
   tag: 'tag PATH... --add K1,K2 --remove K3',
-  caption: 'caption PATH... --set TEXT|--clear',
+  caption: 'caption PATH... --set TEXT|--clear | [--length L] [--accept]  set by hand, or AI suggestions',
   rate: 'rate PATH... --stars N',
   folders: 'folders                           list library folders',
   undo: 'undo                              undo the most recent edit',
   login: 'login [--client-id ID]            store the service key pair in the OS keychain',
   logout: 'logout                            remove the stored key pair',
   jobs: 'jobs [--state S]...               the service job queue: batches, jobs, usage',
+  keyword: 'keyword PATH...|--query Q [--lang L] [--num N] [--threshold T] [--accept-above S]  AI keywords',
+  export: 'export PATH...|--query Q --write-files | --csv FILE --agency adobe|shutterstock',
 };
 
 function generalUsage(): string {

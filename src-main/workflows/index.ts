@@ -16,3 +16,4 @@ export {
 } from './hygiene';
 export type * from './types';
 export { KEYWORD_LANGS, CAPTION_LENGTHS } from './types';
+export { runToEnd, type RunOutcome } from './wait';
