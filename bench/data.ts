@@ -75,7 +75,7 @@ export async function makePhoto(spec: PhotoSpec): Promise<Buffer> {
     .resize(spec.width, spec.height, { kernel: 'cubic' })
     .raw()
     .toBuffer();
-  const noise = await sharp({ create: { width: spec.width, height: spec.height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 22 } } })
+  const noise = await sharp({ create: { width: spec.width, height: spec.height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 22 } } })
     .raw()
     .toBuffer();
   // Blend fine noise in: texture a JPEG encoder has to work for, like foliage or sensor grain.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { openLibrary } from '../src-main/library/context';
 import { addFolder } from '../src-main/library/folders';
 import { closeMetadataReader } from '../src-main/library/metadata';
@@ -5,14 +6,16 @@ import { scanFolder } from '../src-main/library/scan';
 import { facets, search, searchIds } from '../src-main/library/search';
 
 // Runs in its own process (bench/memory.ts samples its RSS from outside): the main-side work
-// of scanning, or of browsing a big catalogue, reporting maxRSS after each phase on stdout.
+// of scanning, or of browsing a big catalogue, reporting its peak RSS (VmHWM) after each phase on stdout.
 
 const [mode, dataDir, ...rest] = process.argv.slice(2);
-const mb = (): number => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+// VmHWM, not getrusage's maxRSS: on Linux ru_maxrss survives exec, so a child spawned by a
+// big parent would report the parent's high-water mark.
+const mb = (): number => Math.round((Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) / 1024) * 10) / 10;
 const phases: Record<string, number> = {};
 const mark = (name: string): void => {
   phases[name] = mb();
-  process.stderr.write(`[memory-child] ${name}: maxRSS ${phases[name]} MB\n`);
+  process.stderr.write(`[memory-child] ${name}: peak RSS ${phases[name]} MB\n`);
 };
 
 const ctx = openLibrary(dataDir);

@@ -10,8 +10,8 @@ import { makeTinyTree, seedCatalogue } from './data';
 
 // Peak RSS of the main-side process (everything the Electron main process would run: SQLite,
 // the scanner, sharp, exifr, search) while scanning and while browsing 100k assets. The work
-// runs in a child process (bench/memory-child.ts); its RSS is sampled from /proc every 50 ms,
-// and it reports its own maxRSS (getrusage) after each phase.
+// runs in a child process (bench/memory-child.ts); its high-water RSS (VmHWM) is read from /proc
+// every 50 ms, and it reports its own VmHWM after each phase.
 
 const FIRST_SCAN = pick(10_000, 300);
 const RESCAN = pick(100_000, 2_000);
@@ -31,7 +31,7 @@ function runChild(args: string[]): Promise<ChildResult> {
     let peak = 0;
     const timer = setInterval(() => {
       try {
-        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
         if (m) peak = Math.max(peak, Number(m[1]) / 1024);
       } catch {
         // gone
@@ -79,18 +79,18 @@ export async function benchMemory(workDir: string): Promise<AreaResult> {
   const browse = await runChild(['browse', browseLib]);
   const figures: Figure[] = [
     {
-      area: 'memory', name: `peak RSS while scanning: first scan of ${FIRST_SCAN} files, then an unchanged rescan of a ${RESCAN}-file folder (maxRSS ${scan.maxRssMB} MB)`,
+      area: 'memory', name: `peak RSS while scanning: first scan of ${FIRST_SCAN} files, then an unchanged rescan of a ${RESCAN}-file folder (child's own VmHWM ${scan.maxRssMB} MB)`,
       value: scan.sampledPeakMB, unit: 'MB', reference: { name: 'same process after opening the library', value: scan.phases.opened, unit: 'MB' },
       ratio: round(scan.sampledPeakMB / scan.phases.opened, 2), ratioNote: 'peak/baseline', target: null, status: 'INFO',
     },
     {
-      area: 'memory', name: `peak RSS while browsing ${BROWSE} assets: opening, paging through 4 queries top to bottom, searchIds, facets (maxRSS ${browse.maxRssMB} MB)`,
+      area: 'memory', name: `peak RSS while browsing ${BROWSE} assets: opening, paging through 4 queries top to bottom, searchIds, facets (child's own VmHWM ${browse.maxRssMB} MB)`,
       value: browse.sampledPeakMB, unit: 'MB', reference: { name: 'same process after opening the library', value: browse.phases.opened, unit: 'MB' },
       ratio: round(browse.sampledPeakMB / browse.phases.opened, 2), ratioNote: 'peak/baseline', target: null, status: 'INFO',
     },
   ];
   const notes = [
-    'Each workload runs in a child Node process with the app\'s main-side modules (no Electron, no renderer); the peak is the highest VmRSS sampled every 50 ms, maxRSS is the kernel\'s high-water mark reported by the child. The browse catalogue (bench/data.ts seedCatalogue) is built before the child starts; the scan child\'s rescan folder has rows matching its files (as in the indexing area).',
+    'Each workload runs in a child Node process with the app\'s main-side modules (no Electron, no renderer); the peak is the kernel\'s high-water RSS of the child (VmHWM, read from /proc every 50 ms and by the child itself; getrusage maxRSS is not used because on Linux it survives exec and would show the parent\'s peak). The browse catalogue (bench/data.ts seedCatalogue) is built before the child starts; the scan child\'s rescan folder has rows matching its files (as in the indexing area).',
   ];
   return { area: 'memory', figures, notes, detail: { scan, browse }, seconds: (Date.now() - t0) / 1000 };
 }
