@@ -55,6 +55,7 @@ export async function benchQueries(workDir: string): Promise<AreaResult> {
   const notes: string[] = [
     `Catalogues built with bench/data.ts seedCatalogue (INSERT ... SELECT over a recursive sequence, one transaction, then ANALYZE). Each combination: 1 warm-up, then ${RUNS} timed runs of search() for a 200-item page plus its total (or searchIds()).`,
     'Reference: `SELECT count(*) FROM assets WHERE removed_at IS NULL` on the same catalogue in the same run (the cheapest question a grid asks).',
+    '"page in the middle" is what a scrollbar drag to the middle asks for: search() pages with LIMIT/OFFSET, so its cost grows with the offset (every skipped row is walked and checked against the folded-stack set). searchIds() of everything is linear in the library size by nature.',
   ];
   for (const size of SIZES) {
     const dir = mkdtempSync(join(workDir, `queries-${size}-`));
