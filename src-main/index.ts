@@ -104,6 +104,10 @@ app.whenReady().then(async () => {
       const res = await dialog.showOpenDialog({ properties: ['openDirectory', 'multiSelections'] });
       return res.canceled ? null : (res.filePaths[0] ?? null);
     },
+    pickSavePath: async (defaultName) => {
+      const res = await dialog.showSaveDialog({ defaultPath: defaultName, filters: [{ name: 'CSV', extensions: ['csv'] }] });
+      return res.canceled ? null : (res.filePath ?? null);
+    },
   });
   registerMediaProtocol(ctx);
   registerIpc(host);

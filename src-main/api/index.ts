@@ -14,8 +14,9 @@ import { ApiError } from './errors';
 import { schemas } from './schemas';
 import { log } from '../core/log';
 import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
+import { workflowMethods, type WorkflowOptions } from './workflows';
 
-export interface ApiOptions extends ServiceOptions {
+export interface ApiOptions extends ServiceOptions, WorkflowOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
   pickFolder?: () => Promise<string | null>;
   /** True under Electron. */
@@ -130,6 +131,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       return listKeywords(ctx, prefix, limit);
     },
     ...service.methods,
+    ...workflowMethods(ctx, service, opts),
   };
 
   const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);

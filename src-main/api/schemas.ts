@@ -37,6 +37,22 @@ const page = z.strictObject({
 const jobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled', 'unknown', 'paused']);
 const count = z.number().int().min(0).max(1e12);
 
+const score = z.number().min(0).max(1);
+const lang = z.enum(['en', 'ru', 'es', 'fr', 'de', 'pt', 'it']);
+const agency = z.enum(['adobe', 'shutterstock']);
+const target = z.union([z.strictObject({ assetIds: ids }), z.strictObject({ query: searchQuery })]);
+const keywordRunOptions = z.strictObject({
+  numKeywords: z.number().int().min(1).max(50).optional(),
+  threshold: score.optional(),
+  lang: lang.optional(),
+  colors: z.boolean().optional(),
+  numColors: z.number().int().min(1).max(50).optional(),
+  force: z.boolean().optional(),
+});
+const captionRunOptions = z.strictObject({ length: z.enum(['short', 'normal', 'long']).optional(), force: z.boolean().optional() });
+const runIds = z.array(id).max(10_000).optional();
+const keywordList = z.array(z.string().min(1).max(500)).max(10_000);
+
 const none = z.union([z.undefined(), z.null(), z.strictObject({})]);
 
 export const schemas = {
@@ -92,4 +108,47 @@ export const schemas = {
       monthlySpend: z.number().min(0).max(1e12).nullable().optional(),
     }),
   }),
+
+  previewKeywordRun: z.strictObject({ target, options: keywordRunOptions }),
+  startKeywordRun: z.strictObject({ target, options: keywordRunOptions }),
+  previewCaptionRun: z.strictObject({ target, options: captionRunOptions }),
+  startCaptionRun: z.strictObject({ target, options: captionRunOptions }),
+  listRuns: z.strictObject({ limit: z.number().int().min(1).max(10_000).optional(), assetId: id.optional() }),
+  getAssetReview: z.strictObject({ assetId: id, runId: id.optional() }),
+  acceptSuggestions: z.strictObject({ ids }),
+  acceptAbove: z.strictObject({ assetIds: ids, minScore: score, runIds }),
+  acceptKeyword: z.strictObject({ assetIds: ids, keyword, runIds }),
+  rejectSuggestions: z.strictObject({ ids }),
+  rejectPending: z.strictObject({ assetIds: ids, belowScore: score.optional(), keyword: keyword.optional(), runIds }),
+  moveKeyword: z.strictObject({ assetId: id, from: z.number().int().min(0).max(10_000), to: z.number().int().min(0).max(10_000) }),
+  editCaptionSuggestion: z.strictObject({ id, text: z.string().min(1).max(20_000) }),
+  acceptCaptions: z.strictObject({ ids, as: z.enum(['caption', 'title']).optional() }),
+  rejectCaptions: z.strictObject({ ids }),
+  revertRun: z.strictObject({ runId: id }),
+  getKeywordSettings: none,
+  setKeywordSettings: z.strictObject({
+    settings: z.strictObject({
+      exclude: keywordList.optional(),
+      required: keywordList.optional(),
+      casing: z.enum(['lower', 'asSent']).optional(),
+      limit: z
+        .strictObject({
+          preset: z.enum(['default', 'adobe', 'shutterstock', 'custom']).optional(),
+          min: z.number().int().min(0).max(1000).optional(),
+          max: z.number().int().min(1).max(1000).optional(),
+        })
+        .optional(),
+    }),
+  }),
+  checkKeywords: z.strictObject({ keywords: keywordList }),
+  checkTextLimits: z.strictObject({ title: text.nullable().optional(), caption: text.nullable().optional(), agency: agency.optional() }),
+  listLibraryKeywords: none,
+  renameKeyword: z.strictObject({ from: keyword, to: keyword, children: z.boolean().optional() }),
+  mergeKeywords: z.strictObject({ from: z.array(keyword).min(1).max(1000), into: keyword, children: z.boolean().optional() }),
+  deleteKeyword: z.strictObject({ name: keyword, children: z.boolean().optional() }),
+  previewWrite: z.strictObject({ ids }),
+  writeMetadata: z.strictObject({ ids }),
+  syncState: z.strictObject({ id }),
+  exportCsv: z.strictObject({ ids, agency, path: path.optional() }),
+  pickSavePath: z.strictObject({ defaultName: z.string().min(1).max(255).refine((n) => !/[\\/\0]/.test(n), 'must be a file name, not a path') }),
 } satisfies Record<ApiMethod, z.ZodType>;

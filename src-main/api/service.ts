@@ -5,6 +5,7 @@ import { builtinHandlers } from '../jobs/handlers';
 import type { LibraryCtx } from '../library/context';
 import { DEFAULT_BASE_URL, ServiceClient } from '../service/client';
 import { ServiceError } from '../service/errors';
+import { attachWorkflows, onWorkflowEvent } from '../workflows';
 import { ApiError } from './errors';
 
 // The cloud side of the Api: settings, credentials, the connection check and the job queue.
@@ -65,6 +66,13 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
   queue.on('batch', (batch) => ctx.events.emit('queueBatch', batch));
   queue.on('lane', (lane) => ctx.events.emit('queueLane', lane));
   queue.on('status', (status) => ctx.events.emit('queueStatus', status));
+  // Keywording and captioning results land as suggestions when their jobs finish, also
+  // for runs resumed after a restart.
+  const detach = [
+    attachWorkflows(ctx, queue),
+    onWorkflowEvent(ctx, 'run', (run) => ctx.events.emit('aiRun', run)),
+    onWorkflowEvent(ctx, 'suggestions', (s) => ctx.events.emit('suggestionsChanged', s)),
+  ];
   if (opts.startQueue !== false) queue.start();
 
   const settings = async (): Promise<ServiceSettings> => ({
@@ -149,6 +157,7 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
     credentials,
     client: currentClient,
     async dispose() {
+      detach.forEach((off) => off());
       await queue.stop();
       await client?.close();
     },

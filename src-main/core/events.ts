@@ -20,7 +20,7 @@ export class ApiEventBus {
 
   /** Every event, for forwarding over one channel. */
   onAny(listener: (event: ApiEventName, payload: unknown) => void): () => void {
-    const names: ApiEventName[] = ['scanProgress', 'libraryChanged', 'foldersChanged', 'queueJob', 'queueBatch', 'queueLane', 'queueStatus'];
+    const names: ApiEventName[] = ['scanProgress', 'libraryChanged', 'foldersChanged', 'queueJob', 'queueBatch', 'queueLane', 'queueStatus', 'aiRun', 'suggestionsChanged'];
     const offs = names.map((name) => this.on(name, (payload) => listener(name, payload)));
     return () => offs.forEach((off) => off());
   }

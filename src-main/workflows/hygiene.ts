@@ -1,30 +1,13 @@
 import type { LibraryCtx } from '../library/context';
 import { normalizeKeyword } from '../library/keywords';
 import { prepared } from '../library/search-sets';
+import type { Agency, KeywordCheck, KeywordLimit, KeywordSettings, LimitPreset, TextCheck } from '../../src-preload/contract';
+
+export type { Agency, KeywordCheck, KeywordLimit, KeywordSettings, LimitPreset, TextCheck };
 
 // Keyword hygiene for AI suggestions and stock checks: one spelling per word (NFC, the
 // library's casing wins, else lower case), the user's exclude list and required keywords,
 // and the agencies' count and length limits.
-
-export type LimitPreset = 'default' | 'adobe' | 'shutterstock' | 'custom';
-
-export interface KeywordLimit {
-  preset: LimitPreset;
-  /** Fewest keywords an agency accepts (0: no minimum). */
-  min: number;
-  /** Most keywords kept; accepting never goes past it (strongest suggestions win). */
-  max: number;
-}
-
-export interface KeywordSettings {
-  /** Never accepted from a suggestion (case-insensitive). */
-  exclude: string[];
-  /** Added to every asset that accepts suggestions, when missing. */
-  required: string[];
-  limit: KeywordLimit;
-  /** 'lower': a word new to the library is stored in lower case; 'asSent': as the service spelled it. */
-  casing: 'lower' | 'asSent';
-}
 
 /** Adobe Stock: at most 49 (the issue's figure; Adobe's CSV allows 50). Shutterstock: 7 to 50. */
 export const LIMIT_PRESETS: Readonly<Record<Exclude<LimitPreset, 'custom'>, KeywordLimit>> = {
@@ -34,8 +17,6 @@ export const LIMIT_PRESETS: Readonly<Record<Exclude<LimitPreset, 'custom'>, Keyw
 };
 
 export const DEFAULT_SETTINGS: KeywordSettings = { exclude: [], required: [], limit: LIMIT_PRESETS.default, casing: 'lower' };
-
-export type Agency = 'adobe' | 'shutterstock';
 
 /** Title and description limits in characters (Adobe Stock's CSV help; Shutterstock's submission help). */
 export const TEXT_LIMITS: Readonly<Record<Agency, { title?: number; description?: number }>> = {
@@ -126,15 +107,6 @@ export class Vocabulary {
   }
 }
 
-export interface KeywordCheck {
-  count: number;
-  min: number;
-  max: number;
-  preset: LimitPreset;
-  ok: boolean;
-  warnings: string[];
-}
-
 /** Count, limit and IPTC-size checks of one keyword list, with warnings a person understands. */
 export function checkKeywords(keywords: readonly string[], limit: KeywordLimit = DEFAULT_SETTINGS.limit): KeywordCheck {
   const count = keywords.length;
@@ -155,14 +127,6 @@ export function checkKeywords(keywords: readonly string[], limit: KeywordLimit =
     }
   }
   return { count, min: limit.min, max: limit.max, preset: limit.preset, ok: warnings.length === 0, warnings };
-}
-
-export interface TextCheck {
-  field: 'title' | 'caption';
-  length: number;
-  max: number;
-  agency: Agency;
-  message: string;
 }
 
 const AGENCY_NAME: Record<Agency, string> = { adobe: 'Adobe Stock', shutterstock: 'Shutterstock' };

@@ -4,24 +4,14 @@ import { getAssetKeywords, pruneUnusedKeywords } from '../library/keywords';
 import { prepared } from '../library/search-sets';
 import { countNoun, logEdit, quote } from './edit-log';
 import { cleanKeyword } from './hygiene';
+import type { LibraryKeyword, VocabularyEditResult } from '../../src-preload/contract';
+
+export type { LibraryKeyword, VocabularyEditResult };
 
 // The library-wide keyword list: counts, hierarchy, and rename / merge / delete across every
 // asset, each one undoable edit. Hierarchical keywords are stored whole ('Animals|Cat', the
 // way Lightroom writes lr:hierarchicalSubject); renaming or deleting a parent carries its
 // children along.
-
-export interface LibraryKeyword {
-  name: string;
-  count: number;
-  /** The levels of a hierarchical keyword ('Animals|Cat' -> ['Animals', 'Cat']). */
-  path: string[];
-}
-
-export interface VocabularyEditResult {
-  /** null when nothing changed. */
-  description: string | null;
-  assetIds: number[];
-}
 
 const lower = (s: string): string => s.toLocaleLowerCase();
 

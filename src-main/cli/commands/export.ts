@@ -1,9 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
-import { getAssetRow } from '../../library/assets';
-import { getAssetKeywords } from '../../library/keywords';
-import { LIMIT_PRESETS, checkKeywords, checkTextLimits, type Agency } from '../../workflows';
-import type { CsvRow } from '../../metadata/csv';
+import { resolve } from 'node:path';
+import type { Agency } from '../../workflows';
 import { CliError, UsageError } from '../args';
 import type { Command } from '../command';
 import { pathOf, targetOf } from './keyword';
@@ -36,26 +33,18 @@ export const command: Command = {
     const { ids } = targetOf(ctx, positionals, values.query, 'export');
 
     if (csv !== undefined) {
-      const { exportCsv } = await import('../../metadata/csv');
+      const { buildAgencyCsv } = await import('../../metadata/csv-export');
       const a = agency as Agency;
-      const rows: CsvRow[] = [];
-      const assets: { path: string; warnings: string[] }[] = [];
-      for (const id of ids) {
-        const row = getAssetRow(ctx, id);
-        if (!row) continue;
-        const keywords = getAssetKeywords(ctx.db, id);
-        rows.push({ filename: basename(row.rel_path), title: row.title, description: row.caption, keywords });
-        const warnings = [...checkKeywords(keywords, LIMIT_PRESETS[a]).warnings, ...checkTextLimits({ title: row.title, caption: row.caption }, a).map((w) => w.message)];
-        assets.push({ path: pathOf(ctx, id), warnings });
-      }
+      const built = buildAgencyCsv(ctx, ids, a);
+      const assets = built.assets.map((x) => ({ path: pathOf(ctx, x.assetId), warnings: x.warnings }));
       const file = resolve(csv);
       try {
-        await writeFile(file, exportCsv(rows, a), 'utf8');
+        await writeFile(file, built.csv, 'utf8');
       } catch (err) {
         throw new CliError(`Could not save “${file}”: ${(err as Error).message}`);
       }
-      out.result({ csv: file, agency: a, rows: rows.length, assets }, () =>
-        [`Saved ${rows.length} row${rows.length === 1 ? '' : 's'} for ${a === 'adobe' ? 'Adobe Stock' : 'Shutterstock'} to ${file}.`,
+      out.result({ csv: file, agency: a, rows: built.rows, assets }, () =>
+        [`Saved ${built.rows} row${built.rows === 1 ? '' : 's'} for ${a === 'adobe' ? 'Adobe Stock' : 'Shutterstock'} to ${file}.`,
           ...assets.filter((x) => x.warnings.length).map((x) => `${x.path}\n  ${x.warnings.join('\n  ')}`)].join('\n'),
       );
       return 0;

@@ -1,0 +1,172 @@
+import { writeFile } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import type { Api, SyncStateView, WriteSummary } from '../../src-preload/contract';
+import type { LibraryCtx } from '../library/context';
+import { buildAgencyCsv } from '../metadata/csv-export';
+import { previewWrite } from '../metadata/preview';
+import { getSyncState } from '../metadata/state';
+import { writeAssetMetadata } from '../metadata/writer';
+import * as wf from '../workflows';
+import { ApiError } from './errors';
+import type { ServiceHost } from './service';
+
+// The keywording/captioning workflows and writing metadata into files, as Api methods. The
+// logic lives in workflows/ and metadata/; this maps arguments and errors.
+
+export type WorkflowMethods = Pick<
+  Api,
+  | 'previewKeywordRun' | 'startKeywordRun' | 'previewCaptionRun' | 'startCaptionRun' | 'listRuns' | 'getAssetReview'
+  | 'acceptSuggestions' | 'acceptAbove' | 'acceptKeyword' | 'rejectSuggestions' | 'rejectPending' | 'moveKeyword'
+  | 'editCaptionSuggestion' | 'acceptCaptions' | 'rejectCaptions' | 'revertRun' | 'getKeywordSettings' | 'setKeywordSettings'
+  | 'checkKeywords' | 'checkTextLimits' | 'listLibraryKeywords' | 'renameKeyword' | 'mergeKeywords' | 'deleteKeyword'
+  | 'previewWrite' | 'writeMetadata' | 'syncState' | 'exportCsv' | 'pickSavePath'
+>;
+
+export interface WorkflowOptions {
+  /** Native save dialog (Electron); absent elsewhere. */
+  pickSavePath?: (defaultName: string) => Promise<string | null>;
+}
+
+export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: WorkflowOptions = {}): WorkflowMethods {
+  const queue = service.queue;
+  const edited = (assetIds: number[]) => {
+    if (assetIds.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds });
+  };
+  return {
+    async previewKeywordRun({ target, options }) {
+      return wf.previewKeywordRun(ctx, queue, target, options);
+    },
+    async startKeywordRun({ target, options }) {
+      return wf.startKeywordRun(ctx, queue, target, options);
+    },
+    async previewCaptionRun({ target, options }) {
+      return wf.previewCaptionRun(ctx, queue, target, options);
+    },
+    async startCaptionRun({ target, options }) {
+      return wf.startCaptionRun(ctx, queue, target, options);
+    },
+    async listRuns({ limit, assetId }) {
+      return wf.listRuns(ctx, { limit, assetId });
+    },
+    async getAssetReview({ assetId, runId }) {
+      return wf.getAssetReview(ctx, assetId, { runId });
+    },
+    async acceptSuggestions({ ids }) {
+      const r = wf.acceptSuggestions(ctx, ids);
+      edited(r.assetIds);
+      return r;
+    },
+    async acceptAbove({ assetIds, minScore, runIds }) {
+      const r = wf.acceptAbove(ctx, assetIds, minScore, { runIds });
+      edited(r.assetIds);
+      return r;
+    },
+    async acceptKeyword({ assetIds, keyword, runIds }) {
+      const r = wf.acceptKeyword(ctx, assetIds, keyword, { runIds });
+      edited(r.assetIds);
+      return r;
+    },
+    async rejectSuggestions({ ids }) {
+      return wf.rejectSuggestions(ctx, ids);
+    },
+    async rejectPending({ assetIds, belowScore, keyword, runIds }) {
+      return wf.rejectPending(ctx, assetIds, { belowScore, keyword, runIds });
+    },
+    async moveKeyword({ assetId, from, to }) {
+      const order = wf.moveKeyword(ctx, assetId, from, to);
+      edited([assetId]);
+      return order;
+    },
+    async editCaptionSuggestion({ id, text }) {
+      wf.editCaptionSuggestion(ctx, id, text);
+    },
+    async acceptCaptions({ ids, as }) {
+      const assetIds = wf.acceptCaptions(ctx, ids, { as });
+      edited(assetIds);
+      return assetIds;
+    },
+    async rejectCaptions({ ids }) {
+      return wf.rejectCaptions(ctx, ids);
+    },
+    async revertRun({ runId }) {
+      const r = wf.revertRun(ctx, runId);
+      edited(r.assetIds);
+      return r;
+    },
+    async getKeywordSettings() {
+      return wf.getKeywordSettings(ctx);
+    },
+    async setKeywordSettings({ settings }) {
+      try {
+        return wf.setKeywordSettings(ctx, settings);
+      } catch (err) {
+        if (err instanceof wf.SettingsError) throw new ApiError('validation', err.message, err.field);
+        throw err;
+      }
+    },
+    async checkKeywords({ keywords }) {
+      return wf.checkKeywords(keywords, wf.getKeywordSettings(ctx).limit);
+    },
+    async checkTextLimits({ title, caption, agency }) {
+      return wf.checkTextLimits({ title, caption }, agency);
+    },
+    async listLibraryKeywords() {
+      return wf.listLibraryKeywords(ctx);
+    },
+    async renameKeyword({ from, to, children }) {
+      const r = wf.renameKeyword(ctx, from, to, { children });
+      edited(r.assetIds);
+      return r;
+    },
+    async mergeKeywords({ from, into, children }) {
+      const r = wf.mergeKeywords(ctx, from, into, { children });
+      edited(r.assetIds);
+      return r;
+    },
+    async deleteKeyword({ name, children }) {
+      const r = wf.deleteKeyword(ctx, name, { children });
+      edited(r.assetIds);
+      return r;
+    },
+    async previewWrite({ ids }) {
+      const r = await previewWrite(ctx, ids);
+      return { changes: r.changes.map((c) => ({ ...c, field: String(c.field) })), problems: r.problems };
+    },
+    async writeMetadata({ ids }) {
+      const out: WriteSummary[] = [];
+      for (const id of ids) {
+        const r = await writeAssetMetadata(ctx, id);
+        out.push({ assetId: id, status: r.status, changedFields: r.changedFields.map(String), warnings: r.warnings, error: r.error });
+      }
+      edited(ids);
+      return out;
+    },
+    async syncState({ id }) {
+      const s = getSyncState(ctx, id);
+      const view: SyncStateView = {
+        assetId: s.assetId,
+        status: s.status,
+        error: s.error,
+        unsavedFields: s.unsavedFields.map(String),
+        conflicts: s.conflicts.map((c) => ({ field: String(c.field), fileValue: c.file, libraryValue: c.library })),
+        writtenAt: s.writtenAt,
+      };
+      return view;
+    },
+    async exportCsv({ ids, agency, path }) {
+      const built = buildAgencyCsv(ctx, ids, agency);
+      if (path !== undefined) {
+        if (!isAbsolute(path)) throw new ApiError('validation', 'Choose where to save the CSV file.', 'path');
+        try {
+          await writeFile(path, built.csv, 'utf8');
+        } catch {
+          throw new ApiError('io', `The CSV could not be saved to ${path}. Check that the folder exists and can be written to.`, 'path');
+        }
+      }
+      return { csv: built.csv, rows: built.rows, warnings: built.assets.flatMap((a) => a.warnings) };
+    },
+    async pickSavePath({ defaultName }) {
+      return opts.pickSavePath ? opts.pickSavePath(defaultName) : null;
+    },
+  };
+}
