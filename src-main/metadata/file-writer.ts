@@ -198,6 +198,15 @@ const VOLATILE_TAGS = new Set(['SourceFile', 'errors', 'warnings', 'XMP-x:XMPToo
   // HEIC keeps the new XMP item in the media data box.
   'QuickTime:MediaDataSize']);
 const OFFSET_TAG = /(Offsets?|Start|Position)$/;
+/**
+ * When a file has no EXIF block yet, writing EXIF:ImageDescription makes exiftool create one
+ * with the tags the EXIF standard makes mandatory. They may appear; they may never change.
+ */
+const MANDATORY_EXIF = new Set([
+  'IFD0:XResolution', 'IFD0:YResolution', 'IFD0:ResolutionUnit', 'IFD0:YCbCrPositioning',
+  'ExifIFD:ExifVersion', 'ExifIFD:ComponentsConfiguration', 'ExifIFD:FlashpixVersion', 'ExifIFD:ColorSpace',
+  'ExifIFD:ExifImageWidth', 'ExifIFD:ExifImageHeight',
+]);
 
 function isVolatile(key: string): boolean {
   if (VOLATILE_TAGS.has(key) || VOLATILE_GROUPS.some((g) => key.startsWith(g))) return true;
@@ -234,6 +243,7 @@ export function verifyReadBack(before: Dict, after: Dict, written: Record<string
   }
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (isVolatile(key) || isManagedKey(key) || key in written) continue;
+    if (before[key] === undefined && MANDATORY_EXIF.has(key)) continue;
     if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
       return `${key} changed (${JSON.stringify(before[key] ?? null)} -> ${JSON.stringify(after[key] ?? null)}), though Tagsmith does not manage it.`;
     }

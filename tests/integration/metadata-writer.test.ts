@@ -132,6 +132,17 @@ describe('writing keywords, captions and titles into a JPEG', () => {
     expect(t['IPTC:ObjectName']).toBeUndefined(); // title unchanged: not copied into IPTC either
   });
 
+  it('writes into a JPEG that has no EXIF block at all (as many exporters save them)', async () => {
+    const file = join(tmp(), 'bare.jpg');
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toFile(file);
+    const r = await writeFileMetadata(file, { ...base, keywords: ['sky', 'Москва'], caption: 'Blue sky over water', title: 'Sky', rating: 3 });
+    expect(r.changedFields).toEqual(['keywords', 'caption', 'title', 'rating']);
+    const tags = await raw(file);
+    expect(list(tags['IPTC:Keywords'])).toEqual(['sky', 'Москва']);
+    expect(tags['XMP-dc:Description']).toBe('Blue sky over water');
+    expect(tags['IFD0:ImageDescription']).toBe('Blue sky over water');
+  });
+
   it('shortens an over-long keyword in IPTC only, at a character boundary, and says so', async () => {
     const dir = tmp();
     const file = join(dir, 'long.jpg');
