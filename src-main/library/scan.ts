@@ -5,6 +5,9 @@ import type { LibraryCtx } from './context';
 import { stackKeyOf } from './formats';
 import { indexFile, type IndexedFile } from './index-file';
 import { getAssetKeywords, setAssetKeywords } from './keywords';
+import type { ManagedFields } from '../metadata/fields';
+import { threeWayMerge } from '../metadata/merge';
+import { getFileSnapshot, recordFileRead } from '../metadata/state';
 import { walkFolder, type WalkedFile } from './walk';
 
 // Incremental scan of one library folder:
@@ -228,6 +231,8 @@ class BatchWriter {
   private readonly removedByHash;
   private readonly clearErrors;
   private readonly addError;
+  private readonly readLibrary;
+  private readonly applyMerged;
 
   constructor(
     private readonly ctx: LibraryCtx,
@@ -268,6 +273,8 @@ class BatchWriter {
       'SELECT id FROM assets WHERE content_hash = ? AND removed_at IS NOT NULL ORDER BY removed_at DESC LIMIT 1',
     );
     this.clearErrors = db.prepare('DELETE FROM scan_errors WHERE asset_id = ?');
+    this.readLibrary = db.prepare<[number], { caption: string | null; title: string | null; rating: number }>('SELECT caption, title, rating FROM assets WHERE id = ?');
+    this.applyMerged = db.prepare('UPDATE assets SET caption = @caption, title = @title, rating = @rating WHERE id = @id');
     this.addError = db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, ?, ?, ?, ?, ?)');
   }
 
@@ -285,13 +292,32 @@ class BatchWriter {
       thumb: r.thumb, stackKey: stackKeyOf(f.relPath), hasError: r.problems.length > 0 ? 1 : 0, now,
     };
 
+    // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).
+    const fileFields: Partial<ManagedFields> = {
+      keywords: r.meta.keywords, caption: r.meta.caption, title: r.meta.title, rating: r.meta.rating ?? 0,
+    };
+
     let id: number;
     if (existing) {
       id = existing.id;
+      const base = r.problems.some((p) => p.stage === 'metadata') ? undefined : getFileSnapshot(this.ctx, id);
+      const library = base ? this.libraryValues(id) : null;
       this.update.run({ ...params, id });
-      // Keywords: the catalogue's (maybe hand-edited) list, plus whatever the file now adds.
-      const before = getAssetKeywords(this.ctx.db, id);
-      setAssetKeywords(this.ctx.db, id, [...before, ...r.meta.keywords]);
+      if (base && library) {
+        // Another program changed the file: a field changed only in the file takes the file's
+        // value, one changed only in the library keeps the library's, and one changed on both
+        // sides keeps the library's and is flagged for the user (file_state.conflicts).
+        const merge = threeWayMerge(base, fileFields, library);
+        const m = merge.merged;
+        setAssetKeywords(this.ctx.db, id, m.keywords ?? library.keywords);
+        this.applyMerged.run({ id, caption: m.caption ?? null, title: m.title ?? null, rating: m.rating ?? library.rating });
+        recordFileRead(this.ctx, id, fileFields, merge.conflicts);
+      } else {
+        // Never compared before (or unreadable metadata): keep everything either side has.
+        const before = getAssetKeywords(this.ctx.db, id);
+        setAssetKeywords(this.ctx.db, id, [...before, ...r.meta.keywords]);
+        if (base === null) recordFileRead(this.ctx, id, fileFields);
+      }
       if (existing.removed_at === null) this.summary.updated++;
       else this.summary.added++;
     } else {
@@ -306,6 +332,7 @@ class BatchWriter {
       }
       id = Number(this.insert.run(params).lastInsertRowid);
       setAssetKeywords(this.ctx.db, id, r.meta.keywords);
+      if (!r.problems.some((p) => p.stage === 'metadata')) recordFileRead(this.ctx, id, fileFields);
       this.summary.added++;
     }
     this.clearErrors.run(id);
@@ -314,6 +341,11 @@ class BatchWriter {
       this.summary.errors.push({ path: f.absPath, reason: p.reason });
     }
     return id;
+  }
+
+  private libraryValues(id: number): ManagedFields {
+    const row = this.readLibrary.get(id)!;
+    return { keywords: getAssetKeywords(this.ctx.db, id), caption: row.caption, title: row.title, rating: row.rating };
   }
 
   /** A vanished row of this scan with the same content, else a previously removed one. */
