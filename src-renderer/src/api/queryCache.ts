@@ -6,7 +6,7 @@ import { useClient } from './ClientContext';
 // tables it reads; the Api's change events invalidate tags, and entries that are on screen
 // re-fetch while still showing their previous value (no flicker during a scan).
 
-export type Tag = 'folders' | 'assets' | 'keywords' | 'facets';
+export type Tag = 'folders' | 'assets' | 'keywords' | 'facets' | 'review' | 'runs';
 
 export interface QueryState<T> {
   data: T | undefined;
@@ -34,8 +34,11 @@ export class QueryCache {
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(api: Pick<Client, 'on'>) {
-    api.on('libraryChanged', () => this.invalidateSoon(['assets', 'keywords', 'facets', 'folders']));
+    api.on('libraryChanged', () => this.invalidateSoon(['assets', 'keywords', 'facets', 'folders', 'review']));
     api.on('foldersChanged', () => this.invalidateSoon(['folders', 'facets', 'assets']));
+    // Suggestions landing or being decided, and AI runs advancing, change what review shows.
+    api.on('suggestionsChanged', () => this.invalidateSoon(['review']));
+    api.on('aiRun', () => this.invalidateSoon(['runs', 'review']));
   }
 
   snapshot(key: string): QueryState<unknown> {

@@ -9,6 +9,8 @@ export interface KeyActions {
   loupe(): void;
   escape(): void;
   rate(stars: number): void;
+  /** More single-letter commands of the view (e.g. k: Keyword…), lower-case key -> action. */
+  letters?: Record<string, () => void>;
 }
 
 function typing(target: EventTarget | null): boolean {
@@ -59,6 +61,10 @@ export function useKeyboard(enabled: boolean, actions: KeyActions): void {
         a.loupe();
       } else if (key === 'escape') a.escape();
       else if (/^[0-5]$/.test(key)) a.rate(Number(key));
+      else if (!e.shiftKey && a.letters?.[key]) {
+        e.preventDefault();
+        a.letters[key]();
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -36,3 +36,4 @@ export const IconSettings = () => (
 );
 export const IconKey = () => <Icon d="M10 6.5a3.5 3.5 0 1 0-3.3 3.5L5 11.7V13.5h1.8v-1.3h1.3v-1.3l1.3-1.3A3.5 3.5 0 0 0 10 6.5zM10.2 5.2v.01" />;
 export const IconCheck = () => <Icon d="M3 8.5l3 3 7-7" />;
+export const IconReview = () => <Icon d="M2.5 3.5h7v9h-7zM11.5 4.5h2.5M11.5 7.5h2.5M11.5 10.5h2" />;

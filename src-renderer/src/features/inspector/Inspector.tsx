@@ -6,6 +6,7 @@ import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '
 import { KeywordEditor } from './KeywordEditor';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
+import { SyncBadge } from '../writing/SyncBadge';
 
 export function useAssetDetail(id: number | null) {
   return useQuery<AssetDetail>(id === null ? null : `asset:${id}`, ['assets', 'keywords'], (a) => a.getAsset({ id: id! }));
@@ -43,6 +44,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
       <div className="inspector-title">
         <h2 title={a.name} data-testid="inspector-name">{a.name}</h2>
         <Stars value={a.rating} onChange={(n) => void edits.setRating(ids, n)} testId="inspector-rating" />
+        <SyncBadge id={a.id} />
       </div>
       <Section title="Keywords">
         <KeywordEditor keywords={a.keywords} onAdd={(words) => edits.addKeywords(ids, words)} onRemove={(k) => edits.removeKeywords(ids, [k])} />

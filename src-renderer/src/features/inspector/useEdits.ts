@@ -13,7 +13,7 @@ export function useEdits() {
     async (work: () => Promise<unknown>): Promise<boolean> => {
       try {
         await work();
-        cache.invalidate(new Set(['assets', 'keywords', 'facets']));
+        cache.invalidate(new Set(['assets', 'keywords', 'facets', 'review']));
         return true;
       } catch (err) {
         toast.error(err);
@@ -28,10 +28,13 @@ export function useEdits() {
     setCaption: (ids: number[], caption: string | null) => commit(() => api.setCaption({ ids, caption })),
     setTitle: (ids: number[], title: string | null) => commit(() => api.setTitle({ ids, title })),
     setRating: (ids: number[], rating: number) => commit(() => api.setRating({ ids, rating })),
+    moveKeyword: (assetId: number, from: number, to: number) => commit(() => api.moveKeyword({ assetId, from, to })),
+    /** Any other committed change (review decisions, vocabulary edits): run it, then re-query. */
+    commit,
     undo: async () => {
       try {
         const what = await api.undo();
-        cache.invalidate(new Set(['assets', 'keywords', 'facets']));
+        cache.invalidate(new Set(['assets', 'keywords', 'facets', 'review', 'runs']));
         // The Api describes the undo itself (e.g. "Undo: rate 2 photos 3 stars"); show it as given.
         toast.info(what ?? 'Nothing to undo.');
       } catch (err) {

@@ -16,7 +16,15 @@ import { useSelection } from '../../state/useSelection';
 import { useDebounced } from '../../state/useDebounced';
 import { useToast } from '../../ui/Toasts';
 import { Button, IconButton, Spinner } from '../../ui/primitives';
-import { IconGrid, IconLoupe } from '../../ui/icons';
+import { IconGrid, IconLoupe, IconReview } from '../../ui/icons';
+import { RunDialog, type RunKindUi, type RunScope } from '../keywording/RunDialog';
+import { RunProgress } from '../keywording/RunProgress';
+import { KeywordList } from '../keywords/KeywordList';
+import { ReviewView } from '../review/ReviewView';
+import { ExportCsvDialog } from '../writing/ExportCsvDialog';
+import { WriteDialog } from '../writing/WriteDialog';
+
+type LibraryDialog = { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
 
 /** The library: folders and filters, the grid or loupe, the inspector. Stays mounted (and keeps its state) while another view is shown. */
 export function LibraryView({ active }: { active: boolean }) {
@@ -33,7 +41,10 @@ export function LibraryView({ active }: { active: boolean }) {
   const [sort, setSort] = useState<SortKey>('takenAt');
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
   const [thumbSize, setThumbSize] = useState(180);
-  const [view, setView] = useState<'grid' | 'loupe'>('grid');
+  const [view, setView] = useState<'grid' | 'loupe' | 'review'>('grid');
+  const [review, setReview] = useState<{ ids: number[]; index: number }>({ ids: [], index: 0 });
+  const [dialog, setDialog] = useState<LibraryDialog | null>(null);
+  const [runIds, setRunIds] = useState<number[]>([]);
   const [showPathForm, setShowPathForm] = useState(false);
   const [cols, setCols] = useState(1);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -56,6 +67,42 @@ export function LibraryView({ active }: { active: boolean }) {
     return focusItem ? [focusItem.id] : [];
   }, [sel.ids, focusItem]);
 
+  /** Review the selection (in grid order), or everything shown when at most one photo is selected. */
+  const openReview = useCallback(async () => {
+    try {
+      const all = await store.allIds();
+      const ids = sel.ids.size > 1 ? all.filter((id) => sel.ids.has(id)) : all;
+      if (!ids.length) return;
+      const start = focusItem ? Math.max(0, ids.indexOf(focusItem.id)) : 0;
+      setReview({ ids, index: start });
+      setView('review');
+    } catch (err) {
+      toast.error(err);
+    }
+  }, [store, sel.ids, focusItem, toast]);
+
+  const openRun = useCallback(
+    (run: RunKindUi) => {
+      const selected = targetIds();
+      const hasQuery = total !== null && total > 0;
+      if (!selected.length && !hasQuery) return;
+      setDialog({ kind: 'run', run, scope: { selected, query: hasQuery ? { target: { query }, total: total! } : null } });
+    },
+    [targetIds, total, query],
+  );
+
+  const openWith = useCallback(
+    (kind: 'write' | 'csv') => {
+      const ids = targetIds();
+      if (!ids.length) {
+        toast.info('Select the photos to write first (Ctrl+A selects everything shown).');
+        return;
+      }
+      setDialog({ kind, ids });
+    },
+    [targetIds, toast],
+  );
+
   const step = useCallback(
     (delta: number, shift = false) => {
       if (!total) return;
@@ -67,7 +114,7 @@ export function LibraryView({ active }: { active: boolean }) {
     [sel.focus, total, select],
   );
 
-  useKeyboard(active, {
+  useKeyboard(active && view !== 'review', {
     focusSearch: () => {
       searchRef.current?.focus();
       searchRef.current?.select();
@@ -82,6 +129,7 @@ export function LibraryView({ active }: { active: boolean }) {
       const ids = targetIds();
       if (ids.length) void edits.setRating(ids, n);
     },
+    letters: { k: () => openRun('keywords'), c: () => openRun('caption'), r: () => void openReview() },
   });
 
   // Folders dropped onto the window become library folders (Electron gives us their path).
@@ -165,6 +213,8 @@ export function LibraryView({ active }: { active: boolean }) {
         <Spinner label="Loading" />
       </div>
     );
+  } else if (view === 'review' && review.ids.length > 0) {
+    centre = <ReviewView ids={review.ids} index={review.index} onIndex={(index) => setReview((r) => ({ ...r, index }))} onExit={() => setView('grid')} active={active} />;
   } else if (view === 'loupe' && sel.focus !== null) {
     centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} />;
   } else {
@@ -203,7 +253,7 @@ export function LibraryView({ active }: { active: boolean }) {
         onCancelScan={() => void api.cancelScan().catch(toast.error)}
       />
       <div className="workspace">
-        <aside className="sidebar" data-testid="sidebar">
+        <aside className="sidebar" data-testid="sidebar" hidden={view === 'review'}>
           <FolderList
             folders={folders}
             progress={progress}
@@ -214,6 +264,7 @@ export function LibraryView({ active }: { active: boolean }) {
             onAdd={() => void addFolder()}
           />
           <Filters filters={filters} onChange={setFilters} />
+          <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
         </aside>
         <main className="centre">
           <div className="centre-body">{centre}</div>
@@ -225,7 +276,26 @@ export function LibraryView({ active }: { active: boolean }) {
               <IconButton label="Loupe (E)" className={view === 'loupe' ? 'on' : ''} disabled={sel.focus === null} onClick={() => setView('loupe')} data-testid="view-loupe">
                 <IconLoupe />
               </IconButton>
+              <IconButton label="Review suggestions (R)" className={view === 'review' ? 'on' : ''} disabled={!total} onClick={() => (view === 'review' ? setView('grid') : void openReview())} data-testid="view-review">
+                <IconReview />
+              </IconButton>
             </div>
+            <div className="toolbar-actions">
+              <Button small onClick={() => openRun('keywords')} disabled={!total} title="Keyword the selection (K)" data-testid="action-keyword">
+                Keyword…
+              </Button>
+              <Button small onClick={() => openRun('caption')} disabled={!total} title="Caption the selection (C)" data-testid="action-caption">
+                Caption…
+              </Button>
+              <span className="toolbar-sep" />
+              <Button small onClick={() => openWith('write')} disabled={!total} title="Write keywords, captions and titles into the files" data-testid="action-write">
+                Write to files…
+              </Button>
+              <Button small onClick={() => openWith('csv')} disabled={!total} title="Export a stock agency CSV" data-testid="action-csv">
+                Export CSV…
+              </Button>
+            </div>
+            <RunProgress runIds={runIds} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
             <span className="muted small" data-testid="selection-summary">
               {sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
             </span>
@@ -236,7 +306,7 @@ export function LibraryView({ active }: { active: boolean }) {
             </label>
           </footer>
         </main>
-        <Inspector
+        {view !== 'review' && <Inspector
           focusId={focusItem?.id ?? null}
           selectedIds={selectedIds}
           onJump={async (id) => {
@@ -248,8 +318,13 @@ export function LibraryView({ active }: { active: boolean }) {
               toast.error(err);
             }
           }}
-        />
+        />}
       </div>
+      {dialog?.kind === 'run' && (
+        <RunDialog kind={dialog.run} scope={dialog.scope} onClose={() => setDialog(null)} onStarted={(r) => setRunIds((l) => [r.runId, ...l.filter((x) => x !== r.runId)])} />
+      )}
+      {dialog?.kind === 'write' && <WriteDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'csv' && <ExportCsvDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
     </>
   );
 }
