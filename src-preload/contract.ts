@@ -482,7 +482,8 @@ export interface WritePreview {
 
 export interface WriteSummary {
   assetId: number;
-  status: 'written' | 'in_sync' | 'failed';
+  /** queued/cancelled: the batch was paused or cancelled before this file's turn (see Activity). */
+  status: 'written' | 'in_sync' | 'failed' | 'queued' | 'cancelled';
   changedFields: string[];
   /** IPTC values that had to be shortened. */
   warnings: string[];

@@ -6,6 +6,7 @@ import type { LibraryCtx } from '../library/context';
 import { DEFAULT_BASE_URL, ServiceClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import { attachWorkflows, onWorkflowEvent } from '../workflows';
+import { WRITE_KIND, writeMetadataHandler } from '../metadata/write-job';
 import { ApiError } from './errors';
 
 // The cloud side of the Api: settings, credentials, the connection check and the job queue.
@@ -61,7 +62,7 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
     void old?.close();
   };
 
-  const queue = new JobQueue({ db: ctx.db, client: currentClient, handlers: builtinHandlers });
+  const queue = new JobQueue({ db: ctx.db, client: currentClient, handlers: { ...builtinHandlers, [WRITE_KIND]: writeMetadataHandler(ctx) as never } });
   queue.on('job', (job) => ctx.events.emit('queueJob', job));
   queue.on('batch', (batch) => ctx.events.emit('queueBatch', batch));
   queue.on('lane', (lane) => ctx.events.emit('queueLane', lane));

@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import type { Api, SyncStateView, WriteSummary } from '../../src-preload/contract';
+import type { Api, SyncStateView } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
 import { buildAgencyCsv } from '../metadata/csv-export';
 import { previewWrite } from '../metadata/preview';
 import { getSyncState } from '../metadata/state';
-import { writeAssetMetadata } from '../metadata/writer';
+import { writeThroughQueue } from '../metadata/write-job';
 import * as wf from '../workflows';
 import { ApiError } from './errors';
 import type { ServiceHost } from './service';
@@ -133,13 +133,10 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       return { changes: r.changes.map((c) => ({ ...c, field: String(c.field) })), problems: r.problems };
     },
     async writeMetadata({ ids }) {
-      const out: WriteSummary[] = [];
-      for (const id of ids) {
-        const r = await writeAssetMetadata(ctx, id);
-        out.push({ assetId: id, status: r.status, changedFields: r.changedFields.map(String), warnings: r.warnings, error: r.error });
-      }
+      const label = `Write metadata into ${ids.length} file${ids.length === 1 ? '' : 's'}`;
+      const { results } = await writeThroughQueue(queue, ids, label);
       edited(ids);
-      return out;
+      return results;
     },
     async syncState({ id }) {
       const s = getSyncState(ctx, id);

@@ -36,7 +36,8 @@ export interface JobContext<P = unknown> {
 }
 
 export interface JobDescription {
-  endpoint: EndpointName;
+  /** The service endpoint it calls, or LOCAL for work on this machine only (e.g. writing files). */
+  endpoint: EndpointName | typeof LOCAL;
   cacheKey?: string | null;
   billingKey?: string | null;
   lane?: string;
@@ -95,8 +96,19 @@ const DEFAULT_TUNING: Required<Omit<QueueTuning, 'concurrency'>> = {
   marginMs: 20, pollMs: 2000, pollMaxMs: 10_000, maxAttempts: 5, retryBaseMs: 1000, retryMaxMs: 60_000, offlineProbeMs: 2000, offlineProbeMaxMs: 60_000,
 };
 
+/**
+ * Jobs that never talk to the service (writing metadata into files) share the queue's
+ * durability, batches, progress and cancel, but run in lanes of their own: no rate limit,
+ * one at a time, and no service hold (quota, credentials, offline) stops them — only the
+ * user's "pause all" does.
+ */
+export const LOCAL = 'local';
+export const LOCAL_LANE_PREFIX = 'local:';
+const isLocalLane = (lane: string): boolean => lane.startsWith(LOCAL_LANE_PREFIX);
+
 /** Lane of an endpoint: its one-at-a-time group, else the endpoint itself (the service limits per endpoint). */
-export function laneOf(endpoint: EndpointName): string {
+export function laneOf(endpoint: EndpointName | typeof LOCAL): string {
+  if (endpoint === LOCAL) return LOCAL_LANE_PREFIX + 'work';
   return ENDPOINTS[endpoint].serialGroup ?? endpoint;
 }
 
@@ -204,6 +216,7 @@ export class JobQueue {
   /** Queue one job (validated now). A cached answer makes it 'done' at once, costing nothing. */
   enqueue(spec: JobSpec, batchId: string | null = null): JobView {
     const d = this.handlerOf(spec.kind).describe(spec.payload as never);
+    if (d.endpoint === LOCAL && d.lane && !isLocalLane(d.lane)) throw new Error(`A local job's lane must start with '${LOCAL_LANE_PREFIX}'.`);
     const cached = d.cacheKey ? this.store.cacheGet(d.cacheKey) : undefined;
     const id = this.store.insertJob({
       batchId, kind: spec.kind, endpoint: d.endpoint, lane: d.lane ?? laneOf(d.endpoint), payload: JSON.stringify(spec.payload ?? null),
@@ -409,8 +422,13 @@ export class JobQueue {
     const paused = new Set(this.store.getSetting<string[]>('paused_lanes', []));
     const names = new Set<string>([...Object.values(ENDPOINTS).filter((e) => e.billing).map((e) => e.serialGroup ?? e.name), ...queued.keys(), ...this.laneRunning.keys()]);
     return [...names].map((name) => {
-      const e = ENDPOINTS[laneEndpoint(name)] ?? ENDPOINTS.keywords;
       const running = this.laneRunning.get(name) ?? 0;
+      if (isLocalLane(name)) {
+        const held = this.hold?.reason === 'user';
+        const state: LaneView['state'] = paused.has(name) ? 'paused' : held ? 'user' : running ? 'running' : 'idle';
+        return { name, ratePerSecond: 0, concurrency: 1, running, queued: queued.get(name) ?? 0, paused: paused.has(name), state, recentStarts: 0 };
+      }
+      const e = ENDPOINTS[laneEndpoint(name)] ?? ENDPOINTS.keywords;
       const state: LaneView['state'] = paused.has(name) ? 'paused' : this.hold && this.holdBlocks(this.hold.reason) ? this.hold.reason : running ? 'running' : 'idle';
       const lim = this.limiter(e.name);
       return { name, ratePerSecond: Math.round((1000 / lim.spacingMs) * 10) / 10, concurrency: this.concurrencyOf(name), running, queued: queued.get(name) ?? 0, paused: paused.has(name), state, recentStarts: lim.recent() };
@@ -431,6 +449,7 @@ export class JobQueue {
   }
 
   private concurrencyOf(lane: string): number {
+    if (isLocalLane(lane)) return 1;
     const e = ENDPOINTS[laneEndpoint(lane)];
     if (e?.serialGroup) return 1;
     const c = this.opts.tuning?.concurrency?.[lane];
@@ -450,15 +469,15 @@ export class JobQueue {
     let earliest: number | null = null;
     const onlyTasks = this.hold && (this.hold.reason === 'quota' || this.hold.reason === 'cap');
     const blocked = this.hold && !onlyTasks;
-    if (!blocked) {
-      for (const q of this.store.queuedLanes()) {
-        if (paused.has(q.lane)) continue;
-        if (q.earliest !== null && q.earliest > now) earliest = earliest === null ? q.earliest : Math.min(earliest, q.earliest);
-        while ((this.laneRunning.get(q.lane) ?? 0) < this.concurrencyOf(q.lane)) {
-          const row = this.nextRow(q.lane, now, !!onlyTasks);
-          if (!row) break;
-          this.dispatch(row);
-        }
+    for (const q of this.store.queuedLanes()) {
+      if (paused.has(q.lane)) continue;
+      // Local work is stopped only by the user's pause, never by a service hold.
+      if (isLocalLane(q.lane) ? this.hold?.reason === 'user' : blocked) continue;
+      if (q.earliest !== null && q.earliest > now) earliest = earliest === null ? q.earliest : Math.min(earliest, q.earliest);
+      while ((this.laneRunning.get(q.lane) ?? 0) < this.concurrencyOf(q.lane)) {
+        const row = this.nextRow(q.lane, now, !!onlyTasks && !isLocalLane(q.lane));
+        if (!row) break;
+        this.dispatch(row);
       }
     }
     if (this.wakeTimer) { clearTimeout(this.wakeTimer); this.wakeTimer = null; }
@@ -810,6 +829,7 @@ export class JobQueue {
     const lanes = this.store.queuedLanes().filter((q) => !paused.has(q.lane));
     if (!lanes.length) return true;
     if (!this.hold) return false;
+    if (this.hold.reason !== 'user' && lanes.some((q) => isLocalLane(q.lane))) return false;
     if (this.hold.reason === 'offline') return false;
     if (this.hold.reason === 'quota' || this.hold.reason === 'cap') {
       return !this.store.list({ states: ['queued'], limit: 100_000 }).some((r) => r.task_id && !paused.has(r.lane));

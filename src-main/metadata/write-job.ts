@@ -1,0 +1,72 @@
+import type { WriteSummary } from '../../src-preload/contract';
+import type { JobHandler, JobQueue } from '../jobs/queue';
+import { LOCAL, LOCAL_LANE_PREFIX } from '../jobs/queue';
+import { TERMINAL_STATES } from '../jobs/types';
+import type { LibraryCtx } from '../library/context';
+import { writeAssetMetadata } from './writer';
+
+// Writing metadata into files is a durable job: a batch survives a restart (a write is
+// minimal and verified, so running one again is harmless), shows progress in Activity and can
+// be paused or cancelled. It runs in a local lane that no service hold stops.
+
+export const WRITE_KIND = 'writeMetadata';
+export const WRITE_LANE = LOCAL_LANE_PREFIX + 'files';
+
+interface WritePayload {
+  assetId: number;
+}
+
+export function writeMetadataHandler(ctx: LibraryCtx): JobHandler<WritePayload> {
+  return {
+    describe(p) {
+      if (!p || !Number.isInteger(p.assetId) || p.assetId <= 0) throw new Error('assetId: a photo of the library is required');
+      return { endpoint: LOCAL, lane: WRITE_LANE, cacheKey: null, billingKey: null };
+    },
+    async run(job) {
+      const r = await writeAssetMetadata(ctx, job.payload.assetId);
+      const summary: WriteSummary = {
+        assetId: r.assetId, status: r.status, changedFields: r.changedFields.map(String), warnings: r.warnings, error: r.error,
+      };
+      return summary;
+    },
+  };
+}
+
+/**
+ * Queue one batch of writes and wait until it has finished or cannot go on (cancelled, or
+ * the user paused the queue or the lane). Jobs that did not run are reported as 'queued' or
+ * 'cancelled': they stay in Activity, where the batch can be resumed.
+ */
+export async function writeThroughQueue(queue: JobQueue, ids: readonly number[], label: string): Promise<{ batchId: string; results: WriteSummary[] }> {
+  const { batch, jobIds } = queue.enqueueBatch(label, ids.map((assetId) => ({ kind: WRITE_KIND, payload: { assetId } })));
+  const settled = () => {
+    const jobs = jobIds.map((id) => queue.getJob(id)!);
+    if (jobs.every((j) => TERMINAL_STATES.includes(j.state))) return true;
+    const b = queue.getBatch(batch.id);
+    const lane = queue.lanes().find((l) => l.name === WRITE_LANE);
+    const running = jobs.some((j) => j.state === 'running');
+    return !running && (b?.paused || b?.cancelled || lane?.paused || queue.status().hold?.reason === 'user');
+  };
+  await new Promise<void>((resolve) => {
+    const check = () => {
+      if (!settled()) return;
+      offJob();
+      offStatus();
+      clearInterval(timer);
+      resolve();
+    };
+    const offJob = queue.on('job', check);
+    const offStatus = queue.on('status', check);
+    // Belt and braces: a pause arrives as a state, not always as a job event.
+    const timer = setInterval(check, 500);
+    check();
+  });
+  const results = jobIds.map((id, i): WriteSummary => {
+    const j = queue.getJob(id)!;
+    if (j.state === 'done' && j.result) return j.result as WriteSummary;
+    const error = j.error?.message ?? null;
+    const status = j.state === 'failed' ? 'failed' : j.state === 'cancelled' ? 'cancelled' : 'queued';
+    return { assetId: ids[i], status, changedFields: [], warnings: [], error };
+  });
+  return { batchId: batch.id, results };
+}
