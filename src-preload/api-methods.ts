@@ -65,6 +65,13 @@ export const API_METHODS = [
   'syncState',
   'exportCsv',
   'pickSavePath',
+  // analysis: quality, faces, colours, flags
+  'previewAnalysisRun',
+  'startAnalysisRun',
+  'getAssetAnalysis',
+  'qualityHistogram',
+  'rejectBelow',
+  'setFlag',
 ] as const satisfies readonly ApiMethod[];
 
 type Missing = Exclude<ApiMethod, (typeof API_METHODS)[number]>;

@@ -15,6 +15,7 @@ import { schemas } from './schemas';
 import { log } from '../core/log';
 import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
 import { workflowMethods, type WorkflowOptions } from './workflows';
+import { analysisMethods } from './analysis';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
@@ -132,6 +133,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     },
     ...service.methods,
     ...workflowMethods(ctx, service, opts),
+    ...analysisMethods(ctx, service),
   };
 
   const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);

@@ -25,7 +25,26 @@ export const searchQuery = z.strictObject({
   camera: z.string().max(500).optional(),
   duplicatesOnly: z.boolean().optional(),
   errorsOnly: z.boolean().optional(),
-  sort: z.enum(['takenAt', 'name', 'addedAt', 'size']).optional(),
+  // analysis filters
+  minQuality: z.number().min(0).max(1).optional(),
+  maxQuality: z.number().min(0).max(1).optional(),
+  ugcClasses: z.array(z.number().int().min(1).max(5)).max(5).optional(),
+  hasFaces: z.boolean().optional(),
+  minFaces: z.number().int().min(0).max(10_000).optional(),
+  maxFaces: z.number().int().min(0).max(10_000).optional(),
+  child: z.boolean().optional(),
+  ageMin: z.number().min(0).max(200).optional(),
+  ageMax: z.number().min(0).max(200).optional(),
+  releaseNeeded: z.boolean().optional(),
+  flag: z.enum(['pick', 'reject', 'unflagged']).optional(),
+  color: z
+    .strictObject({
+      hex: z.string().regex(/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour like #1e50c8'),
+      maxDistance: z.number().min(0).max(400).optional(),
+      minShare: z.number().min(0).max(1).optional(),
+    })
+    .optional(),
+  sort: z.enum(['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality']).optional(),
   order: z.enum(['asc', 'desc']).optional(),
 });
 
@@ -52,6 +71,13 @@ const keywordRunOptions = z.strictObject({
 const captionRunOptions = z.strictObject({ length: z.enum(['short', 'normal', 'long']).optional(), force: z.boolean().optional() });
 const runIds = z.array(id).max(10_000).optional();
 const keywordList = z.array(z.string().min(1).max(500)).max(10_000);
+
+const analysisRunOptions = z.strictObject({
+  kind: z.enum(['quality', 'qualityUgc', 'faces', 'colors']),
+  numColors: z.number().int().min(1).max(50).optional(),
+  force: z.boolean().optional(),
+});
+const histogramField = z.enum(['quality', 'ugc']);
 
 const none = z.union([z.undefined(), z.null(), z.strictObject({})]);
 
@@ -151,4 +177,12 @@ export const schemas = {
   syncState: z.strictObject({ id }),
   exportCsv: z.strictObject({ ids, agency, path: path.optional() }),
   pickSavePath: z.strictObject({ defaultName: z.string().min(1).max(255).refine((n) => !/[\\/\0]/.test(n), 'must be a file name, not a path') }),
+
+  // analysis: quality, faces, colours, flags
+  previewAnalysisRun: z.strictObject({ target, options: analysisRunOptions }),
+  startAnalysisRun: z.strictObject({ target, options: analysisRunOptions }),
+  getAssetAnalysis: z.strictObject({ id }),
+  qualityHistogram: z.strictObject({ query: searchQuery, field: histogramField, bins: z.number().int().min(1).max(1000).optional() }),
+  rejectBelow: z.strictObject({ target, field: histogramField, threshold: score }),
+  setFlag: z.strictObject({ ids, flag: z.enum(['pick', 'reject']).nullable() }),
 } satisfies Record<ApiMethod, z.ZodType>;

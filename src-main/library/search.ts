@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { AssetKind, AssetSummary, Facets, Page, SearchQuery, SearchResult } from '../../src-preload/contract';
+import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from '../analysis/color';
+import { ApiError } from '../api/errors';
 import { mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
 import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, prepared } from './search-sets';
@@ -100,7 +102,52 @@ function buildWhere(query: SearchQuery, x: string, probe: boolean): Built {
     );
   }
   if (query.errorsOnly) clauses.push(`${x}.has_error = 1`);
+  analysisFilters(query, x, probe, clauses, params);
   return { where: clauses.join(' AND '), params };
+}
+
+/**
+ * Filters on what the service measured (analysis/): each is a lookup in its measurement
+ * table, by index. As elsewhere, `probe` turns a set (`id IN (SELECT ...)`, built once) into
+ * a per-row EXISTS for the stack check.
+ */
+function analysisFilters(query: SearchQuery, x: string, probe: boolean, clauses: string[], params: unknown[]): void {
+  const inTable = (table: string, cond: string, ...values: unknown[]): void => {
+    clauses.push(probe ? `EXISTS (SELECT 1 FROM ${table} t WHERE t.asset_id = ${x}.id AND ${cond})` : `${x}.id IN (SELECT t.asset_id FROM ${table} t WHERE ${cond})`);
+    params.push(...values);
+  };
+  if (query.minQuality !== undefined && query.maxQuality !== undefined) inTable('asset_quality', 't.score >= ? AND t.score <= ?', query.minQuality, query.maxQuality);
+  else if (query.minQuality !== undefined) inTable('asset_quality', 't.score >= ?', query.minQuality);
+  else if (query.maxQuality !== undefined) inTable('asset_quality', 't.score <= ?', query.maxQuality);
+  if (query.ugcClasses && query.ugcClasses.length) inTable('asset_ugc_quality', `t.class IN (${query.ugcClasses.map(() => '?').join(', ')})`, ...query.ugcClasses);
+  if (query.hasFaces !== undefined) inTable('asset_face_scans', query.hasFaces ? 't.face_count > 0' : 't.face_count = 0');
+  if (query.minFaces !== undefined) inTable('asset_face_scans', 't.face_count >= ?', query.minFaces);
+  if (query.maxFaces !== undefined) inTable('asset_face_scans', 't.face_count <= ?', query.maxFaces);
+  if (query.child) inTable('asset_face_scans', 't.min_age < 18');
+  if (query.ageMin !== undefined || query.ageMax !== undefined) inTable('asset_faces', 't.age >= ? AND t.age <= ?', query.ageMin ?? 0, query.ageMax ?? 1e9);
+  if (query.releaseNeeded !== undefined) inTable('asset_face_scans', 't.release_needed = ?', query.releaseNeeded ? 1 : 0);
+  if (query.flag === 'unflagged') clauses.push(`${x}.flag IS NULL`);
+  else if (query.flag) {
+    clauses.push(`${x}.flag = ?`);
+    params.push(query.flag);
+  }
+  if (query.color) {
+    // Perceptual: the colours of the palette within ΔE76 of the wanted one (squared, so no
+    // sqrt in SQL) must cover at least minShare of the picture together.
+    const rgb = parseHex(query.color.hex);
+    if (!rgb) throw new ApiError('validation', 'The colour must be a hex value such as #1e50c8.', 'color.hex');
+    const [l, a, b] = rgbToLab(rgb);
+    const d = query.color.maxDistance ?? DEFAULT_COLOR_DISTANCE;
+    const near = '(t.lab_l - ?) * (t.lab_l - ?) + (t.lab_a - ?) * (t.lab_a - ?) + (t.lab_b - ?) * (t.lab_b - ?) <= ?';
+    const values = [l, l, a, a, b, b, d * d];
+    const share = query.color.minShare ?? DEFAULT_COLOR_SHARE;
+    clauses.push(
+      probe
+        ? `(SELECT coalesce(sum(t.share), 0) FROM asset_colors t WHERE t.asset_id = ${x}.id AND ${near}) >= ?`
+        : `${x}.id IN (SELECT t.asset_id FROM asset_colors t WHERE ${near} GROUP BY t.asset_id HAVING sum(t.share) >= ?)`,
+    );
+    params.push(...values, share);
+  }
 }
 
 /**
@@ -142,6 +189,12 @@ function orderBy(query: SearchQuery, dated: boolean): string {
       return `a.size ${dir}, a.id ${dir}`;
     case 'takenAt':
       return dated ? `a.taken_at ${dir}, a.name ${dir}, a.id ${dir}` : `a.name ${dir}, a.id ${dir}`;
+    // Measured scores, one primary-key probe per row; unmeasured assets last either way.
+    case 'quality':
+    case 'ugcQuality': {
+      const score = `(SELECT t.score FROM ${query.sort === 'quality' ? 'asset_quality' : 'asset_ugc_quality'} t WHERE t.asset_id = a.id)`;
+      return `${score} IS NULL, ${score} ${dir}, a.id ${dir}`;
+    }
   }
 }
 

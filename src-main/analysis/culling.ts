@@ -1,0 +1,84 @@
+import type { Flag, FlagEditResult, HistogramField, QualityHistogram, RunTarget, SearchQuery } from '../../src-preload/contract';
+import { ApiError } from '../api/errors';
+import type { LibraryCtx } from '../library/context';
+import { prepared } from '../library/search-sets';
+import { searchIds } from '../library/search';
+import { resolveTarget } from '../workflows/runs';
+import { countNoun } from '../workflows/edit-log';
+
+// Culling: picks and rejects (assets.flag), "reject everything below X" and the score
+// histogram of the current view. Flag changes go into the edit log (edits/edit_changes,
+// field 'flag') as ONE edit; undo (library/edits.ts) marks it undone and migration 7's
+// trigger puts the flags back.
+
+const TABLE: Record<HistogramField, string> = { quality: 'asset_quality', ugc: 'asset_ugc_quality' };
+
+function checkField(field: HistogramField): string {
+  if (!Object.hasOwn(TABLE, field)) throw new ApiError('validation', 'The score is quality or ugc.', 'field');
+  return TABLE[field];
+}
+
+/** Scores of these assets (measured ones only), by id. Ids go in as one JSON array: no SQL per id. */
+function scoresOf(ctx: LibraryCtx, ids: readonly number[], field: HistogramField): Map<number, number> {
+  const rows = prepared(ctx.db, `SELECT t.asset_id AS id, t.score FROM json_each(?) j JOIN ${checkField(field)} t ON t.asset_id = j.value`).all(JSON.stringify(ids)) as {
+    id: number; score: number;
+  }[];
+  return new Map(rows.map((r) => [r.id, r.score]));
+}
+
+/** Write the flags and log them as one edit; returns the assets that changed. */
+function applyFlags(ctx: LibraryCtx, changes: { id: number; flag: Flag | null }[], description: (n: number[]) => string): FlagEditResult {
+  const changed: number[] = [];
+  let text: string | null = null;
+  ctx.db.transaction(() => {
+    const read = prepared(ctx.db, 'SELECT flag FROM assets WHERE id = ?');
+    const write = prepared(ctx.db, 'UPDATE assets SET flag = ? WHERE id = ?');
+    const logged: { id: number; old: Flag | null; new: Flag | null }[] = [];
+    for (const c of changes) {
+      const old = ((read.get(c.id) as { flag: Flag | null } | undefined)?.flag ?? null);
+      if (old === c.flag) continue;
+      write.run(c.flag, c.id);
+      logged.push({ id: c.id, old, new: c.flag });
+    }
+    if (!logged.length) return;
+    text = description(logged.map((l) => l.id));
+    const editId = Number(prepared(ctx.db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), text).lastInsertRowid);
+    const log = prepared(ctx.db, "INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, 'flag', ?, ?)");
+    for (const l of logged) {
+      log.run(editId, l.id, JSON.stringify(l.old), JSON.stringify(l.new));
+      changed.push(l.id);
+    }
+  })();
+  if (changed.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: changed });
+  return { description: text, assetIds: changed };
+}
+
+/** Pick, reject or unflag (null) these assets: one undoable edit. */
+export function setFlag(ctx: LibraryCtx, ids: readonly number[], flag: Flag | null): FlagEditResult {
+  if (flag !== null && flag !== 'pick' && flag !== 'reject') throw new ApiError('validation', 'A flag is pick, reject or none.', 'flag');
+  const live = resolveTarget(ctx, { assetIds: [...ids] });
+  const verb = flag === 'pick' ? 'pick' : flag === 'reject' ? 'reject' : 'unflag';
+  return applyFlags(ctx, live.map((id) => ({ id, flag })), (changed) => `${verb} ${countNoun(ctx, changed)}`);
+}
+
+/** Reject every measured asset of the target whose score is below `threshold` (0..1): one undoable edit. */
+export function rejectBelow(ctx: LibraryCtx, target: RunTarget | SearchQuery | readonly number[], field: HistogramField, threshold: number): FlagEditResult {
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new ApiError('validation', 'The threshold is a score from 0 to 1.', 'threshold');
+  const t: RunTarget = Array.isArray(target) ? { assetIds: [...(target as number[])] } : 'assetIds' in (target as object) || 'query' in (target as object) ? (target as RunTarget) : { query: target as SearchQuery };
+  const ids = resolveTarget(ctx, t);
+  const scores = scoresOf(ctx, ids, field);
+  const below = ids.filter((id) => scores.has(id) && scores.get(id)! < threshold);
+  const pct = `${Math.round(threshold * 1000) / 10}%`;
+  return applyFlags(ctx, below.map((id) => ({ id, flag: 'reject' as const })), (changed) => `reject ${countNoun(ctx, changed)} scoring below ${pct}${field === 'ugc' ? ' (UGC)' : ''}`);
+}
+
+/** The scores of the current view in `bins` equal-width bins over 0..1 (the last one includes 1). */
+export function histogram(ctx: LibraryCtx, query: SearchQuery, field: HistogramField, bins = 20): QualityHistogram {
+  if (!Number.isInteger(bins) || bins < 1 || bins > 1000) throw new ApiError('validation', 'The number of bins is a whole number from 1 to 1000.', 'bins');
+  checkField(field);
+  const ids = searchIds(ctx, { ...query, sort: 'name' });
+  const scores = scoresOf(ctx, ids, field);
+  const out = Array.from({ length: bins }, (_, i) => ({ from: i / bins, to: (i + 1) / bins, count: 0 }));
+  for (const s of scores.values()) out[Math.min(bins - 1, Math.max(0, Math.floor(s * bins)))].count++;
+  return { field, bins: out, measured: scores.size, unmeasured: ids.length - scores.size };
+}

@@ -1,0 +1,11 @@
+// Quality, faces and colours: measurement runs through the queue, the measurements with their
+// provenance, and culling (flags, reject below a score, histograms).
+export {
+  ANALYSIS_KINDS, attachAnalysis, sweepAnalysisRuns, collectAnalysisJob, previewAnalysisRun, startAnalysisRun, getAnalysisRun, analysisRunAssets,
+  serviceParams, type AnalysisRunView,
+} from './runs';
+export { getAssetAnalysis, getFaces, getColors } from './store';
+export { setFlag, rejectBelow, histogram } from './culling';
+export { UGC_LABELS, ugcClass, ugcLabel } from './ugc';
+export { parseHex, rgbToLab, deltaE76, toHex, DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, type Lab, type Rgb } from './color';
+export { derivativeSize, derivativeSizeOf } from './derivative';

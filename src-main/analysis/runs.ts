@@ -1,0 +1,237 @@
+import type { AnalysisKind, AnalysisRunOptions, RunPreview, RunStarted, RunTarget, SkippedAsset } from '../../src-preload/contract';
+import { ApiError } from '../api/errors';
+import { log } from '../core/log';
+import type { AnalyzeEndpoint, AnalyzePayload } from '../jobs/handlers';
+import type { JobQueue } from '../jobs/queue';
+import { canonical } from '../jobs/store';
+import type { JobSpec, JobView } from '../jobs/types';
+import { assetPath, getAssetRow } from '../library/assets';
+import type { LibraryCtx } from '../library/context';
+import { prepared } from '../library/search-sets';
+import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
+import { analysisHash, resolveTarget } from '../workflows/runs';
+import { derivativeSize, type Size } from './derivative';
+import { measured } from './events';
+import { storeColors, storeFaces, storeQuality, storeUgc } from './store';
+
+// Quality, faces and colour runs, built like keywording (workflows/runs.ts): a selection or
+// a search becomes one queue batch of 'analyze' jobs — the queue prepares the derivative,
+// paces the calls and answers repeats from its cache keyed by the media hash — and each
+// answer is stored as a measurement when its job ends: by a listener on the queue's job
+// events and by a sweep at start-up, so a run resumed after a restart still lands.
+
+export const ANALYSIS_KINDS: readonly AnalysisKind[] = ['quality', 'qualityUgc', 'faces', 'colors'];
+
+const ENDPOINT: Record<AnalysisKind, AnalyzeEndpoint> = { quality: 'quality', qualityUgc: 'qualityUgc', faces: 'faces', colors: 'keywords' };
+
+const NAMES: Record<AnalysisKind, string> = { quality: 'Quality', qualityUgc: 'UGC quality', faces: 'Faces', colors: 'Colours' };
+
+/** The parameters sent to the service. Colours come from keywording with colors=true (lang explicit, as keyword runs send it, so both share cache entries). */
+export function serviceParams(o: AnalysisRunOptions): Record<string, unknown> {
+  if (!ANALYSIS_KINDS.includes(o.kind)) throw new ApiError('validation', `The measurement is one of ${ANALYSIS_KINDS.join(', ')}.`, 'kind');
+  if (o.kind !== 'colors') {
+    if (o.numColors !== undefined) throw new ApiError('validation', 'The number of colours applies to colour runs only.', 'numColors');
+    return {};
+  }
+  if (o.numColors !== undefined && (!Number.isInteger(o.numColors) || o.numColors < 1 || o.numColors > 50)) {
+    throw new ApiError('validation', 'The number of colours is a whole number from 1 to 50.', 'numColors');
+  }
+  return { lang: 'en', colors: true, ...(o.numColors !== undefined ? { num_colors: o.numColors } : {}) };
+}
+
+interface Plan {
+  kind: AnalysisKind;
+  params: Record<string, unknown>;
+  paramsKey: string;
+  label: string;
+  specs: JobSpec[];
+  items: { assetId: number; hash: string | null; size: Size | null }[];
+  skipped: SkippedAsset[];
+  total: number;
+}
+
+function plan(ctx: LibraryCtx, target: RunTarget, options: AnalysisRunOptions): Plan {
+  const params = serviceParams(options);
+  const kind = options.kind;
+  const paramsKey = canonical({ kind, ...params });
+  const ids = resolveTarget(ctx, target);
+  const done = prepared(
+    ctx.db,
+    `SELECT r.id FROM analysis_run_assets ra JOIN analysis_runs r ON r.id = ra.run_id
+     WHERE ra.asset_id = ? AND ra.state = 'done' AND r.kind = ? AND r.params_key = ? AND ra.content_hash IS ? ORDER BY r.id DESC LIMIT 1`,
+  );
+  const specs: JobSpec[] = [];
+  const items: Plan['items'] = [];
+  const skipped: SkippedAsset[] = [];
+  for (const id of ids) {
+    const row = getAssetRow(ctx, id);
+    if (!row) continue;
+    if (row.kind !== 'image') {
+      skipped.push({ assetId: id, reason: 'unsupported', message: 'The service measures photos only.' });
+      continue;
+    }
+    if (row.online !== 1) {
+      skipped.push({ assetId: id, reason: 'offline', message: 'Its folder is offline: reconnect the drive, then run again.' });
+      continue;
+    }
+    const hash = analysisHash(row);
+    if (!options.force) {
+      const prior = done.get(id, kind, paramsKey, hash) as { id: number } | undefined;
+      if (prior) {
+        skipped.push({ assetId: id, reason: 'already_done', runId: prior.id, message: `Already measured with these settings (run ${prior.id}).` });
+        continue;
+      }
+    }
+    const payload: AnalyzePayload = { file: assetPath(row), endpoint: ENDPOINT[kind], params, assetId: id, ...(hash ? { contentHash: hash } : {}) };
+    specs.push({ kind: 'analyze', payload });
+    items.push({ assetId: id, hash, size: null });
+  }
+  const n = items.length;
+  return { kind, params, paramsKey, label: `${NAMES[kind]} for ${n} ${n === 1 ? 'photo' : 'photos'}`, specs, items, skipped, total: ids.length };
+}
+
+/** How many billable calls a measurement run would make (cache hits and assets already measured excluded). */
+export function previewAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): RunPreview {
+  const p = plan(ctx, target, options);
+  return { ...queue.preview(p.specs), assets: p.total, skipped: p.skipped };
+}
+
+/**
+ * Queue a measurement run. Face runs first read each picture's size (header only) to know
+ * the derivative the boxes will refer to; everything after that is synchronous, so no job
+ * can end before its run is recorded.
+ */
+export async function startAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): Promise<RunStarted> {
+  const p = plan(ctx, target, options);
+  if (p.kind === 'faces') {
+    for (let i = 0; i < p.items.length; i++) p.items[i].size = await derivativeSize((p.specs[i].payload as AnalyzePayload).file);
+  }
+  const { batch, jobIds } = queue.enqueueBatch(p.label, p.specs);
+  const userParams = Object.fromEntries(Object.entries(options).filter(([k, v]) => v !== undefined && k !== 'force'));
+  const runId = ctx.db.transaction(() => {
+    const id = Number(
+      prepared(ctx.db, `INSERT INTO analysis_runs (kind, params, params_key, created_at, batch_id, status) VALUES (?, ?, ?, ?, ?, 'running')`)
+        .run(p.kind, JSON.stringify(userParams), p.paramsKey, Date.now(), batch.id).lastInsertRowid,
+    );
+    const add = prepared(
+      ctx.db,
+      `INSERT INTO analysis_run_assets (run_id, asset_id, job_id, content_hash, derivative_width, derivative_height, state) VALUES (?, ?, ?, ?, ?, ?, 'queued')`,
+    );
+    p.items.forEach((it, i) => add.run(id, it.assetId, jobIds[i], it.hash, it.size?.width ?? null, it.size?.height ?? null));
+    return id;
+  })();
+  for (const jobId of jobIds) {
+    const job = queue.getJob(jobId);
+    if (job && isTerminal(job)) collectAnalysisJob(ctx, job);
+  }
+  finishIfDone(ctx, runId);
+  return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped };
+}
+
+// ---- landing results -------------------------------------------------------------------------
+
+const isTerminal = (j: Pick<JobView, 'state'>): boolean => j.state === 'done' || j.state === 'failed' || j.state === 'cancelled' || j.state === 'unknown';
+
+export interface RunAssetRow {
+  run_id: number;
+  asset_id: number;
+  kind: AnalysisKind;
+  params_key: string;
+  derivative_width: number | null;
+  derivative_height: number | null;
+}
+
+/** Store what one ended job measured (or why it failed). Idempotent. */
+export function collectAnalysisJob(ctx: LibraryCtx, job: JobView): void {
+  const rows = prepared(
+    ctx.db,
+    `SELECT ra.run_id, ra.asset_id, r.kind, r.params_key, ra.derivative_width, ra.derivative_height
+     FROM analysis_run_assets ra JOIN analysis_runs r ON r.id = ra.run_id WHERE ra.job_id = ? AND ra.state = 'queued'`,
+  ).all(job.id) as RunAssetRow[];
+  if (!rows.length) return;
+  const runs = new Set<number>();
+  ctx.db.transaction(() => {
+    const mark = prepared(ctx.db, 'UPDATE analysis_run_assets SET state = ?, error = ?, finished_at = ? WHERE run_id = ? AND asset_id = ?');
+    for (const ra of rows) {
+      runs.add(ra.run_id);
+      if (job.state !== 'done') {
+        const state = job.state === 'cancelled' ? 'cancelled' : 'failed';
+        mark.run(state, job.error?.message ?? (state === 'cancelled' ? 'Cancelled.' : 'The analysis failed.'), Date.now(), ra.run_id, ra.asset_id);
+        continue;
+      }
+      try {
+        const params = JSON.parse(ra.params_key) as Record<string, unknown>;
+        delete params.kind;
+        switch (ra.kind) {
+          case 'quality': storeQuality(ctx, ra, params, job.result as QualityResult); break;
+          case 'qualityUgc': storeUgc(ctx, ra, params, job.result as UgcQualityResult); break;
+          case 'faces': storeFaces(ctx, ra, params, job.result as FacesResult); break;
+          case 'colors': storeColors(ctx, ra, params, job.result as KeywordsResult); break;
+        }
+        mark.run('done', null, Date.now(), ra.run_id, ra.asset_id);
+      } catch (err) {
+        log.error(`Could not store the measurement of job ${job.id}`, err);
+        mark.run('failed', err instanceof ApiError ? err.message : 'The service’s answer could not be read.', Date.now(), ra.run_id, ra.asset_id);
+      }
+    }
+  })();
+  for (const runId of runs) finishIfDone(ctx, runId);
+  measured(ctx, rows.map((r) => r.asset_id));
+}
+
+function finishIfDone(ctx: LibraryCtx, runId: number): void {
+  const left = prepared(ctx.db, "SELECT count(*) FROM analysis_run_assets WHERE run_id = ? AND state = 'queued'").pluck().get(runId) as number;
+  if (left === 0) prepared(ctx.db, "UPDATE analysis_runs SET status = 'done' WHERE id = ? AND status = 'running'").run(runId);
+}
+
+/** Land measurements as their jobs end, and sweep once for jobs that ended while nobody listened. Returns the unsubscribe function. */
+export function attachAnalysis(ctx: LibraryCtx, queue: JobQueue): () => void {
+  const off = queue.on('job', (job) => {
+    if (job.kind === 'analyze' && isTerminal(job)) collectAnalysisJob(ctx, job);
+  });
+  sweepAnalysisRuns(ctx, queue);
+  return off;
+}
+
+export function sweepAnalysisRuns(ctx: LibraryCtx, queue: JobQueue): void {
+  const pending = prepared(ctx.db, "SELECT DISTINCT job_id FROM analysis_run_assets WHERE state = 'queued' AND job_id IS NOT NULL").pluck().all() as number[];
+  for (const jobId of pending) {
+    const job = queue.getJob(jobId);
+    if (!job) {
+      prepared(ctx.db, "UPDATE analysis_run_assets SET state = 'failed', error = ?, finished_at = ? WHERE job_id = ? AND state = 'queued'")
+        .run('The job was removed from the queue before it ran.', Date.now(), jobId);
+    } else if (isTerminal(job)) collectAnalysisJob(ctx, job);
+  }
+  for (const id of prepared(ctx.db, "SELECT id FROM analysis_runs WHERE status = 'running'").pluck().all() as number[]) finishIfDone(ctx, id);
+}
+
+// ---- views -------------------------------------------------------------------------------------
+
+export interface AnalysisRunView {
+  id: number;
+  kind: AnalysisKind;
+  params: Record<string, unknown>;
+  createdAt: number;
+  batchId: string;
+  status: 'running' | 'done';
+  counts: { queued: number; done: number; failed: number; cancelled: number };
+}
+
+export function getAnalysisRun(ctx: LibraryCtx, runId: number): AnalysisRunView | null {
+  const r = prepared(ctx.db, 'SELECT * FROM analysis_runs WHERE id = ?').get(runId) as
+    | { id: number; kind: AnalysisKind; params: string; created_at: number; batch_id: string; status: 'running' | 'done' }
+    | undefined;
+  if (!r) return null;
+  const counts = { queued: 0, done: 0, failed: 0, cancelled: 0 };
+  for (const c of prepared(ctx.db, 'SELECT state, count(*) AS n FROM analysis_run_assets WHERE run_id = ? GROUP BY state').all(runId) as { state: keyof typeof counts; n: number }[]) {
+    counts[c.state] = c.n;
+  }
+  return { id: r.id, kind: r.kind, params: JSON.parse(r.params) as Record<string, unknown>, createdAt: r.created_at, batchId: r.batch_id, status: r.status, counts };
+}
+
+/** Per asset of a run: what became of its job. */
+export function analysisRunAssets(ctx: LibraryCtx, runId: number): { assetId: number; state: string; error: string | null }[] {
+  return (prepared(ctx.db, 'SELECT asset_id, state, error FROM analysis_run_assets WHERE run_id = ? ORDER BY rowid').all(runId) as {
+    asset_id: number; state: string; error: string | null;
+  }[]).map((r) => ({ assetId: r.asset_id, state: r.state, error: r.error }));
+}

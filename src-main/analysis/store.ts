@@ -1,0 +1,117 @@
+import type { AssetAnalysis, ColorSwatch, FaceView, MeasurementInfo, UgcClass } from '../../src-preload/contract';
+import { ApiError, notFound } from '../api/errors';
+import type { LibraryCtx } from '../library/context';
+import { prepared } from '../library/search-sets';
+import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
+import { parseHex, rgbToLab, type Rgb } from './color';
+import type { RunAssetRow } from './runs';
+import { ugcClass, ugcLabel } from './ugc';
+
+// Measurements per asset: the latest of each kind replaces the one before, with the run,
+// the parameters and the time it was made. Called inside collectAnalysisJob's transaction.
+
+const clamp01 = (n: number): number => (Number.isFinite(n) ? Math.max(0, Math.min(1, n)) : 0);
+
+export function storeQuality(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: QualityResult): void {
+  prepared(ctx.db, 'INSERT OR REPLACE INTO asset_quality (asset_id, score, run_id, params, measured_at) VALUES (?, ?, ?, ?, ?)')
+    .run(ra.asset_id, clamp01(r.score), ra.run_id, JSON.stringify(params), Date.now());
+}
+
+export function storeUgc(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: UgcQualityResult): void {
+  const score = clamp01(r.score);
+  const cls = Number.isInteger(r.class) && r.class >= 1 && r.class <= 5 ? r.class : ugcClass(score);
+  prepared(ctx.db, 'INSERT OR REPLACE INTO asset_ugc_quality (asset_id, score, class, run_id, params, measured_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(ra.asset_id, score, cls, ra.run_id, JSON.stringify(params), Date.now());
+}
+
+/** Boxes come in pixels of the uploaded derivative (already EXIF-rotated): divided by its size they are fractions of the displayed picture. */
+export function storeFaces(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: FacesResult): void {
+  const w = ra.derivative_width;
+  const h = ra.derivative_height;
+  if (!w || !h) throw new ApiError('io', 'The size of the picture could not be read, so its faces cannot be placed.');
+  const faces = (r.faces ?? []).filter((f) => Number.isFinite(f.age));
+  prepared(ctx.db, 'DELETE FROM asset_faces WHERE asset_id = ?').run(ra.asset_id);
+  const add = prepared(ctx.db, 'INSERT INTO asset_faces (asset_id, position, age, score, class, x0, y0, x1, y1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  faces.forEach((f, i) => {
+    const [bx0, by0, bx1, by1] = f.bbox;
+    const x0 = clamp01(Math.min(bx0, bx1) / w);
+    const x1 = clamp01(Math.max(bx0, bx1) / w);
+    const y0 = clamp01(Math.min(by0, by1) / h);
+    const y1 = clamp01(Math.max(by0, by1) / h);
+    add.run(ra.asset_id, i, f.age, clamp01(f.score), f.class, x0, y0, x1, y1);
+  });
+  const ages = faces.map((f) => f.age);
+  prepared(
+    ctx.db,
+    `INSERT OR REPLACE INTO asset_face_scans (asset_id, face_count, min_age, max_age, derivative_width, derivative_height, run_id, params, measured_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(ra.asset_id, faces.length, ages.length ? Math.min(...ages) : null, ages.length ? Math.max(...ages) : null, w, h, ra.run_id, JSON.stringify(params), Date.now());
+}
+
+export function storeColors(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: KeywordsResult): void {
+  const colors = (r.colors ?? [])
+    .map((c) => {
+      const rgb: Rgb | null = c.rgb.length === 3 && c.rgb.every((v) => Number.isFinite(v)) ? (c.rgb.map((v) => Math.max(0, Math.min(255, Math.round(v)))) as Rgb) : parseHex(c.hex);
+      return rgb ? { ...c, rgb } : null;
+    })
+    .filter((c): c is NonNullable<typeof c> => c !== null);
+  // The interface says "share of the image" without a unit; the service sends percentages.
+  const scale = colors.some((c) => c.percentage > 1) ? 100 : 1;
+  prepared(ctx.db, 'DELETE FROM asset_colors WHERE asset_id = ?').run(ra.asset_id);
+  const add = prepared(
+    ctx.db,
+    `INSERT INTO asset_colors (asset_id, position, name, hex, r, g, b, percentage, share, lab_l, lab_a, lab_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  colors.forEach((c, i) => {
+    const lab = rgbToLab(c.rgb);
+    const hex = parseHex(c.hex) ? c.hex.toLowerCase() : '#' + c.rgb.map((v) => v.toString(16).padStart(2, '0')).join('');
+    add.run(ra.asset_id, i, c.name, hex, c.rgb[0], c.rgb[1], c.rgb[2], c.percentage, clamp01(c.percentage / scale), lab[0], lab[1], lab[2]);
+  });
+  prepared(ctx.db, 'INSERT OR REPLACE INTO asset_color_scans (asset_id, run_id, params, measured_at) VALUES (?, ?, ?, ?)')
+    .run(ra.asset_id, ra.run_id, JSON.stringify(params), Date.now());
+}
+
+// ---- reading ---------------------------------------------------------------------------------
+
+interface InfoRow {
+  run_id: number | null;
+  params: string;
+  measured_at: number;
+}
+
+const info = (r: InfoRow): MeasurementInfo => ({ runId: r.run_id, params: JSON.parse(r.params) as Record<string, unknown>, measuredAt: r.measured_at });
+
+export function getFaces(ctx: LibraryCtx, id: number): FaceView[] {
+  return (prepared(ctx.db, 'SELECT age, score, class, x0, y0, x1, y1 FROM asset_faces WHERE asset_id = ? ORDER BY position').all(id) as {
+    age: number; score: number; class: string; x0: number; y0: number; x1: number; y1: number;
+  }[]).map((f) => ({ age: f.age, score: f.score, class: f.class, bbox: [f.x0, f.y0, f.x1, f.y1] }));
+}
+
+export function getColors(ctx: LibraryCtx, id: number): ColorSwatch[] {
+  return (prepared(ctx.db, 'SELECT name, hex, r, g, b, percentage FROM asset_colors WHERE asset_id = ? ORDER BY position').all(id) as {
+    name: string; hex: string; r: number; g: number; b: number; percentage: number;
+  }[]).map((c) => ({ name: c.name, hex: c.hex, rgb: [c.r, c.g, c.b], percentage: c.percentage }));
+}
+
+/** Everything measured about one asset, with provenance; null parts were never measured. */
+export function getAssetAnalysis(ctx: LibraryCtx, id: number): AssetAnalysis {
+  if (!prepared(ctx.db, 'SELECT 1 FROM assets WHERE id = ? AND removed_at IS NULL').get(id)) throw notFound('That photo');
+  const q = prepared(ctx.db, 'SELECT score, run_id, params, measured_at FROM asset_quality WHERE asset_id = ?').get(id) as (InfoRow & { score: number }) | undefined;
+  const u = prepared(ctx.db, 'SELECT score, class, run_id, params, measured_at FROM asset_ugc_quality WHERE asset_id = ?').get(id) as
+    | (InfoRow & { score: number; class: number })
+    | undefined;
+  const f = prepared(ctx.db, 'SELECT face_count, release_needed, run_id, params, measured_at FROM asset_face_scans WHERE asset_id = ?').get(id) as
+    | (InfoRow & { face_count: number; release_needed: number })
+    | undefined;
+  const c = prepared(ctx.db, 'SELECT run_id, params, measured_at FROM asset_color_scans WHERE asset_id = ?').get(id) as InfoRow | undefined;
+  return {
+    assetId: id,
+    quality: q ? { score: q.score, ...info(q) } : null,
+    ugc: u ? { score: u.score, class: u.class as UgcClass, label: ugcLabel(u.class), ...info(u) } : null,
+    faces: f ? getFaces(ctx, id) : null,
+    facesMeasured: f ? info(f) : null,
+    colors: c ? getColors(ctx, id) : null,
+    colorsMeasured: c ? info(c) : null,
+    releaseNeeded: f ? f.release_needed === 1 : null,
+  };
+}
