@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { AssetKind } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
+import { getAssetAnalysis } from '../analysis/store';
 import { assetErrors, assetKeywords, assetPath, getAssetRow, thumbPath } from '../library/assets';
 import { CliError } from './args';
 
@@ -23,6 +24,21 @@ export interface CliAsset {
   caption: string | null;
   title: string | null;
   thumbnail: string | null;
+  // What the service measured; each key only where something was measured (so the shape of
+  // an unmeasured asset is unchanged). In quality, the kind not measured is null.
+  quality?: { score: number | null; ugcScore: number | null; ugcClass: number | null };
+  faces?: { age: number; score: number; bbox: [number, number, number, number]; class: string }[];
+  colors?: { name: string; hex: string; percentage: number }[];
+}
+
+/** The measurement keys of the CLI's asset shape (quality, faces, colors), where measured. */
+export function cliMeasurements(ctx: LibraryCtx, id: number): Pick<CliAsset, 'quality' | 'faces' | 'colors'> {
+  const m = getAssetAnalysis(ctx, id);
+  const out: Pick<CliAsset, 'quality' | 'faces' | 'colors'> = {};
+  if (m.quality || m.ugc) out.quality = { score: m.quality?.score ?? null, ugcScore: m.ugc?.score ?? null, ugcClass: m.ugc?.class ?? null };
+  if (m.faces) out.faces = m.faces.map((f) => ({ age: f.age, score: f.score, bbox: f.bbox, class: f.class }));
+  if (m.colors) out.colors = m.colors.map((c) => ({ name: c.name, hex: c.hex, percentage: c.percentage }));
+  return out;
 }
 
 export interface CliAssetWithErrors extends CliAsset {
@@ -48,6 +64,7 @@ export function cliAsset(ctx: LibraryCtx, id: number): CliAsset {
     caption: row.caption,
     title: row.title,
     thumbnail: thumb && existsSync(thumb) ? thumb : null,
+    ...cliMeasurements(ctx, id),
   };
 }
 
@@ -60,5 +77,8 @@ export function humanAsset(a: CliAsset): string {
   const bits = [a.kind, a.takenAt ?? 'no date'];
   if (a.rating) bits.push('★'.repeat(a.rating));
   if (a.keywords.length) bits.push(a.keywords.join(', '));
+  if (a.quality?.score != null) bits.push(`quality ${Math.round(a.quality.score * 100)}%`);
+  if (a.quality?.ugcClass != null) bits.push(`UGC class ${a.quality.ugcClass}`);
+  if (a.faces?.length) bits.push(`${a.faces.length} face${a.faces.length === 1 ? '' : 's'}`);
   return `${a.path}  (${bits.join('; ')})`;
 }

@@ -23,6 +23,8 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   jobs: () => import('./commands/jobs'),
   keyword: () => import('./commands/keyword'),
   export: () => import('./commands/export'),
+  quality: () => import('./commands/quality'),
+  faces: () => import('./commands/faces'),
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -39,6 +41,8 @@ const SUMMARIES: Record<string, string> = {
   jobs: 'jobs [--state S]...               the service job queue: batches, jobs, usage',
   keyword: 'keyword PATH...|--query Q [--lang L] [--num N] [--threshold T] [--accept-above S]  AI keywords',
   export: 'export PATH...|--query Q --write-files | --csv FILE --agency adobe|shutterstock',
+  quality: 'quality PATH...|--query Q [--ugc]       AI quality scores (stock, or UGC with class 1-5)',
+  faces: 'faces PATH...|--query Q             AI face boxes and estimated ages',
 };
 
 function generalUsage(): string {

@@ -5,12 +5,13 @@ import { listFolders } from '../../library/folders';
 import { searchIds } from '../../library/search';
 import { isInside } from '../../core/media';
 import type { LibraryCtx } from '../../library/context';
+import { parseHex } from '../../analysis/color';
 import { CliError, UsageError, intValue, listValue } from '../args';
 import { cliAsset, humanAsset } from '../asset-json';
 import type { Command } from '../command';
 
 const KINDS: AssetKind[] = ['image', 'video', 'audio'];
-const SORTS: SortKey[] = ['takenAt', 'name', 'addedAt', 'size'];
+const SORTS: SortKey[] = ['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality'];
 
 /** --folder F: a library folder (its id) or a folder inside one (its id plus a path prefix). */
 function folderScope(ctx: LibraryCtx, path: string): { folderId: number; prefix: string | null } {
@@ -32,7 +33,7 @@ function folderScope(ctx: LibraryCtx, path: string): { folderId: number; prefix:
 
 export const command: Command = {
   name: 'search',
-  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size] [--desc]',
+  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX]',
   summary: 'Find assets; lists every match (every file of a RAW+JPEG pair) unless --limit is given.',
   help: [
     'TEXT                 words matched as prefixes in file name, keywords, caption and title',
@@ -41,8 +42,13 @@ export const command: Command = {
     '--type T             image, video or audio',
     '--folder F           only assets under folder F',
     '--limit N            at most N results',
-    '--sort S             takenAt (default), name, addedAt or size',
+    '--sort S             takenAt (default), name, addedAt, size, quality or ugcQuality',
     '--desc               descending order',
+    '--min-quality S      stock quality score at least S (0-1, inclusive)',
+    '--ugc-class N        UGC quality class N, 1-5 (repeatable: any of them)',
+    '--has-faces          at least one face found',
+    '--child              a face estimated under 18',
+    '--color HEX          mostly this colour (perceptual match, e.g. #1e50c8)',
   ],
   options: {
     keyword: { type: 'string', multiple: true },
@@ -52,6 +58,11 @@ export const command: Command = {
     limit: { type: 'string' },
     sort: { type: 'string' },
     desc: { type: 'boolean' },
+    'min-quality': { type: 'string' },
+    'ugc-class': { type: 'string', multiple: true },
+    'has-faces': { type: 'boolean' },
+    child: { type: 'boolean' },
+    color: { type: 'string' },
   },
   async run(ctx, { values, positionals }, out) {
     const type = values.type as string | undefined;
@@ -59,6 +70,17 @@ export const command: Command = {
     const sort = values.sort as string | undefined;
     if (sort !== undefined && !SORTS.includes(sort as SortKey)) throw new UsageError(`--sort must be one of ${SORTS.join(', ')} (got “${sort}”).`, 'search');
     const limit = intValue(values.limit, 'limit', 1, Number.MAX_SAFE_INTEGER, 'search');
+    const minQualityText = values['min-quality'] === undefined ? undefined : String(values['min-quality']).trim();
+    const minQuality = minQualityText === undefined ? undefined : Number(minQualityText);
+    if (minQualityText !== undefined && (!/^\d*\.?\d+$/.test(minQualityText) || minQuality! > 1)) {
+      throw new UsageError(`--min-quality must be a score from 0 to 1 (got “${minQualityText}”).`, 'search');
+    }
+    const ugcClasses = listValue(values['ugc-class']).map((c) => {
+      if (!/^[1-5]$/.test(c.trim())) throw new UsageError(`--ugc-class must be a class from 1 to 5 (got “${c}”).`, 'search');
+      return Number(c);
+    });
+    const color = values.color as string | undefined;
+    if (color !== undefined && !parseHex(color)) throw new UsageError(`--color must be a hex colour such as #1e50c8 (got “${color}”).`, 'search');
     const query: SearchQuery = {
       text: positionals.join(' ') || undefined,
       keywords: listValue(values.keyword),
@@ -66,6 +88,11 @@ export const command: Command = {
       kinds: type ? [type as AssetKind] : undefined,
       sort: sort as SortKey | undefined,
       order: values.desc ? 'desc' : 'asc',
+      minQuality,
+      ugcClasses: ugcClasses.length ? ugcClasses : undefined,
+      hasFaces: values['has-faces'] === true || undefined,
+      child: values.child === true || undefined,
+      color: color !== undefined ? { hex: color } : undefined,
     };
     const scope = typeof values.folder === 'string' ? folderScope(ctx, values.folder) : null;
     if (scope) query.folderId = scope.folderId;
