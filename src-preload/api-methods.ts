@@ -72,6 +72,24 @@ export const API_METHODS = [
   'qualityHistogram',
   'rejectBelow',
   'setFlag',
+  // creative: voices, speech, lipsync, generation, editing, face swap
+  'listVoices',
+  'previewSpeech',
+  'startSpeech',
+  'startLipsync',
+  'modelRules',
+  'previewImageJob',
+  'startGenerate',
+  'startEdit',
+  'startFaceSwap',
+  'listCreativeTasks',
+  'getCreativeTask',
+  'creationOf',
+  'cancelCreativeTask',
+  'retryCreativeTask',
+  'refetchResult',
+  'creativeSettings',
+  'setCreativeSettings',
 ] as const satisfies readonly ApiMethod[];
 
 type Missing = Exclude<ApiMethod, (typeof API_METHODS)[number]>;

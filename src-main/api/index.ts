@@ -15,6 +15,7 @@ import { schemas } from './schemas';
 import { log } from '../core/log';
 import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
 import { workflowMethods, type WorkflowOptions } from './workflows';
+import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions {
@@ -134,6 +135,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...service.methods,
     ...workflowMethods(ctx, service, opts),
     ...analysisMethods(ctx, service),
+    ...creativeMethods(ctx, service, scanner),
   };
 
   const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);

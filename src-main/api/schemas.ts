@@ -81,6 +81,65 @@ const histogramField = z.enum(['quality', 'ugc']);
 
 const none = z.union([z.undefined(), z.null(), z.strictObject({})]);
 
+// ---- creative: voices, speech, lipsync, generation, editing, face swap --------------------
+// Shapes only; the per-model rules are checked in main by service/validate.ts so the message
+// names the rule (and the preview can report it instead of throwing).
+const mediaRef = z.union([z.strictObject({ assetId: id }), z.strictObject({ path })]);
+const shortText = z.string().min(1).max(200);
+const rgbColor = z.strictObject({ rgb: z.tuple([z.number().int().min(0).max(255), z.number().int().min(0).max(255), z.number().int().min(0).max(255)]), weight: z.number().min(0).max(1000).optional() });
+const speechRequest = z.strictObject({
+  voice: shortText,
+  text: z.string().min(1).max(100_000),
+  title: z.string().max(500).optional(),
+  endpoint: z.enum(['tts', 'ttsCreateJson']).optional(),
+});
+const generateRequest = z.strictObject({
+  prompt: z.string().min(1).max(20_000),
+  model: shortText.optional(),
+  quality: shortText.optional(),
+  imageSize: shortText.optional(),
+  resolution: shortText.optional(),
+  style: shortText.optional(),
+  seed: z.number().int().min(-1).max(Number.MAX_SAFE_INTEGER).optional(),
+  loraUrl: z.string().min(1).max(4096).optional(),
+  controls: z.strictObject({ colors: z.array(rgbColor).max(100).optional(), backgroundColor: rgbColor.optional() }).optional(),
+  styleImage: mediaRef.optional(),
+});
+const editRequest = z.strictObject({
+  prompt: z.string().min(1).max(20_000),
+  sources: z.array(mediaRef).min(1).max(100),
+  model: shortText.optional(),
+  quality: shortText.optional(),
+  resolution: shortText.optional(),
+  imageSize: shortText.optional(),
+  megapixelRatio: z.number().min(0).max(100).optional(),
+  seed: z.number().int().min(-1).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+const creativeKind = z.enum(['speech', 'videoLipsync', 'imageLipsync', 'generate', 'edit', 'faceSwap']);
+const creativeSchemas = {
+  listVoices: z.strictObject({
+    lang: z.string().max(50).optional(), gender: z.string().max(50).optional(), age: z.string().max(50).optional(), text: z.string().max(200).optional(), refresh: z.boolean().optional(),
+  }),
+  previewSpeech: speechRequest,
+  startSpeech: speechRequest,
+  startLipsync: z.strictObject({ mode: z.enum(['video', 'image']), audio: mediaRef, video: mediaRef.optional(), image: mediaRef.optional(), resolution: z.enum(['360p', '480p', '720p']).optional() }),
+  modelRules: none,
+  previewImageJob: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('generate'), request: generateRequest }), z.strictObject({ kind: z.literal('edit'), request: editRequest })]),
+  startGenerate: generateRequest,
+  startEdit: editRequest,
+  startFaceSwap: z.strictObject({ source: mediaRef, target: mediaRef, useGfpgan: z.boolean().optional() }),
+  listCreativeTasks: z.strictObject({ limit: z.number().int().min(1).max(10_000).optional(), kind: creativeKind.optional(), active: z.boolean().optional() }),
+  getCreativeTask: z.strictObject({ id }),
+  creationOf: z.strictObject({ assetId: id }),
+  cancelCreativeTask: z.strictObject({ id }),
+  retryCreativeTask: z.strictObject({ id, confirmBilledAgain: z.literal(true) }),
+  refetchResult: z.strictObject({ id }),
+  creativeSettings: none,
+  setCreativeSettings: z.strictObject({
+    settings: z.strictObject({ textLimit: z.number().int().min(20).max(1_000_000).nullable().optional(), creationsDir: path.optional() }),
+  }),
+};
+
 export const schemas = {
   appInfo: none,
   listFolders: none,
@@ -185,4 +244,5 @@ export const schemas = {
   qualityHistogram: z.strictObject({ query: searchQuery, field: histogramField, bins: z.number().int().min(1).max(1000).optional() }),
   rejectBelow: z.strictObject({ target, field: histogramField, threshold: score }),
   setFlag: z.strictObject({ ids, flag: z.enum(['pick', 'reject']).nullable() }),
+  ...creativeSchemas,
 } satisfies Record<ApiMethod, z.ZodType>;

@@ -1,0 +1,50 @@
+import type { Api } from '../../src-preload/contract';
+import { CreativeService, listVoices, modelRules } from '../creative';
+import type { LibraryCtx } from '../library/context';
+import type { Scanner } from '../library/scan';
+import { ServiceError } from '../service/errors';
+import { ApiError } from './errors';
+import type { ServiceHost } from './service';
+
+// The creative workflows as Api methods; the logic lives in creative/.
+
+export type CreativeMethods = Pick<
+  Api,
+  | 'listVoices' | 'previewSpeech' | 'startSpeech' | 'startLipsync' | 'modelRules' | 'previewImageJob' | 'startGenerate' | 'startEdit'
+  | 'startFaceSwap' | 'listCreativeTasks' | 'getCreativeTask' | 'creationOf' | 'cancelCreativeTask' | 'retryCreativeTask' | 'refetchResult'
+  | 'creativeSettings' | 'setCreativeSettings'
+>;
+
+/** Service errors (no credentials, offline, ...) reach the renderer as messages it can show. */
+async function mapped<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof ServiceError) throw new ApiError(e.kind === 'invalid_input' ? 'validation' : 'io', e.message);
+    throw e;
+  }
+}
+
+export function creativeMethods(ctx: LibraryCtx, service: ServiceHost, scanner?: Scanner): CreativeMethods {
+  const creative = new CreativeService(ctx, service.queue, { client: () => service.client(), scanner });
+  creative.attach();
+  return {
+    listVoices: (args) => mapped(() => listVoices(ctx, () => service.client(), args)),
+    previewSpeech: async (args) => creative.previewSpeech(args),
+    startSpeech: async (args) => creative.startSpeech(args),
+    startLipsync: (args) => creative.startLipsync(args),
+    modelRules: async () => modelRules(),
+    previewImageJob: async (args) => creative.previewImageJob(args),
+    startGenerate: (args) => creative.startGenerate(args),
+    startEdit: (args) => creative.startEdit(args),
+    startFaceSwap: (args) => creative.startFaceSwap(args),
+    listCreativeTasks: async (args) => creative.list(args ?? {}),
+    getCreativeTask: async ({ id }) => creative.view(id),
+    creationOf: async ({ assetId }) => creative.creationOf(assetId),
+    cancelCreativeTask: async ({ id }) => creative.cancel(id),
+    retryCreativeTask: ({ id, confirmBilledAgain }) => creative.retry(id, confirmBilledAgain),
+    refetchResult: ({ id }) => mapped(() => creative.refetch(id)),
+    creativeSettings: async () => creative.settings(),
+    setCreativeSettings: async ({ settings }) => creative.setSettings(settings),
+  };
+}

@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { ApiError } from '../api/errors';
+import { isInside } from '../core/media';
+import { findAssetByPath } from '../library/assets';
+import type { LibraryCtx } from '../library/context';
+import { addFolder, listFolders } from '../library/folders';
+import { sharedExifTool } from '../library/metadata';
+import { scanFolder, type Scanner } from '../library/scan';
+
+// Turning downloaded result files into library assets: parts joined (speech split by a text
+// limit), provenance written into images, the file moved into the creations folder under a
+// readable name, and that folder scanned so the result appears like any other asset.
+
+const run = promisify(execFile);
+
+/** IPTC NewsCodes digital source type for media created by a trained algorithm. */
+export const TRAINED_ALGORITHMIC_MEDIA = 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
+
+/** Join audio parts in order into one file (ffmpeg concat demuxer; WAV re-encoded as PCM so headers stay right). */
+export async function joinAudio(files: string[], out: string): Promise<void> {
+  const list = `${out}.txt`;
+  await writeFile(list, files.map((f) => `file '${resolve(f).replace(/'/g, "'\\''")}'`).join('\n') + '\n');
+  const codec = extname(out).toLowerCase() === '.wav' ? ['-c:a', 'pcm_s16le'] : [];
+  try {
+    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, ...codec, out], { timeout: 300_000 });
+  } catch (e) {
+    throw new ApiError('io', `The speech parts could not be joined: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).split('\n')[0]}`);
+  } finally {
+    await unlink(list).catch(() => undefined);
+  }
+}
+
+export interface ImageProvenance {
+  prompt: string;
+  model: string;
+  seed?: number | null;
+  taskId: string | null;
+}
+
+/**
+ * Caption (XMP dc:description), DigitalSourceType and the tool into a generated raster image.
+ * PNG and WebP carry XMP; exiftool writes through a temp file and renames.
+ */
+export async function writeImageProvenance(file: string, p: ImageProvenance): Promise<void> {
+  const ext = extname(file).toLowerCase();
+  if (!['.png', '.jpg', '.jpeg', '.webp'].includes(ext)) return;
+  const tags: Record<string, string> = {
+    'XMP-dc:Description': p.prompt,
+    'XMP-iptcExt:DigitalSourceType': TRAINED_ALGORITHMIC_MEDIA,
+    'XMP-xmp:CreatorTool': `Tagsmith (model ${p.model}${p.seed !== undefined && p.seed !== null && p.seed >= 0 ? `, seed ${p.seed}` : ''}${p.taskId ? `, task ${p.taskId}` : ''})`,
+  };
+  if (ext === '.jpg' || ext === '.jpeg') tags['IPTC:Caption-Abstract'] = p.prompt;
+  await sharedExifTool().write(file, tags as never, { writeArgs: ['-overwrite_original', '-charset', 'iptc=UTF8'] });
+}
+
+const slug = (s: string): string =>
+  s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'creation';
+
+/** A free name in `dir`: <yyyy-mm-dd>-<slug>-<id>.<ext>. */
+export async function destinationFor(dir: string, label: string, creativeId: number, ext: string): Promise<string> {
+  const day = new Date().toISOString().slice(0, 10);
+  const base = `${day}-${slug(label)}-${creativeId}`;
+  for (let n = 0; ; n++) {
+    const p = join(dir, `${base}${n ? `-${n}` : ''}${ext}`);
+    if (!(await stat(p).catch(() => null))) return p;
+  }
+}
+
+/** Move (or copy across devices) a finished file into place. */
+export async function moveInto(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  try {
+    await rename(from, to);
+  } catch {
+    const tmp = join(dirname(to), `.${basename(to)}.part`);
+    await copyFile(from, tmp);
+    await rename(tmp, to);
+    await rm(from, { force: true });
+  }
+}
+
+/** The library folder holding `dir`, added to the library when none does. */
+export function ensureLibraryFolder(ctx: LibraryCtx, dir: string): number {
+  const real = resolve(dir);
+  const hit = listFolders(ctx).find((f) => f.path === real || isInside(real, f.path));
+  if (hit) return hit.id;
+  const folder = addFolder(ctx, real);
+  ctx.events.emit('foldersChanged', {});
+  return folder.id;
+}
+
+/** Scan the folder (through the app's Scanner when there is one) and return the asset id of `file`. */
+export async function indexResult(ctx: LibraryCtx, folderId: number, file: string, scanner?: Scanner): Promise<number | null> {
+  if (scanner) await scanner.enqueue(folderId);
+  else await scanFolder(ctx, folderId);
+  return findAssetByPath(ctx, file);
+}

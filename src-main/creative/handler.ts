@@ -1,0 +1,108 @@
+import { extname, join } from 'node:path';
+import { JobOutcome, type JobHandler } from '../jobs/queue';
+import { taskHandler, type TaskEndpoint, type TaskPayload } from '../jobs/handlers';
+import type { ServiceClient } from '../service/client';
+import type { TaskCreated, TaskState } from '../service/types';
+import type { ImageEditParams, ImageGenerateParams, LipsyncParams, TtsJsonParams, TtsParams, FaceSwapParams } from '../service/types';
+
+// The 'creative' job kind: the built-in 'task' flow (create -> poll status -> download), plus
+// what a creative task shows while it runs: the service's status, queue position and ETA on
+// every poll, and the result URL as soon as it is known (so a failed download can be fetched
+// again without a new task). The create is sent once: a job with a task id only polls.
+
+export const CREATIVE_JOB = 'creative';
+
+export interface CreativePayload {
+  creativeTaskId: number;
+  part: number;
+  endpoint: TaskEndpoint;
+  params: TaskPayload['params'];
+  /** where the result file is saved as <task_id>.<ext> (resumable .part beside it) */
+  stagingDir: string;
+  /** a task created by an earlier job of this part (re-attached after a restart): poll it, never create again */
+  resumeTaskId?: string;
+}
+
+export interface CreativeProgress {
+  remoteTaskId?: string;
+  remoteStatus?: string;
+  queue?: number | null;
+  eta?: number | null;
+  resultUrl?: string | null;
+  file?: string | null;
+}
+
+export interface CreativeJobResult {
+  taskId: string;
+  resultUrl: string | null;
+  file: string | null;
+}
+
+function create(client: ServiceClient, endpoint: TaskEndpoint, params: CreativePayload['params'], signal: AbortSignal): Promise<TaskCreated> {
+  const o = { signal };
+  switch (endpoint) {
+    case 'tts': return client.tts(params as TtsParams, o);
+    case 'ttsCreateJson': return client.ttsJson(params as TtsJsonParams, o);
+    case 'videoLipsync': return client.videoLipsync(params as LipsyncParams, o);
+    case 'imageLipsync': return client.imageLipsync(params as LipsyncParams, o);
+    case 'imageGenerate': return client.imageGenerate(params as ImageGenerateParams, o);
+    case 'imageEdit': return client.imageEdit(params as ImageEditParams, o);
+    case 'faceSwap': return client.faceSwap(params as FaceSwapParams, o);
+    default: throw new Error(`not a creative endpoint: ${endpoint}`);
+  }
+}
+
+/** Status of a task: face swap has its own status path (interface 4.8). */
+export function remoteStatus(client: ServiceClient, endpoint: string, taskId: string, signal?: AbortSignal): Promise<TaskState> {
+  return endpoint === 'faceSwap' ? client.faceSwapStatus(taskId, { signal }) : client.status(taskId, { signal });
+}
+
+const eta = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+
+export function creativeHandler(onProgress: (p: CreativePayload, progress: CreativeProgress) => void): JobHandler<CreativePayload> {
+  return {
+    describe(p) {
+      // Same checks and billing key as the built-in task kind.
+      return taskHandler.describe({ endpoint: p.endpoint, params: p.params });
+    },
+    async run(ctx) {
+      const p = ctx.payload;
+      let taskId = ctx.job.taskId ?? p.resumeTaskId ?? null;
+      if (!taskId) {
+        ctx.checkpoint({ phase: null });
+        const created = await ctx.call(p.endpoint, (signal) => create(ctx.client, p.endpoint, p.params, signal), {
+          onBilled: (t) => {
+            ctx.checkpoint({ taskId: t.task_id, phase: 'poll' });
+            onProgress(p, { remoteTaskId: t.task_id, remoteStatus: String(t.status), queue: t.queue, eta: eta(t.eta) });
+          },
+        });
+        taskId = created.task_id;
+      } else if (!ctx.job.taskId) {
+        ctx.checkpoint({ taskId, phase: 'poll' });
+      }
+      const statusEndpoint = p.endpoint === 'faceSwap' ? 'faceSwapStatus' : 'status';
+      let delay = ctx.tuning.pollMs;
+      let state: TaskState;
+      for (;;) {
+        state = await ctx.call(statusEndpoint, (signal) => remoteStatus(ctx.client, p.endpoint, taskId!, signal), { billingKey: null });
+        const raw = state as TaskState & { eta?: unknown };
+        const url = state.result && /^https?:\/\//.test(state.result) ? state.result : null;
+        onProgress(p, { remoteTaskId: taskId, remoteStatus: String(state.status), queue: state.queue, ...(raw.eta !== undefined ? { eta: eta(raw.eta) } : {}), ...(url ? { resultUrl: url } : {}) });
+        if (state.status === 'SUCCESS') break;
+        if (state.status === 'FAILURE') throw new JobOutcome('failed', `The service could not finish the task${state.error ? `: ${state.error}` : '.'}`);
+        if (state.status === 'REVOKED') throw new JobOutcome('cancelled', 'The task was cancelled at the service.');
+        await ctx.sleep(delay);
+        delay = Math.min(ctx.tuning.pollMaxMs, Math.round(delay * 1.5));
+      }
+      const url = state.result && /^https?:\/\//.test(state.result) ? state.result : null;
+      if (!url) throw new JobOutcome('failed', 'The service reported success but gave no result address.');
+      ctx.checkpoint({ phase: 'download' });
+      const ext = extname(new URL(url).pathname) || '.bin';
+      const file = (await ctx.client.download(url, join(p.stagingDir, `${taskId}${ext}`), { signal: ctx.signal })).path;
+      onProgress(p, { file });
+      const out: CreativeJobResult = { taskId, resultUrl: url, file };
+      return out;
+    },
+    cancelRemote: taskHandler.cancelRemote,
+  };
+}

@@ -1,0 +1,61 @@
+import type { ModelRules, ModelRuleView } from '../../src-preload/contract';
+import {
+  DEFAULT_EDIT_MODEL, DEFAULT_GENERATE_MODEL, EDIT_ALIASES, EDIT_MODELS, GENERATE_MODELS, GPT_QUALITIES, IMAGE_SIZES, LIPSYNC_RESOLUTIONS,
+  MAX_CONTROL_COLORS, MEGAPIXEL_RATIO, type ModelRule,
+} from '../service/endpoints';
+import { ruleExtensions } from './media';
+
+// What the generation and editing forms may offer, straight from the model tables of
+// service/endpoints.ts (a model added or retired there shows up here unchanged).
+
+/** interface 4.14: GPT image models cost 0.02 dollars per source image on top of the output. */
+const SOURCE_IMAGE_COST: Record<string, number> = { 'gpt-image-2': 0.02, 'gpt-image-2.5-sunburst': 0.02 };
+
+export const costPerSourceImage = (model: string): number | null => SOURCE_IMAGE_COST[model] ?? null;
+
+function view(model: string, r: ModelRule, edit: boolean): ModelRuleView {
+  return {
+    model,
+    resolutions: r.vector ? null : r.resolutions ? [...r.resolutions] : null,
+    defaultResolution: r.vector ? null : r.defaultResolution ?? null,
+    qualities: r.qualities ? [...r.qualities] : null,
+    defaultQuality: r.qualities ? 'medium' : null,
+    squareOnly3k: r.squareOnly3k === true,
+    vector: r.vector === true,
+    styles: r.styles ? [...r.styles] : null,
+    stylesNeedingImage: model === 'flux' ? ['transfer'] : [],
+    maxImages: edit ? (r.maxImages ?? null) : null,
+    costPerSourceImage: edit ? costPerSourceImage(model) : null,
+  };
+}
+
+export function modelRules(): ModelRules {
+  return {
+    generate: Object.entries(GENERATE_MODELS).map(([m, r]) => view(m, r, false)),
+    edit: Object.entries(EDIT_MODELS).map(([m, r]) => view(m, r, true)),
+    editAliases: { ...EDIT_ALIASES },
+    defaultGenerateModel: DEFAULT_GENERATE_MODEL,
+    defaultEditModel: DEFAULT_EDIT_MODEL,
+    imageSizes: [...IMAGE_SIZES],
+    maxControlColors: MAX_CONTROL_COLORS,
+    megapixelRatio: { ...MEGAPIXEL_RATIO },
+    lipsyncResolutions: [...LIPSYNC_RESOLUTIONS],
+    lipsyncAudio: ruleExtensions('audio'),
+    lipsyncVideo: ruleExtensions('video'),
+    lipsyncImage: ruleExtensions('image'),
+    lipsyncAdvice: [
+      'A clear voice without music or heavy noise.',
+      'The mouth visible and lit; moderate head motion.',
+      'Medium or shoulder-up framing; for a portrait one face, front or near-front, even light, little occlusion.',
+    ],
+    unspecified: [
+      'Style values for models other than flux are not documented; external models ignore style.',
+      'The weight field of a control colour and the format of background_color are not documented (sent as {rgb, weight}).',
+      'The unit of the ETA the service reports is not documented.',
+      'Face swap: method, fields and response are not in the interface; Tagsmith follows the vendor OpenAPI (multipart source + target, /v1/imageswap/status, /v1/imageswap/terminate).',
+      'How long the service keeps result files is not documented; queued inputs are deleted within 24 hours.',
+      'Prices per model are not published in the interface.',
+      `Quality values: ${GPT_QUALITIES.join(', ')} for gpt-image-2; sunburst adds xhigh and max; 'auto' is unsupported.`,
+    ],
+  };
+}

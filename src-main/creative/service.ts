@@ -1,0 +1,513 @@
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { extname, isAbsolute, join } from 'node:path';
+import type {
+  CreativeKind, CreativeSettings, CreativeTaskView, EditRequest, FaceSwapRequest, GenerateRequest, ImageJobArgs, ImageJobPreview, LipsyncRequest,
+  SpeechPreview, SpeechRequest,
+} from '../../src-preload/contract';
+import { ApiError } from '../api/errors';
+import { log } from '../core/log';
+import type { JobQueue } from '../jobs/queue';
+import type { TaskEndpoint } from '../jobs/handlers';
+import type { JobView } from '../jobs/types';
+import type { LibraryCtx } from '../library/context';
+import type { Scanner } from '../library/scan';
+import type { ServiceClient } from '../service/client';
+import { billingKey, DEFAULT_EDIT_MODEL, DEFAULT_GENERATE_MODEL, EDIT_ALIASES } from '../service/endpoints';
+import { ServiceError } from '../service/errors';
+import type { ImageEditParams, ImageGenerateParams } from '../service/types';
+import * as v from '../service/validate';
+import { CREATIVE_JOB, creativeHandler, remoteStatus, type CreativePayload, type CreativeProgress } from './handler';
+import { checkMediaType, prepareEditSource, resolveRef } from './media';
+import { costPerSourceImage } from './rules';
+import * as store from './store';
+import { splitText } from './text';
+import { destinationFor, ensureLibraryFolder, indexResult, joinAudio, moveInto, writeImageProvenance } from './finalize';
+
+// Creative tasks: requests become rows (creative_tasks) and queue jobs of kind 'creative'
+// (one per billed service task); job events and the handler's progress are mirrored into the
+// rows; when every part is downloaded the result is joined, stamped, moved into the
+// creations folder and indexed. Restart-safe: attach() sweeps what ended while nobody listened.
+
+export interface CreativeOptions {
+  client: () => ServiceClient;
+  /** the app's Scanner (one scan at a time); the CLI scans directly */
+  scanner?: Scanner;
+}
+
+const TERMINAL_JOB = new Set(['done', 'failed', 'cancelled', 'unknown']);
+/** ttsCreateJson takes at most 200 characters (vendor openapi). */
+const TTS_JSON_MAX = 200;
+
+const fail = (e: unknown): never => {
+  if (e instanceof ServiceError) throw new ApiError('validation', e.message, (e as ServiceError & { field?: string }).field);
+  throw e;
+};
+
+const KIND_DIRS: Record<CreativeKind, string> = {
+  speech: 'Speech', videoLipsync: 'Lipsync', imageLipsync: 'Lipsync', generate: 'Images', edit: 'Images', faceSwap: 'Face swaps',
+};
+
+export class CreativeService {
+  private readonly finalizing = new Map<number, Promise<void>>();
+  private readonly offs: (() => void)[] = [];
+
+  constructor(private readonly ctx: LibraryCtx, private readonly queue: JobQueue, private readonly opts: CreativeOptions) {}
+
+  // ---- wiring ------------------------------------------------------------------------------
+
+  /** Register the job kind, listen to job events, sweep; returns the detach function. */
+  attach(): () => void {
+    this.queue.registerHandler(CREATIVE_JOB, creativeHandler((p, prog) => this.progress(p, prog)));
+    this.offs.push(this.queue.on('job', (job) => {
+      if (job.kind === CREATIVE_JOB) this.onJob(job);
+    }));
+    this.sweep();
+    return () => this.offs.splice(0).forEach((off) => off());
+  }
+
+  /** Wait for any finalisation in flight (tests, CLI exit). */
+  async settle(): Promise<void> {
+    while (this.finalizing.size) await Promise.allSettled([...this.finalizing.values()]);
+  }
+
+  private sweep(): void {
+    for (const row of store.listTaskRows(this.ctx.db, { active: true, limit: 10_000 })) {
+      for (const part of store.partsOf(this.ctx.db, row.id)) {
+        const job = part.job_id !== null ? this.queue.getJob(part.job_id) : undefined;
+        // A job that ran before this kind was registered (the queue starts with the built-in
+        // kinds): re-attach it. With a task id it only polls; without one nothing was sent.
+        if (job && job.state === 'failed' && job.error?.kind === 'internal' && /cannot run 'creative' jobs/.test(job.error.message)) {
+          const payload = this.payloadOf(job);
+          if (payload) {
+            const again = this.queue.enqueue({ kind: CREATIVE_JOB, payload: { ...payload, resumeTaskId: job.taskId ?? part.remote_task_id ?? undefined } });
+            store.updatePart(this.ctx.db, row.id, part.part, { job_id: again.id });
+          }
+        }
+      }
+      this.refresh(row.id);
+    }
+  }
+
+  private payloadOf(job: JobView): CreativePayload | null {
+    const r = this.ctx.db.prepare<[number], { payload: string }>('SELECT payload FROM jobs WHERE id = ?').get(job.id);
+    return r ? (JSON.parse(r.payload) as CreativePayload) : null;
+  }
+
+  private progress(p: CreativePayload, prog: CreativeProgress): void {
+    const patch: Partial<store.CreativePartRow> = {};
+    if (prog.remoteTaskId !== undefined) patch.remote_task_id = prog.remoteTaskId;
+    if (prog.remoteStatus !== undefined) patch.remote_status = prog.remoteStatus;
+    if (prog.queue !== undefined) patch.queue = prog.queue;
+    if (prog.eta !== undefined) patch.eta = prog.eta;
+    if (prog.resultUrl) patch.result_url = prog.resultUrl;
+    if (prog.file) patch.file = prog.file;
+    store.updatePart(this.ctx.db, p.creativeTaskId, p.part, patch);
+    this.refresh(p.creativeTaskId);
+  }
+
+  private onJob(job: JobView): void {
+    const part = store.partOfJob(this.ctx.db, job.id);
+    if (!part) return;
+    if (job.state === 'done') {
+      const r = job.result as { file?: string | null; resultUrl?: string | null; taskId?: string } | null;
+      store.updatePart(this.ctx.db, part.task_id, part.part, {
+        file: r?.file ?? part.file, result_url: r?.resultUrl ?? part.result_url, remote_task_id: r?.taskId ?? part.remote_task_id, remote_status: 'SUCCESS', queue: 0,
+      });
+    }
+    this.refresh(part.task_id);
+  }
+
+  // ---- state ----------------------------------------------------------------------------
+
+  private localQueue = (jobId: number): number | null => {
+    const job = this.queue.getJob(jobId);
+    if (!job || TERMINAL_JOB.has(job.state)) return null;
+    if (job.state === 'running') return job.taskId ? null : 0;
+    const ahead = this.queue.listJobs({ states: ['queued', 'running', 'paused'], limit: 100_000 })
+      .filter((j) => j.lane === job.lane && j.id < jobId && (j.state !== 'paused')).length;
+    return Math.max(1, ahead);
+  };
+
+  view(id: number): CreativeTaskView {
+    const row = store.getTaskRow(this.ctx.db, id);
+    if (!row) throw new ApiError('not_found', 'That creative task was not found.');
+    return store.toTaskView(row, store.partsOf(this.ctx.db, id), this.localQueue);
+  }
+
+  private emit(id: number): void {
+    try {
+      this.ctx.events.emit('creativeTask', this.view(id));
+    } catch (e) {
+      log.error('creativeTask listener failed', e);
+    }
+  }
+
+  /** Recompute a task's status from its parts' jobs; finalise when all are downloaded. */
+  private refresh(id: number): void {
+    const row = store.getTaskRow(this.ctx.db, id);
+    if (!row) return;
+    if (store.FINAL_STATUSES.includes(row.status) || this.finalizing.has(id)) {
+      this.emit(id);
+      return;
+    }
+    const parts = store.partsOf(this.ctx.db, id);
+    const jobs = parts.map((p) => (p.job_id !== null ? this.queue.getJob(p.job_id) : undefined));
+    const now = Date.now();
+    const patch: Partial<store.CreativeTaskRow> = {};
+    const failedIdx = jobs.findIndex((j) => j?.state === 'failed');
+    if (jobs.every((j) => j?.state === 'done')) {
+      patch.status = 'downloading';
+      store.updateTask(this.ctx.db, id, patch);
+      this.startFinalize(id);
+    } else if (failedIdx >= 0) {
+      const j = jobs[failedIdx]!;
+      const served = parts[failedIdx].remote_status === 'SUCCESS';
+      this.cancelParts(parts);
+      Object.assign(patch, {
+        status: served ? 'download_failed' : 'failed', finished_at: now,
+        error: served ? `The result could not be downloaded: ${j.error?.message ?? 'unknown error'} Fetch it again (no new charge).` : (j.error?.message ?? 'The task failed.'),
+      });
+    } else if (jobs.some((j) => j?.state === 'cancelled')) {
+      this.cancelParts(parts);
+      Object.assign(patch, { status: 'cancelled', finished_at: now, error: null });
+    } else if (jobs.some((j) => j?.state === 'unknown')) {
+      const j = jobs.find((x) => x?.state === 'unknown')!;
+      Object.assign(patch, { status: 'unknown', finished_at: now, error: j.error?.message ?? 'The answer of the service was lost; it may have run (and billed) the task.' });
+    } else {
+      const active = parts.find((p) => p.remote_status !== 'SUCCESS');
+      const st = active?.remote_status;
+      const jobOfActive = active && active.job_id !== null ? this.queue.getJob(active.job_id) : undefined;
+      patch.status = st === 'STARTED' ? 'started' : st === 'PENDING' ? 'pending' : st === 'SUCCESS' || jobOfActive?.phase === 'download' ? 'downloading' : active?.remote_task_id ? 'pending' : 'waiting';
+      if (patch.status !== 'waiting' && row.started_at === null) patch.started_at = now;
+    }
+    store.updateTask(this.ctx.db, id, patch);
+    this.emit(id);
+  }
+
+  private cancelParts(parts: store.CreativePartRow[]): void {
+    for (const p of parts) {
+      const j = p.job_id !== null ? this.queue.getJob(p.job_id) : undefined;
+      if (j && !TERMINAL_JOB.has(j.state)) this.queue.cancelJob(j.id);
+    }
+  }
+
+  private startFinalize(id: number): void {
+    if (this.finalizing.has(id)) return;
+    const p = this.finalize(id)
+      .catch((e: unknown) => {
+        log.error(`creative task ${id}: finishing failed`, e);
+        store.updateTask(this.ctx.db, id, {
+          status: 'download_failed', finished_at: Date.now(),
+          error: `The result could not be saved into the library: ${(e as Error).message} Fetch it again (no new charge).`,
+        });
+      })
+      .finally(() => {
+        this.finalizing.delete(id);
+        this.emit(id);
+      });
+    this.finalizing.set(id, p);
+  }
+
+  private async finalize(id: number): Promise<void> {
+    const row = store.getTaskRow(this.ctx.db, id)!;
+    const parts = store.partsOf(this.ctx.db, id);
+    const files = parts.map((p) => p.file);
+    for (const f of files) if (!f || !(await stat(f).catch(() => null))) throw new Error('a downloaded part is missing.');
+    const params = JSON.parse(row.params) as Record<string, unknown>;
+    let file = files[0]!;
+    if (files.length > 1) {
+      file = join(this.stagingDir(), `creative-${id}-joined${extname(file)}`);
+      await joinAudio(files as string[], file);
+    }
+    if (row.kind === 'generate' || row.kind === 'edit') {
+      const model = String(params.model ?? (row.kind === 'generate' ? DEFAULT_GENERATE_MODEL : DEFAULT_EDIT_MODEL));
+      await writeImageProvenance(file, { prompt: String(params.prompt), model, seed: typeof params.seed === 'number' ? params.seed : null, taskId: parts[0].remote_task_id });
+    }
+    const label = String(params.title ?? params.prompt ?? (row.kind === 'speech' ? params.voice : row.kind));
+    const dir = join(this.creationsDir(), KIND_DIRS[row.kind]);
+    const dest = await destinationFor(dir, label, id, extname(file));
+    await moveInto(file, dest);
+    if (files.length > 1) for (const f of files) await rm(f!, { force: true });
+    await rm(join(this.stagingDir(), 'inputs', String(id)), { recursive: true, force: true });
+    store.updateTask(this.ctx.db, id, { result_path: dest });
+    const folderId = ensureLibraryFolder(this.ctx, this.creationsDir());
+    const assetId = await indexResult(this.ctx, folderId, dest, this.opts.scanner);
+    store.updateTask(this.ctx.db, id, { status: 'done', finished_at: Date.now(), result_asset_id: assetId, error: assetId === null ? 'Saved, but the file type is not one the library indexes (e.g. SVG).' : null });
+    if (assetId !== null) this.ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [assetId] });
+  }
+
+  // ---- settings ---------------------------------------------------------------------------
+
+  stagingDir(): string {
+    return join(this.ctx.paths.cacheDir, 'creative');
+  }
+
+  creationsDir(): string {
+    return store.getSetting<string | null>(this.ctx.db, 'creationsDir', null) ?? join(this.ctx.paths.dataDir, 'Creations');
+  }
+
+  settings(): CreativeSettings {
+    return { textLimit: store.getSetting<number | null>(this.ctx.db, 'textLimit', null), creationsDir: this.creationsDir() };
+  }
+
+  setSettings(s: Partial<CreativeSettings>): CreativeSettings {
+    if (s.creationsDir !== undefined && !isAbsolute(s.creationsDir)) throw new ApiError('validation', 'The creations folder must be an absolute path.', 'creationsDir');
+    if (s.textLimit !== undefined && s.textLimit !== null && (!Number.isInteger(s.textLimit) || s.textLimit < 20)) {
+      throw new ApiError('validation', 'The text limit is a whole number of at least 20 characters, or none.', 'textLimit');
+    }
+    store.setSetting(this.ctx.db, 'textLimit', s.textLimit);
+    store.setSetting(this.ctx.db, 'creationsDir', s.creationsDir);
+    return this.settings();
+  }
+
+  // ---- starting ----------------------------------------------------------------------------
+
+  private enqueue(kind: CreativeKind, endpoint: TaskEndpoint, request: unknown, sourceAssetIds: number[], paramsList: CreativePayload['params'][], retryOf?: number): CreativeTaskView {
+    const id = store.insertTask(this.ctx.db, { kind, endpoint, params: request, sourceAssetIds, parts: paramsList.length, retryOf });
+    try {
+      paramsList.forEach((params, part) => {
+        const job = this.queue.enqueue({ kind: CREATIVE_JOB, payload: { creativeTaskId: id, part, endpoint, params, stagingDir: this.stagingDir() } satisfies CreativePayload });
+        store.updatePart(this.ctx.db, id, part, { job_id: job.id });
+      });
+    } catch (e) {
+      store.updateTask(this.ctx.db, id, { status: 'failed', finished_at: Date.now(), error: (e as Error).message });
+      fail(e);
+    }
+    this.refresh(id);
+    return this.view(id);
+  }
+
+  private speechParts(r: SpeechRequest): string[] {
+    v.checkTtsParams({ voice: r.voice, text: r.text, title: r.title });
+    const configured = this.settings().textLimit;
+    const limit = r.endpoint === 'ttsCreateJson' ? Math.min(configured ?? TTS_JSON_MAX, TTS_JSON_MAX) : configured;
+    return splitText(r.text, limit);
+  }
+
+  previewSpeech(r: SpeechRequest): SpeechPreview {
+    let parts: string[];
+    try {
+      parts = this.speechParts(r);
+    } catch (e) {
+      return fail(e);
+    }
+    const limit = r.endpoint === 'ttsCreateJson' ? Math.min(this.settings().textLimit ?? TTS_JSON_MAX, TTS_JSON_MAX) : this.settings().textLimit;
+    const n = parts.length;
+    return {
+      billedTasks: n, partLengths: parts.map((p) => p.length), limit,
+      message: n === 1
+        ? 'One billed text-to-speech task.'
+        : `The text is longer than the limit of ${limit} characters: it is split at sentence ends into ${n} parts, each a billed task, and the audio is joined into one file.`,
+    };
+  }
+
+  startSpeech(r: SpeechRequest, retryOf?: number): CreativeTaskView {
+    let parts: string[];
+    try {
+      parts = this.speechParts(r);
+    } catch (e) {
+      return fail(e);
+    }
+    const endpoint: TaskEndpoint = r.endpoint === 'ttsCreateJson' ? 'ttsCreateJson' : 'tts';
+    const params = parts.map((text, i) => {
+      const title = r.title && parts.length > 1 ? `${r.title} (${i + 1} of ${parts.length})` : r.title;
+      return endpoint === 'tts' ? { voice: r.voice, text, ...(title ? { title } : {}) } : { text, speaker: r.voice };
+    });
+    return this.enqueue('speech', endpoint, r, [], params, retryOf);
+  }
+
+  async startLipsync(r: LipsyncRequest, retryOf?: number): Promise<CreativeTaskView> {
+    const audio = await resolveRef(this.ctx, r.audio, 'audio');
+    checkMediaType(audio.path, 'audio', 'audio');
+    const visualRef = r.mode === 'video' ? r.video : r.image;
+    const field = r.mode === 'video' ? 'video' : 'image';
+    if (!visualRef) throw new ApiError('validation', `${field}: ${r.mode === 'video' ? 'video lipsync needs a clip with a clearly visible face' : 'image lipsync needs a portrait with one visible face'}.`, field);
+    const visual = await resolveRef(this.ctx, visualRef, field);
+    checkMediaType(visual.path, r.mode === 'video' ? 'video' : 'image', field);
+    const params = { audio: { path: audio.path }, ...(r.mode === 'video' ? { video: { path: visual.path } } : { image: { path: visual.path } }), ...(r.resolution ? { resolution: r.resolution } : {}) };
+    try {
+      v.checkLipsyncParams(params, r.mode);
+    } catch (e) {
+      fail(e);
+    }
+    const sources = [audio.assetId, visual.assetId].filter((x): x is number => x !== null);
+    return this.enqueue(r.mode === 'video' ? 'videoLipsync' : 'imageLipsync', r.mode === 'video' ? 'videoLipsync' : 'imageLipsync', r, sources, [params], retryOf);
+  }
+
+  private generateParams(r: GenerateRequest, styleImage: string | null): ImageGenerateParams {
+    const p: ImageGenerateParams = { prompt: r.prompt };
+    if (r.model !== undefined) p.model = r.model;
+    if (r.quality !== undefined) p.quality = r.quality;
+    if (r.imageSize !== undefined) p.image_size = r.imageSize;
+    if (r.resolution !== undefined) p.resolution = r.resolution;
+    if (r.style !== undefined) p.style = r.style;
+    if (r.seed !== undefined) p.seed = r.seed;
+    if (r.loraUrl !== undefined) p.lora_url = r.loraUrl;
+    if (r.controls !== undefined) {
+      p.controls = {};
+      if (r.controls.colors !== undefined) p.controls.colors = r.controls.colors;
+      if (r.controls.backgroundColor !== undefined) p.controls.background_color = r.controls.backgroundColor;
+    }
+    if (styleImage) p.image_url = { path: styleImage };
+    else if (r.styleImage) p.image_url = { path: '/pending-style-image' };
+    return p;
+  }
+
+  private editParams(r: EditRequest, sources: string[]): ImageEditParams {
+    const p: ImageEditParams = { prompt: r.prompt, image_urls: sources.map((path) => ({ path })) };
+    if (r.model !== undefined) p.model = r.model;
+    if (r.quality !== undefined) p.quality = r.quality;
+    if (r.resolution !== undefined) p.resolution = r.resolution;
+    if (r.imageSize !== undefined) p.image_size = r.imageSize;
+    if (r.megapixelRatio !== undefined) p.megapixel_ratio = r.megapixelRatio;
+    if (r.seed !== undefined) p.seed = r.seed;
+    return p;
+  }
+
+  previewImageJob(a: ImageJobArgs): ImageJobPreview {
+    const costNotes: string[] = [];
+    const notes: string[] = [];
+    let model: string;
+    try {
+      if (a.kind === 'generate') {
+        model = a.request.model ?? DEFAULT_GENERATE_MODEL;
+        v.checkGenerateParams(this.generateParams(a.request, null));
+        if (a.request.style !== undefined && model !== 'flux') notes.push('Style values for models other than flux are not documented by the service; external models ignore the style.');
+      } else {
+        const raw = a.request.model ?? DEFAULT_EDIT_MODEL;
+        model = EDIT_ALIASES[raw] ?? raw;
+        v.checkEditParams(this.editParams(a.request, a.request.sources.map((_, i) => `/source-${i}.jpg`)));
+        const per = costPerSourceImage(model);
+        if (per) costNotes.push(`${model} costs $${per.toFixed(2)} per source image in addition to the output: ${a.request.sources.length} source image${a.request.sources.length === 1 ? '' : 's'} = $${(per * a.request.sources.length).toFixed(2)}.`);
+        notes.push(`Sources are sent as downscaled copies (at most 2048 px on the long side, metadata removed).`);
+      }
+    } catch (e) {
+      const m = a.kind === 'generate' ? (a.request.model ?? DEFAULT_GENERATE_MODEL) : (a.request.model ?? DEFAULT_EDIT_MODEL);
+      if (e instanceof ServiceError) return { ok: false, model: m, error: { field: (e as ServiceError & { field?: string }).field ?? null, message: e.message }, billedTasks: 0, costNotes, notes };
+      throw e;
+    }
+    notes.push(`Billed under ${billingKey(a.kind === 'generate' ? 'imageGenerate' : 'imageEdit', { model })}; prices per model are not published in the interface.`);
+    return { ok: true, model, error: null, billedTasks: 1, costNotes, notes };
+  }
+
+  async startGenerate(r: GenerateRequest, retryOf?: number): Promise<CreativeTaskView> {
+    let style: { path: string; assetId: number | null } | null = null;
+    if (r.styleImage) {
+      style = await resolveRef(this.ctx, r.styleImage, 'styleImage');
+      checkMediaType(style.path, 'image', 'styleImage');
+    }
+    let params: ImageGenerateParams;
+    try {
+      params = v.checkGenerateParams(this.generateParams(r, style?.path ?? null));
+    } catch (e) {
+      return fail(e);
+    }
+    return this.enqueue('generate', 'imageGenerate', r, style?.assetId ? [style.assetId] : [], [params], retryOf);
+  }
+
+  async startEdit(r: EditRequest, retryOf?: number): Promise<CreativeTaskView> {
+    try {
+      v.checkEditParams(this.editParams(r, r.sources.map((_, i) => `/source-${i}.jpg`)));
+    } catch (e) {
+      fail(e);
+    }
+    const resolved = [];
+    for (const [i, s] of r.sources.entries()) {
+      const m = await resolveRef(this.ctx, s, `sources[${i}]`);
+      checkMediaType(m.path, 'image', `sources[${i}]`);
+      resolved.push(m);
+    }
+    // Prepared copies live until the task is finished (the queue reads them when it sends).
+    const dir = join(this.stagingDir(), 'inputs', `edit-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+    await mkdir(dir, { recursive: true });
+    const copies = [];
+    for (const [i, m] of resolved.entries()) copies.push(await prepareEditSource(m.path, dir, `source-${i}`));
+    const params = this.editParams(r, copies);
+    return this.enqueue('edit', 'imageEdit', r, resolved.map((m) => m.assetId).filter((x): x is number => x !== null), [params], retryOf);
+  }
+
+  async startFaceSwap(r: FaceSwapRequest, retryOf?: number): Promise<CreativeTaskView> {
+    const source = await resolveRef(this.ctx, r.source, 'source');
+    checkMediaType(source.path, 'image', 'source');
+    const target = await resolveRef(this.ctx, r.target, 'target');
+    checkMediaType(target.path, 'image', 'target');
+    const params = { source: { path: source.path }, target: { path: target.path }, ...(r.useGfpgan !== undefined ? { use_gfpgan: r.useGfpgan } : {}) };
+    try {
+      v.checkFaceSwapParams(params);
+    } catch (e) {
+      fail(e);
+    }
+    return this.enqueue('faceSwap', 'faceSwap', r, [source.assetId, target.assetId].filter((x): x is number => x !== null), [params], retryOf);
+  }
+
+  // ---- control -----------------------------------------------------------------------------
+
+  list(opts: { limit?: number; kind?: CreativeKind; active?: boolean }): CreativeTaskView[] {
+    return store.listTaskRows(this.ctx.db, opts).map((r) => store.toTaskView(r, store.partsOf(this.ctx.db, r.id), this.localQueue));
+  }
+
+  creationOf(assetId: number): CreativeTaskView | null {
+    const r = store.taskOfAsset(this.ctx.db, assetId);
+    return r ? this.view(r.id) : null;
+  }
+
+  cancel(id: number): CreativeTaskView {
+    const view = this.view(id);
+    if (!view.canCancel) throw new ApiError('conflict', view.status === 'downloading' ? 'The result is already being saved; it can no longer be cancelled.' : 'The task has already ended.');
+    this.cancelParts(store.partsOf(this.ctx.db, id));
+    return this.view(id);
+  }
+
+  async retry(id: number, confirmBilledAgain: boolean): Promise<CreativeTaskView> {
+    const view = this.view(id);
+    if (!view.canRetry) throw new ApiError('conflict', view.status === 'download_failed' ? 'The service finished this task: fetch the result again instead (no new charge).' : 'Only a failed task (or one whose answer was lost) can be run again.');
+    if (confirmBilledAgain !== true) throw new ApiError('validation', 'Running the task again is billed again: confirm with confirmBilledAgain.', 'confirmBilledAgain');
+    const request = view.params;
+    switch (view.kind) {
+      case 'speech': return this.startSpeech(request as unknown as SpeechRequest, id);
+      case 'videoLipsync':
+      case 'imageLipsync': return this.startLipsync(request as unknown as LipsyncRequest, id);
+      case 'generate': return this.startGenerate(request as unknown as GenerateRequest, id);
+      case 'edit': return this.startEdit(request as unknown as EditRequest, id);
+      case 'faceSwap': return this.startFaceSwap(request as unknown as FaceSwapRequest, id);
+    }
+  }
+
+  /** Download the finished task's result again: a status call (free) for the address, then the file. No new task. */
+  async refetch(id: number): Promise<CreativeTaskView> {
+    const view = this.view(id);
+    if (view.status !== 'download_failed' && view.status !== 'done') throw new ApiError('conflict', 'Only a finished task has a result to fetch.');
+    if (this.finalizing.has(id)) throw new ApiError('conflict', 'The result is being saved right now.');
+    const row = store.getTaskRow(this.ctx.db, id)!;
+    if (view.status === 'done' && row.result_path && (await stat(row.result_path).catch(() => null))) return view;
+    store.updateTask(this.ctx.db, id, { status: 'downloading', error: null, finished_at: null });
+    this.emit(id);
+    try {
+      for (const part of store.partsOf(this.ctx.db, id)) {
+        if (part.file && (await stat(part.file).catch(() => null))) continue;
+        if (!part.remote_task_id) throw new ApiError('conflict', 'This task never reached the service; there is nothing to fetch.');
+        let url = part.result_url;
+        if (!url) {
+          const st = await remoteStatus(this.opts.client(), row.endpoint, part.remote_task_id);
+          url = st.result && /^https?:\/\//.test(st.result) ? st.result : null;
+          if (!url) throw new ApiError('conflict', `The service has no result for this task (status ${st.status}).`);
+        }
+        const dest = join(this.stagingDir(), `${part.remote_task_id}${extname(new URL(url).pathname) || '.bin'}`);
+        const got = await this.opts.client().download(url, dest);
+        store.updatePart(this.ctx.db, id, part.part, { file: got.path, result_url: url, remote_status: 'SUCCESS' });
+      }
+    } catch (e) {
+      const gone = e instanceof ServiceError && e.kind === 'not_found';
+      store.updateTask(this.ctx.db, id, {
+        status: 'download_failed', finished_at: Date.now(),
+        error: gone ? 'The service no longer has the result file (results may be kept only for a limited time).' : `The result could not be downloaded: ${(e as Error).message}`,
+      });
+      this.emit(id);
+      if (e instanceof ApiError) throw e;
+      throw new ApiError('io', store.getTaskRow(this.ctx.db, id)!.error!);
+    }
+    this.startFinalize(id);
+    await this.finalizing.get(id);
+    return this.view(id);
+  }
+}

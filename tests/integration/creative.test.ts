@@ -1,0 +1,312 @@
+// Creative workflows against the simulator: voices, speech (queue positions, split + join),
+// FAILURE/REVOKED, every model rule, generation/editing into the library with provenance in
+// the file, lipsync, and a failed download fetched again without a new billed task.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ExifTool } from 'exiftool-vendored';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreativeTaskView } from '../../src-preload/contract';
+import { CreativeService, listVoices, modelRules } from '../../src-main/creative';
+import { JobQueue, builtinHandlers } from '../../src-main/jobs';
+import { getAssetRow } from '../../src-main/library/assets';
+import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { closeMetadataReader } from '../../src-main/library/metadata';
+import { ServiceClient } from '../../src-main/service/client';
+import { EDIT_MODELS, GENERATE_MODELS } from '../../src-main/service/endpoints';
+import { startSimulator, type Simulator } from '../simulator/index.js';
+
+const creds = { clientId: 'creative', clientSecret: 'creative-secret' };
+const TUNING = { pollMs: 30, pollMaxMs: 100, retryBaseMs: 50, retryMaxMs: 100, maxAttempts: 1 };
+let sim: Simulator;
+let dir: string;
+let ctx: LibraryCtx;
+let client: ServiceClient;
+let queue: JobQueue;
+let creative: CreativeService;
+let portrait: string;
+
+async function until<T>(probe: () => T | undefined | false | null, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v as T;
+    if (Date.now() > end) throw new Error('timed out waiting for a condition');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const FINAL = ['done', 'failed', 'cancelled', 'unknown', 'download_failed'];
+async function finished(id: number): Promise<CreativeTaskView> {
+  await until(() => FINAL.includes(creative.view(id).status));
+  await creative.settle();
+  return creative.view(id);
+}
+const billed = (key: string): number => sim.billed()[creds.clientId]?.[key] ?? 0;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 60, startedMs: 120 } });
+  dir = await mkdtemp(join(tmpdir(), 'tagsmith-creative-'));
+  ctx = openLibrary(join(dir, 'lib'));
+  client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
+  queue = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers, tuning: TUNING });
+  creative = new CreativeService(ctx, queue, { client: () => client });
+  creative.attach();
+  queue.start();
+  portrait = join(dir, 'portrait.png');
+  await sharp({ create: { width: 640, height: 800, channels: 3, background: '#c08060' } }).png().toFile(portrait);
+}, 60_000);
+
+afterAll(async () => {
+  await creative.settle();
+  await queue.stop();
+  await client.close();
+  ctx.db.close();
+  await closeMetadataReader();
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('voices', () => {
+  it('are fetched once, cached with fetched_at, filtered, and refreshed on request', async () => {
+    const before = sim.log.filter((e) => e.path === '/v1/tts/voices').length;
+    const all = await listVoices(ctx, () => client);
+    expect(all.voices.length).toBeGreaterThan(5);
+    expect(all.fetchedAt).toBeGreaterThan(0);
+    const spa = await listVoices(ctx, () => client, { lang: 'spa' });
+    expect(spa.voices.map((v) => v.apiName).sort()).toEqual(['Eric', 'Lucia']);
+    const youngWomen = await listVoices(ctx, () => client, { gender: 'female', age: 'young' });
+    expect(youngWomen.voices.every((v) => v.gender === 'female' && v.age === 'young')).toBe(true);
+    expect((await listVoices(ctx, () => client, { text: 'uncle' })).voices.map((v) => v.apiName)).toEqual(['Uncle_Fu']);
+    expect(sim.log.filter((e) => e.path === '/v1/tts/voices').length).toBe(before + 1);
+    await listVoices(ctx, () => client, { refresh: true });
+    expect(sim.log.filter((e) => e.path === '/v1/tts/voices').length).toBe(before + 2);
+  });
+});
+
+describe('speech', () => {
+  it('runs PENDING -> STARTED -> SUCCESS and lands a WAV in Creations as an indexed audio asset with provenance', async () => {
+    const seen = new Set<string>();
+    const off = ctx.events.on('creativeTask', (t) => seen.add(t.status));
+    const task = creative.startSpeech({ voice: 'Serena', text: 'Hello from Tagsmith. This is a test.', title: 'Greeting' });
+    const done = await finished(task.id);
+    off();
+    expect(done.status, done.error ?? '').toBe('done');
+    expect(seen.has('pending') || seen.has('started')).toBe(true);
+    expect(done.resultPath!.startsWith(join(dir, 'lib', 'Creations'))).toBe(true);
+    expect(done.resultPath!.endsWith('.wav')).toBe(true);
+    const asset = getAssetRow(ctx, done.resultAssetId!)!;
+    expect(asset.kind).toBe('audio');
+    expect(creative.creationOf(asset.id)!.params).toMatchObject({ voice: 'Serena', title: 'Greeting' });
+    expect(done.parts[0].remoteTaskId).toMatch(/[0-9a-f-]{36}/);
+  });
+
+  it('runs a second request one at a time: it visibly waits with a queue position', async () => {
+    const a = creative.startSpeech({ voice: 'Ryan', text: 'First of two.' });
+    const b = creative.startSpeech({ voice: 'Ryan', text: 'Second of two.' });
+    const waiting = await until(() => {
+      const v = creative.view(b.id);
+      return v.status === 'waiting' && (v.queue ?? 0) > 0 && creative.view(a.id).status !== 'waiting' ? v : null;
+    });
+    expect(waiting.queue).toBeGreaterThan(0);
+    expect((await finished(a.id)).status).toBe('done');
+    expect((await finished(b.id)).status).toBe('done');
+  });
+
+  it('splits a long text at sentences into N billed tasks (told in the preview) and joins the audio into one file', async () => {
+    creative.setSettings({ textLimit: 40 });
+    try {
+      const text = 'The first sentence is here. The second one follows it. A third closes the paragraph.';
+      const preview = creative.previewSpeech({ voice: 'Vivian', text });
+      expect(preview.billedTasks).toBe(3);
+      expect(preview.message).toMatch(/3 parts, each a billed task/);
+      const before = billed('tts');
+      const task = creative.startSpeech({ voice: 'Vivian', text });
+      const done = await finished(task.id);
+      expect(done.status, done.error ?? '').toBe('done');
+      expect(billed('tts') - before).toBe(3);
+      expect(done.parts).toHaveLength(3);
+      const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', done.resultPath!]).toString()) as { format: { duration: string } };
+      expect(Number(probe.format.duration)).toBeGreaterThan(0);
+      expect(getAssetRow(ctx, done.resultAssetId!)!.kind).toBe('audio');
+    } finally {
+      creative.setSettings({ textLimit: null });
+    }
+  });
+
+  it('reports a FAILURE, and retries it only when the new charge is confirmed', async () => {
+    sim.inject({ kind: 'taskFailure', path: '/v1/tts', count: 1 });
+    const task = creative.startSpeech({ voice: 'Ryan', text: 'This one fails.' });
+    const failed = await finished(task.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.canRetry).toBe(true);
+    await expect(creative.retry(task.id, false)).rejects.toThrow(/billed again/);
+    const again = await creative.retry(task.id, true);
+    expect(again.retryOf).toBe(task.id);
+    expect((await finished(again.id)).status).toBe('done');
+  });
+
+  it('cancels a waiting or running task (REVOKED at the service)', async () => {
+    sim.inject({ kind: 'slowTask', path: '/v1/tts', ms: 5000, count: 1 });
+    const task = creative.startSpeech({ voice: 'Ryan', text: 'This one is cancelled.' });
+    await until(() => creative.view(task.id).parts[0].remoteTaskId);
+    creative.cancel(task.id);
+    const v = await finished(task.id);
+    expect(v.status).toBe('cancelled');
+    const remote = sim.tasks().find((t) => t.task_id === v.parts[0].remoteTaskId)!;
+    expect(remote.status).toBe('REVOKED');
+  });
+});
+
+describe('generation and editing rules', () => {
+  type Case = [string, Record<string, unknown>, RegExp | null];
+  const gen: Case[] = [];
+  for (const [model, r] of Object.entries(GENERATE_MODELS)) {
+    for (const res of ['1k', '2k', '3k', '4k']) {
+      const ok = r.vector || (r.resolutions?.includes(res) ?? false);
+      const needsSquare = r.squareOnly3k && res === '3k';
+      gen.push([`${model} ${res} square`, { model, resolution: res, imageSize: 'square' }, ok ? null : /resolution/]);
+      if (needsSquare) gen.push([`${model} 3k landscape`, { model, resolution: res, imageSize: 'landscape_16_9' }, /3k.*square/]);
+    }
+    gen.push([`${model} quality high`, { model, quality: 'high' }, r.qualities ? null : /quality/]);
+    gen.push([`${model} quality max`, { model, quality: 'max' }, r.qualities?.includes('max') ? null : /quality/]);
+    gen.push([`${model} controls`, { model, controls: { colors: [{ rgb: [1, 2, 3] }] } }, r.vector ? null : /controls/]);
+  }
+  gen.push(['quality auto', { model: 'gpt-image-2', quality: 'auto' }, /auto/]);
+  gen.push(['flux transfer without image', { model: 'flux', style: 'transfer' }, /image_url/]);
+  gen.push(['flux transparent', { model: 'flux', style: 'transparent' }, null]);
+  gen.push(['flux unknown style', { model: 'flux', style: 'neon' }, /style/]);
+  gen.push(['13 colours', { model: 'recraftv4_1_vector', controls: { colors: Array.from({ length: 13 }, () => ({ rgb: [1, 2, 3] })) } }, /12/]);
+  gen.push(['12 colours', { model: 'recraftv4_1_vector', controls: { colors: Array.from({ length: 12 }, () => ({ rgb: [1, 2, 3] })), backgroundColor: { rgb: [0, 0, 0] } } }, null]);
+  gen.push(['bad size', { imageSize: 'panorama' }, /image_size/]);
+  gen.push(['unknown model', { model: 'dall-e' }, /model/]);
+
+  it.each(gen)('generate: %s', (_name, req, err) => {
+    const p = creative.previewImageJob({ kind: 'generate', request: { prompt: 'a red fox', ...req } });
+    if (err) {
+      expect(p.ok).toBe(false);
+      expect(p.error!.message).toMatch(err);
+    } else expect(p.ok, p.error?.message).toBe(true);
+  });
+
+  const edit: Case[] = [];
+  for (const [model, r] of Object.entries(EDIT_MODELS)) {
+    edit.push([`${model} max images`, { model, n: r.maxImages }, null]);
+    edit.push([`${model} one too many`, { model, n: r.maxImages! + 1 }, /image_urls/]);
+  }
+  edit.push(['grok alias', { model: 'grok', n: 3 }, null]);
+  edit.push(['ratio 0.5', { megapixelRatio: 0.5, n: 1 }, null]);
+  edit.push(['ratio 1.5', { megapixelRatio: 1.5, n: 1 }, null]);
+  edit.push(['ratio 1.6', { megapixelRatio: 1.6, n: 1 }, /megapixel_ratio/]);
+  edit.push(['ratio 0.4', { megapixelRatio: 0.4, n: 1 }, /megapixel_ratio/]);
+  edit.push(['quality on flux2', { quality: 'low', n: 1 }, /quality/]);
+  edit.push(['gpt 3k portrait', { model: 'gpt-image-2', resolution: '3k', imageSize: 'portrait_4_3', n: 1 }, /square/]);
+  edit.push(['wan2.7-pro 4k', { model: 'wan2.7-pro', resolution: '4k', n: 1 }, /resolution/]);
+
+  it.each(edit)('edit: %s', (_name, req, err) => {
+    const { n, ...rest } = req as { n: number };
+    const p = creative.previewImageJob({ kind: 'edit', request: { prompt: 'make it blue', sources: Array.from({ length: n }, () => ({ path: portrait })), ...rest } });
+    if (err) {
+      expect(p.ok).toBe(false);
+      expect(p.error!.message).toMatch(err);
+    } else expect(p.ok, p.error?.message).toBe(true);
+  });
+
+  it('notes the per-source cost of GPT image models and exposes the rules for the form', () => {
+    const p = creative.previewImageJob({ kind: 'edit', request: { prompt: 'x', model: 'gpt-image-2', sources: [{ path: portrait }, { path: portrait }] } });
+    expect(p.costNotes.join(' ')).toMatch(/\$0\.02 per source image.*\$0\.04/);
+    const rules = modelRules();
+    const gpt = rules.generate.find((m) => m.model === 'gpt-image-2')!;
+    expect(gpt).toMatchObject({ resolutions: ['1k', '2k', '3k'], squareOnly3k: true, qualities: ['low', 'medium', 'high'] });
+    expect(rules.generate.find((m) => m.model === 'zimage')!.qualities).toBeNull();
+    expect(rules.generate.find((m) => m.model === 'flux')!.stylesNeedingImage).toEqual(['transfer']);
+    expect(rules.edit.find((m) => m.model === 'flux2')!.maxImages).toBe(5);
+    expect(rules.maxControlColors).toBe(12);
+    expect(rules.megapixelRatio).toEqual({ min: 0.5, max: 1.5 });
+  });
+});
+
+describe('generated and edited images', () => {
+  let generated: CreativeTaskView;
+
+  it('lands a generated PNG in the library with the prompt and DigitalSourceType in the file', async () => {
+    const task = await creative.startGenerate({ prompt: 'A lighthouse at dawn', model: 'gpt-image-2', quality: 'low', resolution: '1k', seed: 42 });
+    generated = await finished(task.id);
+    expect(generated.status, generated.error ?? '').toBe('done');
+    expect(generated.resultPath!.endsWith('.png')).toBe(true);
+    const et = new ExifTool({ maxProcs: 1 });
+    try {
+      const tags = (await et.readRaw(generated.resultPath!, ['-XMP:all', '-G1'])) as Record<string, unknown>;
+      expect(tags['XMP-iptcExt:DigitalSourceType']).toBe('http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia');
+      expect(tags['XMP-dc:Description']).toBe('A lighthouse at dawn');
+    } finally {
+      await et.end();
+    }
+    const asset = getAssetRow(ctx, generated.resultAssetId!)!;
+    expect(asset.kind).toBe('image');
+    expect(asset.caption).toBe('A lighthouse at dawn');
+    expect(creative.creationOf(asset.id)!.params).toMatchObject({ model: 'gpt-image-2', seed: 42 });
+  });
+
+  it('edits a library image (sent as a prepared Data URI) into a new asset that records its source', async () => {
+    const task = await creative.startEdit({ prompt: 'Add a storm', sources: [{ assetId: generated.resultAssetId! }], model: 'flux2' });
+    const done = await finished(task.id);
+    expect(done.status, done.error ?? '').toBe('done');
+    expect(done.sourceAssetIds).toEqual([generated.resultAssetId]);
+    expect(done.resultAssetId).not.toBe(generated.resultAssetId);
+    expect(getAssetRow(ctx, done.resultAssetId!)!.caption).toBe('Add a storm');
+  });
+});
+
+describe('lipsync and face swap', () => {
+  it('refuses inputs of the wrong type before sending, naming the rule', async () => {
+    const before = sim.log.length;
+    await expect(creative.startLipsync({ mode: 'image', audio: { path: portrait }, image: { path: portrait } })).rejects.toThrow(/audio must be MP3, WAV/);
+    expect(sim.log.length).toBe(before);
+  });
+
+  it('turns a portrait and a speech result into an MP4 asset', async () => {
+    const speech = creative.list({ kind: 'speech' }).find((t) => t.status === 'done' && t.resultAssetId)!;
+    const task = await creative.startLipsync({ mode: 'image', audio: { assetId: speech.resultAssetId! }, image: { path: portrait }, resolution: '360p' });
+    const done = await finished(task.id);
+    expect(done.status, done.error ?? '').toBe('done');
+    expect(done.resultPath!.endsWith('.mp4')).toBe(true);
+    expect(getAssetRow(ctx, done.resultAssetId!)!.kind).toBe('video');
+    expect(done.sourceAssetIds).toEqual([speech.resultAssetId]);
+  });
+
+  it('swaps a face through the imageswap endpoints', async () => {
+    const task = await creative.startFaceSwap({ source: { path: portrait }, target: { path: portrait } });
+    const done = await finished(task.id);
+    expect(done.status, done.error ?? '').toBe('done');
+    expect(getAssetRow(ctx, done.resultAssetId!)!.kind).toBe('image');
+    expect(sim.log.some((e) => e.path === '/v1/imageswap/status')).toBe(true);
+  });
+});
+
+describe('downloads', () => {
+  it('a failed download is fetched again without a new billed task', async () => {
+    // The result file is missing when first fetched (404), then available again.
+    const files = sim.files;
+    const held = new Map<string, { mime: string; data: Buffer }>();
+    const realSet = files.set.bind(files);
+    files.set = (k, v) => { held.set(k, v); return files; };
+    let task: CreativeTaskView;
+    try {
+      task = creative.startSpeech({ voice: 'Klaus', text: 'Guten Tag.' });
+      const failed = await finished(task.id);
+      expect(failed.status).toBe('download_failed');
+      expect(failed.canRefetch).toBe(true);
+    } finally {
+      files.set = realSet;
+    }
+    for (const [k, v] of held) files.set(k, v);
+    const before = JSON.stringify(sim.billed());
+    const done = await creative.refetch(task.id);
+    expect(done.status, done.error ?? '').toBe('done');
+    expect((await stat(done.resultPath!)).size).toBeGreaterThan(44);
+    expect(JSON.stringify(sim.billed())).toBe(before);
+  });
+});
