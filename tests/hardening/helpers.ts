@@ -1,0 +1,99 @@
+// Shared by the hardening suites: child drivers that print ack lines and are killed with
+// SIGKILL, polling without sleeps in assertions, and small checks on a catalogue file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+
+export async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000, what = 'a condition'): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v as T;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const sha = (buf: Buffer): string => createHash('sha256').update(buf).digest('hex');
+export const shaFile = (path: string): string => sha(readFileSync(path));
+
+/** A driver script under tests/hardening/fixtures, run as its own process (so SIGKILL is real). */
+export interface Driver {
+  child: ChildProcess;
+  /** Complete lines printed so far. */
+  lines: string[];
+  exited: Promise<number | null>;
+  kill(): Promise<void>;
+}
+
+export function startDriver(script: string, env: Record<string, string>): Driver {
+  const child = spawn(process.execPath, ['--import', 'tsx', `tests/hardening/fixtures/${script}`], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, TAGSMITH_QUIET: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let partial = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    const parts = (partial + d.toString('utf8')).split('\n');
+    partial = parts.pop()!;
+    lines.push(...parts);
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
+    if (code) process.stderr.write(`[${script}] exited ${code}: ${stderr}\n`);
+    resolve(code);
+  }));
+  return {
+    child, lines, exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Start a driver, wait for its ready line, let it work a random moment, kill -9 it. */
+export async function runAndKill(script: string, env: Record<string, string>, maxDelayMs: number): Promise<Driver> {
+  const d = startDriver(script, env);
+  await until(() => d.lines.includes('ready') || d.child.exitCode !== null, 30_000, `${script} ready`);
+  if (d.child.exitCode !== null) throw new Error(`${script} exited before it was killed (${d.child.exitCode})`);
+  await new Promise((r) => setTimeout(r, Math.floor(Math.random() * maxDelayMs)));
+  await d.kill();
+  return d;
+}
+
+/** PRAGMA integrity_check of a catalogue a killed process left behind (WAL included). */
+export function integrity(dbFile: string): string {
+  const db = new Database(dbFile);
+  try {
+    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
+  } finally {
+    db.close();
+  }
+}
+
+/** `ack <assetId> <keyword>` lines: the edits a driver reported as committed. */
+export function ackedKeywords(lines: readonly string[]): { assetId: number; keyword: string }[] {
+  return lines.filter((l) => l.startsWith('ack ')).map((l) => {
+    const [, id, kw] = l.split(' ');
+    return { assetId: Number(id), keyword: kw };
+  });
+}
+
+/** Acked keywords missing from the catalogue (read with a fresh connection). */
+export function lostEdits(dbFile: string, acks: readonly { assetId: number; keyword: string }[]): string[] {
+  const db = new Database(dbFile);
+  try {
+    const has = db.prepare<[number, string], { x: number }>(
+      'SELECT 1 AS x FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE ak.asset_id = ? AND k.name = ?',
+    );
+    return acks.filter((a) => !has.get(a.assetId, a.keyword)).map((a) => `${a.assetId}:${a.keyword}`);
+  } finally {
+    db.close();
+  }
+}
