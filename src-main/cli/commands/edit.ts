@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { openCreative, waitAndReport } from '../../creative/cli-run';
+import { findAssetByPath } from '../../library/assets';
+import { UsageError, intValue } from '../args';
+import type { Command } from '../command';
+
+export const command: Command = {
+  name: 'edit',
+  usage: 'edit --prompt P IMAGE... [--model M] [--resolution R] [--size S] [--seed N] [--no-wait]',
+  summary: 'Edit images with a prompt; the sources (library assets or files) go as downscaled copies; the result lands in the library.',
+  help: ['--prompt P      the edit instructions', '--model M       flux2 (default), qwen, gpt-image-2, ... (max sources per model)', '--resolution R  per model', '--size S        image size', '--seed N        reproducible result', '--no-wait       queue it and return'],
+  options: { prompt: { type: 'string' }, model: { type: 'string' }, resolution: { type: 'string' }, size: { type: 'string' }, seed: { type: 'string' }, 'no-wait': { type: 'boolean' } },
+  async run(ctx, args, out) {
+    const v = args.values;
+    if (typeof v.prompt !== 'string' || !v.prompt.trim()) throw new UsageError('edit needs --prompt P.', 'edit');
+    if (!args.positionals.length) throw new UsageError('edit needs at least one IMAGE.', 'edit');
+    const sources = args.positionals.map((p) => {
+      const abs = resolve(p);
+      const id = findAssetByPath(ctx, abs);
+      return id !== null ? { assetId: id } : { path: abs };
+    });
+    const s = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+    const req = { prompt: v.prompt, sources, model: s('model'), resolution: s('resolution'), imageSize: s('size'), seed: intValue(v.seed, 'seed', -1, 2 ** 31 - 1, 'edit') };
+    const clean = Object.fromEntries(Object.entries(req).filter(([, x]) => x !== undefined)) as typeof req;
+    const cli = await openCreative(ctx, args, { needsCredentials: true });
+    try {
+      const preview = cli.creative.previewImageJob({ kind: 'edit', request: clean });
+      if (!preview.ok) throw new UsageError(preview.error!.message, 'edit');
+      for (const n of preview.costNotes) out.warn(`tagsmith: ${n}`);
+      return await waitAndReport(cli, await cli.creative.startEdit(clean), args, out);
+    } finally {
+      await cli.close();
+    }
+  },
+};
