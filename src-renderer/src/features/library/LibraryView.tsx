@@ -251,7 +251,9 @@ export function LibraryView({ active }: { active: boolean }) {
         noun={noun}
         progress={progress}
         onCancelScan={() => void api.cancelScan().catch(toast.error)}
-      />
+      >
+        <RunProgress runIds={runIds.slice(0, 2)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
+      </TopBar>
       <div className="workspace">
         <aside className="sidebar" data-testid="sidebar" hidden={view === 'review'}>
           <FolderList
@@ -295,7 +297,7 @@ export function LibraryView({ active }: { active: boolean }) {
                 Export CSV…
               </Button>
             </div>
-            <RunProgress runIds={runIds} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
+
             <span className="muted small" data-testid="selection-summary">
               {sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
             </span>

@@ -1,4 +1,4 @@
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import type { ScanProgress, SortKey } from '../../../../src-preload/contract';
 import { TopBarSlot } from '../../ui/TopBarSlot';
 import { Button, Spinner, formatCount } from '../../ui/primitives';
@@ -11,7 +11,7 @@ const SORTS: { key: SortKey; label: string }[] = [
   { key: 'size', label: 'File size' },
 ];
 
-export function TopBar({ active, searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan }: {
+export function TopBar({ active, searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan, children }: {
   active: boolean;
   searchRef: RefObject<HTMLInputElement | null>;
   text: string;
@@ -24,6 +24,8 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
   noun: string;
   progress: ScanProgress[];
   onCancelScan(): void;
+  /** More status at the right end (AI runs in progress). */
+  children?: ReactNode;
 }) {
   const scan = progress.reduce(
     (acc, p) => ({ found: acc.found + p.found, done: acc.done + p.done, errors: acc.errors + p.errors, rate: acc.rate + p.filesPerSec, walking: acc.walking || p.phase === 'walking' }),
@@ -93,6 +95,7 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
           </Button>
         </div>
       )}
+      {children}
     </TopBarSlot>
   );
 }

@@ -1,0 +1,280 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Locator, Page } from '@playwright/test';
+import { ExifTool } from 'exiftool-vendored';
+import { CredentialStore } from '../../src-main/credentials';
+import { startSimulator } from '../simulator/index';
+import { expect, test, type AppHandle } from './harness';
+import { makePhotoTree, type TestPhoto } from './photos';
+
+// Issue 4's proof, end to end: the built renderer driving the REAL Api (queue, workflows,
+// metadata writer) against the loopback service simulator. Twenty photos are keyworded and
+// reviewed through the UI, captioned, written into their files — and the files, read back
+// with exiftool in this process, carry exactly the accepted keywords in the chosen order.
+
+const SCREENS = '.tmp/screens';
+mkdirSync(SCREENS, { recursive: true });
+
+const CLIENT_ID = 'e2e-keywording';
+const SECRET = `s3cret-${randomUUID()}`;
+const HAND = 'handpicked e2e';
+const EDITED_CAPTION = 'A quiet study in colour edited by hand';
+
+/** Twenty real JPEGs with EXIF, hues around the colour wheel so each gets its own keywords. */
+function twentyPhotos(): TestPhoto[] {
+  return Array.from({ length: 20 }, (_, i) => {
+    const h = (i * 360) / 20;
+    const f = (n: number) => {
+      const k = (n + h / 60) % 6;
+      return Math.round(255 * (0.75 - 0.6 * Math.max(0, Math.min(k, 4 - k, 1))));
+    };
+    const light = i % 3 === 0 ? 40 : 0;
+    return {
+      file: `stock-${String(i + 1).padStart(2, '0')}.jpg`,
+      colour: [Math.min(255, f(5) + light), Math.min(255, f(3) + light), Math.min(255, f(1) + light)] as [number, number, number],
+      make: 'Canon',
+      model: 'Canon EOS R5',
+      taken: `2024:06:${String(i + 1).padStart(2, '0')} 10:00:00`,
+      width: 600,
+      height: 400,
+    };
+  });
+}
+
+const texts = (v: unknown): string[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+
+async function shot(page: Page, name: string, target?: Locator): Promise<void> {
+  await page.waitForTimeout(150); // let the last paint land (pictures only; nothing is asserted on it)
+  if (target) await target.screenshot({ path: `${SCREENS}/${name}.png` });
+  else await page.screenshot({ path: `${SCREENS}/${name}.png` });
+}
+
+async function selectAll(page: Page): Promise<void> {
+  await page.getByTestId('grid-cell').first().click();
+  await page.keyboard.press('Control+a');
+  await expect(page.getByTestId('selection-summary')).toHaveText('20 selected');
+}
+
+/** Wait until the newest run of this kind shows done in the toolbar. */
+async function runFinishes(page: Page, kind: 'keywords' | 'caption'): Promise<Locator> {
+  const run = page.locator(`[data-testid="run-progress"][data-kind="${kind}"]`).first();
+  await expect(run).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  return run;
+}
+
+test('keyword 20 photos, review, caption, write into the files and export CSV; the files carry exactly the accepted keywords in order', async ({ launchApp }) => {
+  test.setTimeout(300_000);
+  const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 30, startedMs: 60 } });
+  const exiftool = new ExifTool({ maxProcs: 1 });
+  let app: AppHandle | undefined;
+  try {
+    app = await launchApp({ api: { credentials: new CredentialStore({ env: {}, service: `tagsmith-e2e-${randomUUID()}` }) }, viewport: { width: 1440, height: 900 } });
+    const { page, api } = app;
+    await api.setServiceUrl({ baseUrl: sim.url });
+    await api.setCredentials({ clientId: CLIENT_ID, clientSecret: SECRET });
+    await api.setCaps({ caps: { dailyCalls: 5000, monthlyCalls: 100000, pricePerCall: { keywords: 0.002, image_captioning: 0.004 } } });
+
+    const root = await makePhotoTree(twentyPhotos());
+    await api.addFolder({ path: root });
+    await expect(page.getByTestId('grid-cell')).toHaveCount(20);
+    await expect.poll(async () => (await api.listFolders())[0]?.scanning).toBe(false);
+
+    // ---- Keyword…: the billable preview, then the run ----------------------------------
+    await selectAll(page);
+    await page.keyboard.press('k');
+    const panel = page.getByTestId('run-dialog-keywords');
+    await expect(panel).toBeVisible();
+    await panel.getByTestId('run-lang').selectOption('en');
+    await panel.getByTestId('run-num').fill('12');
+    await panel.getByTestId('run-threshold').fill('0.1');
+    const preview = panel.getByTestId('run-preview');
+    await expect(preview).toHaveAttribute('data-billable', '20');
+    await expect(preview).toHaveAttribute('data-fits', 'true');
+    await expect(panel.getByTestId('run-billable')).toHaveText('20');
+    await expect(preview).toContainText('0 cached, 0 already done');
+    await expect(preview).toContainText('Est. cost 0.04');
+    await expect(preview).toContainText('left today');
+    await expect(preview).toContainText('under your caps');
+    await shot(page, 'keyword-panel');
+    await panel.getByTestId('run-confirm').click();
+    await expect(panel).toHaveCount(0);
+    const kwRun = await runFinishes(page, 'keywords');
+    await expect(kwRun).toHaveAttribute('data-done', '20');
+    expect(sim.billed()[CLIENT_ID]?.keywords).toBe(20);
+
+    // ---- Review: accept above a score across all 20 --------------------------------------
+    await page.keyboard.press('r');
+    const review = page.getByTestId('review');
+    await expect(review).toBeVisible();
+    await expect(page.getByTestId('review-position')).toHaveText('1 / 20');
+    await expect(page.getByTestId('suggestion').first()).toBeVisible();
+    const ids = (await api.searchIds({ query: {} })).slice();
+    const firstId = Number(await review.getAttribute('data-asset-id'));
+    // A score between the suggestions' scores, so some are accepted and some stay pending.
+    const before = await api.getAssetReview({ assetId: firstId });
+    const scores = before.suggestions.map((s) => s.score).sort((a, b) => b - a);
+    expect(scores.length).toBeGreaterThan(5);
+    const cut = Math.round(((scores[2] + scores[Math.min(scores.length - 3, 6)]) / 2) * 100) / 100;
+    await page.getByTestId('review-threshold').fill(String(cut));
+    await expect(page.getByTestId('review-threshold-value')).toHaveText(cut.toFixed(2));
+    await page.getByTestId('accept-above-all').click();
+    await expect(page.locator('[data-testid="accepted-keyword"]')).toHaveCount(before.suggestions.filter((s) => s.score >= cut).length);
+    for (const id of ids) {
+      const r = await api.getAssetReview({ assetId: id });
+      for (const s of r.suggestions) expect(s.state).toBe(s.score >= cut ? 'accepted' : 'pending');
+    }
+
+    // Reject one (keyboard: ↓ to the first pending one, R).
+    const firstPending = before.suggestions.findIndex((s) => s.score < cut);
+    const rejected = before.suggestions[firstPending].keyword;
+    await page.locator('[data-testid="suggestion"]').nth(firstPending).click();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('r');
+    await expect(page.locator(`[data-testid="suggestion"][data-keyword="${rejected}"]`)).toHaveAttribute('data-state', 'rejected');
+
+    // Accept one more with A (the next pending one), add one by hand, then reorder.
+    const nextPending = page.locator('[data-testid="suggestion"][data-state="pending"]').first();
+    const extra = (await nextPending.getAttribute('data-keyword'))!;
+    await nextPending.click();
+    await page.keyboard.press('a');
+    await expect(page.locator(`[data-testid="suggestion"][data-keyword="${extra}"]`)).toHaveAttribute('data-state', 'accepted');
+    await page.getByTestId('review-keyword-input').fill(HAND);
+    await page.keyboard.press('Enter');
+    const accepted = page.getByTestId('accepted-keyword');
+    await expect(accepted.last()).toHaveAttribute('data-keyword', HAND);
+    const n = await accepted.count();
+    // Alt+↑ twice on the hand-added keyword (keyboard), then ↑ on the last-but-one by button.
+    await accepted.last().focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect(accepted.nth(n - 2)).toHaveAttribute('data-keyword', HAND);
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect(accepted.nth(n - 3)).toHaveAttribute('data-keyword', HAND);
+    const second = (await accepted.nth(1).getAttribute('data-keyword'))!;
+    await accepted.nth(1).hover();
+    await accepted.nth(1).getByTestId('keyword-up').click();
+    await expect(accepted.first()).toHaveAttribute('data-keyword', second);
+    const chosenOrder = await accepted.evaluateAll((els) => els.map((e) => e.getAttribute('data-keyword')!));
+    expect(chosenOrder).toContain(HAND);
+    expect(chosenOrder).toContain(extra);
+    expect(chosenOrder).not.toContain(rejected);
+    expect((await api.getAsset({ id: firstId })).keywords).toEqual(chosenOrder);
+    await expect(page.getByTestId('keyword-counter')).toContainText(`${chosenOrder.length} / 50`);
+    await page.locator('[data-testid="suggestion"][data-state="pending"]').first().click();
+    await shot(page, 'review');
+
+    // Ctrl+Z still undoes the last edit (the move), and J/K step through the photos.
+    await page.keyboard.press('Control+z');
+    await expect(accepted.nth(1)).toHaveAttribute('data-keyword', second);
+    await accepted.nth(1).hover();
+    await accepted.nth(1).getByTestId('keyword-up').click();
+    await expect(accepted.first()).toHaveAttribute('data-keyword', second);
+    await page.keyboard.press('j');
+    await expect(page.getByTestId('review-position')).toHaveText('2 / 20');
+    await page.keyboard.press('k');
+    await expect(page.getByTestId('review-position')).toHaveText('1 / 20');
+    await page.keyboard.press('Escape');
+    await expect(review).toHaveCount(0);
+
+    // ---- Caption…: 20 photos, then edit one and accept it; accept another as it came ------
+    await expect(page.getByTestId('selection-summary')).toHaveText('20 selected');
+    await page.keyboard.press('c');
+    const capPanel = page.getByTestId('run-dialog-caption');
+    await capPanel.getByTestId('run-length-short').click();
+    await expect(capPanel.getByTestId('run-preview')).toHaveAttribute('data-billable', '20');
+    await capPanel.getByTestId('run-confirm').click();
+    const capRun = await runFinishes(page, 'caption');
+    await expect(capRun).toHaveAttribute('data-done', '20');
+    await capRun.getByTestId('run-progress-review').click();
+    await expect(page.getByTestId('review-position')).toHaveText('1 / 20');
+    const card = page.getByTestId('caption-suggestion').first();
+    await card.getByTestId('caption-text').fill(EDITED_CAPTION);
+    await card.getByTestId('caption-accept').click();
+    await expect(page.getByTestId('review-caption')).toHaveText(EDITED_CAPTION);
+    await page.keyboard.press('j');
+    const secondId = Number(await review.getAttribute('data-asset-id'));
+    const secondCaption = (await api.getAssetReview({ assetId: secondId })).captions[0].text;
+    await page.getByTestId('caption-suggestion').first().getByTestId('caption-accept').click();
+    await expect(page.getByTestId('review-caption')).toHaveText(secondCaption);
+    await page.keyboard.press('Escape');
+
+    // ---- Write to files: the per-field preview, then the write ----------------------------
+    await page.getByTestId('action-write').click();
+    const write = page.getByTestId('write-preview');
+    await expect(write.getByTestId('write-table')).toBeVisible();
+    await expect(write.locator('[data-testid="write-row"][data-field="keywords"]')).toHaveCount(20);
+    await expect(write.locator('[data-testid="write-row"][data-field="caption"]')).toHaveCount(2);
+    await expect(write.locator(`[data-testid="write-row"][data-field="keywords"][data-asset-id="${firstId}"]`)).toContainText(chosenOrder.join(', '));
+    await shot(page, 'write-preview');
+    await write.getByTestId('write-confirm').click();
+    const result = page.getByTestId('write-result');
+    await expect(result.getByTestId('write-written')).toHaveAttribute('data-count', '20');
+    await expect(result.getByTestId('write-failed')).toHaveAttribute('data-count', '0');
+    await shot(page, 'write-result');
+    await result.getByTestId('write-done').click();
+
+    // The files, read back here: exactly the accepted keywords, in the chosen order.
+    for (const id of ids) {
+      const asset = await api.getAsset({ id });
+      const r = await api.getAssetReview({ assetId: id });
+      const expected =
+        id === firstId
+          ? chosenOrder
+          : r.suggestions.filter((s) => s.state === 'accepted').sort((a, b) => b.score - a.score).map((s) => s.keyword);
+      expect(asset.keywords).toEqual(expected);
+      const tags = (await exiftool.readRaw(asset.path, ['-G1', '-charset', 'iptc=UTF8'])) as unknown as Record<string, unknown>;
+      expect(texts(tags['IPTC:Keywords']), asset.name).toEqual(expected);
+      expect(texts(tags['XMP-dc:Subject']), asset.name).toEqual(expected);
+      if (id === firstId) expect(tags['XMP-dc:Description']).toBe(EDITED_CAPTION);
+      if (id === secondId) expect(tags['XMP-dc:Description']).toBe(secondCaption);
+    }
+    await page.getByTestId('grid-cell').first().click();
+    await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-status', /written|in_sync/);
+
+    // ---- CSV for Adobe Stock, as a download -----------------------------------------------
+    await selectAll(page);
+    await page.getByTestId('action-csv').click();
+    const csvDialog = page.getByTestId('export-csv');
+    await csvDialog.getByTestId('csv-agency-adobe').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), csvDialog.getByTestId('csv-confirm').click()]);
+    expect(download.suggestedFilename()).toMatch(/^adobe-stock-.*\.csv$/);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Filename,Title,Keywords,Category,Releases');
+    expect(lines).toHaveLength(21);
+    const firstName = (await api.getAsset({ id: firstId })).name;
+    expect(lines.find((l) => l.startsWith(`${firstName},`))).toBe(`${firstName},${EDITED_CAPTION},"${chosenOrder.join(',')}",,`);
+
+    // ---- The keyword list: counts, and a click filters the grid --------------------------
+    const list = page.getByTestId('keyword-list');
+    await list.scrollIntoViewIfNeeded();
+    const hand = list.locator(`[data-testid="library-keyword"][data-keyword="${HAND}"]`);
+    await expect(hand).toContainText('1');
+    await hand.click();
+    await expect(page.getByTestId('grid-cell')).toHaveCount(1);
+    await shot(page, 'keyword-list');
+    await list.getByTestId('keyword-list-clear').click();
+    await expect(page.getByTestId('grid-cell')).toHaveCount(20);
+
+    // ---- Re-keywording the same 20 costs nothing ------------------------------------------
+    await selectAll(page);
+    await page.keyboard.press('k');
+    const again = page.getByTestId('run-dialog-keywords');
+    await expect(again.getByTestId('run-preview')).toHaveAttribute('data-billable', '0');
+    await expect(again.getByTestId('run-preview')).toHaveAttribute('data-done', '20');
+    await expect(again.getByTestId('run-confirm')).toBeDisabled();
+    await again.getByTestId('run-force').check();
+    await expect(again.getByTestId('run-preview')).toHaveAttribute('data-cached', '20');
+    await expect(again.getByTestId('run-billable')).toHaveText('0');
+    await again.getByTestId('run-confirm').click();
+    await expect(page.locator('[data-testid="run-progress"][data-kind="keywords"]').first()).toHaveAttribute('data-status', 'done');
+    await app.host.service.queue.waitForIdle();
+    expect(sim.billed()[CLIENT_ID]?.keywords).toBe(20);
+    expect(sim.billed()[CLIENT_ID]?.image_captioning).toBe(20);
+  } finally {
+    await exiftool.end();
+    await app?.close();
+    await sim.close();
+  }
+});
