@@ -2,7 +2,7 @@
 // provenance, and culling (flags, reject below a score, histograms).
 export {
   ANALYSIS_KINDS, attachAnalysis, sweepAnalysisRuns, collectAnalysisJob, previewAnalysisRun, startAnalysisRun, getAnalysisRun, analysisRunAssets,
-  serviceParams, type AnalysisRunView,
+  serviceParams, importKeywordColors, type AnalysisRunView,
 } from './runs';
 export { getAssetAnalysis, getFaces, getColors } from './store';
 export { setFlag, rejectBelow, histogram } from './culling';

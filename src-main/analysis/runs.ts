@@ -188,12 +188,36 @@ function finishIfDone(ctx: LibraryCtx, runId: number): void {
 export function attachAnalysis(ctx: LibraryCtx, queue: JobQueue): () => void {
   const off = queue.on('job', (job) => {
     if (job.kind === 'analyze' && isTerminal(job)) collectAnalysisJob(ctx, job);
+    if (job.kind === 'analyze' && job.state === 'done' && job.endpoint === 'keywords') importKeywordColors(ctx, job.id);
   });
   sweepAnalysisRuns(ctx, queue);
   return off;
 }
 
+/**
+ * A keyword run with colours (workflows/) keeps the palette in ai_run_assets.colors: it is
+ * the same measurement, so it becomes the asset's colours unless a newer one is there.
+ * `jobId` null: every keyword run's palette not yet imported (the sweep).
+ */
+export function importKeywordColors(ctx: LibraryCtx, jobId: number | null): void {
+  const rows = prepared(
+    ctx.db,
+    `SELECT ra.asset_id, ra.run_id, ra.colors, r.params, coalesce(ra.finished_at, r.created_at) AS at FROM ai_run_assets ra JOIN ai_runs r ON r.id = ra.run_id
+     WHERE ra.colors IS NOT NULL AND ra.state = 'done' AND (? IS NULL OR ra.job_id = ?)
+       AND NOT EXISTS (SELECT 1 FROM asset_color_scans s WHERE s.asset_id = ra.asset_id AND s.measured_at >= coalesce(ra.finished_at, r.created_at))`,
+  ).all(jobId, jobId) as { asset_id: number; run_id: number; colors: string; params: string; at: number }[];
+  if (!rows.length) return;
+  ctx.db.transaction(() => {
+    for (const r of rows) {
+      const params = { source: 'keywords', keywordRun: r.run_id, ...(JSON.parse(r.params) as object) };
+      storeColors(ctx, { run_id: null as unknown as number, asset_id: r.asset_id }, params, { keywords: [], colors: JSON.parse(r.colors) as KeywordsResult['colors'] }, r.at);
+    }
+  })();
+  measured(ctx, rows.map((r) => r.asset_id));
+}
+
 export function sweepAnalysisRuns(ctx: LibraryCtx, queue: JobQueue): void {
+  importKeywordColors(ctx, null);
   const pending = prepared(ctx.db, "SELECT DISTINCT job_id FROM analysis_run_assets WHERE state = 'queued' AND job_id IS NOT NULL").pluck().all() as number[];
   for (const jobId of pending) {
     const job = queue.getJob(jobId);

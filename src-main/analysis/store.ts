@@ -48,7 +48,7 @@ export function storeFaces(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: 
   ).run(ra.asset_id, faces.length, ages.length ? Math.min(...ages) : null, ages.length ? Math.max(...ages) : null, w, h, ra.run_id, JSON.stringify(params), Date.now());
 }
 
-export function storeColors(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: KeywordsResult): void {
+export function storeColors(ctx: LibraryCtx, ra: Pick<RunAssetRow, 'asset_id' | 'run_id'>, params: object, r: KeywordsResult, at = Date.now()): void {
   const colors = (r.colors ?? [])
     .map((c) => {
       const rgb: Rgb | null = c.rgb.length === 3 && c.rgb.every((v) => Number.isFinite(v)) ? (c.rgb.map((v) => Math.max(0, Math.min(255, Math.round(v)))) as Rgb) : parseHex(c.hex);
@@ -68,7 +68,7 @@ export function storeColors(ctx: LibraryCtx, ra: RunAssetRow, params: object, r:
     add.run(ra.asset_id, i, c.name, hex, c.rgb[0], c.rgb[1], c.rgb[2], c.percentage, clamp01(c.percentage / scale), lab[0], lab[1], lab[2]);
   });
   prepared(ctx.db, 'INSERT OR REPLACE INTO asset_color_scans (asset_id, run_id, params, measured_at) VALUES (?, ?, ?, ?)')
-    .run(ra.asset_id, ra.run_id, JSON.stringify(params), Date.now());
+    .run(ra.asset_id, ra.run_id, JSON.stringify(params), at);
 }
 
 // ---- reading ---------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { searchIds } from '../../library/search';
 import { isInside } from '../../core/media';
 import type { LibraryCtx } from '../../library/context';
 import { parseHex } from '../../analysis/color';
+import { importKeywordColors } from '../../analysis/runs';
 import { CliError, UsageError, intValue, listValue } from '../args';
 import { cliAsset, humanAsset } from '../asset-json';
 import type { Command } from '../command';
@@ -94,6 +95,8 @@ export const command: Command = {
       child: values.child === true || undefined,
       color: color !== undefined ? { hex: color } : undefined,
     };
+    // Palettes of keyword runs made by `tagsmith keyword --colors` (no queue listener there).
+    if (color !== undefined) importKeywordColors(ctx, null);
     const scope = typeof values.folder === 'string' ? folderScope(ctx, values.folder) : null;
     if (scope) query.folderId = scope.folderId;
     // A subfolder scope is a path prefix the query cannot express: filter, then apply the limit.
