@@ -1,5 +1,4 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { ExifTool } from 'exiftool-vendored';
@@ -246,14 +245,28 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     const firstName = (await api.getAsset({ id: firstId })).name;
     expect(lines.find((l) => l.startsWith(`${firstName},`))).toBe(`${firstName},${EDITED_CAPTION},"${chosenOrder.join(',')}",,`);
 
-    // ---- The keyword list: counts, and a click filters the grid --------------------------
+    // ---- The keyword list: counts, hierarchy, a click filters the grid, merge ------------
+    await api.editKeywords({ ids: ids.slice(0, 3), add: ['Animals|Cat'] });
+    await api.editKeywords({ ids: ids.slice(3, 5), add: ['Animals|Dog', 'Hund'] });
     const list = page.getByTestId('keyword-list');
-    await list.scrollIntoViewIfNeeded();
-    const hand = list.locator(`[data-testid="library-keyword"][data-keyword="${HAND}"]`);
-    await expect(hand).toContainText('1');
-    await hand.click();
+    const row = (k: string) => list.locator(`[data-testid="library-keyword"][data-keyword="${k}"]`);
+    await expect(row('Animals|Cat')).toContainText('Cat');
+    await expect(row('Animals|Cat').locator('.kwl-count')).toHaveText('3');
+    await expect(row('Animals')).toBeVisible();
+    await expect(row(HAND).locator('.kwl-count')).toHaveText('1');
+    await row(HAND).click();
     await expect(page.getByTestId('grid-cell')).toHaveCount(1);
-    await shot(page, 'keyword-list');
+    await row('Animals|Dog').click({ modifiers: ['Control'] });
+    await row('Hund').click({ modifiers: ['Control'] });
+    await expect(list.getByTestId('keyword-list-actions')).toContainText('2 selected');
+    await list.getByTestId('keyword-list-filter').fill('');
+    await list.scrollIntoViewIfNeeded();
+    await shot(page, 'keyword-list', page.getByTestId('sidebar'));
+    await list.getByTestId('keyword-merge').click();
+    await page.getByTestId('keyword-merge-into').fill('Animals|Dog');
+    await page.getByTestId('confirm-keyword-merge').getByTestId('dialog-confirm').click();
+    await expect(row('Hund')).toHaveCount(0);
+    await expect(row('Animals|Dog').locator('.kwl-count')).toHaveText('2');
     await list.getByTestId('keyword-list-clear').click();
     await expect(page.getByTestId('grid-cell')).toHaveCount(20);
 

@@ -7,6 +7,28 @@ import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, Section, formatCount } from '../../ui/primitives';
 import { useToast } from '../../ui/Toasts';
 
+/** Levels of a hierarchy nobody uses on its own (Animals of Animals|Cat) still head their children. */
+function withParents(list: LibraryKeyword[]): (LibraryKeyword & { parentOnly?: boolean })[] {
+  const have = new Set(list.map((k) => k.name.toLocaleLowerCase()));
+  const out: (LibraryKeyword & { parentOnly?: boolean })[] = [...list];
+  for (const k of list) {
+    for (let i = 1; i < k.path.length; i++) {
+      const name = k.path.slice(0, i).join('|');
+      if (have.has(name.toLocaleLowerCase())) continue;
+      have.add(name.toLocaleLowerCase());
+      out.push({ name, path: k.path.slice(0, i), count: 0, parentOnly: true });
+    }
+  }
+  const byPath = (a: LibraryKeyword, b: LibraryKeyword): number => {
+    for (let i = 0; i < Math.min(a.path.length, b.path.length); i++) {
+      const c = a.path[i].localeCompare(b.path[i], undefined, { sensitivity: 'base' });
+      if (c) return c;
+    }
+    return a.path.length - b.path.length;
+  };
+  return out.sort(byPath);
+}
+
 type Pending = { kind: 'rename'; from: string } | { kind: 'merge'; from: string[] } | { kind: 'delete'; names: string[] };
 
 /**
@@ -24,12 +46,12 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
   const [pending, setPending] = useState<Pending | null>(null);
   const [text, setText] = useState('');
 
+  const all = useMemo(() => withParents(list.data ?? []), [list.data]);
   const rows = useMemo(() => {
-    const all = list.data ?? [];
     const f = filter.trim().toLocaleLowerCase();
     return f ? all.filter((k) => k.name.toLocaleLowerCase().includes(f)) : all;
-  }, [list.data, filter]);
-  const pickedNow = [...picked].filter((n) => (list.data ?? []).some((k) => k.name === n));
+  }, [all, filter]);
+  const pickedNow = [...picked].filter((n) => all.some((k) => k.name === n));
 
   const toggle = (name: string) =>
     setPicked((s) => {
@@ -97,13 +119,13 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
           return (
             <li
               key={k.name}
-              className={`kwl-row${on ? ' is-active' : ''}${picked.has(k.name) ? ' is-picked' : ''}`}
+              className={`kwl-row${on ? ' is-active' : ''}${picked.has(k.name) ? ' is-picked' : ''}${k.parentOnly ? ' is-parent' : ''}`}
               style={{ paddingLeft: 4 + depth * 14 }}
               data-testid="library-keyword"
               data-keyword={k.name}
               title={k.path.join(' › ')}
               onClick={(e) => {
-                if (e.ctrlKey || e.metaKey || e.shiftKey) toggle(k.name);
+                if (e.ctrlKey || e.metaKey || e.shiftKey || k.parentOnly) toggle(k.name);
                 else onFilter(on ? null : k.name);
               }}
             >
@@ -117,7 +139,7 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
               />
               {depth > 0 && <span className="kwl-branch">›</span>}
               <span className="kwl-name">{k.path[k.path.length - 1]}</span>
-              <span className="kwl-count">{formatCount(k.count)}</span>
+              <span className="kwl-count">{k.parentOnly ? '' : formatCount(k.count)}</span>
             </li>
           );
         })}

@@ -252,7 +252,7 @@ export function LibraryView({ active }: { active: boolean }) {
         progress={progress}
         onCancelScan={() => void api.cancelScan().catch(toast.error)}
       >
-        <RunProgress runIds={runIds.slice(0, 2)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
+        <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
       </TopBar>
       <div className="workspace">
         <aside className="sidebar" data-testid="sidebar" hidden={view === 'review'}>

@@ -60,7 +60,7 @@ export function WriteDialog({ ids, onClose, onWritten }: { ids: number[]; onClos
     const failed = result.filter((r) => r.status === 'failed');
     const warnings = result.flatMap((r) => r.warnings.map((w) => ({ id: r.assetId, w })));
     return (
-      <Modal title="Written to files" onClose={onClose} testId="write-result" wide footer={<Button variant="primary" onClick={onClose} data-testid="write-done" data-autofocus>Done</Button>}>
+      <Modal title="Written to files" onClose={onClose} testId="write-result" footer={<Button variant="primary" onClick={onClose} data-testid="write-done" data-autofocus>Done</Button>}>
         <div className="write-stats">
           <div className="stat" data-testid="write-written" data-count={written.length}>
             <span className="stat-label">Written</span>
