@@ -49,7 +49,9 @@ function appVersion(): string {
 
 export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
   const scanner = new Scanner(ctx);
-  const service = createServiceHost(ctx, opts);
+  // The queue starts only once every workflow has registered its job kinds (below), so a job
+  // left from the previous run never meets a queue that cannot run it.
+  const service = createServiceHost(ctx, { ...opts, startQueue: false });
   const version = appVersion();
   const scanAll = (folderIds: number[]): void => {
     for (const id of folderIds) {
@@ -138,6 +140,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...creativeMethods(ctx, service, scanner),
   };
 
+  if (opts.startQueue !== false) service.queue.start();
   const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);
   if (opts.rescanOnStart) {
     refreshOnline(ctx);

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { ApiEventName, ApiEvents } from '../../src-preload/contract';
 
+const ANY = Symbol('any event');
+
 /** The typed event stream main sends to every caller (renderer, e2e bridge, CLI progress). */
 export class ApiEventBus {
   private readonly emitter = new EventEmitter();
@@ -11,6 +13,7 @@ export class ApiEventBus {
 
   emit<E extends ApiEventName>(event: E, payload: ApiEvents[E]): void {
     this.emitter.emit(event, payload);
+    this.emitter.emit(ANY, event, payload);
   }
 
   on<E extends ApiEventName>(event: E, listener: (payload: ApiEvents[E]) => void): () => void {
@@ -18,10 +21,9 @@ export class ApiEventBus {
     return () => this.emitter.off(event, listener);
   }
 
-  /** Every event, for forwarding over one channel. */
+  /** Every event, for forwarding over one channel (no list of names to keep in step). */
   onAny(listener: (event: ApiEventName, payload: unknown) => void): () => void {
-    const names: ApiEventName[] = ['scanProgress', 'libraryChanged', 'foldersChanged', 'queueJob', 'queueBatch', 'queueLane', 'queueStatus', 'aiRun', 'suggestionsChanged'];
-    const offs = names.map((name) => this.on(name, (payload) => listener(name, payload)));
-    return () => offs.forEach((off) => off());
+    this.emitter.on(ANY, listener);
+    return () => this.emitter.off(ANY, listener);
   }
 }

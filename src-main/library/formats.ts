@@ -26,6 +26,8 @@ const FORMATS: Readonly<Record<string, FormatInfo>> = {
   png: image('png', true),
   webp: image('webp', true),
   gif: image('gif', true),
+  // Vector results of the image generation models land in the library too.
+  svg: image('svg', true),
   tif: image('tiff', false),
   tiff: image('tiff', false),
   heic: image('heic', false),
