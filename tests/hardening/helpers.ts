@@ -97,3 +97,32 @@ export function lostEdits(dbFile: string, acks: readonly { assetId: number; keyw
     db.close();
   }
 }
+
+/**
+ * `n` JPEGs, 300 px high and 300+i wide: the service derivative keeps that size, so the
+ * simulator's log (imageSize of each upload) tells which picture a billed call was for.
+ */
+export async function distinctPictures(dir: string, n: number, prefix = 'p'): Promise<string[]> {
+  const sharp = (await import('sharp')).default;
+  const files = Array.from({ length: n }, (_, i) => `${dir}/${prefix}${i}.jpg`);
+  for (let i = 0; i < n; i += 12) {
+    await Promise.all(files.slice(i, i + 12).map((f, j) => sharp({ create: { width: 300 + i + j, height: 300, channels: 3, background: { r: (i + j) * 5 % 256, g: 90, b: 160 } } }).jpeg().toFile(f)));
+  }
+  return files;
+}
+
+/**
+ * Requests per picture (by derivative width - 300) across one or more simulator logs that the
+ * service answered with 200 (billed) or whose connection was dropped (status 0: maybe billed).
+ * Retries after a 5xx/502 (never billed) are not counted.
+ */
+export function billedPerPicture(logs: readonly { path: string; status: number; imageSize: { width: number } | null }[][], path = '/v1/keywords', statuses = [200, 0]): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const log of logs) {
+    for (const e of log) {
+      if (e.path !== path || !statuses.includes(e.status) || !e.imageSize) continue;
+      m.set(e.imageSize.width - 300, (m.get(e.imageSize.width - 300) ?? 0) + 1);
+    }
+  }
+  return m;
+}
