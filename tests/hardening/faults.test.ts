@@ -207,7 +207,7 @@ describe('faults from the service', () => {
     q.start();
     await until(() => (q.getBatch(batch.id)!.counts.done ?? 0) >= 8, 20_000, 'eight done');
     await sim.close();
-    const held = await until(() => q.status().hold, 20_000, 'offline hold');
+    const held = (await until(() => q.status().hold, 20_000, 'offline hold'))!;
     expect(held.reason).toBe('offline');
     expect(held.message).toMatch(/could not be reached|interrupted/);
     // While offline nothing is lost: every job is done, unknown (its answer was on the wire) or waiting.
