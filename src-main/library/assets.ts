@@ -5,6 +5,7 @@ import { notFound } from '../api/errors';
 import { isInside, mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
 import { prepared } from './search-sets';
+import { toSummary } from './search';
 
 // One asset in full (the inspector, the CLI's `show`), and finding an asset by its path.
 
@@ -103,23 +104,9 @@ export function getAssetDetail(ctx: LibraryCtx, id: number, previewPath?: string
         ).all(row.content_hash, row.id) as { id: number; folder_path: string; rel_path: string }[]
       ).map((d) => ({ id: d.id, path: assetPath(d) }))
     : [];
-  const thumb = thumbPath(ctx, row);
   const preview = previewPath ? mediaToken(previewPath) : BROWSER_IMAGE_FORMATS.has(row.format) ? mediaToken(path) : null;
   return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind,
-    format: row.format,
-    width: row.width,
-    height: row.height,
-    durationS: row.duration_s,
-    takenAt: row.taken_at,
-    rating: row.rating,
-    thumb: thumb ? mediaToken(thumb) : null,
-    stackCount: stack.length,
-    hasError: row.has_error === 1,
-    folderOnline: row.online === 1,
-    keywordCount: row.keyword_count,
+    ...toSummary(ctx, { ...row, stack_size: stack.length + 1 }),
     path,
     folderId: row.folder_id,
     size: row.size,
