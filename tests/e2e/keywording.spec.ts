@@ -196,6 +196,7 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     const secondCaption = (await api.getAssetReview({ assetId: secondId })).captions[0].text;
     await page.getByTestId('caption-suggestion').first().getByTestId('caption-accept').click();
     await expect(page.getByTestId('review-caption')).toHaveText(secondCaption);
+    await shot(page, 'review-captions');
     await page.keyboard.press('Escape');
 
     // ---- Write to files: the per-field preview, then the write ----------------------------
@@ -285,6 +286,20 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     await app.host.service.queue.waitForIdle();
     expect(sim.billed()[CLIENT_ID]?.keywords).toBe(20);
     expect(sim.billed()[CLIENT_ID]?.image_captioning).toBe(20);
+
+    // ---- Keyword settings: the Adobe Stock limit shows in the review counter ---------------
+    await page.getByTestId('nav-settings').click();
+    const kwSettings = page.getByTestId('settings-keywords');
+    await kwSettings.getByTestId('kw-limit-adobe').click();
+    await kwSettings.getByTestId('kw-exclude').fill('background, design');
+    await kwSettings.getByTestId('kw-settings-save').click();
+    await expect(kwSettings.getByTestId('kw-settings-saved')).toBeVisible();
+    expect(await api.getKeywordSettings()).toMatchObject({ exclude: ['background', 'design'], limit: { preset: 'adobe', max: 49 } });
+    await kwSettings.scrollIntoViewIfNeeded();
+    await shot(page, 'settings-keywords', kwSettings);
+    await page.keyboard.press('Control+1');
+    await page.getByTestId('view-review').click();
+    await expect(page.getByTestId('keyword-counter')).toContainText('/ 49 — Adobe Stock');
   } finally {
     await exiftool.end();
     await app?.close();

@@ -203,8 +203,8 @@ export function ReviewView({ ids, index, onIndex, onExit, active }: { ids: numbe
                     <Button small onClick={() => void acceptAboveAll()} data-testid="accept-above-all">
                       Accept ≥ {minScore.toFixed(2)} in all {formatCount(ids.length)}
                     </Button>
-                    <Button small variant="ghost" onClick={() => setConfirm({ kind: 'reject-all' })} data-testid="reject-pending-all">
-                      Reject pending in all
+                    <Button small variant="ghost" onClick={() => setConfirm({ kind: 'reject-all' })} title={`Reject every pending suggestion on all ${formatCount(ids.length)} photos`} data-testid="reject-pending-all">
+                      Reject rest
                     </Button>
                   </>
                 )}

@@ -1,0 +1,234 @@
+import { useEffect, useState } from 'react';
+import type { SearchQuery } from '../../../../src-preload/contract';
+import { Section } from '../../ui/primitives';
+import { UGC_LABELS } from './format';
+import './analysis.css';
+
+type AnalysisFilterState = Pick<
+  SearchQuery,
+  'minQuality' | 'maxQuality' | 'ugcClasses' | 'hasFaces' | 'minFaces' | 'maxFaces' | 'child' | 'ageMin' | 'ageMax' | 'releaseNeeded' | 'flag' | 'color'
+>;
+
+const KEYS: (keyof AnalysisFilterState)[] = ['minQuality', 'maxQuality', 'ugcClasses', 'hasFaces', 'minFaces', 'maxFaces', 'child', 'ageMin', 'ageMax', 'releaseNeeded', 'flag', 'color'];
+
+/** Named swatches to pick from; matching is by perceptual distance, so these are starting points. */
+export const SWATCHES: { name: string; hex: string }[] = [
+  { name: 'Red', hex: '#D0312D' },
+  { name: 'Orange', hex: '#F28C28' },
+  { name: 'Yellow', hex: '#F4D03F' },
+  { name: 'Green', hex: '#3E9B4F' },
+  { name: 'Teal', hex: '#2A9D8F' },
+  { name: 'Blue', hex: '#2F5FD0' },
+  { name: 'Purple', hex: '#7D3C98' },
+  { name: 'Pink', hex: '#E38AAE' },
+  { name: 'Brown', hex: '#7B4B2A' },
+  { name: 'Black', hex: '#141414' },
+  { name: 'Grey', hex: '#8A8A8A' },
+  { name: 'White', hex: '#F4F4F4' },
+];
+
+const FLAGS: { value: SearchQuery['flag'] | undefined; label: string }[] = [
+  { value: undefined, label: 'Any' },
+  { value: 'pick', label: 'Picked' },
+  { value: 'reject', label: 'Rejected' },
+  { value: 'unflagged', label: 'Unflagged' },
+];
+
+export function analysisFilterCount(f: SearchQuery): number {
+  return KEYS.filter((k) => f[k] !== undefined && !(Array.isArray(f[k]) && (f[k] as unknown[]).length === 0)).length;
+}
+
+/** A number field that commits on blur/Enter, empty meaning "no bound". */
+function NumberBound({ value, onCommit, min, max, label, testId, placeholder }: { value: number | undefined; onCommit(v: number | undefined): void; min: number; max: number; label: string; testId: string; placeholder: string }) {
+  const [text, setText] = useState(value === undefined ? '' : String(value));
+  useEffect(() => setText(value === undefined ? '' : String(value)), [value]);
+  const commit = () => {
+    const t = text.trim();
+    if (!t) return onCommit(undefined);
+    const n = Number(t);
+    if (!Number.isFinite(n)) return setText(value === undefined ? '' : String(value));
+    onCommit(Math.min(max, Math.max(min, n)));
+  };
+  return (
+    <input
+      type="number"
+      className="bound"
+      min={min}
+      max={max}
+      value={text}
+      placeholder={placeholder}
+      aria-label={label}
+      data-testid={testId}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => e.key === 'Enter' && commit()}
+    />
+  );
+}
+
+const toPct = (v: number | undefined) => (v === undefined ? undefined : Math.round(v * 1000) / 10);
+const fromPct = (v: number | undefined) => (v === undefined ? undefined : v / 100);
+
+/**
+ * The sidebar's measurement filters: quality range, UGC class, faces (has faces, how many,
+ * a child, an age range), release needed, flag and colour. They patch the same filter state
+ * as the library's other filters, so everything combines.
+ */
+export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { filters: F; onChange(f: F): void }) {
+  const [hex, setHex] = useState(filters.color?.hex ?? '');
+  useEffect(() => setHex(filters.color?.hex ?? ''), [filters.color?.hex]);
+  const set = (patch: Partial<AnalysisFilterState>) => {
+    const next = { ...filters, ...patch } as F;
+    for (const k of KEYS) {
+      const v = next[k];
+      if (v === undefined || (Array.isArray(v) && v.length === 0)) delete next[k];
+    }
+    onChange(next);
+  };
+  const count = analysisFilterCount(filters);
+  const classes = filters.ugcClasses ?? [];
+  const faces = filters.hasFaces === true ? 'yes' : filters.hasFaces === false ? 'no' : 'any';
+  const colorHex = filters.color?.hex?.toUpperCase();
+  const setColor = (h: string | undefined) => set({ color: h ? { ...filters.color, hex: h.toUpperCase() } : undefined });
+
+  return (
+    <Section
+      title="Measurements"
+      testId="analysis-filters"
+      actions={
+        count > 0 ? (
+          <button type="button" className="link-btn" data-testid="clear-analysis-filters" onClick={() => set(Object.fromEntries(KEYS.map((k) => [k, undefined])) as Partial<AnalysisFilterState>)}>
+            Clear ({count})
+          </button>
+        ) : undefined
+      }
+    >
+      <div className="filter-row">
+        <label className="filter-label">Quality</label>
+        <div className="range-pair">
+          <NumberBound value={toPct(filters.minQuality)} onCommit={(v) => set({ minQuality: fromPct(v) })} min={0} max={100} label="Minimum quality %" testId="filter-min-quality" placeholder="0" />
+          <span className="muted">–</span>
+          <NumberBound value={toPct(filters.maxQuality)} onCommit={(v) => set({ maxQuality: fromPct(v) })} min={0} max={100} label="Maximum quality %" testId="filter-max-quality" placeholder="100" />
+          <span className="muted small">%</span>
+        </div>
+      </div>
+      <div className="filter-row">
+        <label className="filter-label">UGC</label>
+        <div className="segmented segmented-ugc" role="group" aria-label="UGC quality class">
+          {[1, 2, 3, 4, 5].map((c) => (
+            <button
+              key={c}
+              type="button"
+              className={classes.includes(c) ? 'on' : ''}
+              aria-pressed={classes.includes(c)}
+              title={`${UGC_LABELS[c]} (class ${c})`}
+              data-testid={`filter-ugc-${c}`}
+              onClick={() => set({ ugcClasses: classes.includes(c) ? classes.filter((x) => x !== c) : [...classes, c].sort() })}
+            >
+              {UGC_LABELS[c].split(' ').map((w) => w[0].toUpperCase()).join('')}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="filter-row">
+        <label className="filter-label">Faces</label>
+        <div className="segmented" role="group" aria-label="Faces">
+          {(['any', 'yes', 'no'] as const).map((v) => (
+            <button
+              key={v}
+              type="button"
+              className={faces === v ? 'on' : ''}
+              aria-pressed={faces === v}
+              data-testid={`filter-faces-${v}`}
+              onClick={() => set({ hasFaces: v === 'any' ? undefined : v === 'yes' })}
+            >
+              {v === 'any' ? 'Any' : v === 'yes' ? 'With faces' : 'None'}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="filter-row">
+        <label className="filter-label">How many</label>
+        <div className="range-pair">
+          <NumberBound value={filters.minFaces} onCommit={(v) => set({ minFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At least this many faces" testId="filter-min-faces" placeholder="min" />
+          <span className="muted">–</span>
+          <NumberBound value={filters.maxFaces} onCommit={(v) => set({ maxFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At most this many faces" testId="filter-max-faces" placeholder="max" />
+          <span className="muted small">faces</span>
+        </div>
+      </div>
+      <div className="filter-row">
+        <label className="filter-label">Age</label>
+        <div className="range-pair">
+          <NumberBound value={filters.ageMin} onCommit={(v) => set({ ageMin: v })} min={0} max={120} label="Youngest estimated age" testId="filter-age-min" placeholder="from" />
+          <span className="muted">–</span>
+          <NumberBound value={filters.ageMax} onCommit={(v) => set({ ageMax: v })} min={0} max={120} label="Oldest estimated age" testId="filter-age-max" placeholder="to" />
+          <span className="muted small">years</span>
+        </div>
+      </div>
+      <div className="filter-checks">
+        <label>
+          <input type="checkbox" checked={!!filters.child} onChange={(e) => set({ child: e.target.checked || undefined })} data-testid="filter-child" />
+          Contains a child (estimated under 18)
+        </label>
+        <label>
+          <input type="checkbox" checked={!!filters.releaseNeeded} onChange={(e) => set({ releaseNeeded: e.target.checked || undefined })} data-testid="filter-release" />
+          Model release likely needed
+        </label>
+      </div>
+      <div className="filter-row">
+        <label className="filter-label">Flag</label>
+        <div className="segmented" role="group" aria-label="Flag">
+          {FLAGS.map((f) => (
+            <button key={f.label} type="button" className={filters.flag === f.value ? 'on' : ''} aria-pressed={filters.flag === f.value} data-testid={`filter-flag-${f.value ?? 'any'}`} onClick={() => set({ flag: f.value })}>
+              {f.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="filter-row filter-row-top">
+        <label className="filter-label">Colour</label>
+        <div className="color-filter">
+          <div className="swatch-picker" role="group" aria-label="Colour">
+            {SWATCHES.map((s) => (
+              <button
+                key={s.hex}
+                type="button"
+                className={`swatch-btn${colorHex === s.hex ? ' on' : ''}`}
+                style={{ background: s.hex }}
+                title={`${s.name} (${s.hex})`}
+                aria-label={s.name}
+                aria-pressed={colorHex === s.hex}
+                data-testid={`filter-color-${s.name.toLowerCase()}`}
+                onClick={() => setColor(colorHex === s.hex ? undefined : s.hex)}
+              />
+            ))}
+          </div>
+          <div className="hex-row">
+            <input type="color" value={/^#[0-9a-f]{6}$/i.test(hex) ? hex.toLowerCase() : '#808080'} onChange={(e) => setColor(e.target.value)} aria-label="Pick any colour" data-testid="filter-color-picker" />
+            <input
+              type="text"
+              className="hex-input"
+              value={hex}
+              placeholder="#RRGGBB"
+              spellCheck={false}
+              aria-label="Colour as hex"
+              data-testid="filter-color-hex"
+              onChange={(e) => setHex(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter') return;
+                const v = hex.trim().replace(/^([0-9a-f]{6})$/i, '#$1');
+                if (!v) setColor(undefined);
+                else if (/^#[0-9a-f]{6}$/i.test(v)) setColor(v);
+              }}
+            />
+            {filters.color && (
+              <button type="button" className="link-btn" onClick={() => setColor(undefined)} data-testid="filter-color-clear">
+                Clear
+              </button>
+            )}
+          </div>
+        </div>
+      </div>
+    </Section>
+  );
+}
