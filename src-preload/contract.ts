@@ -84,6 +84,23 @@ export interface AssetError {
   at: number;
 }
 
+/** Stock and rights fields (IPTC Core / XMP), beside keywords, caption and title. */
+export interface RightsFields {
+  headline?: string | null;
+  creator?: string | null;
+  copyright?: string | null;
+  credit?: string | null;
+  city?: string | null;
+  country?: string | null;
+}
+
+export interface MetadataPreset {
+  id: number;
+  name: string;
+  fields: RightsFields;
+  updatedAt: number;
+}
+
 export interface AssetDetail extends AssetSummary {
   path: string;
   folderId: number;
@@ -101,6 +118,7 @@ export interface AssetDetail extends AssetSummary {
   keywords: string[];
   caption: string | null;
   title: string | null;
+  rights: Required<RightsFields>;
   addedAt: number;
   /** Media token for a large preview (JPEG), or the original when the browser can show it. */
   preview: string | null;
@@ -651,6 +669,14 @@ export interface Api extends AnalysisApi {
   setCaption(args: { ids: number[]; caption: string | null }): Promise<void>;
   setTitle(args: { ids: number[]; title: string | null }): Promise<void>;
   setRating(args: { ids: number[]; rating: number }): Promise<void>;
+  /** Headline, creator, copyright, credit, city, country on several assets (one undoable edit; null clears, absent keeps). */
+  setRightsFields(args: { ids: number[]; fields: RightsFields }): Promise<void>;
+  listPresets(): Promise<MetadataPreset[]>;
+  /** Create or replace (by name) a named preset of rights fields. */
+  savePreset(args: { name: string; fields: RightsFields }): Promise<MetadataPreset>;
+  deletePreset(args: { id: number }): Promise<void>;
+  /** Apply a preset to a selection in one step (undoable). */
+  applyPreset(args: { id: number; ids: number[] }): Promise<void>;
   /** Undo the most recent edit (any of the above); returns a description, or null when nothing to undo. */
   undo(): Promise<string | null>;
   /** Library keywords with usage counts, most used first; optional prefix for autocomplete. */

@@ -6,7 +6,8 @@ import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } fro
 import { Scanner } from '../library/scan';
 import { facets, search, searchIds } from '../library/search';
 import { getAssetDetail } from '../library/assets';
-import { editKeywords, listKeywords, setCaption, setKeywords, setRating, setTitle, undo } from '../library/edits';
+import { editKeywords, listKeywords, setCaption, setKeywords, setRating, setRightsFields, setTitle, undo } from '../library/edits';
+import { applyPreset, deletePreset, listPresets, savePreset } from '../library/presets';
 import { ensurePreview } from '../library/thumbs';
 import { startWatching } from '../library/watch';
 import { closeMetadataReader } from '../library/metadata';
@@ -127,6 +128,21 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     },
     async setRating({ ids, rating }) {
       setRating(ctx, ids, rating);
+    },
+    async setRightsFields({ ids, fields }) {
+      setRightsFields(ctx, ids, fields);
+    },
+    async listPresets() {
+      return listPresets(ctx);
+    },
+    async savePreset({ name, fields }) {
+      return savePreset(ctx, name, fields);
+    },
+    async deletePreset({ id }) {
+      deletePreset(ctx, id);
+    },
+    async applyPreset({ id, ids }) {
+      applyPreset(ctx, id, ids);
     },
     async undo() {
       return undo(ctx);

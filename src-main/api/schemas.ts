@@ -79,6 +79,16 @@ const analysisRunOptions = z.strictObject({
 });
 const histogramField = z.enum(['quality', 'ugc']);
 
+const rightsText = z.string().max(2000).nullable().optional();
+const rightsFields = z.strictObject({
+  headline: rightsText,
+  creator: rightsText,
+  copyright: rightsText,
+  credit: rightsText,
+  city: rightsText,
+  country: rightsText,
+});
+
 const none = z.union([z.undefined(), z.null(), z.strictObject({})]);
 
 // ---- creative: voices, speech, lipsync, generation, editing, face swap --------------------
@@ -158,6 +168,11 @@ export const schemas = {
   setCaption: z.strictObject({ ids, caption: text.nullable() }),
   setTitle: z.strictObject({ ids, title: z.string().max(2000).nullable() }),
   setRating: z.strictObject({ ids, rating: z.number().int().min(0).max(5) }),
+  setRightsFields: z.strictObject({ ids, fields: rightsFields }),
+  listPresets: none,
+  savePreset: z.strictObject({ name: z.string().min(1).max(200), fields: rightsFields }),
+  deletePreset: z.strictObject({ id }),
+  applyPreset: z.strictObject({ id, ids }),
   undo: none,
   listKeywords: z.strictObject({ prefix: z.string().max(500).optional(), limit: z.number().int().min(1).max(10_000).optional() }),
 

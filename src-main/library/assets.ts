@@ -38,6 +38,12 @@ export interface AssetRow {
   color_label: string | null;
   caption: string | null;
   title: string | null;
+  headline: string | null;
+  creator: string | null;
+  copyright: string | null;
+  credit: string | null;
+  city: string | null;
+  country: string | null;
   keywords_text: string;
   keyword_count: number;
   thumb: string | null;
@@ -123,6 +129,9 @@ export function getAssetDetail(ctx: LibraryCtx, id: number, previewPath?: string
     keywords: assetKeywords(row),
     caption: row.caption,
     title: row.title,
+    rights: {
+      headline: row.headline, creator: row.creator, copyright: row.copyright, credit: row.credit, city: row.city, country: row.country,
+    },
     addedAt: row.added_at,
     preview,
     original: mediaToken(path),

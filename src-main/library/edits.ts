@@ -8,8 +8,25 @@ import { prepared } from './search-sets';
 // who saw "saved" never loses it), and logged in edits/edit_changes with the value before and
 // after, so undo can put back exactly what was there.
 
-type Field = 'keywords' | 'caption' | 'title' | 'rating';
+/** Stock and rights fields (IPTC Core / XMP), edited like captions. */
+export const RIGHTS_FIELDS = ['headline', 'creator', 'copyright', 'credit', 'city', 'country'] as const;
+export type RightsField = (typeof RIGHTS_FIELDS)[number];
+type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | RightsField;
 type Value = string[] | string | number | null;
+
+/** The column of each directly stored field: a fixed map, so no SQL is ever built from input. */
+const COLUMN_UPDATE: Record<Exclude<Field, 'keywords'>, string> = {
+  caption: 'UPDATE assets SET caption = ? WHERE id = ?',
+  title: 'UPDATE assets SET title = ? WHERE id = ?',
+  rating: 'UPDATE assets SET rating = ? WHERE id = ?',
+  flag: 'UPDATE assets SET flag = ? WHERE id = ?',
+  headline: 'UPDATE assets SET headline = ? WHERE id = ?',
+  creator: 'UPDATE assets SET creator = ? WHERE id = ?',
+  copyright: 'UPDATE assets SET copyright = ? WHERE id = ?',
+  credit: 'UPDATE assets SET credit = ? WHERE id = ?',
+  city: 'UPDATE assets SET city = ? WHERE id = ?',
+  country: 'UPDATE assets SET country = ? WHERE id = ?',
+};
 
 interface Change {
   assetId: number;
@@ -48,24 +65,17 @@ function checkIds(ctx: LibraryCtx, ids: readonly number[]): number[] {
 
 /** Write one field of one asset (keywords through the keyword store, the rest directly). */
 function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value): Value {
-  switch (field) {
-    case 'keywords':
-      return setAssetKeywords(ctx.db, assetId, value as string[]);
-    case 'caption':
-      prepared(ctx.db, 'UPDATE assets SET caption = ? WHERE id = ?').run(value, assetId);
-      return value;
-    case 'title':
-      prepared(ctx.db, 'UPDATE assets SET title = ? WHERE id = ?').run(value, assetId);
-      return value;
-    case 'rating':
-      prepared(ctx.db, 'UPDATE assets SET rating = ? WHERE id = ?').run(value, assetId);
-      return value;
-  }
+  if (field === 'keywords') return setAssetKeywords(ctx.db, assetId, value as string[]);
+  prepared(ctx.db, COLUMN_UPDATE[field]).run(value, assetId);
+  return value;
 }
 
 function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
   if (field === 'keywords') return getAssetKeywords(ctx.db, assetId);
-  const row = prepared(ctx.db, 'SELECT caption, title, rating FROM assets WHERE id = ?').get(assetId) as Record<string, Value>;
+  const row = prepared(
+    ctx.db,
+    'SELECT caption, title, rating, flag, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
+  ).get(assetId) as Record<string, Value>;
   return row[field];
 }
 
@@ -77,26 +87,48 @@ const same = (a: Value, b: Value): boolean => JSON.stringify(a) === JSON.stringi
  * logged at all (so undo never "undoes" a no-op).
  */
 function applyEdit(ctx: LibraryCtx, ids: number[], field: Field, next: (old: Value) => Value, description: string): void {
-  const changed: number[] = [];
+  applyFields(ctx, ids, [[field, next]], description);
+}
+
+/** Several fields at once, as ONE undoable edit (a metadata preset). */
+function applyFields(ctx: LibraryCtx, ids: number[], fields: [Field, (old: Value) => Value][], description: string): void {
+  const changed = new Set<number>();
   ctx.db.transaction(() => {
     const changes: Change[] = [];
     for (const assetId of ids) {
-      const old = readField(ctx, assetId, field);
-      const wanted = next(old);
-      if (same(old, wanted)) continue;
-      const stored = writeField(ctx, assetId, field, wanted);
-      if (same(old, stored)) continue;
-      changes.push({ assetId, field, old, new: stored });
+      for (const [field, next] of fields) {
+        const old = readField(ctx, assetId, field);
+        const wanted = next(old);
+        if (same(old, wanted)) continue;
+        const stored = writeField(ctx, assetId, field, wanted);
+        if (same(old, stored)) continue;
+        changes.push({ assetId, field, old, new: stored });
+      }
     }
     if (!changes.length) return;
     const editId = Number(prepared(ctx.db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), description).lastInsertRowid);
     const log = prepared(ctx.db, 'INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, ?, ?, ?)');
     for (const c of changes) {
       log.run(editId, c.assetId, c.field, JSON.stringify(c.old), JSON.stringify(c.new));
-      changed.push(c.assetId);
+      changed.add(c.assetId);
     }
   })();
-  if (changed.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: changed });
+  if (changed.size) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...changed] });
+}
+
+/**
+ * Set stock and rights fields (headline, creator, copyright, credit, city, country) on several
+ * assets as one undoable edit; a field given as null or blank is cleared, one left out is kept.
+ */
+export function setRightsFields(ctx: LibraryCtx, ids: number[], fields: Partial<Record<RightsField, string | null>>, description?: string): void {
+  const live = checkIds(ctx, ids);
+  const entries = RIGHTS_FIELDS.filter((f) => fields[f] !== undefined).map((f): [Field, (old: Value) => Value] => {
+    const text = cleanText(fields[f] ?? null);
+    return [f, () => text];
+  });
+  if (!entries.length) return;
+  const names = RIGHTS_FIELDS.filter((f) => fields[f] !== undefined).join(', ');
+  applyFields(ctx, live, entries, description ?? `set ${names} of ${countNoun(ctx, live)}`);
 }
 
 const lower = (s: string): string => normalizeKeyword(s).toLocaleLowerCase();

@@ -48,6 +48,7 @@ export function fakeBackend(opts: { count: number; thumbFile: string; mediaRoot:
       path: `${opts.mediaRoot}/${summary(id).name}`,
       folderId: 1,
       size: 1_000_000,
+      rights: { headline: null, creator: null, copyright: null, credit: null, city: null, country: null },
       mtimeMs: 0,
       contentHash: null,
       orientation: 1,
