@@ -38,8 +38,7 @@ export function AnalyseDialog({ scope, onClose, onStarted }: { scope: RunScope; 
   const [kinds, setKinds] = useState<AnalysisKind[]>(lastKinds);
   const [numColors, setNumColors] = useState(lastNumColors);
   const [force, setForce] = useState(false);
-  const [previews, setPreviews] = useState<KindPreview[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [answer, setAnswer] = useState<{ request: string; previews: KindPreview[] | null; problem: string | null } | null>(null);
   const [starting, setStarting] = useState(false);
 
   const target: RunTarget = useQueryScope && scope.query ? scope.query.target : { assetIds: scope.selected };
@@ -51,18 +50,10 @@ export function AnalyseDialog({ scope, onClose, onStarted }: { scope: RunScope; 
   useEffect(() => {
     let live = true;
     const { target: t, kinds: ks } = JSON.parse(request) as { target: RunTarget; kinds: AnalysisKind[] };
-    if (!ks.length || !colorsOk) {
-      setPreviews([]);
-      return;
-    }
-    setPreviews(null);
+    if (!ks.length || !colorsOk) return;
     Promise.all(ks.map(async (kind) => ({ kind, preview: await api.previewAnalysisRun({ target: t, options: options(kind) }) }))).then(
-      (p) => {
-        if (!live) return;
-        setPreviews(p);
-        setProblem(null);
-      },
-      (err: unknown) => live && setProblem(errorText(err)),
+      (p) => live && setAnswer({ request, previews: p, problem: null }),
+      (err: unknown) => live && setAnswer({ request, previews: null, problem: errorText(err) }),
     );
     return () => {
       live = false;
@@ -70,6 +61,10 @@ export function AnalyseDialog({ scope, onClose, onStarted }: { scope: RunScope; 
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the serialised request is the identity
   }, [api, request]);
 
+  // Answers belong to one request: while a newer one is counted, show "counting".
+  const settled = answer?.request === request ? answer : null;
+  const previews = !kinds.length || !colorsOk ? [] : (settled?.previews ?? null);
+  const problem = settled?.problem ?? null;
   const sum = (f: (p: RunPreview) => number) => (previews ?? []).reduce((n, p) => n + f(p.preview), 0);
   const jobs = sum((p) => p.jobs);
   const billable = sum((p) => p.billable);

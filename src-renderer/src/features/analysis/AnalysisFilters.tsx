@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { SearchQuery } from '../../../../src-preload/contract';
 import { Section } from '../../ui/primitives';
 import { UGC_LABELS } from './format';
@@ -40,8 +40,8 @@ export function analysisFilterCount(f: SearchQuery): number {
 
 /** A number field that commits on blur/Enter, empty meaning "no bound". */
 function NumberBound({ value, onCommit, min, max, label, testId, placeholder }: { value: number | undefined; onCommit(v: number | undefined): void; min: number; max: number; label: string; testId: string; placeholder: string }) {
+  // The parent keys this field by its value, so an outside change (Clear) starts it afresh.
   const [text, setText] = useState(value === undefined ? '' : String(value));
-  useEffect(() => setText(value === undefined ? '' : String(value)), [value]);
   const commit = () => {
     const t = text.trim();
     if (!t) return onCommit(undefined);
@@ -75,8 +75,6 @@ const fromPct = (v: number | undefined) => (v === undefined ? undefined : v / 10
  * as the library's other filters, so everything combines.
  */
 export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { filters: F; onChange(f: F): void }) {
-  const [hex, setHex] = useState(filters.color?.hex ?? '');
-  useEffect(() => setHex(filters.color?.hex ?? ''), [filters.color?.hex]);
   const set = (patch: Partial<AnalysisFilterState>) => {
     const next = { ...filters, ...patch } as F;
     for (const k of KEYS) {
@@ -106,9 +104,9 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
       <div className="filter-row">
         <label className="filter-label">Quality</label>
         <div className="range-pair">
-          <NumberBound value={toPct(filters.minQuality)} onCommit={(v) => set({ minQuality: fromPct(v) })} min={0} max={100} label="Minimum quality %" testId="filter-min-quality" placeholder="0" />
+          <NumberBound key={String(toPct(filters.minQuality))} value={toPct(filters.minQuality)} onCommit={(v) => set({ minQuality: fromPct(v) })} min={0} max={100} label="Minimum quality %" testId="filter-min-quality" placeholder="0" />
           <span className="muted">–</span>
-          <NumberBound value={toPct(filters.maxQuality)} onCommit={(v) => set({ maxQuality: fromPct(v) })} min={0} max={100} label="Maximum quality %" testId="filter-max-quality" placeholder="100" />
+          <NumberBound key={String(toPct(filters.maxQuality))} value={toPct(filters.maxQuality)} onCommit={(v) => set({ maxQuality: fromPct(v) })} min={0} max={100} label="Maximum quality %" testId="filter-max-quality" placeholder="100" />
           <span className="muted small">%</span>
         </div>
       </div>
@@ -150,18 +148,18 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
       <div className="filter-row">
         <label className="filter-label">How many</label>
         <div className="range-pair">
-          <NumberBound value={filters.minFaces} onCommit={(v) => set({ minFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At least this many faces" testId="filter-min-faces" placeholder="min" />
+          <NumberBound key={String(filters.minFaces)} value={filters.minFaces} onCommit={(v) => set({ minFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At least this many faces" testId="filter-min-faces" placeholder="min" />
           <span className="muted">–</span>
-          <NumberBound value={filters.maxFaces} onCommit={(v) => set({ maxFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At most this many faces" testId="filter-max-faces" placeholder="max" />
+          <NumberBound key={String(filters.maxFaces)} value={filters.maxFaces} onCommit={(v) => set({ maxFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At most this many faces" testId="filter-max-faces" placeholder="max" />
           <span className="muted small">faces</span>
         </div>
       </div>
       <div className="filter-row">
         <label className="filter-label">Age</label>
         <div className="range-pair">
-          <NumberBound value={filters.ageMin} onCommit={(v) => set({ ageMin: v })} min={0} max={120} label="Youngest estimated age" testId="filter-age-min" placeholder="from" />
+          <NumberBound key={String(filters.ageMin)} value={filters.ageMin} onCommit={(v) => set({ ageMin: v })} min={0} max={120} label="Youngest estimated age" testId="filter-age-min" placeholder="from" />
           <span className="muted">–</span>
-          <NumberBound value={filters.ageMax} onCommit={(v) => set({ ageMax: v })} min={0} max={120} label="Oldest estimated age" testId="filter-age-max" placeholder="to" />
+          <NumberBound key={String(filters.ageMax)} value={filters.ageMax} onCommit={(v) => set({ ageMax: v })} min={0} max={120} label="Oldest estimated age" testId="filter-age-max" placeholder="to" />
           <span className="muted small">years</span>
         </div>
       </div>
@@ -204,23 +202,8 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
             ))}
           </div>
           <div className="hex-row">
-            <input type="color" value={/^#[0-9a-f]{6}$/i.test(hex) ? hex.toLowerCase() : '#808080'} onChange={(e) => setColor(e.target.value)} aria-label="Pick any colour" data-testid="filter-color-picker" />
-            <input
-              type="text"
-              className="hex-input"
-              value={hex}
-              placeholder="#RRGGBB"
-              spellCheck={false}
-              aria-label="Colour as hex"
-              data-testid="filter-color-hex"
-              onChange={(e) => setHex(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key !== 'Enter') return;
-                const v = hex.trim().replace(/^([0-9a-f]{6})$/i, '#$1');
-                if (!v) setColor(undefined);
-                else if (/^#[0-9a-f]{6}$/i.test(v)) setColor(v);
-              }}
-            />
+            <input type="color" value={colorHex ? colorHex.toLowerCase() : '#808080'} onChange={(e) => setColor(e.target.value)} aria-label="Pick any colour" data-testid="filter-color-picker" />
+            <HexInput key={filters.color?.hex ?? ''} value={filters.color?.hex ?? ''} onCommit={setColor} />
             {filters.color && (
               <button type="button" className="link-btn" onClick={() => setColor(undefined)} data-testid="filter-color-clear">
                 Clear
@@ -230,5 +213,28 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
         </div>
       </div>
     </Section>
+  );
+}
+
+/** '#RRGGBB' typed by hand; Enter applies it (an empty field clears the colour filter). */
+function HexInput({ value, onCommit }: { value: string; onCommit(hex: string | undefined): void }) {
+  const [hex, setHex] = useState(value);
+  return (
+    <input
+      type="text"
+      className="hex-input"
+      value={hex}
+      placeholder="#RRGGBB"
+      spellCheck={false}
+      aria-label="Colour as hex"
+      data-testid="filter-color-hex"
+      onChange={(e) => setHex(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter') return;
+        const v = hex.trim().replace(/^([0-9a-f]{6})$/i, '#$1');
+        if (!v) onCommit(undefined);
+        else if (/^#[0-9a-f]{6}$/i.test(v)) onCommit(v);
+      }}
+    />
   );
 }

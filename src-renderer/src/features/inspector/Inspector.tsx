@@ -7,6 +7,7 @@ import { KeywordEditor } from './KeywordEditor';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
+import { MeasurementsSection } from '../analysis/Measurements';
 
 export function useAssetDetail(id: number | null) {
   return useQuery<AssetDetail>(id === null ? null : `asset:${id}`, ['assets', 'keywords'], (a) => a.getAsset({ id: id! }));
@@ -53,6 +54,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <TextField key={`t${a.id}`} label="Title" value={a.title ?? ''} placeholder="Add a title" onSave={(v) => edits.setTitle(ids, v)} testId="title" />
         <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
+      <MeasurementsSection id={a.id} />
       {a.errors.length > 0 && (
         <Section title="Problems">
           <ul className="problems" data-testid="inspector-errors">

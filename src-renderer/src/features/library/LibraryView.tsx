@@ -23,8 +23,15 @@ import { KeywordList } from '../keywords/KeywordList';
 import { ReviewView } from '../review/ReviewView';
 import { ExportCsvDialog } from '../writing/ExportCsvDialog';
 import { WriteDialog } from '../writing/WriteDialog';
+import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
+import { AnalysisFilters } from '../analysis/AnalysisFilters';
+import { AnalysisProgress } from '../analysis/AnalysisProgress';
+import { CellDecorationsContext } from '../analysis/CellBadges';
+import { QualityHistogramPanel } from '../analysis/QualityHistogram';
+import { useFlagSets } from '../analysis/useAnalysis';
+import { CullView } from '../culling/CullView';
 
-type LibraryDialog = { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
+type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
 
 /** The library: folders and filters, the grid or loupe, the inspector. Stays mounted (and keeps its state) while another view is shown. */
 export function LibraryView({ active }: { active: boolean }) {
@@ -41,7 +48,9 @@ export function LibraryView({ active }: { active: boolean }) {
   const [sort, setSort] = useState<SortKey>('takenAt');
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
   const [thumbSize, setThumbSize] = useState(180);
-  const [view, setView] = useState<'grid' | 'loupe' | 'review'>('grid');
+  const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull'>('grid');
+  const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
+  const [showScores, setShowScores] = useState(false);
   const [review, setReview] = useState<{ ids: number[]; index: number }>({ ids: [], index: 0 });
   const [dialog, setDialog] = useState<LibraryDialog | null>(null);
   const [runIds, setRunIds] = useState<number[]>([]);
@@ -54,6 +63,8 @@ export function LibraryView({ active }: { active: boolean }) {
   const { sel, select, selectAll, clear, focusAt } = useSelection(store, toast.error);
   const focusItem = sel.focus !== null ? store.get(sel.focus) : undefined;
   const selectedIds = useMemo(() => [...sel.ids], [sel.ids]);
+  const flagSets = useFlagSets(total ? query : null);
+  const cellDecorations = useMemo(() => ({ flags: flagSets, showScores }), [flagSets, showScores]);
 
   const addFolder = useCallback(async () => {
     const path = await folders.pickFolder();
@@ -91,6 +102,13 @@ export function LibraryView({ active }: { active: boolean }) {
     [targetIds, total, query],
   );
 
+  const openAnalyse = useCallback(() => {
+    const selected = targetIds();
+    const hasQuery = total !== null && total > 0;
+    if (!selected.length && !hasQuery) return;
+    setDialog({ kind: 'analyse', scope: { selected, query: hasQuery ? { target: { query }, total: total! } : null } });
+  }, [targetIds, total, query]);
+
   const openWith = useCallback(
     (kind: 'write' | 'csv') => {
       const ids = targetIds();
@@ -114,7 +132,7 @@ export function LibraryView({ active }: { active: boolean }) {
     [sel.focus, total, select],
   );
 
-  useKeyboard(active && view !== 'review', {
+  useKeyboard(active && view !== 'review' && view !== 'cull', {
     focusSearch: () => {
       searchRef.current?.focus();
       searchRef.current?.select();
@@ -215,10 +233,13 @@ export function LibraryView({ active }: { active: boolean }) {
     );
   } else if (view === 'review' && review.ids.length > 0) {
     centre = <ReviewView ids={review.ids} index={review.index} onIndex={(index) => setReview((r) => ({ ...r, index }))} onExit={() => setView('grid')} active={active} />;
+  } else if (view === 'cull') {
+    centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
     centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} />;
   } else {
     centre = (
+      <CellDecorationsContext.Provider value={cellDecorations}>
       <Grid
         store={store}
         total={total}
@@ -233,6 +254,7 @@ export function LibraryView({ active }: { active: boolean }) {
         }}
         onColumns={setCols}
       />
+      </CellDecorationsContext.Provider>
     );
   }
 
@@ -253,6 +275,7 @@ export function LibraryView({ active }: { active: boolean }) {
         onCancelScan={() => void api.cancelScan().catch(toast.error)}
       >
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
+        <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
       </TopBar>
       <div className="workspace">
         <aside className="sidebar" data-testid="sidebar" hidden={view === 'review'}>
@@ -266,6 +289,8 @@ export function LibraryView({ active }: { active: boolean }) {
             onAdd={() => void addFolder()}
           />
           <Filters filters={filters} onChange={setFilters} />
+          <QualityHistogramPanel query={query} total={total} />
+          <AnalysisFilters filters={filters} onChange={setFilters} />
           <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
         </aside>
         <main className="centre">
@@ -289,6 +314,12 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={() => openRun('caption')} disabled={!total} title="Caption the selection (C)" data-testid="action-caption">
                 Caption…
               </Button>
+              <Button small onClick={openAnalyse} disabled={!total} title="Measure quality, faces and colours" data-testid="action-analyse">
+                Analyse…
+              </Button>
+              <Button small className={view === 'cull' ? 'on' : ''} onClick={() => setView(view === 'cull' ? 'grid' : 'cull')} disabled={!total} title="Cull this view best-first or worst-first (P pick, X reject)" data-testid="action-cull">
+                Cull
+              </Button>
               <span className="toolbar-sep" />
               <Button small onClick={() => openWith('write')} disabled={!total} title="Write keywords, captions and titles into the files" data-testid="action-write">
                 Write to files…
@@ -302,6 +333,10 @@ export function LibraryView({ active }: { active: boolean }) {
               {sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
             </span>
             <div className="topbar-spacer" />
+            <label className="score-toggle muted small" title="Show quality % and UGC class on the thumbnails">
+              <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
+              Scores
+            </label>
             <label className="thumb-size">
               <span className="muted small">Thumbnails</span>
               <input type="range" min={96} max={360} step={4} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} data-testid="thumb-size" aria-label="Thumbnail size" />
@@ -327,6 +362,7 @@ export function LibraryView({ active }: { active: boolean }) {
       )}
       {dialog?.kind === 'write' && <WriteDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'csv' && <ExportCsvDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'analyse' && <AnalyseDialog scope={dialog.scope} onClose={() => setDialog(null)} onStarted={(s) => setAnalysisRuns((l) => [...s, ...l.filter((r) => !s.some((n) => n.run.batchId === r.run.batchId))])} />}
     </>
   );
 }
