@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import type { FolderInfo } from '../../src-preload/contract';
 import { useQuery } from './api/queryCache';
 import { ActivityTopBar, ActivityView } from './features/activity/ActivityView';
+import { CreateView } from './features/create/CreateView';
+import { useRevealListener } from './features/create/reveal';
 import { LibraryView } from './features/library/LibraryView';
 import { SettingsView } from './features/settings/SettingsView';
 import { VIEWS, ViewNav, type ViewName } from './features/shell/ViewNav';
@@ -22,6 +24,9 @@ export function App() {
     setView(v);
     setVisited((s) => (s.has(v) ? s : new Set([...s, v])));
   };
+
+  // "Show in library" from Create: the library selects the asset (see useLibraryReveal).
+  useRevealListener(() => show('library'));
 
   // Ctrl/Cmd+1..3 switch views from anywhere (also while typing: these keys insert nothing).
   useEffect(() => {
@@ -63,6 +68,15 @@ export function App() {
               <span className="result-count">Service, credentials and usage caps</span>
             </TopBarSlot>
             <SettingsView active={view === 'settings'} />
+          </div>
+        )}
+        {visited.has('create') && (
+          <div className={`view${view === 'create' ? '' : ' view-hidden'}`} inert={view !== 'create'} data-testid="view-create">
+            <TopBarSlot active={view === 'create'}>
+              <h1 className="view-title">Create</h1>
+              <span className="result-count">Speech, lipsync and images made by the service — saved to the library</span>
+            </TopBarSlot>
+            <CreateView active={view === 'create'} />
           </div>
         )}
       </div>

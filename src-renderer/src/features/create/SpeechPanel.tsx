@@ -32,25 +32,29 @@ function useVoices() {
   const { api } = useClient();
   const [list, setList] = useState<VoiceList | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const load = useCallback(
-    async (refresh: boolean) => {
-      setLoading(true);
-      setError(null);
-      try {
-        setList(await api.listVoices({ refresh }));
-      } catch (err) {
-        setError(errorField(err).message);
-      } finally {
-        setLoading(false);
-      }
-    },
-    [api],
-  );
+  const [refreshing, setRefreshing] = useState(false);
   useEffect(() => {
-    void load(false);
-  }, [load]);
-  return { list, error, loading, refresh: () => void load(true) };
+    let live = true;
+    api.listVoices({}).then(
+      (l) => live && setList(l),
+      (err: unknown) => live && setError(errorField(err).message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  const refresh = useCallback(async () => {
+    setRefreshing(true);
+    setError(null);
+    try {
+      setList(await api.listVoices({ refresh: true }));
+    } catch (err) {
+      setError(errorField(err).message);
+    } finally {
+      setRefreshing(false);
+    }
+  }, [api]);
+  return { list, error, loading: refreshing || (list === null && error === null), refresh: () => void refresh() };
 }
 
 export function SpeechPanel() {
@@ -64,11 +68,11 @@ export function SpeechPanel() {
   const [voice, setVoice] = useState<string | null>(null);
   const [text, setText] = useState('');
   const [title, setTitle] = useState('');
-  const [preview, setPreview] = useState<SpeechPreview | null>(null);
+  const [previewState, setPreviewState] = useState<{ key: string; preview: SpeechPreview } | null>(null);
   const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
   const [sending, setSending] = useState(false);
 
-  const all = voices.list?.voices ?? [];
+  const all = useMemo(() => voices.list?.voices ?? [], [voices.list]);
   const genders = useMemo(() => uniq(all.map((v) => v.gender)), [all]);
   const ages = useMemo(() => uniq(all.map((v) => v.age)), [all]);
   const shown = useMemo(() => {
@@ -84,20 +88,20 @@ export function SpeechPanel() {
   const chosen: VoiceView | undefined = all.find((v) => v.apiName === voice);
 
   const dText = useDebounced(text, 250);
+  const previewKey = voice && dText.trim() ? `${voice}\u0000${dText}` : '';
   useEffect(() => {
-    if (!voice || !dText.trim()) {
-      setPreview(null);
-      return;
-    }
+    if (!voice || !dText.trim()) return;
     let live = true;
+    const key = `${voice}\u0000${dText}`;
     api.previewSpeech({ voice, text: dText }).then(
-      (p) => live && setPreview(p),
-      () => live && setPreview(null),
+      (preview) => live && setPreviewState({ key, preview }),
+      () => live && setPreviewState(null),
     );
     return () => {
       live = false;
     };
   }, [api, voice, dText]);
+  const preview = previewState && previewState.key === previewKey && dText === text ? previewState.preview : null;
 
   const problem = !voice ? 'Choose a voice.' : !text.trim() ? 'Write the text to speak.' : null;
   const speak = async () => {

@@ -12,7 +12,9 @@ export function revealAsset(assetId: number): void {
 
 export function useRevealListener(listener: Listener): void {
   const ref = useRef(listener);
-  ref.current = listener;
+  useEffect(() => {
+    ref.current = listener;
+  });
   useEffect(() => {
     const l: Listener = (id) => ref.current(id);
     listeners.add(l);

@@ -7,22 +7,21 @@ import { useDebounced } from '../../state/useDebounced';
 export function useImageJobPreview(args: ImageJobArgs | null): ImageJobPreview | null {
   const { api } = useClient();
   const key = useDebounced(args ? JSON.stringify(args) : '', 200);
-  const [preview, setPreview] = useState<ImageJobPreview | null>(null);
+  const [state, setState] = useState<{ key: string; preview: ImageJobPreview } | null>(null);
   useEffect(() => {
-    if (!key) {
-      setPreview(null);
-      return;
-    }
+    if (!key) return;
     let live = true;
     api.previewImageJob(JSON.parse(key) as ImageJobArgs).then(
-      (p) => live && setPreview(p),
-      (err: unknown) => live && setPreview({ ok: false, model: '', error: { field: null, message: err instanceof Error ? err.message : String(err) }, billedTasks: 0, costNotes: [], notes: [] }),
+      (preview) => live && setState({ key, preview }),
+      (err: unknown) => live && setState({ key, preview: { ok: false, model: '', error: { field: null, message: err instanceof Error ? err.message : String(err) }, billedTasks: 0, costNotes: [], notes: [] } }),
     );
     return () => {
       live = false;
     };
   }, [api, key]);
-  return preview;
+  // Only the answer for the form as it stands now (debounced) counts.
+  const current = args ? JSON.stringify(args) : '';
+  return state && state.key === key && key === current ? state.preview : null;
 }
 
 export const SIZE_LABEL: Record<string, string> = {

@@ -7,6 +7,7 @@ import { KeywordEditor } from './KeywordEditor';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
+import { ProvenanceSection } from '../create/Provenance';
 import { MeasurementsSection } from '../analysis/Measurements';
 
 export function useAssetDetail(id: number | null) {
@@ -55,6 +56,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
       <MeasurementsSection id={a.id} />
+      <ProvenanceSection assetId={a.id} onJump={onJump} />
       {a.errors.length > 0 && (
         <Section title="Problems">
           <ul className="problems" data-testid="inspector-errors">

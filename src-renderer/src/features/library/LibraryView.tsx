@@ -23,6 +23,7 @@ import { KeywordList } from '../keywords/KeywordList';
 import { ReviewView } from '../review/ReviewView';
 import { ExportCsvDialog } from '../writing/ExportCsvDialog';
 import { WriteDialog } from '../writing/WriteDialog';
+import { useLibraryReveal } from '../create/useLibraryReveal';
 import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
 import { AnalysisFilters } from '../analysis/AnalysisFilters';
 import { AnalysisProgress } from '../analysis/AnalysisProgress';
@@ -65,6 +66,18 @@ export function LibraryView({ active }: { active: boolean }) {
   const selectedIds = useMemo(() => [...sel.ids], [sel.ids]);
   const flagSets = useFlagSets(total ? query : null);
   const cellDecorations = useMemo(() => ({ flags: flagSets, showScores }), [flagSets, showScores]);
+
+  // "Show in library" from Create (a result, a source): select it, clearing a search that hides it.
+  useLibraryReveal(
+    store,
+    focusAt,
+    () => {
+      setFilters({});
+      setText('');
+      setView('grid');
+    },
+    () => toast.info('That file is not in the library yet. It appears once it is indexed.'),
+  );
 
   const addFolder = useCallback(async () => {
     const path = await folders.pickFolder();

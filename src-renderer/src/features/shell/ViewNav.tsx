@@ -1,14 +1,16 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { IconActivity, IconLibrary, IconSettings } from '../../ui/icons';
+import { IconCreate } from '../create/icons';
 import { formatCount } from '../../ui/primitives';
 import { useQueue } from '../activity/queueStore';
 
-export type ViewName = 'library' | 'activity' | 'settings';
+export type ViewName = 'library' | 'activity' | 'settings' | 'create';
 
 export const VIEWS: { name: ViewName; label: string; key: string; icon: () => React.JSX.Element }[] = [
   { name: 'library', label: 'Library', key: '1', icon: IconLibrary },
   { name: 'activity', label: 'Activity', key: '2', icon: IconActivity },
   { name: 'settings', label: 'Settings', key: '3', icon: IconSettings },
+  { name: 'create', label: 'Create', key: '4', icon: IconCreate },
 ];
 
 const mod = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform) ? '⌘' : 'Ctrl+';

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import type { AssetSummary } from '../../../../src-preload/contract';
+import { useClient } from '../../api/ClientContext';
+import { IconWarn } from '../../ui/icons';
+import { Button, Spinner } from '../../ui/primitives';
+import { AssetPicker, SourceSlot } from './AssetPicker';
+import { Card, PanelLayout, errorField } from './common';
+import { useCreativeTaskStore } from './taskStore';
+import { useModelRules } from './useModelRules';
+
+export function FaceSwapPanel() {
+  const { api } = useClient();
+  const store = useCreativeTaskStore();
+  const rules = useModelRules().data;
+  const [donor, setDonor] = useState<AssetSummary | null>(null);
+  const [target, setTarget] = useState<AssetSummary | null>(null);
+  const [gfpgan, setGfpgan] = useState(false);
+  const [picking, setPicking] = useState<'donor' | 'target' | null>(null);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
+
+  const send = async () => {
+    if (!donor || !target) return;
+    setSending(true);
+    setError(null);
+    try {
+      store.put(await api.startFaceSwap({ source: { assetId: donor.id }, target: { assetId: target.id }, ...(gfpgan ? { useGfpgan: true } : {}) }));
+    } catch (err) {
+      setError(errorField(err));
+    } finally {
+      setSending(false);
+    }
+  };
+  const unspecified = (rules?.unspecified ?? []).filter((u) => /face swap/i.test(u));
+
+  return (
+    <PanelLayout kinds={['faceSwap']} testId="panel-faceswap" emptyText="Face swaps appear here and in the library, linked to both sources.">
+      <Card title="Face swap" sub="Put the donor's face onto the target picture" testId="faceswap">
+        <div className="slots">
+          <SourceSlot label="Donor face" asset={donor} onChoose={() => setPicking('donor')} onClear={() => setDonor(null)} error={error?.field === 'source' ? error.message : null} testId="swap-donor" hint="One clear face" />
+          <SourceSlot label="Target picture" asset={target} onChoose={() => setPicking('target')} onClear={() => setTarget(null)} error={error?.field === 'target' ? error.message : null} testId="swap-target" hint="The picture that receives the face" />
+        </div>
+        <label className="check-row">
+          <input type="checkbox" checked={gfpgan} onChange={(e) => setGfpgan(e.target.checked)} data-testid="swap-gfpgan" />
+          Restore the face after swapping (GFPGAN, from the vendor's OpenAPI)
+        </label>
+        <aside className="advice advice-warn" data-testid="swap-unspecified">
+          <h3><IconWarn /> Not specified by the service</h3>
+          <ul>
+            {unspecified.map((u) => <li key={u}>{u}</li>)}
+            <li>Tagsmith sends it as that document describes; if the service answers differently, the task fails with the service's message and nothing is retried without you.</li>
+          </ul>
+        </aside>
+        <div className="cr-submit">
+          <div className="cr-cost"><span className="cr-cost-number">1</span><span>billed task<span className="muted small cr-cost-line">One face swap at a time per account.</span></span></div>
+          {error && error.field !== 'source' && error.field !== 'target' && <span className="field-error" data-testid="swap-error">{error.message}</span>}
+          <Button variant="primary" disabled={!donor || !target || sending} onClick={() => void send()} data-testid="swap-start">
+            {sending ? <Spinner /> : null} Swap face
+          </Button>
+        </div>
+      </Card>
+      {picking && (
+        <AssetPicker
+          title={picking === 'donor' ? 'Choose the donor face' : 'Choose the target picture'}
+          kinds={['image']}
+          onPick={([a]) => {
+            if (picking === 'donor') setDonor(a);
+            else setTarget(a);
+            setPicking(null);
+          }}
+          onClose={() => setPicking(null)}
+        />
+      )}
+    </PanelLayout>
+  );
+}
