@@ -4,6 +4,7 @@ import { useQuery } from '../../api/queryCache';
 import { Stars } from '../../ui/Stars';
 import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '../../ui/primitives';
 import { KeywordEditor } from './KeywordEditor';
+import { RightsSection } from './RightsSection';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
@@ -55,6 +56,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <TextField key={`t${a.id}`} label="Title" value={a.title ?? ''} placeholder="Add a title" onSave={(v) => edits.setTitle(ids, v)} testId="title" />
         <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
+      <RightsSection ids={ids} values={a.rights} />
       <MeasurementsSection id={a.id} />
       <ProvenanceSection assetId={a.id} onJump={onJump} />
       {a.errors.length > 0 && (
@@ -185,6 +187,7 @@ function MultiInspector({ ids, sampleId }: { ids: number[]; sampleId: number }) 
         <TextField key={`t${key}`} label="Title for all" value="" placeholder="Set one title for all" onSave={(v) => edits.setTitle(ids, v)} testId="title" />
         <TextField key={`c${key}`} label="Caption for all" value="" placeholder="Set one caption for all" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
+      <RightsSection ids={ids} values={null} />
     </div>
   );
 }
