@@ -26,7 +26,12 @@ export interface FileMetadata {
   caption: string | null;
   title: string | null;
   keywords: string[];
+  /** Stock and rights fields (IPTC Core / XMP); null where the file has none. */
+  rights: Record<RightsField, string | null>;
 }
+
+export type RightsField = 'headline' | 'creator' | 'copyright' | 'credit' | 'city' | 'country';
+const RIGHTS: readonly RightsField[] = ['headline', 'creator', 'copyright', 'credit', 'city', 'country'];
 
 /** The fields we use, as found in one source (the file or its sidecar). */
 interface RawTags {
@@ -49,9 +54,13 @@ interface RawTags {
   tagsList: string[];
   captions: string[];
   titles: string[];
+  rights: Record<RightsField, string[]>;
 }
 
-const emptyRaw = (): RawTags => ({ iptcKeywords: [], xmpSubject: [], hierarchical: [], tagsList: [], captions: [], titles: [] });
+const emptyRaw = (): RawTags => ({
+  iptcKeywords: [], xmpSubject: [], hierarchical: [], tagsList: [], captions: [], titles: [],
+  rights: { headline: [], creator: [], copyright: [], credit: [], city: [], country: [] },
+});
 
 // ---------------------------------------------------------------------------- exiftool
 
@@ -222,6 +231,15 @@ async function rawFromExifr(buf: Buffer): Promise<RawTags> {
   r.tagsList = texts(digiKam.TagsList);
   r.captions = [...texts(dc.description), ...iptcText(iptc.Caption), ...texts(ifd0.ImageDescription)];
   r.titles = [...texts(dc.title), ...iptcText(iptc.ObjectName)];
+  // XMP first, as for captions: it holds the full text where IPTC may be cut to its byte limits.
+  r.rights = {
+    headline: [...texts(photoshop.Headline), ...iptcText(iptc.Headline)],
+    creator: [...texts(dc.creator), ...iptcText(iptc.Byline)],
+    copyright: [...texts(dc.rights), ...iptcText(iptc.CopyrightNotice)],
+    credit: [...texts(photoshop.Credit), ...iptcText(iptc.Credit)],
+    city: [...texts(photoshop.City), ...iptcText(iptc.City)],
+    country: [...texts(photoshop.Country), ...iptcText(iptc.Country)],
+  };
   return r;
 }
 
@@ -264,6 +282,15 @@ async function rawFromExiftool(path: string): Promise<RawTags> {
   r.tagsList = texts(pick(tags, ['XMP-digiKam:TagsList']));
   r.captions = [...texts(pick(tags, ['XMP-dc:Description'])), ...texts(pick(tags, ['IPTC:Caption-Abstract'])), ...texts(pick(tags, ['IFD0:ImageDescription']))];
   r.titles = [...texts(pick(tags, ['XMP-dc:Title'])), ...texts(pick(tags, ['IPTC:ObjectName']))];
+  const both = (xmp: string, iptc: string): string[] => [...texts(pick(tags, [xmp])), ...texts(pick(tags, [iptc]))];
+  r.rights = {
+    headline: both('XMP-photoshop:Headline', 'IPTC:Headline'),
+    creator: both('XMP-dc:Creator', 'IPTC:By-line'),
+    copyright: both('XMP-dc:Rights', 'IPTC:CopyrightNotice'),
+    credit: both('XMP-photoshop:Credit', 'IPTC:Credit'),
+    city: both('XMP-photoshop:City', 'IPTC:City'),
+    country: both('XMP-photoshop:Country', 'IPTC:Country-PrimaryLocationName'),
+  };
   return r;
 }
 
@@ -305,6 +332,7 @@ function merge(file: RawTags, sidecar: RawTags | null): FileMetadata {
     caption: firstOf((r) => r.captions),
     title: firstOf((r) => r.titles),
     keywords: unionKeywords([file, ...(sidecar ? [sidecar] : [])]),
+    rights: Object.fromEntries(RIGHTS.map((f) => [f, firstOf((r) => r.rights[f])])) as Record<RightsField, string | null>,
   };
 }
 
@@ -335,4 +363,5 @@ export async function readMetadata(path: string, opts: ReadOptions): Promise<Fil
 export const emptyMetadata = (): FileMetadata => ({
   takenAt: null, cameraMake: null, cameraModel: null, lens: null, width: null, height: null, orientation: null,
   gpsLat: null, gpsLon: null, rating: null, colorLabel: null, caption: null, title: null, keywords: [],
+  rights: { headline: null, creator: null, copyright: null, credit: null, city: null, country: null },
 });

@@ -246,10 +246,11 @@ class BatchWriter {
     this.insert = db.prepare(
       `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, media_hash, width, height,
          orientation, duration_s, video_codec, audio_codec, taken_at, camera_make, camera_model, lens, gps_lat, gps_lon,
-         rating, color_label, caption, title, thumb, stack_key, has_error, added_at, indexed_at)
+         rating, color_label, caption, title, headline, creator, copyright, credit, city, country, thumb, stack_key, has_error, added_at, indexed_at)
        VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @mediaHash, @width, @height,
          @orientation, @durationS, @videoCodec, @audioCodec, @takenAt, @cameraMake, @cameraModel, @lens, @gpsLat, @gpsLon,
-         COALESCE(@rating, 0), @colorLabel, @caption, @title, @thumb, @stackKey, @hasError, @now, @now)`,
+         COALESCE(@rating, 0), @colorLabel, @caption, @title, @headline, @creator, @copyright, @credit, @city, @country,
+         @thumb, @stackKey, @hasError, @now, @now)`,
     );
     // A changed file: file facts are replaced; what the user may have set (rating, caption,
     // title) is only replaced when the file now carries a value of its own.
@@ -259,7 +260,10 @@ class BatchWriter {
          duration_s = @durationS, video_codec = @videoCodec, audio_codec = @audioCodec, taken_at = @takenAt,
          camera_make = @cameraMake, camera_model = @cameraModel, lens = @lens, gps_lat = @gpsLat, gps_lon = @gpsLon,
          rating = COALESCE(@rating, rating), color_label = COALESCE(@colorLabel, color_label),
-         caption = COALESCE(@caption, caption), title = COALESCE(@title, title), thumb = @thumb, preview = NULL,
+         caption = COALESCE(@caption, caption), title = COALESCE(@title, title),
+         headline = COALESCE(@headline, headline), creator = COALESCE(@creator, creator), copyright = COALESCE(@copyright, copyright),
+         credit = COALESCE(@credit, credit), city = COALESCE(@city, city), country = COALESCE(@country, country),
+         thumb = @thumb, preview = NULL,
          stack_key = @stackKey, has_error = @hasError, indexed_at = @now, removed_at = NULL
        WHERE id = @id`,
     );
@@ -273,8 +277,13 @@ class BatchWriter {
       'SELECT id FROM assets WHERE content_hash = ? AND removed_at IS NOT NULL ORDER BY removed_at DESC LIMIT 1',
     );
     this.clearErrors = db.prepare('DELETE FROM scan_errors WHERE asset_id = ?');
-    this.readLibrary = db.prepare<[number], { caption: string | null; title: string | null; rating: number }>('SELECT caption, title, rating FROM assets WHERE id = ?');
-    this.applyMerged = db.prepare('UPDATE assets SET caption = @caption, title = @title, rating = @rating WHERE id = @id');
+    this.readLibrary = db.prepare<[number], Omit<Required<ManagedFields>, 'keywords' | 'rejected'>>(
+      'SELECT caption, title, rating, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
+    );
+    this.applyMerged = db.prepare(
+      `UPDATE assets SET caption = @caption, title = @title, rating = @rating, headline = @headline, creator = @creator,
+         copyright = @copyright, credit = @credit, city = @city, country = @country WHERE id = @id`,
+    );
     this.addError = db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, ?, ?, ?, ?, ?)');
   }
 
@@ -288,13 +297,13 @@ class BatchWriter {
       mediaHash: r.mediaHash, width: r.width, height: r.height, orientation: r.meta.orientation, durationS: r.durationS,
       videoCodec: r.videoCodec, audioCodec: r.audioCodec, takenAt: r.meta.takenAt, cameraMake: r.meta.cameraMake,
       cameraModel: r.meta.cameraModel, lens: r.meta.lens, gpsLat: r.meta.gpsLat, gpsLon: r.meta.gpsLon,
-      rating: r.meta.rating, colorLabel: r.meta.colorLabel, caption: r.meta.caption, title: r.meta.title,
+      rating: r.meta.rating, colorLabel: r.meta.colorLabel, caption: r.meta.caption, title: r.meta.title, ...r.meta.rights,
       thumb: r.thumb, stackKey: stackKeyOf(f.relPath), hasError: r.problems.length > 0 ? 1 : 0, now,
     };
 
     // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).
     const fileFields: Partial<ManagedFields> = {
-      keywords: r.meta.keywords, caption: r.meta.caption, title: r.meta.title, rating: r.meta.rating ?? 0,
+      keywords: r.meta.keywords, caption: r.meta.caption, title: r.meta.title, rating: r.meta.rating ?? 0, ...r.meta.rights,
     };
 
     let id: number;
@@ -310,7 +319,11 @@ class BatchWriter {
         const merge = threeWayMerge(base, fileFields, library);
         const m = merge.merged;
         setAssetKeywords(this.ctx.db, id, m.keywords ?? library.keywords);
-        this.applyMerged.run({ id, caption: m.caption ?? null, title: m.title ?? null, rating: m.rating ?? library.rating });
+        this.applyMerged.run({
+          id, caption: m.caption ?? null, title: m.title ?? null, rating: m.rating ?? library.rating,
+          headline: m.headline ?? null, creator: m.creator ?? null, copyright: m.copyright ?? null,
+          credit: m.credit ?? null, city: m.city ?? null, country: m.country ?? null,
+        });
         recordFileRead(this.ctx, id, fileFields, merge.conflicts);
       } else {
         // Never compared before (or unreadable metadata): keep everything either side has.
@@ -345,7 +358,7 @@ class BatchWriter {
 
   private libraryValues(id: number): ManagedFields {
     const row = this.readLibrary.get(id)!;
-    return { keywords: getAssetKeywords(this.ctx.db, id), caption: row.caption, title: row.title, rating: row.rating };
+    return { ...row, keywords: getAssetKeywords(this.ctx.db, id) };
   }
 
   /** A vanished row of this scan with the same content, else a previously removed one. */

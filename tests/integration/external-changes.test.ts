@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 /** Stand-in for Lightroom or digiKam editing the file, then the clock moving on. */
-async function otherProgramWrites(file: string, fields: { keywords: string[]; caption: string | null; title: string | null; rating: number }, tick: number) {
+async function otherProgramWrites(file: string, fields: Parameters<typeof writeFileMetadata>[1], tick: number) {
   await writeFileMetadata(file, fields);
   const t = new Date(Date.now() + tick * 1000);
   utimesSync(file, t, t);
@@ -35,19 +35,22 @@ describe('external changes picked up by the rescan', () => {
     mkdirSync(photos, { recursive: true });
     const file = join(photos, 'harbour.jpg');
     await sharp({ create: { width: 80, height: 60, channels: 3, background: '#2060a0' } }).jpeg().toFile(file);
-    await writeFileMetadata(file, { keywords: ['harbour', 'boats'], caption: 'Boats in the harbour', title: null, rating: 2 });
+    await writeFileMetadata(file, { keywords: ['harbour', 'boats'], caption: 'Boats in the harbour', title: null, rating: 2, creator: 'Ana Silva', copyright: '© 2026 Ana Silva' });
 
     const folder = addFolder(ctx, photos);
     await scanFolder(ctx, folder.id);
     const id = findAssetByPath(ctx, file)!;
-    expect(getAssetDetail(ctx, id)).toMatchObject({ keywords: ['harbour', 'boats'], caption: 'Boats in the harbour', rating: 2 });
+    expect(getAssetDetail(ctx, id)).toMatchObject({
+      keywords: ['harbour', 'boats'], caption: 'Boats in the harbour', rating: 2,
+      rights: { creator: 'Ana Silva', copyright: '© 2026 Ana Silva', city: null },
+    });
     expect(getSyncState(ctx, id).status).toBe('in_sync');
 
     // The user edits in Tagsmith: a keyword and a title.
     editKeywords(ctx, [id], ['evening'], []);
     setTitle(ctx, [id], 'Harbour at dusk');
     // Meanwhile another program removes "boats", adds "sea", rewrites the caption and rates 4.
-    await otherProgramWrites(file, { keywords: ['harbour', 'sea'], caption: 'Fishing boats at rest', title: null, rating: 4 }, 5);
+    await otherProgramWrites(file, { keywords: ['harbour', 'sea'], caption: 'Fishing boats at rest', title: null, rating: 4, creator: 'Ana Silva', copyright: '© 2026 Ana Silva', city: 'Lisboa' }, 5);
 
     const summary = await scanFolder(ctx, folder.id);
     expect(summary.updated).toBe(1);
@@ -56,6 +59,7 @@ describe('external changes picked up by the rescan', () => {
     expect(after.caption).toBe('Fishing boats at rest');
     expect(after.title).toBe('Harbour at dusk');
     expect(after.rating).toBe(4);
+    expect(after.rights).toMatchObject({ creator: 'Ana Silva', city: 'Lisboa' });
     expect(getSyncState(ctx, id).conflicts).toEqual([]);
 
     // Both sides change the caption differently: the library keeps its value and the user is told.
