@@ -132,7 +132,7 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
             {m} charges ${rule.costPerSourceImage.toFixed(2)} per source image on top of the output: {sources.length} × ${rule.costPerSourceImage.toFixed(2)} = <strong>${(rule.costPerSourceImage * sources.length).toFixed(2)}</strong>.
           </p>
         ) : null}
-        {request && <RulePreview preview={preview} testId="edit-rules" />}
+        {request && <RulePreview preview={preview} testId="edit-rules" showCost={false} />}
         <div className="cr-submit">
           <span className="muted small cr-problem">{problem ?? ''}</span>
           {error && <span className="field-error" data-testid="edit-error">{error.field ? <code>{error.field}</code> : null} {error.message}</span>}

@@ -2,7 +2,7 @@ import type { ImageJobPreview } from '../../../../src-preload/contract';
 import { IconCheck, IconWarn } from '../../ui/icons';
 
 /** What previewImageJob says about the form: ok (with cost notes) or the rule it breaks. */
-export function RulePreview({ preview, testId }: { preview: ImageJobPreview | null; testId: string }) {
+export function RulePreview({ preview, testId, showCost = true }: { preview: ImageJobPreview | null; testId: string; showCost?: boolean }) {
   if (!preview) return <div className="rule-box muted small" data-testid={testId} data-ok="">Checking the request…</div>;
   return (
     <div className={`rule-box${preview.ok ? ' rule-ok' : ' rule-bad'}`} data-testid={testId} data-ok={String(preview.ok)}>
@@ -21,7 +21,7 @@ export function RulePreview({ preview, testId }: { preview: ImageJobPreview | nu
           </span>
         </div>
       )}
-      {preview.costNotes.map((n) => (
+      {showCost && preview.costNotes.map((n) => (
         <div key={n} className="rule-cost" data-testid={`${testId}-cost`}>{n}</div>
       ))}
       {preview.notes.map((n) => (

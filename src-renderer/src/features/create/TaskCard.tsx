@@ -61,7 +61,7 @@ export function TaskActions({ task, compact }: { task: CreativeTaskView; compact
           {compact ? 'Open' : 'Show in library'}
         </Button>
       )}
-      {task.canRefetch && (
+      {task.canRefetch && task.status !== 'done' && (
         <Button small disabled={busy} onClick={() => void run(() => api.refetchResult({ id: task.id }))} title="Download the finished result again — no new task, no charge" data-testid="task-refetch">
           Fetch again
         </Button>

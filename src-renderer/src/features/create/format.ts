@@ -49,7 +49,7 @@ export function queueText(t: CreativeTaskView): string | null {
   if (t.queue === null) return null;
   if (t.queue === 0) return t.status === 'waiting' ? 'next in line' : 'being processed';
   const ahead = `${t.queue} ahead of you`;
-  return t.status === 'waiting' ? `waiting — ${ahead}` : `in the service queue — ${ahead}`;
+  return t.status === 'waiting' ? `waiting — ${ahead}` : ahead;
 }
 
 export function seconds(s: number): string {

@@ -49,6 +49,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <Stars value={a.rating} onChange={(n) => void edits.setRating(ids, n)} testId="inspector-rating" />
         <SyncBadge id={a.id} />
       </div>
+      <ProvenanceSection assetId={a.id} onJump={onJump} />
       <Section title="Keywords">
         <KeywordEditor keywords={a.keywords} onAdd={(words) => edits.addKeywords(ids, words)} onRemove={(k) => edits.removeKeywords(ids, [k])} />
       </Section>
@@ -58,7 +59,6 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
       </Section>
       <RightsSection ids={ids} values={a.rights} />
       <MeasurementsSection id={a.id} />
-      <ProvenanceSection assetId={a.id} onJump={onJump} />
       {a.errors.length > 0 && (
         <Section title="Problems">
           <ul className="problems" data-testid="inspector-errors">
