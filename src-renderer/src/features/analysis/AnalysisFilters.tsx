@@ -29,9 +29,9 @@ export const SWATCHES: { name: string; hex: string }[] = [
 
 const FLAGS: { value: SearchQuery['flag'] | undefined; label: string }[] = [
   { value: undefined, label: 'Any' },
-  { value: 'pick', label: 'Picked' },
-  { value: 'reject', label: 'Rejected' },
-  { value: 'unflagged', label: 'Unflagged' },
+  { value: 'pick', label: 'Pick' },
+  { value: 'reject', label: 'Reject' },
+  { value: 'unflagged', label: 'None' },
 ];
 
 export function analysisFilterCount(f: SearchQuery): number {
@@ -140,13 +140,13 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
               data-testid={`filter-faces-${v}`}
               onClick={() => set({ hasFaces: v === 'any' ? undefined : v === 'yes' })}
             >
-              {v === 'any' ? 'Any' : v === 'yes' ? 'With faces' : 'None'}
+              {v === 'any' ? 'Any' : v === 'yes' ? 'With' : 'None'}
             </button>
           ))}
         </div>
       </div>
       <div className="filter-row">
-        <label className="filter-label">How many</label>
+        <label className="filter-label">Count</label>
         <div className="range-pair">
           <NumberBound key={String(filters.minFaces)} value={filters.minFaces} onCommit={(v) => set({ minFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At least this many faces" testId="filter-min-faces" placeholder="min" />
           <span className="muted">–</span>
@@ -166,7 +166,7 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
       <div className="filter-checks">
         <label>
           <input type="checkbox" checked={!!filters.child} onChange={(e) => set({ child: e.target.checked || undefined })} data-testid="filter-child" />
-          Contains a child (estimated under 18)
+          Contains a child (est. under 18)
         </label>
         <label>
           <input type="checkbox" checked={!!filters.releaseNeeded} onChange={(e) => set({ releaseNeeded: e.target.checked || undefined })} data-testid="filter-release" />

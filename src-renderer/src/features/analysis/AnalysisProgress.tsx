@@ -18,39 +18,47 @@ export function AnalysisProgress({ runs, onDismiss }: { runs: AnalysisStarted[];
     if (missing) void store.refresh();
   }, [missing, store]);
   if (!runs.length) return null;
+  // One pill for everything measured from this window (four kinds would crowd the top bar).
+  let total = 0;
+  let finished = 0;
+  let done = 0;
+  let failed = 0;
+  let running = false;
+  for (const { run } of runs) {
+    const b = snap.batches.find((x) => x.id === run.batchId);
+    const c = b?.counts ?? {};
+    const t = b?.total ?? run.jobs;
+    const f = (c.done ?? 0) + (c.failed ?? 0) + (c.cancelled ?? 0);
+    total += t;
+    finished += f;
+    done += c.done ?? 0;
+    failed += c.failed ?? 0;
+    if (!b || (f < t && !b.cancelled)) running = true;
+  }
+  const kinds = runs.map((r) => KIND_NAMES[r.kind]).join(', ');
   return (
     <div className="run-progress-list">
-      {runs.map(({ kind, run }) => {
-        const b = snap.batches.find((x) => x.id === run.batchId);
-        const c = b?.counts ?? {};
-        const total = b?.total ?? run.jobs;
-        const finished = (c.done ?? 0) + (c.failed ?? 0) + (c.cancelled ?? 0);
-        const running = !b || (finished < total && !b.cancelled);
-        return (
-          <div key={run.batchId} className={`run-progress run-${running ? 'running' : 'done'}`} data-testid="analysis-progress" data-kind={kind} data-status={running ? 'running' : 'done'} data-done={c.done ?? 0}>
-            {running ? <Spinner label="Measuring" /> : null}
-            <span className="run-progress-label">
-              {KIND_NAMES[kind]} {running ? `${formatCount(finished)} / ${formatCount(total)}` : `done · ${formatCount(c.done ?? 0)}`}
-              {(c.failed ?? 0) > 0 && <span className="warn-text"> · {formatCount(c.failed!)} failed</span>}
-              {(c.paused ?? 0) > 0 && <span className="muted"> · paused</span>}
-            </span>
-            {running && (
-              <span className="progress-bar">
-                <span style={{ width: `${total ? (finished / total) * 100 : 0}%` }} />
-              </span>
-            )}
-            {running ? (
-              <Button small onClick={() => void control('cancel', { type: 'batch', id: run.batchId })} data-testid="analysis-progress-cancel">
-                Cancel
-              </Button>
-            ) : (
-              <IconButton label="Dismiss" onClick={() => onDismiss(run.batchId)} data-testid="analysis-progress-dismiss">
-                <IconClose />
-              </IconButton>
-            )}
-          </div>
-        );
-      })}
+      <div className={`run-progress run-${running ? 'running' : 'done'}`} title={kinds} data-testid="analysis-progress" data-status={running ? 'running' : 'done'} data-done={done} data-total={total}>
+        {running ? <Spinner label="Measuring" /> : null}
+        <span className="run-progress-label">
+          {running ? `Measuring ${formatCount(finished)} / ${formatCount(total)}` : `Measured · ${formatCount(done)}`}
+          {failed > 0 && <span className="warn-text"> · {formatCount(failed)} failed</span>}
+        </span>
+        {running && (
+          <span className="progress-bar">
+            <span style={{ width: `${total ? (finished / total) * 100 : 0}%` }} />
+          </span>
+        )}
+        {running ? (
+          <Button small onClick={() => void Promise.all(runs.map((r) => control('cancel', { type: 'batch', id: r.run.batchId })))} data-testid="analysis-progress-cancel">
+            Cancel
+          </Button>
+        ) : (
+          <IconButton label="Dismiss" onClick={() => runs.forEach((r) => onDismiss(r.run.batchId))} data-testid="analysis-progress-dismiss">
+            <IconClose />
+          </IconButton>
+        )}
+      </div>
     </div>
   );
 }

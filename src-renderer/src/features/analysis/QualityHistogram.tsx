@@ -53,7 +53,7 @@ export function QualityHistogramPanel({ query, total }: { query: SearchQuery; to
 
   return (
     <Section
-      title="Quality of this view"
+      title="Quality"
       testId="quality-histogram"
       actions={
         <div className="segmented segmented-mini" role="group" aria-label="Score">

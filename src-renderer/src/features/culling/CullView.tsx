@@ -147,7 +147,7 @@ export function CullView({ query, active, onExit, onFocus }: { query: SearchQuer
           ) : (
             <p className="muted">No preview can be shown for this file.</p>
           )}
-          {id !== null && <FaceOverlay key={id} assetId={id} imgSelector='[data-testid="cull-img"]' />}
+          {id !== null && <FaceOverlay key={`faces-${id}`} assetId={id} imgSelector='[data-testid="cull-img"]' />}
           {flag && (
             <span className={`cull-flag cull-flag-${flag}`} data-testid="cull-flag">
               {flag === 'pick' ? '⚑ Picked' : '✕ Rejected'}
