@@ -7,7 +7,6 @@ import { formatDuration } from '../../ui/primitives';
 import type { Modifiers } from '../../state/useSelection';
 import type { PageStore } from './pageStore';
 import { CellAnalysisBadges } from '../analysis/CellBadges';
-import { CellAnalysisBadges } from '../analysis/CellBadges';
 
 // A virtualised grid: fixed-size cells, only the rows in view (plus a little overscan) are
 // in the DOM, and only their pages are fetched. 100k results cost the same as 100.
@@ -159,7 +158,6 @@ const Cell = memo(function Cell({ item, index, style, thumbH, selected, focused,
         ) : (
           <span className="cell-nothumb">{item.kind === 'audio' ? <IconAudio /> : item.format.toUpperCase()}</span>
         )}
-        <CellAnalysisBadges id={item.id} />
         <CellAnalysisBadges id={item.id} />
         <div className="cell-badges">
           {item.stackCount > 0 && <span className="badge" title={`Stacked with ${item.stackCount} other file(s) of the same shot`}>+{item.stackCount}</span>}

@@ -8,7 +8,6 @@ import { RightsSection } from './RightsSection';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
-import { MeasurementsSection } from '../analysis/Measurements';
 import { ProvenanceSection } from '../create/Provenance';
 import { MeasurementsSection } from '../analysis/Measurements';
 
@@ -59,7 +58,6 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
       <RightsSection ids={ids} values={a.rights} />
-      <MeasurementsSection id={a.id} />
       <MeasurementsSection id={a.id} />
       {a.errors.length > 0 && (
         <Section title="Problems">

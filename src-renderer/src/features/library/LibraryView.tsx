@@ -23,15 +23,8 @@ import { KeywordList } from '../keywords/KeywordList';
 import { ReviewView } from '../review/ReviewView';
 import { ExportCsvDialog } from '../writing/ExportCsvDialog';
 import { WriteDialog } from '../writing/WriteDialog';
-import { IconCull } from '../culling/IconCull';
-import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
-import { AnalysisFilters } from '../analysis/AnalysisFilters';
-import { AnalysisProgress } from '../analysis/AnalysisProgress';
-import { CellDecorationsContext } from '../analysis/CellBadges';
-import { QualityHistogramPanel } from '../analysis/QualityHistogram';
-import { useFlagSets } from '../analysis/useAnalysis';
-import { CullView } from '../culling/CullView';
 import { useLibraryReveal } from '../create/useLibraryReveal';
+import { IconCull } from '../culling/IconCull';
 import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
 import { AnalysisFilters } from '../analysis/AnalysisFilters';
 import { AnalysisProgress } from '../analysis/AnalysisProgress';
@@ -72,8 +65,6 @@ export function LibraryView({ active }: { active: boolean }) {
   const { sel, select, selectAll, clear, focusAt } = useSelection(store, toast.error);
   const focusItem = sel.focus !== null ? store.get(sel.focus) : undefined;
   const selectedIds = useMemo(() => [...sel.ids], [sel.ids]);
-  const flagSets = useFlagSets(total ? query : null);
-  const cellDecorations = useMemo(() => ({ flags: flagSets, showScores }), [flagSets, showScores]);
   const flagSets = useFlagSets(total ? query : null);
   const cellDecorations = useMemo(() => ({ flags: flagSets, showScores }), [flagSets, showScores]);
 
@@ -124,13 +115,6 @@ export function LibraryView({ active }: { active: boolean }) {
     },
     [targetIds, total, query],
   );
-
-  const openAnalyse = useCallback(() => {
-    const selected = targetIds();
-    const hasQuery = total !== null && total > 0;
-    if (!selected.length && !hasQuery) return;
-    setDialog({ kind: 'analyse', scope: { selected, query: hasQuery ? { target: { query }, total: total! } : null } });
-  }, [targetIds, total, query]);
 
   const openAnalyse = useCallback(() => {
     const selected = targetIds();
@@ -265,8 +249,6 @@ export function LibraryView({ active }: { active: boolean }) {
     centre = <ReviewView ids={review.ids} index={review.index} onIndex={(index) => setReview((r) => ({ ...r, index }))} onExit={() => setView('grid')} active={active} />;
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
-  } else if (view === 'cull') {
-    centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
     centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} />;
   } else {
@@ -308,7 +290,6 @@ export function LibraryView({ active }: { active: boolean }) {
       >
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
-        <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
       </TopBar>
       <div className="workspace">
         <aside className="sidebar" data-testid="sidebar" hidden={view === 'review'}>
@@ -322,8 +303,6 @@ export function LibraryView({ active }: { active: boolean }) {
             onAdd={() => void addFolder()}
           />
           <Filters filters={filters} onChange={setFilters} />
-          <QualityHistogramPanel query={query} total={total} />
-          <AnalysisFilters filters={filters} onChange={setFilters} />
           <QualityHistogramPanel query={query} total={total} />
           <AnalysisFilters filters={filters} onChange={setFilters} />
           <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
@@ -355,12 +334,6 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={openAnalyse} disabled={!total} title="Measure quality, faces and colours" data-testid="action-analyse">
                 Analyse…
               </Button>
-              <Button small className={view === 'cull' ? 'on' : ''} onClick={() => setView(view === 'cull' ? 'grid' : 'cull')} disabled={!total} title="Cull this view best-first or worst-first (P pick, X reject)" data-testid="action-cull">
-                Cull
-              </Button>
-              <Button small onClick={openAnalyse} disabled={!total} title="Measure quality, faces and colours" data-testid="action-analyse">
-                Analyse…
-              </Button>
               <span className="toolbar-sep" />
               <Button small onClick={() => openWith('write')} disabled={!total} title="Write keywords, captions and titles into the files" data-testid="action-write">
                 Write to files…
@@ -374,10 +347,6 @@ export function LibraryView({ active }: { active: boolean }) {
               {sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
             </span>
             <div className="topbar-spacer" />
-            <label className="score-toggle muted small" title="Show quality % and UGC class on the thumbnails">
-              <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
-              Scores
-            </label>
             <label className="score-toggle small" title="Show quality % and UGC class on the thumbnails">
               <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
               Scores
@@ -407,7 +376,6 @@ export function LibraryView({ active }: { active: boolean }) {
       )}
       {dialog?.kind === 'write' && <WriteDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'csv' && <ExportCsvDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'analyse' && <AnalyseDialog scope={dialog.scope} onClose={() => setDialog(null)} onStarted={(s) => setAnalysisRuns((l) => [...s, ...l.filter((r) => !s.some((n) => n.run.batchId === r.run.batchId))])} />}
       {dialog?.kind === 'analyse' && <AnalyseDialog scope={dialog.scope} onClose={() => setDialog(null)} onStarted={(s) => setAnalysisRuns((l) => [...s, ...l.filter((r) => !s.some((n) => n.run.batchId === r.run.batchId))])} />}
     </>
   );

@@ -11,8 +11,6 @@ const SORTS: { key: SortKey; label: string }[] = [
   { key: 'size', label: 'File size' },
   { key: 'quality', label: 'Stock quality' },
   { key: 'ugcQuality', label: 'UGC quality' },
-  { key: 'quality', label: 'Stock quality' },
-  { key: 'ugcQuality', label: 'UGC quality' },
 ];
 
 export function TopBar({ active, searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan, children }: {

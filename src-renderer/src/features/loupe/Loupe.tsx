@@ -5,7 +5,6 @@ import { IconChevronLeft, IconChevronRight } from '../../ui/icons';
 import { Stars } from '../../ui/Stars';
 import { formatCount, Spinner } from '../../ui/primitives';
 import { FaceOverlay } from '../analysis/FaceOverlay';
-import { FaceOverlay } from '../analysis/FaceOverlay';
 
 /** One asset large: the preview for photos, the original for playback. Arrows step. */
 export function Loupe({ item, index, total, onStep }: { item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void }) {
@@ -22,7 +21,6 @@ export function Loupe({ item, index, total, onStep }: { item: AssetSummary | und
   return (
     <div className="loupe" data-testid="loupe" data-asset-id={item?.id ?? ''}>
       <div className="loupe-stage">{body}</div>
-      {a && a.kind === 'image' && <FaceOverlay key={a.id} assetId={a.id} imgSelector='[data-testid="loupe-img"]' />}
       {a && a.kind === 'image' && <FaceOverlay key={a.id} assetId={a.id} imgSelector='[data-testid="loupe-img"]' />}
       <button type="button" className="loupe-nav loupe-prev" aria-label="Previous" disabled={index <= 0} onClick={() => onStep(-1)}>
         <IconChevronLeft />
