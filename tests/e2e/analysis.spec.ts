@@ -189,7 +189,8 @@ test('score a folder, drag the threshold, reject below it, undo; filter by faces
     await expect(measurements.getByTestId('release-needed')).toContainText('a model release is likely needed');
     await expect(measurements.getByTestId('swatch').first()).toBeVisible();
     await expect(measurements).toContainText('Measured today');
-    await shot(page, 'analysis-inspector', page.getByTestId('inspector'));
+    await measurements.scrollIntoViewIfNeeded();
+    await shot(page, 'analysis-inspector', measurements);
 
     await page.locator('[data-testid="grid-cell"][data-name="face-adult.jpg"]').dblclick();
     await expect(page.getByTestId('loupe-img')).toBeVisible();

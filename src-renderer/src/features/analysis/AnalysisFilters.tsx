@@ -130,7 +130,7 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
       </div>
       <div className="filter-row">
         <label className="filter-label">Faces</label>
-        <div className="segmented" role="group" aria-label="Faces">
+        <div className="segmented segmented-tight" role="group" aria-label="Faces">
           {(['any', 'yes', 'no'] as const).map((v) => (
             <button
               key={v}
@@ -175,7 +175,7 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
       </div>
       <div className="filter-row">
         <label className="filter-label">Flag</label>
-        <div className="segmented" role="group" aria-label="Flag">
+        <div className="segmented segmented-tight" role="group" aria-label="Flag">
           {FLAGS.map((f) => (
             <button key={f.label} type="button" className={filters.flag === f.value ? 'on' : ''} aria-pressed={filters.flag === f.value} data-testid={`filter-flag-${f.value ?? 'any'}`} onClick={() => set({ flag: f.value })}>
               {f.label}
