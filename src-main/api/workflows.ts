@@ -134,7 +134,7 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
     },
     async writeMetadata({ ids }) {
       const label = `Write metadata into ${ids.length} file${ids.length === 1 ? '' : 's'}`;
-      const { results } = await writeThroughQueue(queue, ids, label);
+      const { results } = await writeThroughQueue(ctx, queue, ids, label);
       edited(ids);
       return results;
     },

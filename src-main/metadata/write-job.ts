@@ -1,6 +1,7 @@
 import type { WriteSummary } from '../../src-preload/contract';
+import { ApiError } from '../api/errors';
 import type { JobHandler, JobQueue } from '../jobs/queue';
-import { LOCAL, LOCAL_LANE_PREFIX } from '../jobs/queue';
+import { JobOutcome, LOCAL, LOCAL_LANE_PREFIX } from '../jobs/queue';
 import { TERMINAL_STATES } from '../jobs/types';
 import type { LibraryCtx } from '../library/context';
 import { writeAssetMetadata } from './writer';
@@ -23,7 +24,14 @@ export function writeMetadataHandler(ctx: LibraryCtx): JobHandler<WritePayload> 
       return { endpoint: LOCAL, lane: WRITE_LANE, cacheKey: null, billingKey: null };
     },
     async run(job) {
-      const r = await writeAssetMetadata(ctx, job.payload.assetId);
+      let r;
+      try {
+        r = await writeAssetMetadata(ctx, job.payload.assetId);
+      } catch (err) {
+        // The photo left the library after the batch was queued: nothing to write.
+        if (err instanceof ApiError && err.kind === 'not_found') throw new JobOutcome('failed', err.message);
+        throw err;
+      }
       const summary: WriteSummary = {
         assetId: r.assetId, status: r.status, changedFields: r.changedFields.map(String), warnings: r.warnings, error: r.error,
       };
@@ -37,7 +45,12 @@ export function writeMetadataHandler(ctx: LibraryCtx): JobHandler<WritePayload> 
  * the user paused the queue or the lane). Jobs that did not run are reported as 'queued' or
  * 'cancelled': they stay in Activity, where the batch can be resumed.
  */
-export async function writeThroughQueue(queue: JobQueue, ids: readonly number[], label: string): Promise<{ batchId: string; results: WriteSummary[] }> {
+export async function writeThroughQueue(ctx: LibraryCtx, queue: JobQueue, ids: readonly number[], label: string): Promise<{ batchId: string; results: WriteSummary[] }> {
+  const live = ctx.db.prepare<[number], { one: number }>('SELECT 1 AS one FROM assets WHERE id = ? AND removed_at IS NULL');
+  const missing = ids.filter((id) => !live.get(id));
+  if (missing.length) {
+    throw new ApiError('not_found', `${missing.length === 1 ? 'One of the selected items is' : `${missing.length} of the selected items are`} no longer in the library. Refresh and try again.`);
+  }
   const { batch, jobIds } = queue.enqueueBatch(label, ids.map((assetId) => ({ kind: WRITE_KIND, payload: { assetId } })));
   const settled = () => {
     const jobs = jobIds.map((id) => queue.getJob(id)!);
