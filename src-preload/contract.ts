@@ -4,7 +4,8 @@
 export type AssetKind = 'image' | 'video' | 'audio';
 
 /** 'quality' and 'ugcQuality' sort by the measured score; assets not measured come last in either direction. */
-export type SortKey = 'takenAt' | 'name' | 'addedAt' | 'size' | 'quality' | 'ugcQuality';
+/** 'colorMatch': most of the colour of the `color` filter first (by share of the picture); without one, by date. */
+export type SortKey = 'takenAt' | 'name' | 'addedAt' | 'size' | 'quality' | 'ugcQuality' | 'colorMatch';
 
 export interface SearchQuery {
   /** Full text over file name, keywords, caption and title (prefix match per word). */

@@ -44,7 +44,7 @@ export const searchQuery = z.strictObject({
       minShare: z.number().min(0).max(1).optional(),
     })
     .optional(),
-  sort: z.enum(['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality']).optional(),
+  sort: z.enum(['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch']).optional(),
   order: z.enum(['asc', 'desc']).optional(),
 });
 

@@ -133,9 +133,13 @@ function analysisFilters(query: SearchQuery, x: string, probe: boolean, clauses:
   }
   if (query.color) {
     // Perceptual: the colours of the palette within ΔE76 of the wanted one (squared, so no
-    // sqrt in SQL) must cover at least minShare of the picture together.
+    // sqrt in SQL) must cover at least minShare of the picture together. A minShare of 0
+    // filters nothing: the colour is then only the reference of the colour-match sort.
     const rgb = parseHex(query.color.hex);
     if (!rgb) throw new ApiError('validation', 'The colour must be a hex value such as #1e50c8.', 'color.hex');
+  }
+  if (query.color && (query.color.minShare ?? DEFAULT_COLOR_SHARE) > 0) {
+    const rgb = parseHex(query.color.hex)!;
     const [l, a, b] = rgbToLab(rgb);
     const d = query.color.maxDistance ?? DEFAULT_COLOR_DISTANCE;
     const near = '(t.lab_l - ?) * (t.lab_l - ?) + (t.lab_a - ?) * (t.lab_a - ?) + (t.lab_b - ?) * (t.lab_b - ?) <= ?';
@@ -194,6 +198,18 @@ function orderBy(query: SearchQuery, dated: boolean): string {
     case 'ugcQuality': {
       const score = `(SELECT t.score FROM ${query.sort === 'quality' ? 'asset_quality' : 'asset_ugc_quality'} t WHERE t.asset_id = a.id)`;
       return `${score} IS NULL, ${score} ${dir}, a.id ${dir}`;
+    }
+    case 'colorMatch': {
+      // How much of the picture lies within the match distance of the wanted colour; 'desc'
+      // (the natural order) puts the strongest match first. The Lab values are numbers this
+      // code computed from a validated hex, so inlining them builds no SQL from user text.
+      const rgb = query.color ? parseHex(query.color.hex) : null;
+      if (!rgb) return orderBy({ ...query, sort: 'takenAt' }, dated);
+      const [l, a, b] = rgbToLab(rgb).map((v) => Number(v.toFixed(4)));
+      const d = query.color!.maxDistance ?? DEFAULT_COLOR_DISTANCE;
+      const share = `(SELECT coalesce(sum(t.share), 0) FROM asset_colors t WHERE t.asset_id = a.id AND
+        (t.lab_l - ${l}) * (t.lab_l - ${l}) + (t.lab_a - ${a}) * (t.lab_a - ${a}) + (t.lab_b - ${b}) * (t.lab_b - ${b}) <= ${Number((d * d).toFixed(4))})`;
+      return `${share} ${dir}, a.id ${dir}`;
     }
   }
 }

@@ -262,6 +262,15 @@ describe('colours', () => {
     expect(searchIds(ctx, { minQuality: 0.7, color: { hex: '#1e50c8' } }).sort()).toEqual([ids['blue-sharp.jpg'], ids['blue-sharp-kw.jpg']].sort());
     expect(searchIds(ctx, { text: 'red', minQuality: 0.7, color: { hex: '#1e50c8' } })).toEqual([]);
     expect(searchIds(ctx, { keywords: ['sea'], color: { hex: '#1e50c8' }, sort: 'quality' })).toEqual([ids['blue-sharp-kw.jpg']]);
+
+    // Sorted by colour: the most blue first, the red picture last.
+    // minShare 0 filters nothing: every asset is listed, the measured blue ones first.
+    const byBlue = searchIds(ctx, { color: { hex: '#2055c0', minShare: 0 }, sort: 'colorMatch', order: 'desc' });
+    expect(byBlue.length).toBeGreaterThan(sel.length);
+    expect(new Set(byBlue.slice(0, 3))).toEqual(new Set([ids['blue-sharp.jpg'], ids['blue-sharp-kw.jpg'], ids['blue-flat.jpg']]));
+    expect(byBlue.filter((id) => sel.includes(id)).at(-1)).toBe(ids['red-sharp.jpg']);
+    const byRed = searchIds(ctx, { color: { hex: '#d03a2a', minShare: 0 }, sort: 'colorMatch', order: 'desc' });
+    expect(byRed[0]).toBe(ids['red-sharp.jpg']);
   });
 });
 

@@ -12,7 +12,7 @@ import { cliAsset, humanAsset } from '../asset-json';
 import type { Command } from '../command';
 
 const KINDS: AssetKind[] = ['image', 'video', 'audio'];
-const SORTS: SortKey[] = ['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality'];
+const SORTS: SortKey[] = ['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch'];
 
 /** --folder F: a library folder (its id) or a folder inside one (its id plus a path prefix). */
 function folderScope(ctx: LibraryCtx, path: string): { folderId: number; prefix: string | null } {
@@ -34,7 +34,7 @@ function folderScope(ctx: LibraryCtx, path: string): { folderId: number; prefix:
 
 export const command: Command = {
   name: 'search',
-  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX]',
+  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX]',
   summary: 'Find assets; lists every match (every file of a RAW+JPEG pair) unless --limit is given.',
   help: [
     'TEXT                 words matched as prefixes in file name, keywords, caption and title',
@@ -43,7 +43,7 @@ export const command: Command = {
     '--type T             image, video or audio',
     '--folder F           only assets under folder F',
     '--limit N            at most N results',
-    '--sort S             takenAt (default), name, addedAt, size, quality or ugcQuality',
+    '--sort S             takenAt (default), name, addedAt, size, quality, ugcQuality or colorMatch (with --color)',
     '--desc               descending order',
     '--min-quality S      stock quality score at least S (0-1, inclusive)',
     '--ugc-class N        UGC quality class N, 1-5 (repeatable: any of them)',

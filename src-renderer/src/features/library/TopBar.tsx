@@ -11,6 +11,7 @@ const SORTS: { key: SortKey; label: string }[] = [
   { key: 'size', label: 'File size' },
   { key: 'quality', label: 'Stock quality' },
   { key: 'ugcQuality', label: 'UGC quality' },
+  { key: 'colorMatch', label: 'Colour match' },
 ];
 
 export function TopBar({ active, searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan, children }: {
