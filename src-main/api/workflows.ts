@@ -29,6 +29,9 @@ export interface WorkflowOptions {
 
 export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: WorkflowOptions = {}): WorkflowMethods {
   const queue = service.queue;
+  // The renderer is untrusted: it may only save a CSV where the user chose in the save dialog,
+  // never to a path of its own (a CSV of captions it controls over ~/.bashrc runs code).
+  const chosenPaths = new Set<string>();
   const edited = (assetIds: number[]) => {
     if (assetIds.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds });
   };
@@ -153,7 +156,7 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
     async exportCsv({ ids, agency, path }) {
       const built = buildAgencyCsv(ctx, ids, agency);
       if (path !== undefined) {
-        if (!isAbsolute(path)) throw new ApiError('validation', 'Choose where to save the CSV file.', 'path');
+        if (!isAbsolute(path) || !chosenPaths.has(path)) throw new ApiError('validation', 'Choose where to save the CSV file.', 'path');
         try {
           await writeFile(path, built.csv, 'utf8');
         } catch {
@@ -163,7 +166,9 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       return { csv: built.csv, rows: built.rows, warnings: built.assets.flatMap((a) => a.warnings) };
     },
     async pickSavePath({ defaultName }) {
-      return opts.pickSavePath ? opts.pickSavePath(defaultName) : null;
+      const chosen = opts.pickSavePath ? await opts.pickSavePath(defaultName) : null;
+      if (chosen) chosenPaths.add(chosen);
+      return chosen;
     },
   };
 }
