@@ -112,13 +112,19 @@ export async function renderImage(src: RenderInput, outAbs: string, size: number
     await writeAtomic(outAbs, (tmp) => pipeline('truncated').toFile(tmp));
     return { thumb: outAbs, problem: null, ...done };
   } catch (err) {
+    // The strict decode's message cannot decide alone: libvips reports errors through a
+    // shared buffer, so under concurrent decodes a truncated JPEG can fail with "Unknown
+    // error". Whatever the message, a lenient decode that succeeds proves the file is
+    // damaged but partly readable.
     const msg = errText(err);
-    if (!looksTruncated(msg)) return { thumb: null, width: w || null, height: h || null, problem: unreadableReason(src.format, msg), rendered: false };
     try {
       await writeAtomic(outAbs, (tmp) => pipeline('none').toFile(tmp));
       return { thumb: outAbs, problem: 'The file is incomplete or damaged; the thumbnail may show only part of the picture.', ...done };
-    } catch {
-      return { thumb: null, width: w || null, height: h || null, problem: 'The file is damaged and its picture could not be read.', rendered: false };
+    } catch (lenientErr) {
+      const problem = looksTruncated(msg) || looksTruncated(errText(lenientErr))
+        ? 'The file is damaged and its picture could not be read.'
+        : unreadableReason(src.format, msg);
+      return { thumb: null, width: w || null, height: h || null, problem, rendered: false };
     }
   }
 }

@@ -34,6 +34,8 @@ export function startDriver(script: string, env: Record<string, string>): Driver
     cwd: ROOT,
     env: { ...process.env, ...env, TAGSMITH_QUIET: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so the helpers it starts (exiftool, ffmpeg) die with it.
+    detached: true,
   });
   const lines: string[] = [];
   let partial = '';
@@ -51,7 +53,15 @@ export function startDriver(script: string, env: Record<string, string>): Driver
   return {
     child, lines, exited,
     async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      // The whole process group at once, as a power cut takes the app with its helpers.
+      // Killing only the driver would orphan its exiftool (-stay_open keeps it alive for
+      // good), which could still finish a write after the restarted app's sweep. Also when
+      // the driver ended by itself: its helpers must not outlive the test.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* the group is gone already */
+      }
       await exited;
     },
   };
