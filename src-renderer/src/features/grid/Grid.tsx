@@ -30,6 +30,9 @@ interface GridProps {
 export function Grid({ store, total, version, thumbSize, selected, focus, onSelect, onOpen, onColumns }: GridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
+  // Kept only as precisely as rendering needs: scrolling within a row renders nothing, so a
+  // fast scroll costs one render per row crossed instead of one per scroll event (and the
+  // overscan covers the part of a row it lags behind).
   const [scrollTop, setScrollTop] = useState(0);
 
   useLayoutEffect(() => {
@@ -50,6 +53,9 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
   const rows = Math.ceil(total / cols);
   const firstRow = Math.max(0, Math.floor(scrollTop / rowH) - OVERSCAN_ROWS);
   const lastRow = Math.min(rows - 1, Math.ceil((scrollTop + size.height) / rowH) + OVERSCAN_ROWS);
+  const onScroll = (top: number) => {
+    if (Math.floor(top / rowH) !== Math.floor(scrollTop / rowH)) setScrollTop(top);
+  };
 
   useEffect(() => onColumns(cols), [cols, onColumns]);
 
@@ -73,22 +79,25 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
         const index = r * cols + c;
         if (index >= total) break;
         const item = store.get(index);
-        const style = { width: cellW, height: cellH, transform: `translate(${GAP + c * (cellW + GAP)}px, ${GAP + r * rowH}px)` };
+        const x = GAP + c * (cellW + GAP);
+        const y = GAP + r * rowH;
         cells.push(
           item ? (
             <Cell
               key={`a${item.id}-${index}`}
               item={item}
               index={index}
-              style={style}
-              thumbH={cellW}
+              x={x}
+              y={y}
+              width={cellW}
+              height={cellH}
               selected={selected.has(item.id)}
               focused={focus === index}
               onSelect={onSelect}
               onOpen={onOpen}
             />
           ) : (
-            <div key={`p${index}`} className="cell cell-placeholder" style={style} data-testid="grid-placeholder">
+            <div key={`p${index}`} className="cell cell-placeholder" style={cellStyle(x, y, cellW, cellH)} data-testid="grid-placeholder">
               <div className="cell-thumb" style={{ height: cellW }} />
             </div>
           ),
@@ -106,7 +115,7 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
       tabIndex={0}
       aria-label="Photos"
       role="grid"
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={(e) => onScroll(e.currentTarget.scrollTop)}
     >
       <div className="grid-canvas" style={{ height: rows * rowH + GAP }}>
         {cells}
@@ -115,18 +124,25 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
   );
 }
 
+const cellStyle = (x: number, y: number, width: number, height: number): React.CSSProperties => ({
+  width, height, transform: `translate(${x}px, ${y}px)`,
+});
+
+/** Position and size as numbers, so a memoised cell whose place did not change never re-renders. */
 interface CellProps {
   item: AssetSummary;
   index: number;
-  style: React.CSSProperties;
-  thumbH: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
   selected: boolean;
   focused: boolean;
   onSelect(index: number, mods: Modifiers): void;
   onOpen(index: number): void;
 }
 
-const Cell = memo(function Cell({ item, index, style, thumbH, selected, focused, onSelect, onOpen }: CellProps) {
+const Cell = memo(function Cell({ item, index, x, y, width, height, selected, focused, onSelect, onOpen }: CellProps) {
   const { mediaUrl } = useClient();
   const [broken, setBroken] = useState(false);
   const onMouseDown = (e: MouseEvent) => {
@@ -140,7 +156,7 @@ const Cell = memo(function Cell({ item, index, style, thumbH, selected, focused,
   return (
     <div
       className={`cell${selected ? ' is-selected' : ''}${focused ? ' is-focused' : ''}${item.folderOnline ? '' : ' is-offline'}`}
-      style={style}
+      style={cellStyle(x, y, width, height)}
       data-testid="grid-cell"
       data-index={index}
       data-asset-id={item.id}
@@ -152,7 +168,7 @@ const Cell = memo(function Cell({ item, index, style, thumbH, selected, focused,
       onDoubleClick={() => onOpen(index)}
       title={item.folderOnline ? item.name : `${item.name} — its drive or folder is not available`}
     >
-      <div className="cell-thumb" style={{ height: thumbH }}>
+      <div className="cell-thumb" style={{ height: width }}>
         {item.thumb && !broken ? (
           <img src={mediaUrl(item.thumb)} alt={item.name} draggable={false} decoding="async" data-testid="thumb-img" onError={() => setBroken(true)} />
         ) : (
