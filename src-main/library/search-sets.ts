@@ -7,9 +7,10 @@ import type { Db } from './db';
 // - duplicate_hashes: content hashes shared by two or more live assets,
 // - text_hits: the ids matching the current full-text query,
 // - folded_hits: the RAW files folded into their stack under the current query.
-// The first two depend only on the catalogue, so they are rebuilt lazily and only after it
-// changed: PRAGMA data_version moves when another connection commits, total_changes() when
-// this one writes. Our own temp-table writes must not count as changes (see tempWrite).
+// All of them, and the remembered search results, depend only on the catalogue (and the
+// query), so they are rebuilt lazily and only after it changed: PRAGMA data_version moves
+// when another connection commits, total_changes() when this one writes. Our own temp-table
+// writes must not count as changes (see tempWrite).
 
 type Stmt = Database.Statement<unknown[], unknown>;
 const statements = new WeakMap<Db, Map<string, Stmt>>();
@@ -33,6 +34,10 @@ export function prepared(db: Db, sql: string): Stmt {
 interface CacheState {
   stamp: string;
   built: Set<string>;
+  /** What each per-search temp table holds now (its content key), while the catalogue is unchanged. */
+  loaded: Map<string, string>;
+  /** Search results by query (counts, ordered id lists), while the catalogue is unchanged. */
+  results: Map<string, unknown>;
 }
 const states = new WeakMap<Db, CacheState>();
 
@@ -45,13 +50,15 @@ function changeStamp(db: Db): string {
 function state(db: Db): CacheState {
   let s = states.get(db);
   if (!s) {
-    s = { stamp: '', built: new Set() };
+    s = { stamp: '', built: new Set(), loaded: new Map(), results: new Map() };
     states.set(db, s);
   }
   const now = changeStamp(db);
   if (s.stamp !== now) {
     s.stamp = now;
     s.built.clear();
+    s.loaded.clear();
+    s.results.clear();
   }
   return s;
 }
@@ -102,18 +109,58 @@ export function ensureDuplicateHashes(db: Db): void {
  * Searches are synchronous, so no other search overwrites it in between.
  */
 export function loadTextHits(db: Db, ftsQuery: string): void {
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS text_hits (id INTEGER PRIMARY KEY)');
-  tempWrite(db, () => {
-    prepared(db, 'DELETE FROM temp.text_hits').run();
-    prepared(db, 'INSERT INTO temp.text_hits (id) SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?').run(ftsQuery);
-  });
+  fillOnce(db, 'text_hits', ftsQuery, () => prepared(db, 'INSERT INTO temp.text_hits (id) SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?').run(ftsQuery));
 }
 
 /** Replace temp.folded_hits with the ids `select` returns (for the current search). */
 export function fillFoldedHits(db: Db, select: string, params: unknown[]): void {
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS folded_hits (id INTEGER PRIMARY KEY)');
+  fillOnce(db, 'folded_hits', JSON.stringify([select, params]), () => prepared(db, `INSERT INTO temp.folded_hits (id) ${select}`).run(...params));
+}
+
+/**
+ * Fill a per-search id table, unless it already holds `key`'s rows and the catalogue has not
+ * changed since: paging through one query (the grid does nothing else while scrolling) then
+ * costs no full-text query and no stack check per page.
+ */
+function fillOnce(db: Db, table: 'text_hits' | 'folded_hits', key: string, fill: () => void): void {
+  const s = state(db);
+  if (s.loaded.get(table) === key) return;
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY)`);
   tempWrite(db, () => {
-    prepared(db, 'DELETE FROM temp.folded_hits').run();
-    prepared(db, `INSERT INTO temp.folded_hits (id) ${select}`).run(...params);
+    prepared(db, `DELETE FROM temp.${table}`).run();
+    fill();
   });
+  s.loaded.set(table, key);
+}
+
+/** At most this many results are kept; ordered id lists are the big ones (4 bytes an asset). */
+const MAX_RESULTS = 32;
+
+/**
+ * A search result remembered while the catalogue is unchanged (any commit, by this
+ * connection or another, forgets them all): the count of a query and its ordered ids.
+ */
+export function remembered<T>(db: Db, key: string, compute: () => T): T {
+  const s = state(db);
+  if (s.results.has(key)) return s.results.get(key) as T;
+  const value = compute();
+  // compute() may have filled temp tables, which re-stamped; the catalogue itself is as it was.
+  if (s.results.size >= MAX_RESULTS) s.results.delete(s.results.keys().next().value!);
+  s.results.set(key, value);
+  return value;
+}
+
+/**
+ * Forget the remembered results and per-search tables as if the catalogue had changed (the
+ * catalogue-wide sets are kept: they only change with it). For measuring a new query's cost.
+ */
+export function forgetResults(db: Db): void {
+  const s = state(db);
+  s.loaded.clear();
+  s.results.clear();
+}
+
+/** A remembered result, or undefined (nothing is computed). */
+export function recalled<T>(db: Db, key: string): T | undefined {
+  return state(db).results.get(key) as T | undefined;
 }

@@ -4,7 +4,7 @@ import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from 
 import { ApiError } from '../api/errors';
 import { mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
-import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, prepared } from './search-sets';
+import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, prepared, recalled, remembered } from './search-sets';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. The SQL text depends
 // only on WHICH filters are set (never on their values: those are always bound), so each
@@ -294,10 +294,26 @@ const SUMMARY_COLUMNS = `a.id, a.name, a.kind, a.format, a.width, a.height, a.du
 // Stack size only for the page's rows: one index probe each, not a pass over the library.
 const STACK_SIZE = `(SELECT count(*) FROM assets s WHERE s.folder_id = a.folder_id AND s.stack_key = a.stack_key AND s.removed_at IS NULL)`;
 
+/**
+ * From this offset on, a page is cut from the query's whole ordered id list (built once,
+ * then remembered while the catalogue is unchanged) instead of LIMIT/OFFSET, which walks
+ * and checks every skipped row: a scrollbar dragged deep into a million photos asks for
+ * pages far down, again and again.
+ */
+const DEEP_OFFSET = 2000;
+
+const resultKey = (what: string, query: SearchQuery, opts: SearchOptions): string => JSON.stringify([what, !!opts.expandStacks, query]);
+
 export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: SearchOptions = {}): SearchResult {
+  const ordered = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts))
+    ?? (page.offset >= DEEP_OFFSET ? orderedIds(ctx, query, opts) : undefined);
+  if (ordered) {
+    const ids = ordered.subarray(page.offset, page.offset + page.limit);
+    return { total: ordered.length, offset: page.offset, items: summariesOf(ctx, ids, opts).map((r) => toSummary(ctx, r)) };
+  }
   const f = filtered(ctx, query, opts);
   const { where, params } = f;
-  const counts = countMatches(ctx, query, f);
+  const counts = remembered(ctx.db, resultKey('count', query, opts), () => countMatches(ctx, query, f));
   const list = parts(query);
   const sizes = list.length === 1 ? [counts.n] : [counts.dated, counts.n - counts.dated];
   const rows: SummaryRow[] = [];
@@ -317,15 +333,37 @@ export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: Se
   return { total: counts.n, offset: page.offset, items: rows.map((r) => toSummary(ctx, r)) };
 }
 
+/** The summary rows of `ids`, in that order. */
+function summariesOf(ctx: LibraryCtx, ids: Int32Array, opts: SearchOptions): SummaryRow[] {
+  if (ids.length === 0) return [];
+  const sql = `SELECT ${SUMMARY_COLUMNS}, ${opts.expandStacks ? '1' : STACK_SIZE} AS stack_size
+    FROM assets a WHERE a.id IN (SELECT value FROM json_each(?))`;
+  const byId = new Map((prepared(ctx.db, sql).all(JSON.stringify(Array.from(ids))) as SummaryRow[]).map((r) => [r.id, r]));
+  return Array.from(ids, (id) => byId.get(id)).filter((r): r is SummaryRow => r !== undefined);
+}
+
 /** Every matching id in display order (for "select all matching"); `limit` caps the list. */
 export function searchIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions & { limit?: number } = {}): number[] {
+  if (opts.limit === undefined) return Array.from(orderedIds(ctx, query, opts));
+  const known = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts));
+  return known ? Array.from(known.subarray(0, opts.limit)) : listIds(ctx, query, opts, opts.limit);
+}
+
+/** All matching ids in display order, remembered while the catalogue is unchanged. */
+function orderedIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Int32Array {
+  return remembered(ctx.db, resultKey('ids', query, opts), () => Int32Array.from(listIds(ctx, query, opts, -1)));
+}
+
+/** The first `limit` matching ids in display order (-1: all of them). */
+function listIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions, limit: number): number[] {
   const { where, params } = filtered(ctx, query, opts);
-  const ids: number[] = [];
+  let ids: number[] = [];
   for (const part of parts(query)) {
-    const want = opts.limit === undefined ? -1 : opts.limit - ids.length; // SQLite: LIMIT -1 is no limit.
+    const want = limit < 0 ? -1 : limit - ids.length; // SQLite: LIMIT -1 is no limit.
     if (want === 0) break;
     const stmt = prepared(ctx.db, `SELECT a.id FROM assets a WHERE ${where} AND ${part.cond} ORDER BY ${part.order} LIMIT ?`);
-    ids.push(...(stmt.pluck().all(...params, want) as number[]));
+    // concat, not push(...): a million ids would overflow the call stack as arguments.
+    ids = ids.concat(stmt.pluck().all(...params, want) as number[]);
   }
   return ids;
 }

@@ -190,4 +190,34 @@ describe('on a synthetic library', () => {
     expect(searchIds(big, q)).toHaveLength(collapsed.total);
     expect(collapsed.items.every((i) => i.rating >= 2)).toBe(true);
   });
+
+  it('cuts deep pages from the remembered ordered list, the same as walking with OFFSET, and forgets it on any change', () => {
+    const big = newCtx();
+    seedSyntheticLibrary(big.db, 16_000);
+    // The reference order comes through another connection, which remembers nothing of ours.
+    const reference = openLibrary(big.paths.dataDir);
+    for (const q of [{ order: 'desc' }, { text: 'sun', sort: 'name' }, { withoutKeywords: ['sky'], sort: 'size', order: 'desc' }] as SearchQuery[]) {
+      const ids = searchIds(reference, q);
+      expect(ids.length, JSON.stringify(q)).toBeGreaterThan(2100);
+      // Shallow pages walk the index (LIMIT/OFFSET) until a deep one builds the list; from
+      // then on every page, shallow ones too, is cut from it. All agree with the reference.
+      for (const offset of [0, 1900, 2000, ids.length - 50, 0, 1900]) {
+        const page = search(big, q, { offset, limit: 150 });
+        expect(page.total).toBe(ids.length);
+        expect(page.items.map((i) => i.id), `${JSON.stringify(q)} @${offset}`).toEqual(ids.slice(offset, offset + 150));
+      }
+    }
+    reference.db.close();
+    const q: SearchQuery = { order: 'desc' };
+    const deep = search(big, q, { offset: 5000, limit: 1 }).items[0];
+    big.db.prepare('UPDATE assets SET removed_at = 1 WHERE id = ?').run(deep.id);
+    const after = search(big, q, { offset: 5000, limit: 1 });
+    expect(after.items[0].id).not.toBe(deep.id);
+    expect(searchIds(big, q)).not.toContain(deep.id);
+    // A change made through another connection is noticed as well.
+    const other = openLibrary(big.paths.dataDir);
+    other.db.prepare('UPDATE assets SET removed_at = NULL WHERE id = ?').run(deep.id);
+    other.db.close();
+    expect(search(big, q, { offset: 5000, limit: 1 }).items[0].id).toBe(deep.id);
+  });
 });
