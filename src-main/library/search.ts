@@ -281,13 +281,21 @@ export function toSummary(ctx: LibraryCtx, row: SummaryRow): AssetSummary {
  * first and then the undated ones (they have no place on a timeline, so they go last in
  * either direction); for the other sorts, one part.
  */
-function parts(query: SearchQuery): { cond: string; order: string }[] {
-  if ((query.sort ?? 'takenAt') !== 'takenAt') return [{ cond: '1', order: orderBy(query, false) }];
+function parts(query: SearchQuery): { cond: string; order: string; index: string | null }[] {
+  const sort = query.sort ?? 'takenAt';
+  if (sort !== 'takenAt') return [{ cond: '1', order: orderBy(query, false), index: SORT_INDEX[sort] ?? null }];
   return [
-    { cond: 'a.taken_at IS NOT NULL', order: orderBy(query, true) },
-    { cond: 'a.taken_at IS NULL', order: orderBy(query, false) },
+    { cond: 'a.taken_at IS NOT NULL', order: orderBy(query, true), index: 'assets_live_taken' },
+    { cond: 'a.taken_at IS NULL', order: orderBy(query, false), index: 'assets_live_name' },
   ];
 }
+
+/** The index whose order is each sort's order (see orderBy and migrations 1, 3, 10). */
+const SORT_INDEX: Partial<Record<NonNullable<SearchQuery['sort']>, string>> = {
+  name: 'assets_live_name_nocase',
+  addedAt: 'assets_live_added',
+  size: 'assets_live_size',
+};
 
 const SUMMARY_COLUMNS = `a.id, a.name, a.kind, a.format, a.width, a.height, a.duration_s, a.taken_at, a.rating, a.thumb,
   a.has_error, a.keyword_count, (SELECT f.online FROM folders f WHERE f.id = a.folder_id) AS online`;
@@ -325,12 +333,39 @@ export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: Se
       skip -= sizes[i];
       return;
     }
-    const sql = `SELECT ${SUMMARY_COLUMNS}, ${opts.expandStacks ? '1' : STACK_SIZE} AS stack_size
-      FROM assets a WHERE ${where} AND ${part.cond} ORDER BY ${part.order} LIMIT ? OFFSET ?`;
-    rows.push(...(prepared(ctx.db, sql).all(...params, want, skip) as SummaryRow[]));
+    const sql = (from: string) => `SELECT ${SUMMARY_COLUMNS}, ${opts.expandStacks ? '1' : STACK_SIZE} AS stack_size
+      FROM ${from} WHERE ${where} AND ${part.cond} ORDER BY ${part.order} LIMIT ? OFFSET ?`;
+    const index = part.index && walkOrderIndex(ctx, sizes[i], skip + want) ? part.index : null;
+    rows.push(...(preparedWithIndex(ctx, sql, index).all(...params, want, skip) as SummaryRow[]));
     skip = 0;
   });
   return { total: counts.n, offset: page.offset, items: rows.map((r) => toSummary(ctx, r)) };
+}
+
+/**
+ * Whether a page is best read by walking the sort's own index and testing the filter on each
+ * row, rather than letting SQLite start from a filter's index and sort all `matches` rows to
+ * return the first few. SQLite cannot know how many matches there are; we just counted them.
+ * Walking reads about `upTo` x (assets / matches) rows; the other way sorts `matches` rows.
+ * So a broad filter (4+ stars: a third of the library) walks, a narrow one (a rare keyword)
+ * sorts its handful. max(id) stands in for the asset count (an upper bound, read in O(log n)).
+ */
+function walkOrderIndex(ctx: LibraryCtx, matches: number, upTo: number): boolean {
+  if (matches === 0) return false;
+  const assets = (prepared(ctx.db, 'SELECT coalesce(max(id), 0) AS n FROM assets').get() as { n: number }).n;
+  return upTo * (assets / matches) < matches;
+}
+
+/** The statement reading FROM assets, through `index` when one is given and usable. */
+function preparedWithIndex(ctx: LibraryCtx, sql: (from: string) => string, index: string | null) {
+  if (index) {
+    try {
+      return prepared(ctx.db, sql(`assets a INDEXED BY ${index}`));
+    } catch {
+      // 'no query solution': this shape cannot use the index; SQLite plans it itself.
+    }
+  }
+  return prepared(ctx.db, sql('assets a'));
 }
 
 /** The summary rows of `ids`, in that order. */
