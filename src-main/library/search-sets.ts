@@ -114,7 +114,10 @@ export function loadTextHits(db: Db, ftsQuery: string): void {
 
 /** Replace temp.folded_hits with the ids `select` returns (for the current search). */
 export function fillFoldedHits(db: Db, select: string, params: unknown[]): void {
-  fillOnce(db, 'folded_hits', JSON.stringify([select, params]), () => prepared(db, `INSERT INTO temp.folded_hits (id) ${select}`).run(...params));
+  // Which RAWs fold depends on the text hits too (the select reads temp.text_hits, whose
+  // query is not among the params), so they are part of the key.
+  const key = JSON.stringify([select, params, state(db).loaded.get('text_hits') ?? null]);
+  fillOnce(db, 'folded_hits', key, () => prepared(db, `INSERT INTO temp.folded_hits (id) ${select}`).run(...params));
 }
 
 /**
@@ -133,8 +136,11 @@ function fillOnce(db: Db, table: 'text_hits' | 'folded_hits', key: string, fill:
   s.loaded.set(table, key);
 }
 
-/** At most this many results are kept; ordered id lists are the big ones (4 bytes an asset). */
+/** At most this many results are kept, holding at most this many bytes (ordered id lists
+ * are the big ones: 4 bytes an asset, so a whole million-asset library is 4 MB). */
 const MAX_RESULTS = 32;
+const MAX_RESULT_BYTES = 32 * 1024 * 1024;
+const bytesOf = (value: unknown): number => (ArrayBuffer.isView(value) ? value.byteLength : 64);
 
 /**
  * A search result remembered while the catalogue is unchanged (any commit, by this
@@ -145,7 +151,14 @@ export function remembered<T>(db: Db, key: string, compute: () => T): T {
   if (s.results.has(key)) return s.results.get(key) as T;
   const value = compute();
   // compute() may have filled temp tables, which re-stamped; the catalogue itself is as it was.
-  if (s.results.size >= MAX_RESULTS) s.results.delete(s.results.keys().next().value!);
+  // The oldest go first (a Map keeps insertion order).
+  let bytes = bytesOf(value);
+  for (const v of s.results.values()) bytes += bytesOf(v);
+  for (const [oldKey, old] of s.results) {
+    if (s.results.size < MAX_RESULTS && bytes <= MAX_RESULT_BYTES) break;
+    s.results.delete(oldKey);
+    bytes -= bytesOf(old);
+  }
   s.results.set(key, value);
   return value;
 }

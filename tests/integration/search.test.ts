@@ -114,6 +114,12 @@ describe('RAW+JPEG stacks', () => {
     expect(names({ text: 'cr2' })).toEqual(['IMG_1.CR2']);
   });
 
+  it('folds stacks afresh for each text, though the rest of the query is the same', () => {
+    expect(names({ text: 'img_1' })).toEqual(['IMG_1.JPG']);
+    expect(names({ text: 'cr2' })).toEqual(['IMG_1.CR2']);
+    expect(names({ text: 'img_1' })).toEqual(['IMG_1.JPG']);
+  });
+
   it('lists every file when asked to expand stacks (the CLI)', () => {
     expect(names({ takenFrom: '2023-01-01' }, { expandStacks: true })).toEqual(['IMG_1.CR2', 'IMG_1.JPG', 'IMG_2.NEF']);
     expect(searchIds(ctx, { takenFrom: '2023-01-01' }, { expandStacks: true, limit: 2 })).toHaveLength(2);
