@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import exifr from 'exifr';
-import { ExifTool } from 'exiftool-vendored';
+import { DefaultExiftoolArgs, ExifTool } from 'exiftool-vendored';
 import { cleanKeywordList } from './keywords';
 
 // Reads what a file already says about itself: capture date, camera, lens, GPS,
@@ -65,10 +68,11 @@ const emptyRaw = (): RawTags => ({
 // ---------------------------------------------------------------------------- exiftool
 
 let exiftool: ExifTool | null = null;
+let watchDir: string | null = null;
 
 /** One shared exiftool process pool; two processes keep a 2-core machine responsive. */
 export function sharedExifTool(): ExifTool {
-  exiftool ??= new ExifTool({ maxProcs: 2, taskTimeoutMillis: 30_000 });
+  exiftool ??= new ExifTool({ maxProcs: 2, taskTimeoutMillis: 30_000, exiftoolArgs: [...parentWatchArgs(), ...DefaultExiftoolArgs] });
   return exiftool;
 }
 
@@ -77,7 +81,51 @@ export async function closeMetadataReader(): Promise<void> {
   const et = exiftool;
   exiftool = null;
   if (et) await et.end();
+  if (watchDir) rmSync(watchDir, { recursive: true, force: true });
+  watchDir = null;
 }
+
+/**
+ * exiftool in -stay_open mode never notices that its parent died (it keeps waiting on the
+ * closed pipe), so a crashed app would leave its exiftool processes running for good, and
+ * one could still finish a write after the restarted app swept its temp files. A config file
+ * (Perl, loaded first) forks a small watcher per exiftool that ends it once the app is gone.
+ * A watcher process, not a timer signal in exiftool itself: a signal interrupts exiftool's
+ * read of its argument pipe, which it takes for an error and quits. The config is written to
+ * a private directory: it is code, so never at a path another user could have planted.
+ * Windows has no orphaning of this kind (and runs exiftool.exe), so it goes without.
+ */
+function parentWatchArgs(): string[] {
+  if (process.platform === 'win32') return [];
+  watchDir ??= mkdtempSync(join(tmpdir(), 'tagsmith-exiftool-'));
+  const config = join(watchDir, 'parent-watch.config');
+  writeFileSync(config, PARENT_WATCH_CONFIG, { mode: 0o600 });
+  return ['-config', config];
+}
+
+const PARENT_WATCH_CONFIG = `# Tagsmith: end this exiftool once the app that started it is gone.
+{
+  my $app = getppid();
+  my $exiftool = $$;
+  my $watcher = fork();
+  if (defined $watcher && $watcher == 0) {
+    # The watcher must not hold exiftool's pipes open, or the app would miss their end.
+    open(STDIN, '<', '/dev/null');
+    open(STDOUT, '>', '/dev/null');
+    open(STDERR, '>', '/dev/null');
+    require POSIX;
+    for (;;) {
+      sleep 1;
+      POSIX::_exit(0) if getppid() != $exiftool;
+      unless (kill(0, $app)) {
+        kill('TERM', $exiftool);
+        POSIX::_exit(0);
+      }
+    }
+  }
+}
+1;
+`;
 
 // ---------------------------------------------------------------------------- helpers
 
