@@ -196,7 +196,12 @@ test('Activity: a batch advances live, pause stops it, resume and quota running 
         return { kind: 'analyze', payload: { file, contentHash: await hashFile(file), endpoint: 'keywords', params: { num_keywords: 20 } } };
       }),
     );
-    sim.inject({ kind: 'latency', path: '/v1/keywords', ms: 700 });
+    // The first answers come quickly, so progress shows; the rest slowly, so the batch cannot
+    // finish before the pause below however slow the machine is: a request holds its rate
+    // slot until its answer plus a second, so after the first ~30 starts nothing new starts
+    // until the slow answers are back, and at most 33 are done when the pause lands.
+    sim.inject({ kind: 'latency', path: '/v1/keywords', ms: 700, count: 3 });
+    sim.inject({ kind: 'latency', path: '/v1/keywords', ms: 4000 });
 
     await page.getByTestId('nav-activity').click();
     await expect(page.getByTestId('activity')).toBeVisible();
