@@ -301,6 +301,7 @@ const SUMMARY_COLUMNS = `a.id, a.name, a.kind, a.format, a.width, a.height, a.du
   a.has_error, a.keyword_count, (SELECT f.online FROM folders f WHERE f.id = a.folder_id) AS online`;
 // Stack size only for the page's rows: one index probe each, not a pass over the library.
 const STACK_SIZE = `(SELECT count(*) FROM assets s WHERE s.folder_id = a.folder_id AND s.stack_key = a.stack_key AND s.removed_at IS NULL)`;
+const summarySelect = (opts: SearchOptions): string => `SELECT ${SUMMARY_COLUMNS}, ${opts.expandStacks ? '1' : STACK_SIZE} AS stack_size`;
 
 /**
  * From this offset on, a page is cut from the query's whole ordered id list (built once,
@@ -333,8 +334,7 @@ export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: Se
       skip -= sizes[i];
       return;
     }
-    const sql = (from: string) => `SELECT ${SUMMARY_COLUMNS}, ${opts.expandStacks ? '1' : STACK_SIZE} AS stack_size
-      FROM ${from} WHERE ${where} AND ${part.cond} ORDER BY ${part.order} LIMIT ? OFFSET ?`;
+    const sql = (from: string) => `${summarySelect(opts)} FROM ${from} WHERE ${where} AND ${part.cond} ORDER BY ${part.order} LIMIT ? OFFSET ?`;
     const index = part.index && walkOrderIndex(ctx, sizes[i], skip + want) ? part.index : null;
     rows.push(...(preparedWithIndex(ctx, sql, index).all(...params, want, skip) as SummaryRow[]));
     skip = 0;
@@ -371,8 +371,7 @@ function preparedWithIndex(ctx: LibraryCtx, sql: (from: string) => string, index
 /** The summary rows of `ids`, in that order. */
 function summariesOf(ctx: LibraryCtx, ids: Int32Array, opts: SearchOptions): SummaryRow[] {
   if (ids.length === 0) return [];
-  const sql = `SELECT ${SUMMARY_COLUMNS}, ${opts.expandStacks ? '1' : STACK_SIZE} AS stack_size
-    FROM assets a WHERE a.id IN (SELECT value FROM json_each(?))`;
+  const sql = `${summarySelect(opts)} FROM assets a WHERE a.id IN (SELECT value FROM json_each(?))`;
   const byId = new Map((prepared(ctx.db, sql).all(JSON.stringify(Array.from(ids))) as SummaryRow[]).map((r) => [r.id, r]));
   return Array.from(ids, (id) => byId.get(id)).filter((r): r is SummaryRow => r !== undefined);
 }

@@ -54,9 +54,9 @@ export function startDriver(script: string, env: Record<string, string>): Driver
     child, lines, exited,
     async kill() {
       // The whole process group at once, as a power cut takes the app with its helpers.
-      // Killing only the driver would orphan its exiftool (-stay_open keeps it alive for
-      // good), which could still finish a write after the restarted app's sweep. Also when
-      // the driver ended by itself: its helpers must not outlive the test.
+      // Killing only the driver would orphan its exiftool, which (until its parent watch
+      // notices, about a second later) could still finish a write after the restarted app's
+      // sweep. Also when the driver ended by itself: its helpers must not outlive the test.
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
