@@ -11,8 +11,11 @@ export interface OpenOptions {
 }
 
 /** Open (creating if needed) a catalogue: WAL, foreign keys, migrations applied. */
+const bindings = new WeakMap<Db, string | undefined>();
+
 export function openDb(file: string, opts: OpenOptions = {}): Db {
   const db = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  bindings.set(db, opts.nativeBinding);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -21,6 +24,20 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   db.pragma('cache_size = -65536');
   migrate(db, migrations, opts.upTo);
   return db;
+}
+
+/** A private in-memory database, through the same native build as `like`. */
+export function memoryDb(like: Db): Db {
+  const binding = bindings.get(like);
+  return new Database(':memory:', binding ? { nativeBinding: binding } : {});
+}
+
+/** A second, read-only connection to `like`'s catalogue (WAL: it reads while `like` writes). */
+export function readerDb(like: Db): Db {
+  const binding = bindings.get(like);
+  const reader = new Database(like.name, { readonly: true, ...(binding ? { nativeBinding: binding } : {}) });
+  reader.pragma('busy_timeout = 5000');
+  return reader;
 }
 
 export function migrate(db: Db, list: Migration[], upTo = Infinity): void {

@@ -78,7 +78,8 @@ function ensure(db: Db, name: string, ddl: string, fill: string): void {
     prepared(db, `DELETE FROM temp.${name}`).run();
     prepared(db, fill).run();
   });
-  s.built.add(name);
+  // Inside a transaction the fill may yet be rolled back (total_changes does not go back).
+  if (!db.inTransaction) s.built.add(name);
 }
 
 export function ensureStackFolded(db: Db): void {
@@ -133,7 +134,8 @@ function fillOnce(db: Db, table: 'text_hits' | 'folded_hits', key: string, fill:
     prepared(db, `DELETE FROM temp.${table}`).run();
     fill();
   });
-  s.loaded.set(table, key);
+  if (db.inTransaction) s.loaded.delete(table);
+  else s.loaded.set(table, key);
 }
 
 /** At most this many results are kept, holding at most this many bytes (ordered id lists
@@ -150,6 +152,9 @@ export function remembered<T>(db: Db, key: string, compute: () => T): T {
   const s = state(db);
   if (s.results.has(key)) return s.results.get(key) as T;
   const value = compute();
+  // What is read inside a transaction may be rolled back, while the change stamp stays put
+  // (total_changes never goes back): such a result is not kept.
+  if (db.inTransaction) return value;
   // compute() may have filled temp tables, which re-stamped; the catalogue itself is as it was.
   // The oldest go first (a Map keeps insertion order).
   let bytes = bytesOf(value);

@@ -4,11 +4,15 @@ import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from 
 import { ApiError } from '../api/errors';
 import { mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
+import { ftsQuery } from './fts-query';
+import { indexedIds } from './index-search';
 import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, prepared, recalled, remembered } from './search-sets';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. The SQL text depends
 // only on WHICH filters are set (never on their values: those are always bound), so each
 // shape is prepared once and cached per database.
+
+export { ftsQuery };
 
 export interface SearchOptions {
   /**
@@ -16,17 +20,6 @@ export interface SearchOptions {
    * collapses stacks; the CLI lists every file.
    */
   expandStacks?: boolean;
-}
-
-/** Turn what a person typed into an FTS5 query: each word a quoted prefix term, all ANDed. */
-export function ftsQuery(text: string): string | null {
-  const terms = text
-    .normalize('NFC')
-    .split(/\s+/)
-    // Words with no letter or digit would be empty phrases to FTS5 (and match nothing useful).
-    .filter((w) => /[\p{L}\p{N}]/u.test(w))
-    .map((w) => `"${w.replace(/"/g, '""')}"*`);
-  return terms.length ? terms.join(' AND ') : null;
 }
 
 interface Built {
@@ -315,6 +308,7 @@ const resultKey = (what: string, query: SearchQuery, opts: SearchOptions): strin
 
 export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: SearchOptions = {}): SearchResult {
   const ordered = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts))
+    ?? fromIndex(ctx, query, opts)
     ?? (page.offset >= DEEP_OFFSET ? orderedIds(ctx, query, opts) : undefined);
   if (ordered) {
     const ids = ordered.subarray(page.offset, page.offset + page.limit);
@@ -379,13 +373,26 @@ function summariesOf(ctx: LibraryCtx, ids: Int32Array, opts: SearchOptions): Sum
 /** Every matching id in display order (for "select all matching"); `limit` caps the list. */
 export function searchIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions & { limit?: number } = {}): number[] {
   if (opts.limit === undefined) return Array.from(orderedIds(ctx, query, opts));
-  const known = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts));
+  const known = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts)) ?? fromIndex(ctx, query, opts);
   return known ? Array.from(known.subarray(0, opts.limit)) : listIds(ctx, query, opts, opts.limit);
 }
 
 /** All matching ids in display order, remembered while the catalogue is unchanged. */
 function orderedIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Int32Array {
-  return remembered(ctx.db, resultKey('ids', query, opts), () => Int32Array.from(listIds(ctx, query, opts, -1)));
+  return (
+    recalled<Int32Array>(ctx.db, resultKey('ids', query, opts)) ??
+    fromIndex(ctx, query, opts) ??
+    remembered(ctx.db, resultKey('ids', query, opts), () => Int32Array.from(listIds(ctx, query, opts, -1)))
+  );
+}
+
+/**
+ * All matching ids in display order from the in-memory catalogue index (see
+ * catalogue-index.ts), remembered like any result; undefined when the index cannot answer.
+ */
+function fromIndex(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Int32Array | undefined {
+  const ids = indexedIds(ctx.db, query, !!opts.expandStacks);
+  return ids ? remembered(ctx.db, resultKey('ids', query, opts), () => ids) : undefined;
 }
 
 /** The first `limit` matching ids in display order (-1: all of them). */

@@ -1,0 +1,216 @@
+import type { SearchQuery } from '../../src-preload/contract';
+import {
+  A_DUP,
+  A_ERROR,
+  A_FLAG_MASK,
+  A_FLAG_SHIFT,
+  A_KIND_SHIFT,
+  A_LIVE,
+  A_NO_KEYWORDS,
+  A_RATING_SHIFT,
+  currentIndex,
+  dropIndex,
+  FLAG_CODE,
+  indexable,
+  KIND_CODE,
+  type CatalogueIndex,
+  type SortPerm,
+} from './catalogue-index';
+import type { Db } from './db';
+import { ftsWord, ftsWords } from './fts-query';
+import { prepared } from './search-sets';
+
+// A search answered from the in-memory catalogue index (catalogue-index.ts), with the same
+// meaning as the SQL in search.ts: the same filters, the same RAW+JPEG stack folding, the
+// same orders. It returns every matching id in display order; a page is a cut of that.
+
+/**
+ * All ids matching `query` in display order, or null when the index cannot answer it (an
+ * analysis filter or sort, the index still being built, an open transaction).
+ */
+export function indexedIds(db: Db, query: SearchQuery, expandStacks: boolean): Int32Array | null {
+  if (!indexable(query)) return null;
+  const ix = currentIndex(db);
+  if (!ix) return null;
+  try {
+    return evaluate(db, ix, query, expandStacks);
+  } catch (e) {
+    // A bug, not a user error: answer from SQL and build the index again rather than show
+    // a wrong result.
+    console.error('[search] catalogue index dropped:', (e as Error).message);
+    dropIndex(db);
+    return null;
+  }
+}
+
+/** The taken_at of `id` compared with `bound` in SQL, so the comparison is SQLite's own. */
+function takenAtLeast(db: Db, id: number, bound: string): boolean {
+  return prepared(db, 'SELECT taken_at >= ? AS ok FROM assets WHERE id = ?').pluck(true).get(bound, id) === 1;
+}
+
+/** First timeline position whose capture date is >= bound (binary search over the order). */
+function lowerBound(db: Db, perm: Int32Array, bound: string): number {
+  let lo = 0;
+  let hi = perm.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (takenAtLeast(db, perm[mid], bound)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function keywordId(db: Db, name: string): number | undefined {
+  // keywords.name is COLLATE NOCASE, so this is the case-insensitive match search.ts makes.
+  return prepared(db, 'SELECT id FROM keywords WHERE name = ?').pluck(true).get(name.normalize('NFC').trim()) as number | undefined;
+}
+
+/** The assets matching one search word (a prefix), from the full-text part of the index or FTS5. */
+function wordHits(db: Db, ix: CatalogueIndex, word: string): ArrayLike<number> {
+  const token = ix.text ? ix.tokenizer().wordToken(word) : null;
+  if (ix.text && token !== null) return ix.text.withPrefix(token, ix.cols.scratch);
+  return prepared(db, 'SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?').pluck(true).all(ftsWord(word)) as number[];
+}
+
+function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: boolean): Int32Array | null {
+  const c = ix.cols;
+  const empty = new Int32Array(0);
+
+  // Sets every match must belong to: each word's full-text hits and each wanted keyword's postings.
+  const required: ArrayLike<number>[] = [];
+  for (const word of query.text ? ftsWords(query.text) : []) {
+    const hits = wordHits(db, ix, word);
+    if (!hits.length) return empty;
+    required.push(hits);
+  }
+  for (const k of query.keywords ?? []) {
+    const id = keywordId(db, k);
+    const ids = id === undefined ? undefined : ix.postings.get(id);
+    if (!ids) return empty;
+    required.push(ids);
+  }
+  required.sort((a, b) => a.length - b.length);
+  const m = required.length;
+  // In more than one set: counted per id (each set holds an id once), so "in all" is count === m.
+  const counts = c.counts;
+  if (m > 1) {
+    if (m > 255) return null; // the counts are bytes; SQL answers such a query
+    counts.fill(0);
+    for (const set of required) for (let i = 0; i < set.length; i++) counts[set[i]]++;
+  }
+
+  const without = c.without;
+  let excluding = false;
+  for (const k of query.withoutKeywords ?? []) {
+    const id = keywordId(db, k);
+    const ids = id === undefined ? undefined : ix.postings.get(id);
+    if (!ids) continue;
+    if (!excluding) without.fill(0);
+    excluding = true;
+    for (let i = 0; i < ids.length; i++) without[ids[i]] = 1;
+  }
+
+  // A capture-date range is a range of positions on the timeline.
+  let dateLo = -1;
+  let dateHi = -1;
+  const taken = ix.perm('taken');
+  if (query.takenFrom || query.takenTo) {
+    dateLo = query.takenFrom ? lowerBound(db, taken, query.takenFrom) : 0;
+    dateHi = query.takenTo ? lowerBound(db, taken, query.takenTo + '~') : taken.length;
+    if (dateHi <= dateLo) return empty;
+  }
+
+  // The yes/no filters as one mask test on the packed attributes.
+  let maskBits = A_LIVE;
+  let want = A_LIVE;
+  let kinds = 0;
+  if (query.kinds && query.kinds.length) {
+    for (const k of query.kinds) if (KIND_CODE[k]) kinds |= 1 << (KIND_CODE[k] - 1 + A_KIND_SHIFT);
+    if (!kinds) return empty;
+  }
+  for (const [on, bit] of [[query.noKeywords, A_NO_KEYWORDS], [query.duplicatesOnly, A_DUP], [query.errorsOnly, A_ERROR]] as const) {
+    if (!on) continue;
+    maskBits |= bit;
+    want |= bit;
+  }
+  if (query.flag === 'unflagged') maskBits |= A_FLAG_MASK;
+  else if (query.flag) {
+    if (!FLAG_CODE[query.flag]) return empty;
+    maskBits |= A_FLAG_MASK;
+    want |= FLAG_CODE[query.flag] << A_FLAG_SHIFT;
+  }
+  const minRating = query.minRating !== undefined && query.minRating > 0 ? query.minRating : 0;
+  const byFolder = query.folderId !== undefined;
+  const folderId = query.folderId ?? 0;
+  let camera = 0;
+  if (query.camera) {
+    camera = ix.codeOf(query.camera);
+    if (camera < 0) return empty;
+  }
+
+  const { attrs, folder, make, model, takenPos, mark } = c;
+  mark.fill(0);
+  let count = 0;
+  // Candidates: the smallest required set, else the date range, else every id.
+  const source: ArrayLike<number> | null = m ? required[0] : dateLo >= 0 ? taken.subarray(dateLo, dateHi) : null;
+  const end = source ? source.length : Math.min(ix.maxId, c.cap - 1) + 1;
+  // Branch-free per asset (each test is a 0/1 product): with a filter matching a random
+  // quarter of a million assets, mispredicted branches would cost more than the tests.
+  for (let i = source ? 0 : 1; i < end; i++) {
+    const id = source ? source[i] : i;
+    const a = attrs[id];
+    let ok = +((a & maskBits) === want);
+    if (kinds) ok &= +((a & kinds) !== 0);
+    if (minRating) ok &= +(a >> A_RATING_SHIFT >= minRating);
+    if (byFolder) ok &= +(folder[id] === folderId);
+    if (dateLo >= 0) ok &= +(takenPos[id] >= dateLo) & +(takenPos[id] < dateHi);
+    if (camera) ok &= +(model[id] === camera) | +(make[id] === camera);
+    if (m > 1) ok &= +(counts[id] === m);
+    if (excluding) ok &= 1 - without[id];
+    mark[id] = ok;
+    count += ok;
+  }
+
+  // RAW+JPEG: a matching RAW is folded when a better member of its stack matches as well
+  // (whether that member is itself folded or not, as in SQL).
+  if (!expandStacks && count) {
+    const { raws, start, siblings } = ix.stacks();
+    const folded: number[] = [];
+    for (let r = 0; r < raws.length; r++) {
+      if (mark[raws[r]] !== 1) continue;
+      for (let i = start[r]; i < start[r + 1]; i++) {
+        if (mark[siblings[i]] === 1) {
+          folded.push(raws[r]);
+          break;
+        }
+      }
+    }
+    for (const raw of folded) mark[raw] = 0;
+    count -= folded.length;
+  }
+
+  // Walk the sort's order and keep the matches (branch-free: write every id, advance on a match).
+  const out = new Int32Array(count + 1);
+  let n = 0;
+  const desc = query.order === 'desc';
+  const sort = query.sort ?? 'takenAt';
+  const order: SortPerm[] = sort === 'name' ? ['name'] : sort === 'addedAt' ? ['added'] : sort === 'size' ? ['size'] : ['taken', 'undated'];
+  for (const which of order) {
+    const perm = ix.perm(which);
+    if (desc) {
+      for (let i = perm.length - 1; i >= 0 && n < count; i--) {
+        const id = perm[i];
+        out[n] = id;
+        n += mark[id];
+      }
+    } else {
+      for (let i = 0; i < perm.length && n < count; i++) {
+        const id = perm[i];
+        out[n] = id;
+        n += mark[id];
+      }
+    }
+  }
+  if (n !== count) throw new Error(`catalogue index out of step: ${count} matches, ${n} placed in order`);
+  return out.subarray(0, count);
+}

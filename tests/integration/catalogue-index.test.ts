@@ -1,0 +1,209 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SearchQuery } from '../../src-preload/contract';
+import { currentIndex, useCatalogueIndex } from '../../src-main/library/catalogue-index';
+import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { search, searchIds } from '../../src-main/library/search';
+import { seedAssets, seedFolder, type SeedAsset } from '../helpers/seed';
+
+// The in-memory catalogue index must answer every query exactly as the SQL does: the same
+// ids in the same order, stacks folded the same way, after any kind of change. Two
+// connections to one catalogue: `ix` searches through the index, `sql` (index off) is the
+// reference.
+
+const WORDS = ['beach', 'Beach', 'sunset', 'sun', 'dog', 'sky', 'Öl', 'café', 'night', 'city', 'snow', 'bird'];
+const CAMERAS: [string | null, string | null][] = [['Canon', 'Canon EOS R5'], ['SONY', 'ILCE-7M3'], ['Apple', null], [null, null]];
+
+function rng(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x7fffffff;
+  };
+}
+
+function library(seed: number, count: number): { ix: LibraryCtx; sql: LibraryCtx; folders: number[]; rand: () => number } {
+  const dir = mkdtempSync(join(tmpdir(), 'tagsmith-index-'));
+  const ix = openLibrary(dir);
+  const rand = rng(seed);
+  const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+  const folders = [seedFolder(ix.db, '/a'), seedFolder(ix.db, '/b'), seedFolder(ix.db, '/c')];
+  const assets: SeedAsset[] = [];
+  for (let n = 0; n < count; n++) {
+    const folderId = pick(folders);
+    // Few distinct names and dates, so ties (and case-only differences) are everywhere.
+    const stem = `${pick(['img', 'IMG', 'Img', 'dsc', 'é'])}_${Math.floor(rand() * 40)}`;
+    const dated = rand() < 0.8;
+    const takenAt = dated ? `20${10 + Math.floor(rand() * 12)}-0${1 + Math.floor(rand() * 9)}-1${Math.floor(rand() * 9)}T1${Math.floor(rand() * 3)}:00:00${rand() < 0.2 ? '+02:00' : ''}` : null;
+    const [cameraMake, cameraModel] = pick(CAMERAS);
+    const common: Omit<SeedAsset, 'relPath'> = {
+      folderId,
+      kind: rand() < 0.1 ? 'video' : rand() < 0.05 ? 'audio' : 'image',
+      size: Math.floor(rand() * 50) * 1000,
+      takenAt,
+      cameraMake,
+      cameraModel,
+      rating: Math.floor(rand() * 6),
+      keywords: rand() < 0.2 ? [] : [...new Set(Array.from({ length: 1 + Math.floor(rand() * 4) }, () => pick(WORDS).toLowerCase()))],
+      caption: rand() < 0.3 ? `${pick(WORDS)} and ${pick(WORDS)}` : null,
+      title: rand() < 0.1 ? pick(WORDS) : null,
+      contentHash: rand() < 0.1 ? `dup${Math.floor(rand() * 30)}` : rand() < 0.05 ? null : `h${n}`,
+      hasError: rand() < 0.05,
+      addedAt: 1_700_000_000_000 + Math.floor(rand() * 100),
+      removedAt: rand() < 0.05 ? 1 : null,
+    };
+    const r = rand();
+    if (r < 0.1) {
+      // RAW+JPEG (the JPEG may come later or earlier than the RAW), or two RAWs of one shot.
+      const pair: SeedAsset[] = [
+        { ...common, relPath: `s${n}/${stem}.CR2`, isRaw: true, format: 'cr2', contentHash: `r${n}` },
+        rand() < 0.3 ? { ...common, relPath: `s${n}/${stem}.NEF`, isRaw: true, format: 'nef', contentHash: `n${n}`, rating: Math.floor(rand() * 6) }
+          : { ...common, relPath: `s${n}/${stem}.jpg`, rating: Math.floor(rand() * 6), keywords: rand() < 0.5 ? common.keywords : ['sky'] },
+      ];
+      assets.push(...(rand() < 0.5 ? pair : pair.reverse()));
+    } else {
+      assets.push({ ...common, relPath: `d${n % 7}/${n}/${stem}.${pick(['jpg', 'png', 'mp4'])}` });
+    }
+  }
+  seedAssets(ix.db, assets);
+  // Flags are not part of the seed helper.
+  ix.db.prepare("UPDATE assets SET flag = CASE id % 7 WHEN 1 THEN 'pick' WHEN 2 THEN 'reject' END").run();
+  const sql = openLibrary(dir);
+  useCatalogueIndex(sql.db, false);
+  return { ix, sql, folders, rand };
+}
+
+function randomQuery(rand: () => number, folders: number[]): SearchQuery {
+  const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+  const q: SearchQuery = {};
+  const maybe = (p: number) => rand() < p;
+  if (maybe(0.25)) q.text = pick(['be', 'sun', 'beach sky', 'img', 'IMG_1', 'cafe', 'öl', 'dsc', 'zzz', 'ni']);
+  if (maybe(0.2)) q.kinds = maybe(0.5) ? [pick(['image', 'video', 'audio'] as const)] : ['image', 'video'];
+  if (maybe(0.15)) q.folderId = pick(folders);
+  if (maybe(0.2)) q.keywords = maybe(0.7) ? [pick(WORDS)] : [pick(WORDS), pick(WORDS)];
+  if (maybe(0.15)) q.withoutKeywords = [pick(WORDS)];
+  if (maybe(0.1)) q.noKeywords = true;
+  if (maybe(0.25)) q.minRating = Math.floor(rand() * 6);
+  if (maybe(0.2)) q.takenFrom = pick(['2012-01-01', '2015-05-13', '2030-01-01']);
+  if (maybe(0.2)) q.takenTo = pick(['2014-12-31', '2016-05-13', '2011-01-01']);
+  if (maybe(0.15)) q.camera = pick(['Canon EOS R5', 'SONY', 'Apple', 'Leica']);
+  if (maybe(0.1)) q.duplicatesOnly = true;
+  if (maybe(0.1)) q.errorsOnly = true;
+  if (maybe(0.1)) q.flag = pick(['pick', 'reject', 'unflagged'] as const);
+  if (maybe(0.7)) q.sort = pick(['takenAt', 'name', 'addedAt', 'size'] as const);
+  if (maybe(0.5)) q.order = pick(['asc', 'desc'] as const);
+  return q;
+}
+
+/** Many random queries: the index and SQL give the same ids in the same order, collapsed and expanded. */
+function agree(ix: LibraryCtx, sql: LibraryCtx, rand: () => number, folders: number[], queries: number): void {
+  let nonEmpty = 0;
+  for (let i = 0; i < queries; i++) {
+    const q = randomQuery(rand, folders);
+    for (const expandStacks of [false, true]) {
+      const want = searchIds(sql, q, { expandStacks });
+      expect(searchIds(ix, q, { expandStacks }), `${JSON.stringify(q)} expand=${expandStacks}`).toEqual(want);
+      if (want.length) nonEmpty++;
+    }
+    const page = { offset: Math.floor(rand() * 40), limit: 25 };
+    const got = search(ix, q, page);
+    const ref = search(sql, q, page);
+    expect(got.total).toBe(ref.total);
+    expect(got.items).toEqual(ref.items);
+  }
+  // The queries are not all trivially empty.
+  expect(nonEmpty).toBeGreaterThan(queries / 2);
+}
+
+describe('catalogue index', () => {
+  it('answers random queries exactly as SQL does', () => {
+    const { ix, sql, folders, rand } = library(7, 1500);
+    const index = currentIndex(ix.db);
+    expect(index).not.toBeNull();
+    agree(ix, sql, rand, folders, 300);
+    // Never found out of step (that would drop it and let SQL answer instead).
+    expect(currentIndex(ix.db)).toBe(index);
+  });
+
+  it('stays exact through edits made on its own connection, without being rebuilt', () => {
+    const { ix, sql, folders, rand } = library(11, 800);
+    const index = currentIndex(ix.db);
+    agree(ix, sql, rand, folders, 20);
+    const db = ix.db;
+    const ids = (db.prepare('SELECT id FROM assets ORDER BY id').pluck().all() as number[]);
+    const some = (n: number) => Array.from({ length: n }, () => ids[Math.floor(rand() * ids.length)]);
+    const edits: [string, () => void][] = [
+      ['ratings and flags', () => some(60).forEach((id, i) => db.prepare('UPDATE assets SET rating = ?, flag = ? WHERE id = ?').run(i % 6, i % 3 ? 'pick' : null, id))],
+      ['keywords added and removed', () => {
+        for (const id of some(80)) {
+          const kw = db.prepare('INSERT INTO keywords (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id').pluck().get(WORDS[id % WORDS.length]) as number;
+          db.prepare('INSERT OR IGNORE INTO asset_keywords (asset_id, keyword_id, position) VALUES (?, ?, 9)').run(id, kw);
+          db.prepare('UPDATE assets SET keyword_count = (SELECT count(*) FROM asset_keywords WHERE asset_id = ?) WHERE id = ?').run(id, id);
+        }
+        for (const id of some(80)) {
+          db.prepare('DELETE FROM asset_keywords WHERE asset_id = ?').run(id);
+          db.prepare("UPDATE assets SET keyword_count = 0, keywords_text = '' WHERE id = ?").run(id);
+        }
+      }],
+      ['a keyword deleted', () => db.prepare("DELETE FROM keywords WHERE name = 'dog'").run()],
+      ['a keyword merged into another', () => {
+        const from = db.prepare("SELECT id FROM keywords WHERE name = 'snow'").pluck().get() as number;
+        const to = db.prepare("SELECT id FROM keywords WHERE name = 'night'").pluck().get() as number;
+        db.prepare('DELETE FROM asset_keywords WHERE keyword_id = ? AND asset_id IN (SELECT asset_id FROM asset_keywords WHERE keyword_id = ?)').run(from, to);
+        db.prepare('UPDATE asset_keywords SET keyword_id = ? WHERE keyword_id = ?').run(to, from);
+      }],
+      ['files removed and revived', () => {
+        some(50).forEach((id) => db.prepare('UPDATE assets SET removed_at = 5 WHERE id = ?').run(id));
+        some(30).forEach((id) => db.prepare('UPDATE assets SET removed_at = NULL WHERE id = ?').run(id));
+      }],
+      ['renames, new dates, sizes (sort keys)', () => some(40).forEach((id, i) =>
+        db.prepare("UPDATE assets SET name = ?, taken_at = ?, size = ?, added_at = ? WHERE id = ?").run(`Zed_${i}.jpg`, i % 4 ? `2013-0${1 + (i % 9)}-01T00:00:00` : null, i * 7, 1_800_000_000_000 - i, id))],
+      ['contents changed (duplicates)', () => some(40).forEach((id, i) => db.prepare('UPDATE assets SET content_hash = ? WHERE id = ?').run(i % 3 ? `dup${i % 5}` : null, id))],
+      ['files added, some next to existing RAWs and JPEGs', () => {
+        const stacks = db.prepare('SELECT folder_id, min(rel_path) AS rel_path FROM assets WHERE is_raw = 1 GROUP BY folder_id, stack_key LIMIT 20').all() as { folder_id: number; rel_path: string }[];
+        seedAssets(db, [
+          ...stacks.map((s, i) => ({ folderId: s.folder_id, relPath: s.rel_path.replace(/\.[^.]+$/, '.JPG'), keywords: ['sky'], takenAt: '2014-01-01T00:00:00', rating: i % 6 })),
+          ...Array.from({ length: 60 }, (_, i) => ({ folderId: folders[i % 3], relPath: `new/${i}.jpg`, keywords: [WORDS[i % WORDS.length].toLowerCase()], caption: 'beach sun', contentHash: `dup${i % 4}`, takenAt: i % 3 ? '2015-05-13T10:00:00' : null })),
+        ]);
+      }],
+      ['files moved between folders and turned into RAW', () => some(30).forEach((id, i) =>
+        db.prepare("UPDATE assets SET folder_id = ?, is_raw = ?, stack_key = CASE WHEN ? THEN stack_key ELSE 'moved' || ? END WHERE id = ?").run(folders[i % 3], i % 2, i % 4, i, id))],
+      ['rows deleted (folder rows gone)', () => some(40).forEach((id) => db.prepare('DELETE FROM assets WHERE id = ?').run(id))],
+      ['kinds, errors and cameras', () => some(40).forEach((id, i) =>
+        db.prepare('UPDATE assets SET kind = ?, has_error = ?, camera_model = ?, camera_make = NULL WHERE id = ?').run(['image', 'video', 'audio'][i % 3], i % 2, i % 2 ? 'Leica' : null, id))],
+      ['text changed', () => some(40).forEach((id, i) => db.prepare('UPDATE assets SET caption = ?, title = ? WHERE id = ?').run(i % 2 ? 'sunny beach' : null, 'Café night', id))],
+      ['so much text changed that the full-text part is read again', () => {
+        currentIndex(db)!.text!.rebuildAt = 50;
+        some(200).forEach((id, i) => db.prepare('UPDATE assets SET caption = ? WHERE id = ?').run(i % 2 ? 'Öl painting' : 'img beach', id));
+      }],
+    ];
+    for (const [what, edit] of edits) {
+      edit();
+      expect(currentIndex(ix.db), what).toBe(index);
+      agree(ix, sql, rand, folders, 25);
+    }
+  });
+
+  it('is rebuilt after another connection writes, and SQL answers inside a transaction', () => {
+    const { ix, sql, folders, rand } = library(23, 600);
+    const before = currentIndex(ix.db);
+    sql.db.prepare('UPDATE assets SET rating = 5 - rating WHERE id % 2 = 0').run();
+    sql.db.prepare("UPDATE assets SET removed_at = 1 WHERE id % 9 = 0").run();
+    agree(ix, sql, rand, folders, 40);
+    expect(currentIndex(ix.db)).not.toBe(before);
+    const q: SearchQuery = { minRating: 3 };
+    const want = searchIds(sql, q);
+    try {
+      ix.db.transaction(() => {
+        ix.db.prepare('UPDATE assets SET rating = 0').run();
+        expect(searchIds(ix, q)).toEqual([]);
+        throw new Error('roll back');
+      })();
+    } catch (e) {
+      expect((e as Error).message).toBe('roll back');
+    }
+    expect(searchIds(ix, q)).toEqual(want);
+  });
+});
