@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import type { Api, ApiEnvelope, ApiMethod } from '../../src-preload/contract';
+import { startCatalogueIndex } from '../library/catalogue-index';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } from '../library/folders';
 import { Scanner } from '../library/scan';
@@ -49,6 +50,8 @@ function appVersion(): string {
 }
 
 export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
+  // Searches are answered from memory once the catalogue is indexed (library/catalogue-index.ts).
+  startCatalogueIndex(ctx.db);
   const scanner = new Scanner(ctx);
   // The queue starts only once every workflow has registered its job kinds (below), so a job
   // left from the previous run never meets a queue that cannot run it.

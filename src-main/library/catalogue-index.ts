@@ -24,11 +24,25 @@ import { TextIndexBuilder, Tokenizer, type TextIndex } from './text-index';
 
 export type SortPerm = 'taken' | 'undated' | 'name' | 'added' | 'size';
 
+/** Each order's keys before the id (as in search.ts orderBy), for an alias. */
+const ORDER_KEYS: Record<SortPerm, ((x: string) => string)[]> = {
+  taken: [(x) => `${x}.taken_at`, (x) => `${x}.name`],
+  undated: [(x) => `${x}.name`],
+  name: [(x) => `${x}.name COLLATE NOCASE`],
+  added: [(x) => `${x}.added_at`],
+  size: [(x) => `${x}.size`],
+};
+/** More sort-key changes than this at once: read the orders again instead of patching them. */
+const PATCH_MAX = 2000;
+
 export const KIND_CODE: Record<string, number> = { image: 1, video: 2, audio: 3 };
 export const FLAG_CODE: Record<string, number> = { pick: 1, reject: 2 };
 
-/** Below this many assets the index is built on the spot; above it, in the background. */
-const SYNC_BUILD_MAX = 250_000;
+/**
+ * Up to this many assets the index is built on the spot (~0.25 s); above it, a step at a
+ * time in the background while SQL answers. Tests lower it to exercise the background build.
+ */
+export const indexOptions = { syncBuildMax: 20_000 };
 const CHUNK = 25_000;
 
 const TRIGGERS = /* sql */ `
@@ -117,6 +131,8 @@ class Columns {
   counts = new Uint8Array(0);
   /** Kept all zero between uses (TextIndex.withPrefix). */
   scratch = new Uint8Array(0);
+  /** Query scratch: the ids that matched, in the order they were tested. */
+  hits = new Int32Array(0);
   without = new Uint8Array(0);
 
   grow(maxId: number): void {
@@ -136,6 +152,7 @@ class Columns {
     this.mark = new Uint8Array(cap);
     this.counts = new Uint8Array(cap);
     this.scratch = new Uint8Array(cap);
+    this.hits = new Int32Array(cap);
     this.without = new Uint8Array(cap);
     this.cap = cap;
   }
@@ -155,6 +172,7 @@ export class CatalogueIndex {
   rawSiblings = new Map<number, Int32Array>();
   private stackArrays: StackArrays | null = null;
   private perms = new Map<SortPerm, Int32Array>();
+  private ranks = new Map<SortPerm, Int32Array>();
   /** The full-text part; null while it is built or rebuilt (FTS5 answers text meanwhile). */
   text: TextIndex | null = null;
   private tok: Tokenizer | null = null;
@@ -264,11 +282,14 @@ export class CatalogueIndex {
 
   loadKeywords(): void {
     this.postings.clear();
-    const kws = rawPluck(this.db, 'SELECT id FROM keywords');
-    for (const k of kws) this.loadPostings(k);
+    for (const k of this.keywordIds()) this.loadPostings(k);
   }
 
-  private loadPostings(keywordId: number): void {
+  keywordIds(): number[] {
+    return rawPluck(this.db, 'SELECT id FROM keywords');
+  }
+
+  loadPostings(keywordId: number): void {
     const ids = Int32Array.from(rawPluck(this.db, 'SELECT asset_id FROM asset_keywords WHERE keyword_id = ? ORDER BY asset_id', keywordId));
     if (ids.length) this.postings.set(keywordId, ids);
     else this.postings.delete(keywordId);
@@ -345,8 +366,99 @@ export class CatalogueIndex {
     return p;
   }
 
+  /** Each id's place in a sort order (for the timeline's dated part, see cols.takenPos). */
+  rank(which: Exclude<SortPerm, 'taken'>): Int32Array {
+    let r = this.ranks.get(which);
+    if (!r) {
+      const perm = this.perm(which);
+      r = new Int32Array(this.cols.cap);
+      for (let i = 0; i < perm.length; i++) r[perm[i]] = i;
+      this.ranks.set(which, r);
+    }
+    return r;
+  }
+
+  /**
+   * Put assets whose sort keys (or presence) changed in their new places in each order built
+   * so far: out of the order, then back in where SQLite's own comparison of the keys puts
+   * them (a binary search). Many changes at once: the orders are read again when next used.
+   */
+  private patchPerms(ids: number[]): void {
+    if (ids.length > PATCH_MAX) return this.dropPerms();
+    const json = JSON.stringify(ids);
+    const present = new Map(
+      prepared(this.db, 'SELECT id, taken_at IS NOT NULL FROM assets WHERE removed_at IS NULL AND id IN (SELECT value FROM json_each(?))')
+        .raw(true)
+        .all(json) as [number, number][],
+    );
+    const out = this.cols.scratch;
+    for (const id of ids) out[id] = 1;
+    for (const [which, perm] of this.perms) {
+      const keys = ORDER_KEYS[which];
+      const kept = new Int32Array(perm.length);
+      let k = 0;
+      for (let i = 0; i < perm.length; i++) {
+        kept[k] = perm[i];
+        k += 1 - out[perm[i]];
+      }
+      const wanted = ids.filter((id) => present.has(id) && (which === 'taken' ? present.get(id) === 1 : which === 'undated' ? present.get(id) === 0 : true));
+      if (!wanted.length && k === perm.length) continue;
+      const sorted = prepared(this.db, `SELECT a.id FROM assets a WHERE a.id IN (SELECT value FROM json_each(?)) ORDER BY ${keys.map((f) => f('a')).join(', ')}, a.id`)
+        .pluck(true)
+        .all(JSON.stringify(wanted)) as number[];
+      const places = this.placesIn(kept.subarray(0, k), sorted, keys);
+      const merged = new Int32Array(k + sorted.length);
+      let from = 0;
+      let n = 0;
+      sorted.forEach((id, i) => {
+        merged.set(kept.subarray(from, places[i]), n);
+        n += places[i] - from;
+        merged[n++] = id;
+        from = places[i];
+      });
+      merged.set(kept.subarray(from, k), n);
+      this.perms.set(which, merged);
+    }
+    for (const id of ids) out[id] = 0;
+    this.ranks.clear();
+    const taken = this.perms.get('taken');
+    if (taken) {
+      const pos = this.cols.takenPos;
+      pos.fill(-1);
+      for (let i = 0; i < taken.length; i++) pos[taken[i]] = i;
+    }
+  }
+
+  /**
+   * For each of `ids`, the first place in `order` whose asset sorts after it: binary searches
+   * run side by side, each round one SQL statement comparing every pending pair (SQLite's own
+   * comparison, collations included).
+   */
+  private placesIn(order: Int32Array, ids: number[], keys: ((x: string) => string)[]): Int32Array {
+    const lo = new Int32Array(ids.length);
+    const hi = new Int32Array(ids.length).fill(order.length);
+    const compare = prepared(
+      this.db,
+      `SELECT (${keys.map((f) => f('a')).join(', ')}, a.id) < (${keys.map((f) => f('b')).join(', ')}, b.id)
+       FROM json_each(?) j JOIN assets a ON a.id = j.value ->> 0 JOIN assets b ON b.id = j.value ->> 1 ORDER BY j.key`,
+    ).pluck(true);
+    for (;;) {
+      const pending: number[] = [];
+      for (let i = 0; i < ids.length; i++) if (lo[i] < hi[i]) pending.push(i);
+      if (!pending.length) return lo;
+      const before = compare.all(JSON.stringify(pending.map((i) => [ids[i], order[(lo[i] + hi[i]) >>> 1]]))) as number[];
+      if (before.length !== pending.length) throw new Error('catalogue index out of step: an asset to place is gone');
+      pending.forEach((i, j) => {
+        const mid = (lo[i] + hi[i]) >>> 1;
+        if (before[j] === 1) hi[i] = mid;
+        else lo[i] = mid + 1;
+      });
+    }
+  }
+
   private dropPerms(): void {
     this.perms.clear();
+    this.ranks.clear();
     this.cols.takenPos.fill(-1);
   }
 
@@ -374,14 +486,15 @@ export class CatalogueIndex {
         c.attrs[id] = 0;
         this.rawSiblings.delete(id);
       }
-      if (dirty.some(([, sort]) => sort === 1)) this.dropPerms();
+      const moved = dirty.filter(([, sort]) => sort === 1).map(([id]) => id);
+      if (moved.length) this.patchPerms(moved);
     }
     const textIds = dirty.filter((d) => d[2] === 1).map((d) => d[0]);
     if (textIds.length) {
       if (this.textBuild) for (const id of textIds) this.textPending.add(id);
       if (this.text) {
         this.updateText(this.text, textIds);
-        if (this.text.worthRebuilding) this.buildText(this.maxId > SYNC_BUILD_MAX);
+        if (this.text.worthRebuilding) this.buildText(this.maxId > indexOptions.syncBuildMax);
       }
     }
     for (const [keywordId] of kw) this.patchPostings(keywordId);
@@ -452,13 +565,15 @@ interface Holder {
   index: CatalogueIndex | null;
   building: Promise<void> | null;
   disabled: boolean;
+  /** Whether a large catalogue may be indexed in the background (a long-lived process). */
+  background: boolean;
 }
 const holders = new WeakMap<Db, Holder>();
 
 function holder(db: Db): Holder {
   let h = holders.get(db);
   if (!h) {
-    h = { index: null, building: null, disabled: false };
+    h = { index: null, building: null, disabled: false, background: false };
     holders.set(db, h);
   }
   return h;
@@ -500,7 +615,8 @@ async function buildInBackground(db: Db, h: Holder): Promise<void> {
       if (!db.open) return;
       after = ix.loadRows(after, CHUNK);
     }
-    for (const step of [() => ix.loadDuplicates(), () => ix.loadKeywords(), () => ix.loadStacks(), () => ix.perm('taken')]) {
+    const steps = [() => ix.loadDuplicates(), ...ix.keywordIds().map((k) => () => ix.loadPostings(k)), () => ix.loadStacks(), () => ix.perm('taken')];
+    for (const step of steps) {
       await tick();
       if (!db.open) return;
       step();
@@ -531,7 +647,9 @@ export function currentIndex(db: Db): CatalogueIndex | null {
   if (db.inTransaction || h.disabled) return null;
   if (!h.index) {
     if (h.building) return null;
-    if (assetCount(db) > SYNC_BUILD_MAX) {
+    if (assetCount(db) > indexOptions.syncBuildMax) {
+      // A one-shot process (the CLI) is better served by SQL than by indexing a big catalogue.
+      if (!h.background) return null;
       h.building = buildInBackground(db, h).finally(() => {
         h.building = null;
       });
@@ -547,7 +665,14 @@ export function currentIndex(db: Db): CatalogueIndex | null {
     return currentIndex(db);
   }
   if (changes !== ix.changes) {
-    ix.applyDirty();
+    try {
+      ix.applyDirty();
+    } catch (e) {
+      // A bug, not a user error: SQL answers, and the index is built again.
+      console.error('[search] catalogue index dropped:', (e as Error).message);
+      dropIndex(db);
+      return null;
+    }
     ix.changes = changeStamp(db)[1];
   }
   return ix;
@@ -565,9 +690,18 @@ export function dropIndex(db: Db): void {
   h.index = null;
 }
 
+/**
+ * Index this connection's catalogue for the life of the process: now when it is small, else
+ * in the background (SQL answers until it is ready). The app does this when it opens a library.
+ */
+export function startCatalogueIndex(db: Db): void {
+  holder(db).background = true;
+  currentIndex(db);
+}
+
 /** Resolves once the index is built (starting the build if needed). For benchmarks and tests. */
 export async function indexReady(db: Db): Promise<void> {
-  currentIndex(db);
+  startCatalogueIndex(db);
   const h = holder(db);
   if (h.building) await h.building;
   while (h.index && !h.index.text) await tick();

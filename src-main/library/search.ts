@@ -5,7 +5,7 @@ import { ApiError } from '../api/errors';
 import { mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
 import { ftsQuery } from './fts-query';
-import { indexedIds } from './index-search';
+import { fromIndex, toArray } from './index-search';
 import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, prepared, recalled, remembered } from './search-sets';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. The SQL text depends
@@ -307,13 +307,27 @@ const DEEP_OFFSET = 2000;
 const resultKey = (what: string, query: SearchQuery, opts: SearchOptions): string => JSON.stringify([what, !!opts.expandStacks, query]);
 
 export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: SearchOptions = {}): SearchResult {
-  const ordered = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts))
-    ?? fromIndex(ctx, query, opts)
-    ?? (page.offset >= DEEP_OFFSET ? orderedIds(ctx, query, opts) : undefined);
-  if (ordered) {
-    const ids = ordered.subarray(page.offset, page.offset + page.limit);
-    return { total: ordered.length, offset: page.offset, items: summariesOf(ctx, ids, opts).map((r) => toSummary(ctx, r)) };
+  const pageOf = (total: number, ids: Int32Array): SearchResult => ({
+    total,
+    offset: page.offset,
+    items: summariesOf(ctx, ids, opts).map((r) => toSummary(ctx, r)),
+  });
+  const known = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts));
+  if (known) return pageOf(known.length, known.subarray(page.offset, page.offset + page.limit));
+  // A new query is only cut (at any depth: the index walks to it); one asked for again (the
+  // grid paging through it) keeps its whole ordered list while the catalogue is unchanged.
+  const asked = resultKey('asked', query, opts);
+  const cut = fromIndex(ctx.db, query, !!opts.expandStacks, (m) => {
+    if (!recalled(ctx.db, asked)) return { total: m.total, ids: m.slice(page.offset, page.limit) };
+    const all = remembered(ctx.db, resultKey('ids', query, opts), () => m.slice(0, m.total));
+    return { total: all.length, ids: all.subarray(page.offset, page.offset + page.limit) };
+  });
+  if (cut) {
+    remembered(ctx.db, asked, () => true);
+    return pageOf(cut.total, cut.ids);
   }
+  const ordered = page.offset >= DEEP_OFFSET ? orderedIds(ctx, query, opts) : undefined;
+  if (ordered) return pageOf(ordered.length, ordered.subarray(page.offset, page.offset + page.limit));
   const f = filtered(ctx, query, opts);
   const { where, params } = f;
   const counts = remembered(ctx.db, resultKey('count', query, opts), () => countMatches(ctx, query, f));
@@ -372,16 +386,23 @@ function summariesOf(ctx: LibraryCtx, ids: Int32Array, opts: SearchOptions): Sum
 
 /** Every matching id in display order (for "select all matching"); `limit` caps the list. */
 export function searchIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions & { limit?: number } = {}): number[] {
-  if (opts.limit === undefined) return Array.from(orderedIds(ctx, query, opts));
-  const known = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts)) ?? fromIndex(ctx, query, opts);
-  return known ? Array.from(known.subarray(0, opts.limit)) : listIds(ctx, query, opts, opts.limit);
+  if (opts.limit === undefined) {
+    const known = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts));
+    if (known) return toArray(known);
+    // Straight into a plain array: "select all" is not paged through afterwards.
+    return fromIndex(ctx.db, query, !!opts.expandStacks, (m) => m.array()) ?? toArray(orderedIds(ctx, query, opts));
+  }
+  const known = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts)) ?? indexedIds(ctx, query, opts);
+  return known ? toArray(known.subarray(0, opts.limit)) : listIds(ctx, query, opts, opts.limit);
 }
+
+
 
 /** All matching ids in display order, remembered while the catalogue is unchanged. */
 function orderedIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Int32Array {
   return (
     recalled<Int32Array>(ctx.db, resultKey('ids', query, opts)) ??
-    fromIndex(ctx, query, opts) ??
+    indexedIds(ctx, query, opts) ??
     remembered(ctx.db, resultKey('ids', query, opts), () => Int32Array.from(listIds(ctx, query, opts, -1)))
   );
 }
@@ -390,9 +411,8 @@ function orderedIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): I
  * All matching ids in display order from the in-memory catalogue index (see
  * catalogue-index.ts), remembered like any result; undefined when the index cannot answer.
  */
-function fromIndex(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Int32Array | undefined {
-  const ids = indexedIds(ctx.db, query, !!opts.expandStacks);
-  return ids ? remembered(ctx.db, resultKey('ids', query, opts), () => ids) : undefined;
+function indexedIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Int32Array | undefined {
+  return fromIndex(ctx.db, query, !!opts.expandStacks, (m) => remembered(ctx.db, resultKey('ids', query, opts), () => m.slice(0, m.total)));
 }
 
 /** The first `limit` matching ids in display order (-1: all of them). */

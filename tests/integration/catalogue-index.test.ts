@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchQuery } from '../../src-preload/contract';
-import { currentIndex, useCatalogueIndex } from '../../src-main/library/catalogue-index';
+import { currentIndex, indexOptions, indexReady, startCatalogueIndex, useCatalogueIndex } from '../../src-main/library/catalogue-index';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { search, searchIds } from '../../src-main/library/search';
 import { seedAssets, seedFolder, type SeedAsset } from '../helpers/seed';
@@ -205,5 +205,33 @@ describe('catalogue index', () => {
       expect((e as Error).message).toBe('roll back');
     }
     expect(searchIds(ix, q)).toEqual(want);
+  });
+
+  it('indexes a large catalogue in the background while SQL answers, taking in the edits made meanwhile', async () => {
+    const { ix, sql, folders, rand } = library(31, 900);
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    indexOptions.syncBuildMax = 100;
+    try {
+      // A one-shot process (the CLI) does not index a large catalogue at all.
+      expect(currentIndex(ix.db)).toBeNull();
+      startCatalogueIndex(ix.db);
+      expect(currentIndex(ix.db)).toBeNull();
+      agree(ix, sql, rand, folders, 10);
+      await tick();
+      ix.db.prepare('UPDATE assets SET rating = 5 WHERE id % 5 = 0').run();
+      await tick();
+      await tick();
+      ix.db.prepare("UPDATE assets SET caption = 'zebra crossing' WHERE id % 7 = 0").run();
+      seedAssets(ix.db, Array.from({ length: 30 }, (_, i) => ({ folderId: folders[i % 3], relPath: `late/${i}.jpg`, keywords: ['zebra'], caption: 'zebra', takenAt: '2016-01-01T00:00:00' })));
+      await indexReady(ix.db);
+      const index = currentIndex(ix.db);
+      expect(index?.text).toBeTruthy();
+      expect(searchIds(ix, { text: 'zeb' })).toEqual(searchIds(sql, { text: 'zeb' }));
+      expect(searchIds(ix, { keywords: ['zebra'], minRating: 0 })).toHaveLength(30);
+      agree(ix, sql, rand, folders, 60);
+      expect(currentIndex(ix.db)).toBe(index);
+    } finally {
+      indexOptions.syncBuildMax = 20_000;
+    }
   });
 });
