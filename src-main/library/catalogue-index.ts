@@ -185,6 +185,18 @@ export class CatalogueIndex {
 
   constructor(private readonly db: Db) {}
 
+  /** What the index holds in memory, in bytes (typed arrays exactly; the tokens' strings estimated at 24 bytes + 2 a character). */
+  memoryBytes(): number {
+    const c = this.cols;
+    let n = [c.attrs, c.folder, c.make, c.model, c.takenPos, c.mark, c.counts, c.without, c.scratch, c.hits].reduce((t, a) => t + a.byteLength, 0);
+    for (const a of [...this.perms.values(), ...this.ranks.values(), ...this.postings.values(), ...this.rawSiblings.values()]) n += a.byteLength;
+    if (this.text) {
+      n += this.text.postings.byteLength + this.text.start.byteLength;
+      for (const t of this.text.terms) n += 24 + 2 * t.length;
+    }
+    return n;
+  }
+
   tokenizer(): Tokenizer {
     this.tok ??= new Tokenizer(this.db);
     return this.tok;
