@@ -13,13 +13,13 @@ import { TextIndexBuilder, Tokenizer, type TextIndex } from './text-index';
 // - each keyword's postings (sorted asset ids),
 // - for each RAW file, the members of its stack that may fold it (RAW+JPEG),
 // - each sort's order as a permutation of ids, read from the sort's own covering index, and
-//   each dated asset's position on the timeline (a date range is a range of positions).
-// Full-text search still asks FTS5 for its hits.
+//   each dated asset's position on the timeline (a date range is a range of positions),
+// - the tokens of the FTS5 index with their assets (text-index.ts).
 //
 // It is kept current incrementally: TEMP triggers on this connection record which assets,
 // keyword links, stack groups and content hashes a write touched, and the next search re-reads
-// only those rows. A commit by another connection (PRAGMA data_version moves) rebuilds it.
-// A sort order whose keys changed is re-read on its next use. Queries it cannot answer
+// only those rows and moves changed assets within the orders. A commit by another connection
+// (PRAGMA data_version moves), or a mass of changes, rebuilds it. Queries it cannot answer
 // (analysis filters and sorts, searches inside an open transaction) go to SQL.
 
 export type SortPerm = 'taken' | 'undated' | 'name' | 'added' | 'size';
@@ -39,10 +39,12 @@ export const KIND_CODE: Record<string, number> = { image: 1, video: 2, audio: 3 
 export const FLAG_CODE: Record<string, number> = { pick: 1, reject: 2 };
 
 /**
- * Up to this many assets the index is built on the spot (~0.25 s); above it, a step at a
- * time in the background while SQL answers. Tests lower it to exercise the background build.
+ * syncBuildMax: up to this many assets the index is built on the spot (~0.25 s); above it, a
+ * step at a time in the background while SQL answers. rebuildDirty: more changed assets than
+ * this (and than a quarter of the catalogue) at once, and it is built again rather than
+ * patched. Tests lower them to exercise those paths.
  */
-export const indexOptions = { syncBuildMax: 20_000 };
+export const indexOptions = { syncBuildMax: 20_000, rebuildDirty: 50_000 };
 const CHUNK = 25_000;
 
 const TRIGGERS = /* sql */ `
@@ -677,6 +679,12 @@ export function currentIndex(db: Db): CatalogueIndex | null {
     return currentIndex(db);
   }
   if (changes !== ix.changes) {
+    // After a mass of changes (a first scan with nobody searching) reading it all again is cheaper.
+    const dirty = (prepared(db, 'SELECT count(*) AS n FROM temp.idx_dirty').get() as { n: number }).n;
+    if (dirty > Math.max(indexOptions.rebuildDirty, ix.maxId / 4)) {
+      dropIndex(db);
+      return currentIndex(db);
+    }
     try {
       ix.applyDirty();
     } catch (e) {

@@ -193,6 +193,16 @@ describe('catalogue index', () => {
     sql.db.prepare("UPDATE assets SET removed_at = 1 WHERE id % 9 = 0").run();
     agree(ix, sql, rand, folders, 40);
     expect(currentIndex(ix.db)).not.toBe(before);
+    // A mass of changes on its own connection: built again rather than patched.
+    const patched = currentIndex(ix.db);
+    indexOptions.rebuildDirty = 100;
+    try {
+      ix.db.prepare("UPDATE assets SET rating = (rating + 1) % 6, name = 'x' || name WHERE id % 2 = 1").run();
+      expect(currentIndex(ix.db)).not.toBe(patched);
+    } finally {
+      indexOptions.rebuildDirty = 50_000;
+    }
+    agree(ix, sql, rand, folders, 20);
     const q: SearchQuery = { minRating: 3 };
     const want = searchIds(sql, q);
     try {
