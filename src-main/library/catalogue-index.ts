@@ -573,21 +573,22 @@ function changeStamp(db: Db): [number, number] {
 }
 
 // ---------------------------------------------------------------------------------------
-// Lifetime: one index per connection, built on first use (in the background when large).
+// Lifetime: one index per connection, kept by a long-lived process (the app) that asked for
+// it; a one-shot process (a CLI command) searches once or twice and is served by SQL.
 
 interface Holder {
   index: CatalogueIndex | null;
   building: Promise<void> | null;
   disabled: boolean;
-  /** Whether a large catalogue may be indexed in the background (a long-lived process). */
-  background: boolean;
+  /** Whether this process keeps an index (startCatalogueIndex). */
+  started: boolean;
 }
 const holders = new WeakMap<Db, Holder>();
 
 function holder(db: Db): Holder {
   let h = holders.get(db);
   if (!h) {
-    h = { index: null, building: null, disabled: false, background: false };
+    h = { index: null, building: null, disabled: false, started: false };
     holders.set(db, h);
   }
   return h;
@@ -653,17 +654,16 @@ function assetCount(db: Db): number {
 }
 
 /**
- * The index, current with the catalogue, or null when it is not ready yet (a large catalogue
- * is indexed in the background) or cannot be trusted right now (inside a transaction).
+ * The index, current with the catalogue, or null when this process keeps none, it is not
+ * ready yet (a large catalogue is indexed in the background) or it cannot be trusted right
+ * now (inside a transaction).
  */
 export function currentIndex(db: Db): CatalogueIndex | null {
   const h = holder(db);
   if (db.inTransaction || h.disabled) return null;
   if (!h.index) {
-    if (h.building) return null;
+    if (h.building || !h.started) return null;
     if (assetCount(db) > indexOptions.syncBuildMax) {
-      // A one-shot process (the CLI) is better served by SQL than by indexing a big catalogue.
-      if (!h.background) return null;
       h.building = buildInBackground(db, h).finally(() => {
         h.building = null;
       });
@@ -715,7 +715,7 @@ export function dropIndex(db: Db): void {
  * in the background (SQL answers until it is ready). The app does this when it opens a library.
  */
 export function startCatalogueIndex(db: Db): void {
-  holder(db).background = true;
+  holder(db).started = true;
   currentIndex(db);
 }
 

@@ -72,6 +72,8 @@ function library(seed: number, count: number): { ix: LibraryCtx; sql: LibraryCtx
   ix.db.prepare("UPDATE assets SET flag = CASE id % 7 WHEN 1 THEN 'pick' WHEN 2 THEN 'reject' END").run();
   const sql = openLibrary(dir);
   useCatalogueIndex(sql.db, false);
+  // As the app does when it opens a library (a CLI command keeps no index).
+  startCatalogueIndex(ix.db);
   return { ix, sql, folders, rand };
 }
 
@@ -118,6 +120,16 @@ function agree(ix: LibraryCtx, sql: LibraryCtx, rand: () => number, folders: num
 }
 
 describe('catalogue index', () => {
+  it('is kept only by a process that asks for it (the app), not by a one-shot CLI command', () => {
+    const ctx = openLibrary(mkdtempSync(join(tmpdir(), 'tagsmith-index-')));
+    seedAssets(ctx.db, [{ folderId: seedFolder(ctx.db, '/x'), relPath: 'a.jpg' }]);
+    expect(searchIds(ctx, {})).toHaveLength(1);
+    expect(currentIndex(ctx.db)).toBeNull();
+    startCatalogueIndex(ctx.db);
+    expect(currentIndex(ctx.db)).not.toBeNull();
+    expect(searchIds(ctx, {})).toHaveLength(1);
+  });
+
   it('answers random queries exactly as SQL does', () => {
     const { ix, sql, folders, rand } = library(7, 1500);
     const index = currentIndex(ix.db);
@@ -218,13 +230,11 @@ describe('catalogue index', () => {
   });
 
   it('indexes a large catalogue in the background while SQL answers, taking in the edits made meanwhile', async () => {
-    const { ix, sql, folders, rand } = library(31, 900);
-    const tick = () => new Promise((resolve) => setImmediate(resolve));
     indexOptions.syncBuildMax = 100;
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
     try {
-      // A one-shot process (the CLI) does not index a large catalogue at all.
-      expect(currentIndex(ix.db)).toBeNull();
-      startCatalogueIndex(ix.db);
+      const { ix, sql, folders, rand } = library(31, 900);
+      // Started (by library()), building: SQL answers meanwhile.
       expect(currentIndex(ix.db)).toBeNull();
       agree(ix, sql, rand, folders, 10);
       await tick();
