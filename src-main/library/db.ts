@@ -10,9 +10,10 @@ export interface OpenOptions {
   nativeBinding?: string;
 }
 
-/** Open (creating if needed) a catalogue: WAL, foreign keys, migrations applied. */
+/** The native build each connection was opened with, for the helper connections below. */
 const bindings = new WeakMap<Db, string | undefined>();
 
+/** Open (creating if needed) a catalogue: WAL, foreign keys, migrations applied. */
 export function openDb(file: string, opts: OpenOptions = {}): Db {
   const db = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
   bindings.set(db, opts.nativeBinding);

@@ -8,9 +8,11 @@ import { ftsQuery } from './fts-query';
 import { fromIndex, toArray } from './index-search';
 import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, prepared, recalled, remembered } from './search-sets';
 
-// Catalogue search: FTS5 full text combined with filters and sorts. The SQL text depends
-// only on WHICH filters are set (never on their values: those are always bound), so each
-// shape is prepared once and cached per database.
+// Catalogue search: FTS5 full text combined with filters and sorts. In the app most searches
+// are answered from the in-memory catalogue index (catalogue-index.ts, index-search.ts); the
+// SQL here is the reference it is tested against, and answers whatever the index cannot. The
+// SQL text depends only on WHICH filters are set (never on their values: those are always
+// bound), so each shape is prepared once and cached per database.
 
 export { ftsQuery };
 
@@ -395,8 +397,6 @@ export function searchIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptio
   const known = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts)) ?? indexedIds(ctx, query, opts);
   return known ? toArray(known.subarray(0, opts.limit)) : listIds(ctx, query, opts, opts.limit);
 }
-
-
 
 /** All matching ids in display order, remembered while the catalogue is unchanged. */
 function orderedIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Int32Array {
