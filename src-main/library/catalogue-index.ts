@@ -230,10 +230,12 @@ export class CatalogueIndex {
     setImmediate(step);
   }
 
-  /** Stop a background build of the full-text part (the index is being thrown away). */
+  /** The index is being thrown away: stop a background build of the full-text part, close the tokenizer. */
   dispose(): void {
     this.textBuild?.abandon();
     this.textBuild = null;
+    this.tok?.close();
+    this.tok = null;
   }
 
   private updateText(text: TextIndex, ids: number[]): void {
