@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { openLibrary } from '../src-main/library/context';
+import { indexReady, startCatalogueIndex } from '../src-main/library/catalogue-index';
 import { addFolder } from '../src-main/library/folders';
 import { closeMetadataReader } from '../src-main/library/metadata';
 import { scanFolder } from '../src-main/library/scan';
@@ -19,6 +20,8 @@ const mark = (name: string): void => {
 };
 
 const ctx = openLibrary(dataDir);
+// As the app does (createApi): it keeps the in-memory catalogue index from the start.
+startCatalogueIndex(ctx.db);
 mark('opened');
 if (mode === 'scan') {
   // rest: a tree to scan for the first time, then a tree whose rows are already written.
@@ -32,6 +35,9 @@ if (mode === 'scan') {
   }
   await closeMetadataReader();
 } else if (mode === 'browse') {
+  // The app indexes a large catalogue in the background; browsing once it is ready.
+  await indexReady(ctx.db);
+  mark('indexed');
   const queries = [{ sort: 'takenAt' as const, order: 'desc' as const }, { sort: 'name' as const }, { text: 'beach' }, { noKeywords: true }];
   for (const q of queries) {
     const total = search(ctx, q, { offset: 0, limit: 200 }).total;
