@@ -1,6 +1,6 @@
 import type { SearchQuery } from '../../src-preload/contract';
 import type { Db } from './db';
-import { prepared } from './search-sets';
+import { catalogueStamp, prepared } from './search-sets';
 import { TextIndexBuilder, Tokenizer, type TextIndex } from './text-index';
 
 // An in-memory column index of the catalogue, so that a new search over a million assets
@@ -570,10 +570,6 @@ function clearDirty(db: Db): void {
   for (const t of ['idx_dirty', 'idx_dirty_kw', 'idx_dirty_stacks', 'idx_dirty_hashes']) prepared(db, `DELETE FROM temp.${t}`).run();
 }
 
-function changeStamp(db: Db): [number, number] {
-  return [db.pragma('data_version', { simple: true }) as number, (prepared(db, 'SELECT total_changes() AS n').get() as { n: number }).n];
-}
-
 // ---------------------------------------------------------------------------------------
 // Lifetime: one index per connection, kept by a long-lived process (the app) that asked for
 // it; a one-shot process (a CLI command) searches once or twice and is served by SQL.
@@ -601,7 +597,7 @@ function fresh(db: Db): CatalogueIndex {
   db.exec(TRIGGERS);
   clearDirty(db);
   const ix = new CatalogueIndex(db);
-  [ix.version] = changeStamp(db);
+  ix.version = catalogueStamp(db).version;
   return ix;
 }
 
@@ -641,7 +637,7 @@ async function buildInBackground(db: Db, h: Holder): Promise<void> {
     // The full-text part is read the same way; text searches use FTS5 until it is there.
     ix.buildText(true);
     // Another connection committed meanwhile: what was read may be torn; read it again.
-    if (changeStamp(db)[0] !== ix.version) {
+    if (catalogueStamp(db).version !== ix.version) {
       ix.dispose();
       continue;
     }
@@ -674,7 +670,7 @@ export function currentIndex(db: Db): CatalogueIndex | null {
     h.index = buildNow(db);
   }
   const ix = h.index;
-  const [version, changes] = changeStamp(db);
+  const { version, changes } = catalogueStamp(db);
   if (version !== ix.version) {
     // Another connection wrote: this one's triggers saw none of it.
     dropIndex(db);
@@ -695,7 +691,7 @@ export function currentIndex(db: Db): CatalogueIndex | null {
       dropIndex(db);
       return null;
     }
-    ix.changes = changeStamp(db)[1];
+    ix.changes = catalogueStamp(db).changes;
   }
   return ix;
 }

@@ -41,9 +41,24 @@ interface CacheState {
 }
 const states = new WeakMap<Db, CacheState>();
 
+/** PRAGMA data_version (moves when another connection commits) and total_changes() (when this one writes). */
+export function catalogueStamp(db: Db): { version: number; changes: number } {
+  return {
+    version: db.pragma('data_version', { simple: true }) as number,
+    changes: (prepared(db, 'SELECT total_changes() AS n').get() as { n: number }).n,
+  };
+}
+
+let inTransactionStamps = 0;
+
+/**
+ * The stamp the caches are kept under. Inside a transaction every stamp is a new one: a
+ * rollback takes writes back but not total_changes(), so nothing read or built there may
+ * outlive the call that did it.
+ */
 function changeStamp(db: Db): string {
-  const version = db.pragma('data_version', { simple: true }) as number;
-  const changes = (prepared(db, 'SELECT total_changes() AS n').get() as { n: number }).n;
+  if (db.inTransaction) return `in transaction ${++inTransactionStamps}`;
+  const { version, changes } = catalogueStamp(db);
   return `${version}:${changes}`;
 }
 
@@ -78,8 +93,7 @@ function ensure(db: Db, name: string, ddl: string, fill: string): void {
     prepared(db, `DELETE FROM temp.${name}`).run();
     prepared(db, fill).run();
   });
-  // Inside a transaction the fill may yet be rolled back (total_changes does not go back).
-  if (!db.inTransaction) s.built.add(name);
+  s.built.add(name);
 }
 
 export function ensureStackFolded(db: Db): void {
@@ -134,8 +148,7 @@ function fillOnce(db: Db, table: 'text_hits' | 'folded_hits', key: string, fill:
     prepared(db, `DELETE FROM temp.${table}`).run();
     fill();
   });
-  if (db.inTransaction) s.loaded.delete(table);
-  else s.loaded.set(table, key);
+  s.loaded.set(table, key);
 }
 
 /** At most this many results are kept, holding at most this many bytes (ordered id lists
@@ -152,9 +165,6 @@ export function remembered<T>(db: Db, key: string, compute: () => T): T {
   const s = state(db);
   if (s.results.has(key)) return s.results.get(key) as T;
   const value = compute();
-  // What is read inside a transaction may be rolled back, while the change stamp stays put
-  // (total_changes never goes back): such a result is not kept.
-  if (db.inTransaction) return value;
   // compute() may have filled temp tables, which re-stamped; the catalogue itself is as it was.
   // The oldest go first (a Map keeps insertion order).
   let bytes = bytesOf(value);
