@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { memoryDb, readerDb, type Db } from './db';
 
 // The full-text part of the catalogue index: every token FTS5 indexed (file name, keywords,
@@ -76,36 +77,48 @@ export class TextIndex {
 /** Tokens as FTS5 makes them, from a private in-memory database (writing there moves nothing in the catalogue's change stamps). */
 export class Tokenizer {
   private readonly mem: Db;
+  // Prepared once: a query word is tokenized on every text search.
+  private readonly insert: Database.Statement;
+  private readonly instances: Database.Statement;
+  private readonly clear: Database.Statement;
+
   constructor(like: Db) {
     this.mem = memoryDb(like);
     this.mem.exec(`CREATE VIRTUAL TABLE t USING fts5 (name, keywords, caption, title, ${TOKENIZE});
       CREATE VIRTUAL TABLE v USING fts5vocab (t, instance);`);
+    this.insert = this.mem.prepare('INSERT INTO t (rowid, name, keywords, caption, title) VALUES (?, ?, ?, ?, ?)');
+    this.instances = this.mem.prepare('SELECT term, doc FROM v').raw(true);
+    this.clear = this.mem.prepare('DELETE FROM t');
+  }
+
+  /** Each row's token instances (term, row id) in FTS5's order: by term, then row, column, offset. */
+  private instancesOf(rows: [number, string, string, string | null, string | null][]): [string, number][] {
+    try {
+      this.mem.transaction(() => {
+        for (const r of rows) this.insert.run(...r);
+      })();
+      return this.instances.all() as [string, number][];
+    } finally {
+      this.clear.run();
+    }
   }
 
   /** The distinct tokens of each row. */
   tokensOf(rows: [number, string, string, string | null, string | null][]): Map<number, string[]> {
     const out = new Map<number, string[]>();
     if (!rows.length) return out;
-    const insert = this.mem.prepare('INSERT INTO t (rowid, name, keywords, caption, title) VALUES (?, ?, ?, ?, ?)');
-    this.mem.transaction(() => {
-      this.mem.exec('DELETE FROM t');
-      for (const r of rows) insert.run(...r);
-    })();
-    for (const [term, doc] of this.mem.prepare('SELECT term, doc FROM v').raw(true).all() as [string, number][]) {
+    for (const [term, doc] of this.instancesOf(rows)) {
       const list = out.get(doc);
       if (!list) out.set(doc, [term]);
       else if (list[list.length - 1] !== term) list.push(term);
     }
-    this.mem.exec('DELETE FROM t');
     return out;
   }
 
   /** The token a query word is, or null when it is none or several (a phrase, left to FTS5). */
   wordToken(word: string): string | null {
-    this.mem.prepare('INSERT INTO t (rowid, name) VALUES (1, ?)').run(word);
-    const tokens = this.mem.prepare('SELECT term FROM v').pluck(true).all() as string[];
-    this.mem.exec('DELETE FROM t');
-    return tokens.length === 1 ? tokens[0] : null;
+    const instances = this.instancesOf([[1, word, '', null, null]]);
+    return instances.length === 1 ? instances[0][0] : null;
   }
 
   close(): void {
