@@ -14,6 +14,7 @@ import {
   indexable,
   KIND_CODE,
   type CatalogueIndex,
+  type SortPerm,
 } from './catalogue-index';
 import type { Db } from './db';
 import { ftsWord, ftsWords } from './fts-query';
@@ -76,10 +77,15 @@ function lowerBound(db: Db, perm: Int32Array, bound: string): number {
   return lo;
 }
 
-function keywordId(db: Db, name: string): number | undefined {
+/** The assets linked to the keyword called `name`, or undefined when there are none. */
+function keywordPostings(db: Db, ix: CatalogueIndex, name: string): Int32Array | undefined {
   // keywords.name is COLLATE NOCASE, so this is the case-insensitive match search.ts makes.
-  return prepared(db, 'SELECT id FROM keywords WHERE name = ?').pluck(true).get(name.normalize('NFC').trim()) as number | undefined;
+  const id = prepared(db, 'SELECT id FROM keywords WHERE name = ?').pluck(true).get(name.normalize('NFC').trim()) as number | undefined;
+  return id === undefined ? undefined : ix.postings.get(id);
 }
+
+/** The sorts that are one order (the timeline, 'takenAt', is two: dated, then undated). */
+const SINGLE_ORDER: Partial<Record<NonNullable<SearchQuery['sort']>, Exclude<SortPerm, 'taken' | 'undated'>>> = { name: 'name', addedAt: 'added', size: 'size' };
 
 /** The assets matching one search word (a prefix), from the full-text part of the index or FTS5. */
 function wordHits(db: Db, ix: CatalogueIndex, word: string): ArrayLike<number> {
@@ -100,8 +106,7 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     required.push(hits);
   }
   for (const k of query.keywords ?? []) {
-    const id = keywordId(db, k);
-    const ids = id === undefined ? undefined : ix.postings.get(id);
+    const ids = keywordPostings(db, ix, k);
     if (!ids) return empty;
     required.push(ids);
   }
@@ -118,8 +123,7 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
   const without = c.without;
   let excluding = false;
   for (const k of query.withoutKeywords ?? []) {
-    const id = keywordId(db, k);
-    const ids = id === undefined ? undefined : ix.postings.get(id);
+    const ids = keywordPostings(db, ix, k);
     if (!ids) continue;
     if (!excluding) without.fill(0);
     excluding = true;
@@ -219,7 +223,9 @@ function inOrder(ix: CatalogueIndex, query: SearchQuery, hits: Int32Array, count
   const mark = ix.cols.mark;
   const desc = query.order === 'desc';
   const sort = query.sort ?? 'takenAt';
-  const parts: Int32Array[] = sort === 'name' ? [ix.perm('name')] : sort === 'addedAt' ? [ix.perm('added')] : sort === 'size' ? [ix.perm('size')] : [ix.perm('taken'), ix.perm('undated')];
+  // The timeline is two parts (dated, then undated); every other sort one order.
+  const single = SINGLE_ORDER[sort];
+  const parts: Int32Array[] = single ? [ix.perm(single)] : [ix.perm('taken'), ix.perm('undated')];
   const length = parts.reduce((n, p) => n + p.length, 0);
   if (count * 16 < length) {
     // Each match's place in the order: within its part (the timeline lists the dated ones,
@@ -228,14 +234,14 @@ function inOrder(ix: CatalogueIndex, query: SearchQuery, hits: Int32Array, count
     const first = parts[0];
     const firstLen = first.length;
     const rest = parts.length === 2 ? parts[1] : first;
-    const firstRank = parts.length === 2 ? ix.cols.takenPos : ix.rank(sort === 'name' ? 'name' : sort === 'addedAt' ? 'added' : 'size');
-    const restRank = parts.length === 2 ? ix.rank('undated') : firstRank;
+    const firstRank = single ? ix.rank(single) : ix.cols.takenPos;
+    const restRank = single ? firstRank : ix.rank('undated');
     let n = 0;
     for (let i = 0; i < hits.length; i++) {
       const id = hits[i];
       if (mark[id] !== 1) continue;
       const r = firstRank[id];
-      if (parts.length === 1 || r >= 0) places[n++] = desc ? firstLen - 1 - r : r;
+      if (single || r >= 0) places[n++] = desc ? firstLen - 1 - r : r;
       else places[n++] = firstLen + (desc ? rest.length - 1 - restRank[id] : restRank[id]);
     }
     if (n !== count) throw new Error(`catalogue index out of step: ${count} matches, ${n} listed`);
