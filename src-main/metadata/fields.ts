@@ -1,4 +1,6 @@
 import { normalizeKeyword } from '../library/keywords';
+import { blocksFromTags } from '../library/metadata';
+import { reconcileBlocks, authorityOf } from '../library/metadata-blocks';
 
 // The fields Tagsmith manages inside files, how each maps onto IPTC IIM / XMP / EXIF tags,
 // and how a file's tags are turned back into field values. The reading side follows
@@ -84,8 +86,6 @@ export function texts(v: unknown): string[] {
   return [];
 }
 
-const firstText = (v: unknown): string | null => texts(v).map((s) => s.trim()).find((s) => s.length > 0) ?? null;
-
 /** Text as compared: NFC, trimmed, '' is absent. */
 export function normText(s: string | null | undefined): string | null {
   const t = (s ?? '').normalize('NFC').trim();
@@ -159,28 +159,32 @@ export function canonicalKeywords(keywords: readonly string[]): string[] {
   return fileKeywordList(flattenKeywords(keywords), hierarchiesOf(keywords));
 }
 
-/** Field values as one target (a file or a sidecar) holds them. */
+/**
+ * Field values as one target (a file or a sidecar) holds them, read as the indexer reads
+ * them: IPTC and XMP reconciled by the MWG rule (library/metadata-blocks.ts), EXIF
+ * ImageDescription / Artist / Copyright where neither has a value, keywords the union of
+ * every keyword tag in the authoritative block's order.
+ */
 export function fieldsFromTags(tags: Dict): FileFields {
   const rawRating = Number(texts(tags[TAG.rating])[0]);
   const rating = Number.isFinite(rawRating) ? rawRating : 0;
-  const text = (f: TextFieldName): string | null => {
-    const m = TEXT_MAPPINGS[f];
-    return firstText(tags[m.xmp]) ?? (m.iptc ? firstText(tags[m.iptc.tag]) : null) ?? (m.exif ? firstText(tags[m.exif]) : null);
-  };
-  const flat = [...texts(tags[TAG.iptcKeywords]), ...texts(tags[TAG.xmpSubject])];
-  const hier = [...texts(tags[TAG.hierarchical]), ...texts(tags[TAG.tagsList]).map((s) => s.split('/').join('|'))];
+  const blocks = blocksFromTags(tags);
+  const { text } = reconcileBlocks(blocks);
+  const xmpFirst = authorityOf(blocks).took === 'xmp';
+  const flat = xmpFirst ? [...blocks.xmp.subject, ...blocks.iptc.keywords] : [...blocks.iptc.keywords, ...blocks.xmp.subject];
+  const hier = [...blocks.xmp.hierarchical, ...blocks.xmp.tagsList.map((s) => s.split('/').join('|'))];
   return {
-    keywords: fileKeywordList(flat, hier),
-    caption: text('caption'),
-    title: text('title'),
+    keywords: fileKeywordList([...flat, ...blocks.exif.xpKeywords], hier),
+    caption: text.caption,
+    title: text.title,
     rating: Math.min(5, Math.max(0, Math.round(rating))),
     rejected: rating === -1,
-    headline: text('headline'),
-    creator: text('creator'),
-    copyright: text('copyright'),
-    credit: text('credit'),
-    city: text('city'),
-    country: text('country'),
+    headline: text.headline,
+    creator: text.creator,
+    copyright: text.copyright,
+    credit: text.credit,
+    city: text.city,
+    country: text.country,
   };
 }
 

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { chmod, link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { WriteTags } from 'exiftool-vendored';
-import { sharedExifTool } from '../library/metadata';
+import { readExiftoolTags, sharedExifTool } from '../library/metadata';
 import {
   FIELD_NAMES, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES,
   fieldsFromTags, flattenKeywords, hierarchiesOf, normHierarchy, sameField, shortenedWarning, texts, truncateUtf8,
@@ -52,10 +52,13 @@ export interface FileWriteResult {
   after: FileFields;
 }
 
-/** Read the tags we compare, grouped (family 1) so IPTC, XMP and EXIF stay apart. */
+/**
+ * Read the tags we compare, grouped (family 1) so IPTC, XMP and EXIF stay apart: the same
+ * reading the indexer uses (undeclared UTF-8 IPTC decoded as UTF-8, the IPTC digest), so the
+ * comparison sees what the catalogue saw.
+ */
 export async function readTags(path: string): Promise<Dict> {
-  const tags = (await sharedExifTool().readRaw(path, ['-G1', '-n'])) as unknown as Dict;
-  return fixUndeclaredIptc(tags);
+  return readExiftoolTags(path);
 }
 
 const hasCharAbove = (s: string, max: number): boolean => {
@@ -64,33 +67,8 @@ const hasCharAbove = (s: string, max: number): boolean => {
 };
 
 const UTF8_MARKS = new Set(['\u001b%G', 'UTF8']);
-const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 const isIptcKey = (k: string): boolean => k.startsWith('IPTC:');
 const iptcDeclaredUtf8 = (tags: Dict): boolean => UTF8_MARKS.has(String(tags[TAG.codedCharset] ?? ''));
-
-/**
- * exiftool reads undeclared IPTC as Latin-1. Software that wrote UTF-8 without declaring it
- * is common, and the indexer (library/metadata.ts decodeIptc) reads such bytes as UTF-8:
- * do the same, so the comparison sees what the catalogue saw.
- */
-function fixUndeclaredIptc(tags: Dict): Dict {
-  if (iptcDeclaredUtf8(tags)) return tags;
-  const fix = (s: string): string => {
-    const bytes = Buffer.from(s, 'latin1');
-    if (!bytes.some((b) => b >= 0x80) || hasCharAbove(s, 0xff)) return s;
-    try {
-      return utf8Strict.decode(bytes);
-    } catch {
-      return s;
-    }
-  };
-  for (const [k, v] of Object.entries(tags)) {
-    if (!isIptcKey(k)) continue;
-    if (typeof v === 'string') tags[k] = fix(v);
-    else if (Array.isArray(v)) tags[k] = v.map((x) => (typeof x === 'string' ? fix(x) : x));
-  }
-  return tags;
-}
 
 /** Undeclared IPTC holding real Latin-1 text: converted to UTF-8 before UTF-8 values are added. */
 function needsIptcConversion(tags: Dict): boolean {
