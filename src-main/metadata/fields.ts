@@ -62,12 +62,14 @@ export const TAG = {
   tagsList: 'XMP-digiKam:TagsList',
   rating: 'XMP-xmp:Rating',
   codedCharset: 'IPTC:CodedCharacterSet',
+  xpKeywords: 'IFD0:XPKeywords',
+  iptcDigest: 'Photoshop:IPTCDigest',
 } as const;
 export const IPTC_KEYWORD_MAX_BYTES = 64;
 
 /** Every tag the writer may change: the verifier expects exactly these (and no others) to differ. */
 export const MANAGED_TAGS: ReadonlySet<string> = new Set([
-  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.rating, TAG.codedCharset,
+  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.rating, TAG.codedCharset, TAG.xpKeywords,
   ...Object.values(TEXT_MAPPINGS).flatMap((m) => [m.xmp, ...(m.iptc ? [m.iptc.tag] : []), ...(m.exif ? [m.exif] : [])]),
 ]);
 
