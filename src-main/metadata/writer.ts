@@ -30,6 +30,16 @@ export interface WriteResult {
 
 export type WriteAssetOptions = Pick<WriteFileOptions, 'beforeCommit' | 'tamperReadBack'>;
 
+/**
+ * file_state for a RAW written through its sidecar: the catalogue read the RAW and its sidecar
+ * together, so the recorded values are the library's (what both files together now say).
+ */
+function sidecarSnapshot(desired: ManagedFields, after: FileFields): ManagedFields {
+  const out: ManagedFields = { ...after };
+  for (const [k, v] of Object.entries(desired)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
+  return out;
+}
+
 const ADOPTED_TEXT = ['caption', 'title', 'headline', 'creator', 'copyright', 'credit', 'city', 'country'] as const;
 
 /**
@@ -84,7 +94,7 @@ export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts:
   }
   // A RAW's sidecar holds only part of what the catalogue read (the RAW's own tags are the rest).
   if (snapshot && inPlace && adoptFileValues(ctx, assetId, desired, snapshot)) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [assetId] });
-  recordFileWritten(ctx, assetId, snapshot ?? desired);
+  recordFileWritten(ctx, assetId, snapshot ? (inPlace ? snapshot : sidecarSnapshot(desired, snapshot)) : desired);
   return { ...result, status: result.files.some((f) => f.tags.length > 0) ? 'written' : 'in_sync' };
 }
 
