@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { isInside } from '../core/media';
 import { findAssetByPath } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
