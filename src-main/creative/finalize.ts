@@ -93,8 +93,15 @@ export function ensureLibraryFolder(ctx: LibraryCtx, dir: string): number {
 }
 
 /** Scan the folder (through the app's Scanner when there is one) and return the asset id of `file`. */
+/** Scans of one library without the app's Scanner, one at a time (two results finishing together would both insert the new file). */
+const scans = new WeakMap<LibraryCtx, Promise<unknown>>();
+
 export async function indexResult(ctx: LibraryCtx, folderId: number, file: string, scanner?: Scanner): Promise<number | null> {
   if (scanner) await scanner.enqueue(folderId);
-  else await scanFolder(ctx, folderId);
+  else {
+    const run = (scans.get(ctx) ?? Promise.resolve()).catch(() => undefined).then(() => scanFolder(ctx, folderId));
+    scans.set(ctx, run);
+    await run;
+  }
   return findAssetByPath(ctx, file);
 }
