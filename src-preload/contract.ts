@@ -642,7 +642,7 @@ export interface AnalysisApi {
   setFlag(args: { ids: number[]; flag: Flag | null }): Promise<FlagEditResult>;
 }
 
-export interface Api extends AnalysisApi {
+export interface Api extends AnalysisApi, SystemApi {
   appInfo(): Promise<AppInfo>;
 
   listFolders(): Promise<FolderInfo[]>;
@@ -989,4 +989,33 @@ export interface Api {
 
 export interface ApiEvents {
   creativeTask: CreativeTaskView;
+}
+
+// ---- system: tools, library health, backups, view state -------------------------------
+
+export type ToolName = 'ffmpeg' | 'ffprobe' | 'exiftool' | 'perl';
+
+export interface ToolStatus {
+  /** The executable's name. */
+  name: ToolName;
+  ok: boolean;
+  /** The version string the tool reports; null when it is missing or does not run. */
+  version: string | null;
+  path: string | null;
+  /** Where it came from: a path set in Settings, TAGSMITH_FFMPEG/TAGSMITH_FFPROBE, the copy shipped with the app, or PATH. */
+  source: 'setting' | 'env' | 'bundled' | 'path' | null;
+  /** What does not work without it. */
+  impact: string;
+}
+
+/** `tagsmith doctor --json` and Settings › System. */
+export interface SystemReport {
+  tools: ToolStatus[];
+  library: { path: string; sizeBytes: number; assets: number; integrity: string };
+  service: { url: string; credentials: 'keychain' | 'env' | 'none' };
+}
+
+export interface SystemApi {
+  /** Every outside tool (found or not, version, where from, impact), the catalogue's health, the service. */
+  systemStatus(): Promise<SystemReport>;
 }
