@@ -1,6 +1,6 @@
 import { copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { isInside } from '../core/media';
 import { isToolMissing, runTool, toolErrorLine } from '../core/tools';
 import { findAssetByPath } from '../library/assets';

@@ -2,7 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join } from 'node:path';
 import sharp from 'sharp';
 import type { MediaRef } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { IMAGE_EXT, LIPSYNC_AUDIO_EXT, LIPSYNC_VIDEO_EXT } from '../service/endpoints';
