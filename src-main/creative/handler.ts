@@ -1,5 +1,5 @@
 import { extname, join } from 'node:path';
-import { JobOutcome, type JobHandler } from '../jobs/queue';
+import { JobOutcome, type JobHandler } from '../jobs/job-handler';
 import { taskHandler, type TaskEndpoint, type TaskPayload } from '../jobs/handlers';
 import type { ServiceClient } from '../service/client';
 import type { TaskCreated, TaskState } from '../service/types';

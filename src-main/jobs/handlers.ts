@@ -11,7 +11,7 @@ import type {
   FaceSwapParams, ImageEditParams, ImageGenerateParams, ImageVectorizeParams, LipsyncParams, TaskState, TtsJsonParams, TtsParams,
 } from '../service/types';
 import * as v from '../service/validate';
-import { JobOutcome, type JobHandler } from './queue';
+import { JobOutcome, type JobHandler } from './job-handler';
 import { cacheKeyOf } from './store';
 
 export type AnalyzeEndpoint = 'keywords' | 'videoKeywords' | 'caption' | 'faces' | 'quality' | 'qualityUgc';
