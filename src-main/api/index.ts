@@ -19,6 +19,7 @@ import { createServiceHost, type ServiceHost, type ServiceOptions } from './serv
 import { workflowMethods, type WorkflowOptions } from './workflows';
 import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
+import { systemReport } from './system';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
@@ -66,6 +67,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
   const api: Api = {
     async appInfo() {
       return { version, dataDir: ctx.paths.dataDir, native: opts.native ?? false };
+    },
+    async systemStatus() {
+      return systemReport(ctx, service);
     },
     async listFolders() {
       return listFolders(ctx, (id) => scanner.isScanning(id));

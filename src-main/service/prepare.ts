@@ -1,17 +1,14 @@
 // What leaves the machine: for image analysis a small JPEG derivative with EXIF orientation
 // applied and every piece of metadata stripped (no GPS, no camera serials); for video
 // keywording a copy with container metadata (including location) removed, after checks.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { isToolMissing, runTool, toolErrorLine } from '../core/tools';
 import { openImage, type OpenedImage } from '../library/media/decode';
 import { UGC_MIN_BYTES, VIDEO_MAX_BYTES, VIDEO_RECOMMENDED_SECONDS, type EndpointName } from './endpoints';
 import { ServiceError } from './errors';
-
-const run = promisify(execFile);
 
 /** interface 8: "recommended about 300 pixels on the short side" */
 export const ANALYSIS_SHORT_SIDE = 300;
@@ -79,11 +76,13 @@ export interface VideoProbe {
 export async function probeVideo(path: string): Promise<VideoProbe> {
   const bytes = (await stat(path)).size;
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration,format_name', '-of', 'json', path], { timeout: 30_000 });
+    const stdout = (await runTool('ffprobe', ['-v', 'error', '-show_entries', 'format=duration,format_name', '-of', 'json', path], { timeoutMs: 30_000 })).toString('utf8');
     const f = (JSON.parse(stdout) as { format?: { duration?: string; format_name?: string } }).format ?? {};
     const d = f.duration !== undefined ? Number(f.duration) : NaN;
     return { durationS: Number.isFinite(d) ? d : null, bytes, format: f.format_name ?? null };
-  } catch {
+  } catch (e) {
+    // A missing ffprobe is said as such: the video itself is fine.
+    if (isToolMissing(e)) throw new ServiceError('invalid_input', e.message, { local: true });
     throw new ServiceError('invalid_input', 'The video could not be read (ffprobe found no playable streams).', { local: true });
   }
 }
@@ -117,13 +116,13 @@ export async function prepareVideo(path: string, opts: { tmpDir?: string; maxByt
   const out = join(dir, `upload-${randomBytes(4).toString('hex')}${ext}`);
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
-    await run('ffmpeg', [
+    await runTool('ffmpeg', [
       '-nostdin', '-v', 'error', '-y', '-i', path, '-map', '0', '-map_metadata', '-1', '-map_metadata:s', '-1', '-map_chapters', '-1',
       '-c', 'copy', '-fflags', '+bitexact', out,
-    ], { timeout: 120_000 });
+    ], { timeoutMs: 120_000 });
   } catch (e) {
     await cleanup();
-    throw new ServiceError('invalid_input', `The video could not be copied without its metadata: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).split('\n')[0]}`, { local: true });
+    throw new ServiceError('invalid_input', `The video could not be copied without its metadata: ${isToolMissing(e) ? e.message : toolErrorLine(e)}`, { local: true });
   }
   const bytes = (await stat(out)).size;
   if (bytes > max) {
