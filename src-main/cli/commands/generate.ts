@@ -1,4 +1,4 @@
-import { openCreative, waitAndReport } from '../../creative/cli-run';
+import { openCreative, waitAndReport } from '../creative';
 import { UsageError, intValue } from '../args';
 import type { Command } from '../command';
 
