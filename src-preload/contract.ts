@@ -8,6 +8,7 @@ import type { CreativeApi, CreativeEvents } from './contract/creative';
 import type { LibraryApi, LibraryEvents } from './contract/library';
 import type { MetadataApi } from './contract/metadata';
 import type { ServiceApi, ServiceEvents } from './contract/service';
+import type { SystemApi } from './contract/system';
 import type { WorkflowsApi, WorkflowsEvents } from './contract/workflows';
 
 export type * from './contract/library';
@@ -16,6 +17,7 @@ export type * from './contract/workflows';
 export type * from './contract/metadata';
 export type * from './contract/analysis';
 export type * from './contract/creative';
+export type * from './contract/system';
 
 /** A human-readable error: `kind` says which, `message` says what happened and what to do. */
 export interface ApiErrorShape {
@@ -24,7 +26,7 @@ export interface ApiErrorShape {
   field?: string;
 }
 
-export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi {}
+export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi {}
 
 export type ApiMethod = keyof Api;
 

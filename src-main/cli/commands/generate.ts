@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { GenerateRequest, RgbColor } from '../../../src-preload/contract';
-import { openCreative, waitAndReport } from '../../creative/cli-run';
 import { findAssetByPath } from '../../library/assets';
+import { openCreative, waitAndReport } from '../creative';
 import { UsageError, intValue } from '../args';
 
 /** "R,G,B" or "R,G,B:WEIGHT" (vector controls: the weight's name and scale are not stated by the interface; the vendor's 0..1 is used). */

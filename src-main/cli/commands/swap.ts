@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { openCreative, waitAndReportMany } from '../../creative/cli-run';
+import { openCreative, waitAndReportMany } from '../creative';
 import { findAssetByPath } from '../../library/assets';
 import type { LibraryCtx } from '../../library/context';
 import { UsageError } from '../args';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { CreativeTaskView } from '../../../src-preload/contract';
-import { ApiError } from '../../api/errors';
-import { openCreative, waitAndReportMany } from '../../creative/cli-run';
+import { ApiError } from '../../core/errors';
+import { openCreative, waitAndReportMany } from '../creative';
 import { findAssetByPath } from '../../library/assets';
 import { UsageError } from '../args';
 import type { Command } from '../command';

@@ -1,11 +1,11 @@
 import type { CreativeTaskView } from '../../src-preload/contract';
 import { createServiceHost, type ServiceHost } from '../api/service';
-import type { Parsed } from '../cli/args';
-import { CliError } from '../cli/args';
-import type { Output } from '../cli/output';
+import type { Parsed } from './args';
+import { CliError } from './args';
+import type { Output } from './output';
 import type { LibraryCtx } from '../library/context';
-import { CreativeService } from './service';
-import { FINAL_STATUSES } from './store';
+import { CreativeService } from '../creative/service';
+import { FINAL_STATUSES } from '../creative/store';
 
 // The CLI side of creative commands: the queue with the creative kind registered before it
 // starts, a wait with progress (status, queue position, ETA) on a terminal, and the result
