@@ -93,11 +93,11 @@ export function intValue(v: string | boolean | string[] | undefined, name: strin
   return n;
 }
 
-/** A number option within [min, max], or undefined when absent. */
-export function numberValue(v: unknown, name: string, min: number, max: number, command: string): number | undefined {
+/** A decimal number within [min, max] (e.g. --megapixel-ratio 0.75). */
+export function numberValue(v: string | boolean | string[] | undefined, name: string, min: number, max: number, command?: string): number | undefined {
   if (v === undefined) return undefined;
   const s = String(v).trim();
   const n = Number(s);
-  if (!/^\d*\.?\d+$/.test(s) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max} (got “${s}”).`, command);
+  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(s) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max} (got “${s}”).`, command);
   return n;
 }
