@@ -88,6 +88,7 @@ export const API_METHODS = [
   'startGenerate',
   'startEdit',
   'startFaceSwap',
+  'startVectorize',
   'listCreativeTasks',
   'getCreativeTask',
   'creationOf',

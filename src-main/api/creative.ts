@@ -11,7 +11,7 @@ import type { ServiceHost } from './service';
 export type CreativeMethods = Pick<
   Api,
   | 'listVoices' | 'previewSpeech' | 'startSpeech' | 'startLipsync' | 'modelRules' | 'previewImageJob' | 'startGenerate' | 'startEdit'
-  | 'startFaceSwap' | 'listCreativeTasks' | 'getCreativeTask' | 'creationOf' | 'cancelCreativeTask' | 'retryCreativeTask' | 'refetchResult'
+  | 'startFaceSwap' | 'startVectorize' | 'listCreativeTasks' | 'getCreativeTask' | 'creationOf' | 'cancelCreativeTask' | 'retryCreativeTask' | 'refetchResult'
   | 'creativeSettings' | 'setCreativeSettings'
 >;
 
@@ -38,6 +38,7 @@ export function creativeMethods(ctx: LibraryCtx, service: ServiceHost, scanner?:
     startGenerate: (args) => creative.startGenerate(args),
     startEdit: (args) => creative.startEdit(args),
     startFaceSwap: (args) => creative.startFaceSwap(args),
+    startVectorize: (args) => creative.startVectorize(args),
     listCreativeTasks: async (args) => creative.list(args ?? {}),
     getCreativeTask: async ({ id }) => creative.view(id),
     creationOf: async ({ assetId }) => creative.creationOf(assetId),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AssetKind, AssetSummary, Facets, Page, SearchQuery, SearchResult } from '../../src-preload/contract';
-import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from '../analysis/color';
+import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from '../core/color';
 import { ApiError } from '../core/errors';
 import { mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
