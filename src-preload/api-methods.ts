@@ -93,6 +93,7 @@ export const API_METHODS = [
   'startGenerate',
   'startEdit',
   'startFaceSwap',
+  'startVectorize',
   'listCreativeTasks',
   'getCreativeTask',
   'creationOf',

@@ -12,7 +12,8 @@ import { applyPreset, deletePreset, listPresets, savePreset } from '../library/p
 import { ensurePreview } from '../library/thumbs';
 import { startWatching } from '../library/watch';
 import { closeMetadataReader } from '../library/metadata';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
+import { errorShape } from './envelope';
 import { schemas } from './schemas';
 import { log } from '../core/log';
 import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
@@ -180,7 +181,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       const value = await fn(parsed.data ?? {});
       return { ok: true, value: value ?? null };
     } catch (err) {
-      if (err instanceof ApiError) return { ok: false, error: err.toShape() };
+      if (err instanceof ApiError) return { ok: false, error: errorShape(err) };
       log.error(`${name} failed`, err);
       return {
         ok: false,

@@ -93,7 +93,13 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     out.thumb = t.thumb;
     if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem });
     // Decoded size beats EXIF's claim (edited files often keep a stale one), except for
-    // RAWs, whose thumbnail comes from a smaller embedded preview.
+    // RAWs, whose thumbnail comes from a smaller embedded preview. A HEIF file may rotate
+    // itself (irot), so the decoder's displayed size is taken as it is.
+    if (t.displayed) {
+      out.width = t.displayed.width;
+      out.height = t.displayed.height;
+      return out;
+    }
     const w = t.width ?? out.meta.width;
     const h = t.height ?? out.meta.height;
     const swap = out.meta.orientation !== null && out.meta.orientation >= 5;

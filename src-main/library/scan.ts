@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { ScanProgress, ScanSummary } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { stackKeyOf } from './formats';
 import { indexFile, type IndexedFile } from './index-file';

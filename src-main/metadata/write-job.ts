@@ -1,5 +1,5 @@
 import type { WriteSummary } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { JobOutcome, type JobHandler } from '../jobs/job-handler';
 import { LOCAL, LOCAL_LANE_PREFIX } from '../jobs/lanes';
 import type { JobQueue } from '../jobs/queue';

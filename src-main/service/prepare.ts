@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import sharp from 'sharp';
 import { isToolMissing, runTool, toolErrorLine } from '../core/tools';
+import { openImage, type OpenedImage } from '../library/media/decode';
 import { UGC_MIN_BYTES, VIDEO_MAX_BYTES, VIDEO_RECOMMENDED_SECONDS, type EndpointName } from './endpoints';
 import { ServiceError } from './errors';
 
@@ -34,20 +34,18 @@ function targetSize(w: number, h: number, shortSide: number, maxLong: number): {
 
 /**
  * A JPEG about 300 px on the short side, EXIF-rotated, with no metadata at all (sharp drops
- * it unless asked to keep it). For the UGC scorer, which wants at least 20 KB, quality and
+ * it unless asked to keep it). HEIC/HEIF pictures are decoded once (library/media/decode.ts). For the UGC scorer, which wants at least 20 KB, quality and
  * then size are raised until the file is big enough (a flat picture may still stay smaller).
  */
 export async function prepareImage(input: string | Buffer, endpoint: EndpointName = 'keywords'): Promise<PreparedImage> {
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  let img: OpenedImage;
   try {
-    meta = await sharp(input, { failOn: 'none', limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    img = await openImage(input, { maxPixels: MAX_INPUT_PIXELS });
   } catch (e) {
     throw new ServiceError('invalid_input', `The picture could not be read: ${(e as Error).message.split('\n')[0]}`, { local: true });
   }
-  if (!meta.width || !meta.height) throw new ServiceError('invalid_input', 'The picture has no readable size.', { local: true });
-  const rotated = (meta.orientation ?? 1) >= 5;
-  const w = rotated ? meta.height : meta.width;
-  const h = rotated ? meta.width : meta.height;
+  const { width: w, height: h } = img;
+  if (!w || !h) throw new ServiceError('invalid_input', 'The picture has no readable size.', { local: true });
   const attempts: { short: number; q: number }[] = endpoint === 'qualityUgc'
     ? [{ short: ANALYSIS_SHORT_SIDE, q: 90 }, { short: ANALYSIS_SHORT_SIDE, q: 97 }, { short: 600, q: 95 }, { short: 1000, q: 97 }]
     : [{ short: ANALYSIS_SHORT_SIDE, q: 85 }];
@@ -55,8 +53,7 @@ export async function prepareImage(input: string | Buffer, endpoint: EndpointNam
   for (const a of attempts) {
     const size = targetSize(w, h, a.short, Math.max(ANALYSIS_MAX_LONG_SIDE, a.short * 4));
     try {
-      const { data, info } = await sharp(input, { failOn: 'none', limitInputPixels: MAX_INPUT_PIXELS })
-        .rotate()
+      const { data, info } = await img.pipeline('none')
         .resize(size.width, size.height, { fit: 'fill' })
         .flatten({ background: '#ffffff' })
         .jpeg({ quality: a.q, mozjpeg: false })

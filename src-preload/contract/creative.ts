@@ -21,7 +21,8 @@ export interface VoiceList {
 /** A source for lipsync, editing or face swap: a library asset or an absolute path on disk. */
 export type MediaRef = { assetId: number } | { path: string };
 
-export type CreativeKind = 'speech' | 'videoLipsync' | 'imageLipsync' | 'generate' | 'edit' | 'faceSwap';
+/** faceSwap covers both face swaps: endpoint 'faceSwap' (image target) or 'videoFaceSwap' (video target). */
+export type CreativeKind = 'speech' | 'videoLipsync' | 'imageLipsync' | 'generate' | 'edit' | 'faceSwap' | 'vectorize';
 
 /**
  * waiting: in Tagsmith's queue (one at a time per account for speech, lipsync, face swap);
@@ -178,11 +179,16 @@ export interface ModelRules {
 }
 
 export interface FaceSwapRequest {
-  /** the donor face */
+  /** the donor face (an image) */
   source: MediaRef;
-  /** the image that receives it */
+  /** the image that receives it, or a video (video face swap, the vendor's /v1/videoswap) */
   target: MediaRef;
   useGfpgan?: boolean;
+}
+
+/** Image vectorize: a PNG, JPEG or WebP raster image into an SVG (interface 4.15). */
+export interface VectorizeRequest {
+  source: MediaRef;
 }
 
 export interface CreativeSettings {
@@ -204,6 +210,7 @@ export interface CreativeApi {
   startGenerate(args: GenerateRequest): Promise<CreativeTaskView>;
   startEdit(args: EditRequest): Promise<CreativeTaskView>;
   startFaceSwap(args: FaceSwapRequest): Promise<CreativeTaskView>;
+  startVectorize(args: VectorizeRequest): Promise<CreativeTaskView>;
   listCreativeTasks(args: { limit?: number; kind?: CreativeKind; active?: boolean }): Promise<CreativeTaskView[]>;
   getCreativeTask(args: { id: number }): Promise<CreativeTaskView>;
   /** The creative task that made this asset, or null. */

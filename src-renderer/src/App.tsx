@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { FolderInfo } from '../../src-preload/contract';
-import { useQuery } from './api/queryCache';
+import { useQuery } from './api/useQuery';
 import { ActivityTopBar, ActivityView } from './features/activity/ActivityView';
 import { CreateView } from './features/create/CreateView';
 import { useRevealListener } from './features/create/reveal';
