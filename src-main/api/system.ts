@@ -4,7 +4,7 @@ import { readAppSettings, updateAppSettings } from '../core/app-settings';
 import { checkTools, setToolPaths } from '../core/tools';
 import { backupCatalogue, listBackups, pruneBackups, requestRestore } from '../library/backup';
 import type { LibraryCtx } from '../library/context';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 import type { ServiceHost } from './service';
 
 // The health check behind `tagsmith doctor` and Settings › System (the outside tools, the

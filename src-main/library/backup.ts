@@ -2,7 +2,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { readAppSettings } from '../core/app-settings';
-import type { Db } from './db';
+
+/** A catalogue connection (db.ts's Db; named here so db.ts can call into this file without a cycle). */
+type Db = Database.Database;
 
 // Catalogue backups: decisions not yet written into the files live only in library.sqlite, so
 // it is copied with SQLite's own consistent snapshot before every migration, daily while the
