@@ -7,6 +7,12 @@ import type { ApiMethod } from './contract';
  */
 export const API_METHODS = [
   'appInfo',
+  'systemStatus',
+  'systemSettings',
+  'setSystemSettings',
+  'listBackups',
+  'backupNow',
+  'restoreBackup',
   'listFolders',
   'addFolder',
   'removeFolder',
@@ -87,6 +93,7 @@ export const API_METHODS = [
   'startGenerate',
   'startEdit',
   'startFaceSwap',
+  'startVectorize',
   'listCreativeTasks',
   'getCreativeTask',
   'creationOf',

@@ -3,7 +3,7 @@ import { CreativeService, listVoices, modelRules } from '../creative';
 import type { LibraryCtx } from '../library/context';
 import type { Scanner } from '../library/scan';
 import { ServiceError } from '../service/errors';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 import type { ServiceHost } from './service';
 
 // The creative workflows as Api methods; the logic lives in creative/.
@@ -11,7 +11,7 @@ import type { ServiceHost } from './service';
 export type CreativeMethods = Pick<
   Api,
   | 'listVoices' | 'previewSpeech' | 'startSpeech' | 'startLipsync' | 'modelRules' | 'previewImageJob' | 'startGenerate' | 'startEdit'
-  | 'startFaceSwap' | 'listCreativeTasks' | 'getCreativeTask' | 'creationOf' | 'cancelCreativeTask' | 'retryCreativeTask' | 'refetchResult'
+  | 'startFaceSwap' | 'startVectorize' | 'listCreativeTasks' | 'getCreativeTask' | 'creationOf' | 'cancelCreativeTask' | 'retryCreativeTask' | 'refetchResult'
   | 'creativeSettings' | 'setCreativeSettings'
 >;
 
@@ -38,6 +38,7 @@ export function creativeMethods(ctx: LibraryCtx, service: ServiceHost, scanner?:
     startGenerate: (args) => creative.startGenerate(args),
     startEdit: (args) => creative.startEdit(args),
     startFaceSwap: (args) => creative.startFaceSwap(args),
+    startVectorize: (args) => creative.startVectorize(args),
     listCreativeTasks: async (args) => creative.list(args ?? {}),
     getCreativeTask: async ({ id }) => creative.view(id),
     creationOf: async ({ assetId }) => creative.creationOf(assetId),

@@ -12,15 +12,17 @@ import { applyPreset, deletePreset, listPresets, savePreset } from '../library/p
 import { ensurePreview } from '../library/thumbs';
 import { startWatching } from '../library/watch';
 import { closeMetadataReader } from '../library/metadata';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
+import { errorShape } from './envelope';
 import { schemas } from './schemas';
 import { log } from '../core/log';
 import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
 import { workflowMethods, type WorkflowOptions } from './workflows';
 import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
+import { systemMethods, type SystemOptions } from './system';
 
-export interface ApiOptions extends ServiceOptions, WorkflowOptions {
+export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
   pickFolder?: () => Promise<string | null>;
   /** True under Electron. */
@@ -157,6 +159,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...workflowMethods(ctx, service, opts),
     ...analysisMethods(ctx, service),
     ...creativeMethods(ctx, service, scanner),
+    ...systemMethods(ctx, service, opts),
   };
 
   if (opts.startQueue !== false) service.queue.start();
@@ -178,7 +181,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       const value = await fn(parsed.data ?? {});
       return { ok: true, value: value ?? null };
     } catch (err) {
-      if (err instanceof ApiError) return { ok: false, error: err.toShape() };
+      if (err instanceof ApiError) return { ok: false, error: errorShape(err) };
       log.error(`${name} failed`, err);
       return {
         ok: false,

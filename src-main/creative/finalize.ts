@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { isInside } from '../core/media';
+import { isToolMissing, runTool, toolErrorLine } from '../core/tools';
 import { findAssetByPath } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders } from '../library/folders';
@@ -14,8 +13,6 @@ import { scanFolder, type Scanner } from '../library/scan';
 // limit), provenance written into images, the file moved into the creations folder under a
 // readable name, and that folder scanned so the result appears like any other asset.
 
-const run = promisify(execFile);
-
 /** IPTC NewsCodes digital source type for media created by a trained algorithm. */
 export const TRAINED_ALGORITHMIC_MEDIA = 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
 
@@ -25,9 +22,10 @@ export async function joinAudio(files: string[], out: string): Promise<void> {
   await writeFile(list, files.map((f) => `file '${resolve(f).replace(/'/g, "'\\''")}'`).join('\n') + '\n');
   const codec = extname(out).toLowerCase() === '.wav' ? ['-c:a', 'pcm_s16le'] : [];
   try {
-    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, ...codec, out], { timeout: 300_000 });
+    await runTool('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, ...codec, out], { timeoutMs: 300_000 });
   } catch (e) {
-    throw new ApiError('io', `The speech parts could not be joined: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).split('\n')[0]}`);
+    if (isToolMissing(e)) throw new ApiError('io', `The speech parts could not be joined: ${e.message}`);
+    throw new ApiError('io', `The speech parts could not be joined: ${toolErrorLine(e)}`);
   } finally {
     await unlink(list).catch(() => undefined);
   }
@@ -46,14 +44,39 @@ export interface ImageProvenance {
  */
 export async function writeImageProvenance(file: string, p: ImageProvenance): Promise<void> {
   const ext = extname(file).toLowerCase();
+  const tool = `Tagsmith (model ${p.model}${p.seed !== undefined && p.seed !== null && p.seed >= 0 ? `, seed ${p.seed}` : ''}${p.taskId ? `, task ${p.taskId}` : ''})`;
+  if (ext === '.svg') return writeSvgProvenance(file, p.prompt, tool);
   if (!['.png', '.jpg', '.jpeg', '.webp'].includes(ext)) return;
   const tags: Record<string, string> = {
     'XMP-dc:Description': p.prompt,
     'XMP-iptcExt:DigitalSourceType': TRAINED_ALGORITHMIC_MEDIA,
-    'XMP-xmp:CreatorTool': `Tagsmith (model ${p.model}${p.seed !== undefined && p.seed !== null && p.seed >= 0 ? `, seed ${p.seed}` : ''}${p.taskId ? `, task ${p.taskId}` : ''})`,
+    'XMP-xmp:CreatorTool': tool,
   };
   if (ext === '.jpg' || ext === '.jpeg') tags['IPTC:Caption-Abstract'] = p.prompt;
   await sharedExifTool().write(file, tags as never, { writeArgs: ['-overwrite_original', '-charset', 'iptc=UTF8'] });
+}
+
+const xmlText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The same provenance into an SVG (exiftool cannot write SVG): an XMP packet in the SVG's
+ * <metadata>, where exiftool and other XMP readers find it (XMP-dc:Description,
+ * XMP-iptcExt:DigitalSourceType, XMP-xmp:CreatorTool).
+ */
+async function writeSvgProvenance(file: string, description: string, tool: string): Promise<void> {
+  const svg = await readFile(file, 'utf8');
+  const open = /<svg\b[^>]*>/i.exec(svg);
+  if (!open) throw new Error('the SVG result has no <svg> element.');
+  const xmp = `<metadata><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">` +
+    `<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:Iptc4xmpExt="http://iptc.org/std/Iptc4xmpExt/2008-02-29/">` +
+    `<dc:description><rdf:Alt><rdf:li xml:lang="x-default">${xmlText(description)}</rdf:li></rdf:Alt></dc:description>` +
+    `<Iptc4xmpExt:DigitalSourceType>${TRAINED_ALGORITHMIC_MEDIA}</Iptc4xmpExt:DigitalSourceType>` +
+    `<xmp:CreatorTool>${xmlText(tool)}</xmp:CreatorTool>` +
+    `</rdf:Description></rdf:RDF></x:xmpmeta></metadata>`;
+  const at = open.index + open[0].length;
+  const tmp = `${file}.tmp`;
+  await writeFile(tmp, svg.slice(0, at) + xmp + svg.slice(at));
+  await rename(tmp, file);
 }
 
 const slug = (s: string): string =>
@@ -93,8 +116,15 @@ export function ensureLibraryFolder(ctx: LibraryCtx, dir: string): number {
 }
 
 /** Scan the folder (through the app's Scanner when there is one) and return the asset id of `file`. */
+/** Scans of one library without the app's Scanner, one at a time (two results finishing together would both insert the new file). */
+const scans = new WeakMap<LibraryCtx, Promise<unknown>>();
+
 export async function indexResult(ctx: LibraryCtx, folderId: number, file: string, scanner?: Scanner): Promise<number | null> {
   if (scanner) await scanner.enqueue(folderId);
-  else await scanFolder(ctx, folderId);
+  else {
+    const run = (scans.get(ctx) ?? Promise.resolve()).catch(() => undefined).then(() => scanFolder(ctx, folderId));
+    scans.set(ctx, run);
+    await run;
+  }
   return findAssetByPath(ctx, file);
 }

@@ -1,8 +1,8 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join } from 'node:path';
-import sharp from 'sharp';
+import { openImage } from '../library/media/decode';
 import type { MediaRef } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { IMAGE_EXT, LIPSYNC_AUDIO_EXT, LIPSYNC_VIDEO_EXT } from '../service/endpoints';
@@ -42,6 +42,9 @@ const RULES: Record<MediaRule, { ext: Record<string, string>; what: string }> = 
 
 export const ruleExtensions = (rule: MediaRule): string[] => Object.keys(RULES[rule].ext);
 
+/** A video by its extension (face swap: a video target goes to video face swap). */
+export const isVideoPath = (path: string): boolean => Object.hasOwn(LIPSYNC_VIDEO_EXT, extname(path).slice(1).toLowerCase());
+
 /** Throws a validation error naming the rule when the file's type is not accepted. */
 export function checkMediaType(path: string, rule: MediaRule, field: string): string {
   const ext = extname(path).slice(1).toLowerCase();
@@ -62,7 +65,7 @@ export async function prepareEditSource(path: string, dir: string, name: string)
   const png = extname(path).toLowerCase() === '.png';
   const out = join(dir, `${name}${png ? '.png' : '.jpg'}`);
   try {
-    const img = sharp(path, { failOn: 'none', limitInputPixels: 300_000_000 }).rotate()
+    const img = (await openImage(path, { maxPixels: 300_000_000 })).pipeline('none')
       .resize(EDIT_SOURCE_MAX_SIDE, EDIT_SOURCE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true });
     await (png ? img.png() : img.flatten({ background: '#ffffff' }).jpeg({ quality: 90 })).toFile(out);
   } catch (e) {

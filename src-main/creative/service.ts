@@ -1,10 +1,10 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { extname, isAbsolute, join } from 'node:path';
+import { basename, extname, isAbsolute, join } from 'node:path';
 import type {
   CreativeKind, CreativeSettings, CreativeTaskView, EditRequest, FaceSwapRequest, GenerateRequest, ImageJobArgs, ImageJobPreview, LipsyncRequest,
-  SpeechPreview, SpeechRequest,
+  SpeechPreview, SpeechRequest, VectorizeRequest,
 } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { log } from '../core/log';
 import type { JobQueue } from '../jobs/queue';
 import type { TaskEndpoint } from '../jobs/handlers';
@@ -17,7 +17,7 @@ import { ServiceError } from '../service/errors';
 import type { ImageEditParams, ImageGenerateParams } from '../service/types';
 import * as v from '../service/validate';
 import { CREATIVE_JOB, creativeHandler, remoteStatus, type CreativePayload, type CreativeProgress } from './handler';
-import { checkMediaType, prepareEditSource, resolveRef } from './media';
+import { checkMediaType, isVideoPath, prepareEditSource, resolveRef } from './media';
 import { costPerSourceImage } from './rules';
 import * as store from './store';
 import { splitText } from './text';
@@ -44,7 +44,7 @@ const fail = (e: unknown): never => {
 };
 
 const KIND_DIRS: Record<CreativeKind, string> = {
-  speech: 'Speech', videoLipsync: 'Lipsync', imageLipsync: 'Lipsync', generate: 'Images', edit: 'Images', faceSwap: 'Face swaps',
+  speech: 'Speech', videoLipsync: 'Lipsync', imageLipsync: 'Lipsync', generate: 'Images', edit: 'Images', faceSwap: 'Face swaps', vectorize: 'Vectors',
 };
 
 export class CreativeService {
@@ -223,7 +223,11 @@ export class CreativeService {
       const model = String(params.model ?? (row.kind === 'generate' ? DEFAULT_GENERATE_MODEL : DEFAULT_EDIT_MODEL));
       await writeImageProvenance(file, { prompt: String(params.prompt), model, seed: typeof params.seed === 'number' ? params.seed : null, taskId: parts[0].remote_task_id });
     }
-    const label = String(params.title ?? params.prompt ?? (row.kind === 'speech' ? params.voice : row.kind));
+    const sourceName = typeof params.sourceName === 'string' ? params.sourceName : null;
+    if (row.kind === 'vectorize') {
+      await writeImageProvenance(file, { prompt: `Vectorized from ${sourceName ?? 'a raster image'}`, model: 'image_vectorize', taskId: parts[0].remote_task_id });
+    }
+    const label = String(params.title ?? params.prompt ?? (row.kind === 'speech' ? params.voice : sourceName ? `${row.kind}-${sourceName.replace(/\.[^.]+$/, '')}` : row.kind));
     const dir = join(this.creationsDir(), KIND_DIRS[row.kind]);
     const dest = await destinationFor(dir, label, id, extname(file));
     await moveInto(file, dest);
@@ -426,18 +430,33 @@ export class CreativeService {
     return this.enqueue('edit', 'imageEdit', r, resolved.map((m) => m.assetId).filter((x): x is number => x !== null), [params], retryOf);
   }
 
+  /** A face onto an image (/v1/imageswap), or onto a video (the vendor's /v1/videoswap) when the target is a video. */
   async startFaceSwap(r: FaceSwapRequest, retryOf?: number): Promise<CreativeTaskView> {
     const source = await resolveRef(this.ctx, r.source, 'source');
     checkMediaType(source.path, 'image', 'source');
     const target = await resolveRef(this.ctx, r.target, 'target');
-    checkMediaType(target.path, 'image', 'target');
+    const video = isVideoPath(target.path);
+    checkMediaType(target.path, video ? 'video' : 'image', 'target');
     const params = { source: { path: source.path }, target: { path: target.path }, ...(r.useGfpgan !== undefined ? { use_gfpgan: r.useGfpgan } : {}) };
     try {
-      v.checkFaceSwapParams(params);
+      v.checkFaceSwapParams(params, video ? 'video' : 'image');
     } catch (e) {
       fail(e);
     }
-    return this.enqueue('faceSwap', 'faceSwap', r, [source.assetId, target.assetId].filter((x): x is number => x !== null), [params], retryOf);
+    return this.enqueue('faceSwap', video ? 'videoFaceSwap' : 'faceSwap', r, [source.assetId, target.assetId].filter((x): x is number => x !== null), [params], retryOf);
+  }
+
+  /** A raster image into SVG (/v1/image_vectorize); the SVG lands in the library with its source named. */
+  async startVectorize(r: VectorizeRequest, retryOf?: number): Promise<CreativeTaskView> {
+    const source = await resolveRef(this.ctx, r.source, 'source');
+    checkMediaType(source.path, 'image', 'source');
+    const params = { image: { path: source.path } };
+    try {
+      v.checkVectorizeParams(params);
+    } catch (e) {
+      fail(e);
+    }
+    return this.enqueue('vectorize', 'imageVectorize', { ...r, sourceName: basename(source.path) }, source.assetId !== null ? [source.assetId] : [], [params], retryOf);
   }
 
   // ---- control -----------------------------------------------------------------------------
@@ -470,6 +489,7 @@ export class CreativeService {
       case 'generate': return this.startGenerate(request as unknown as GenerateRequest, id);
       case 'edit': return this.startEdit(request as unknown as EditRequest, id);
       case 'faceSwap': return this.startFaceSwap(request as unknown as FaceSwapRequest, id);
+      case 'vectorize': return this.startVectorize({ source: (request as unknown as VectorizeRequest).source }, id);
     }
   }
 

@@ -1,7 +1,27 @@
 import Database from 'better-sqlite3';
+import { backupBeforeMigration } from './backup';
 import { migrations, type Migration } from './migrations';
 
 export type Db = Database.Database;
+
+export type Stmt = Database.Statement<unknown[], unknown>;
+const statements = new WeakMap<Db, Map<string, Stmt>>();
+
+/** A prepared statement cached per connection (the SQL shapes in use are few). */
+export function prepared(db: Db, sql: string): Stmt {
+  let byDb = statements.get(db);
+  if (!byDb) {
+    byDb = new Map();
+    statements.set(db, byDb);
+  }
+  let stmt = byDb.get(sql);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    if (byDb.size > 300) byDb.clear(); // bounded: a pathological mix of filters cannot grow it forever
+    byDb.set(sql, stmt);
+  }
+  return stmt;
+}
 
 export interface OpenOptions {
   /** Stop at this migration version (tests of N-1 -> N). */
@@ -23,7 +43,8 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -65536');
-  migrate(db, migrations, opts.upTo);
+  // A catalogue with data is copied before it is upgraded (backup.ts); a new one has nothing to lose.
+  migrate(db, migrations, opts.upTo, (from) => backupBeforeMigration(db, file, from));
   return db;
 }
 
@@ -41,7 +62,7 @@ export function readerDb(like: Db): Db {
   return reader;
 }
 
-export function migrate(db: Db, list: Migration[], upTo = Infinity): void {
+export function migrate(db: Db, list: Migration[], upTo = Infinity, beforeUpgrade?: (fromVersion: number) => void): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const latest = Math.max(0, ...list.map((m) => m.version));
   if (current > latest) {
@@ -49,6 +70,8 @@ export function migrate(db: Db, list: Migration[], upTo = Infinity): void {
       `This library was made by a newer Tagsmith (catalogue version ${current}, this app knows ${latest}). Update Tagsmith to open it.`,
     );
   }
+  const pending = list.some((m) => m.version > current && m.version <= upTo);
+  if (pending && current > 0) beforeUpgrade?.(current);
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (m.version <= current || m.version > upTo) continue;
     db.transaction(() => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AssetDetail, CreativeTaskView } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { useNow } from '../../state/useNow';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, Spinner } from '../../ui/primitives';

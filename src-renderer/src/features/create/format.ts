@@ -7,6 +7,7 @@ export const KIND_LABEL: Record<CreativeKind, string> = {
   generate: 'Image generation',
   edit: 'Image edit',
   faceSwap: 'Face swap',
+  vectorize: 'Vectorize',
 };
 
 export const STATUS_LABEL: Record<CreativeStatus, string> = {
