@@ -291,7 +291,8 @@ const EXIFR_OPTIONS = {
   gps: true,
   ifd1: false,
   interop: false,
-  makerNote: false,
+  // Only to know that a maker note is there (a date may hide in it); its bytes are not parsed.
+  makerNote: true,
   userComment: false,
   iptc: true,
   xmp: true,
@@ -322,6 +323,31 @@ interface ExifrResult {
   raw: RawTags;
   /** Something is in the file that exifr did not parse (UTF-16 XMP, IPTC inside a TIFF, ...). */
   unreadBlocks: boolean;
+  /** Blocks only exiftool reads that may hold a capture date (maker notes, vendor APP segments). */
+  opaqueBlocks: boolean;
+}
+
+/** The JPEG APP segments exifr reads, or that hold no capture date (by their identifier). */
+const KNOWN_APP: readonly [number, string][] = [
+  [0xe0, 'JFIF'], [0xe0, 'JFXX'], [0xe1, 'Exif'], [0xe1, 'http://ns.adobe.com/'], [0xe2, 'ICC_PROFILE'], [0xe2, 'MPF'],
+  [0xed, 'Photoshop 3.0'], [0xee, 'Adobe'],
+];
+
+/** Whether a JPEG carries APP segments exifr does not read (Olympus/Agfa picture info, FlashPix, vendor data). */
+function jpegHasOpaqueSegments(buf: Buffer): boolean {
+  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return false;
+  let i = 2;
+  while (i + 4 <= buf.length && buf[i] === 0xff) {
+    const marker = buf[i + 1];
+    if (marker === 0xda || marker === 0xd9) break; // image data: no more metadata segments
+    const len = buf.readUInt16BE(i + 2);
+    if (marker >= 0xe0 && marker <= 0xef) {
+      const id = buf.toString('latin1', i + 4, Math.min(i + 4 + 32, i + 2 + len));
+      if (!KNOWN_APP.some(([m, prefix]) => m === marker && id.startsWith(prefix))) return true;
+    }
+    i += 2 + len;
+  }
+  return false;
 }
 
 const NOT_XMP_SECTIONS = new Set(['ifd0', 'exif', 'gps', 'iptc', 'ihdr', 'errors']);
@@ -402,7 +428,8 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   const unreadBlocks = buf.includes(UTF16_XMP)
     || ((buf.includes(XMP_MARK) || buf.includes(XMP_RDF_MARK)) && !xmpParsed)
     || (TIFF_BASED.has(format) && Object.keys(iptc).length === 0 && TIFF_IPTC_TAGS.some((t) => buf.includes(t)));
-  return { raw: r, unreadBlocks };
+  const opaqueBlocks = exif.MakerNote !== undefined || (format === 'jpeg' && jpegHasOpaqueSegments(buf));
+  return { raw: r, unreadBlocks, opaqueBlocks };
 }
 
 // ---------------------------------------------------------------------------- exiftool
@@ -637,16 +664,21 @@ export interface ReadOptions {
 
 const RAW_FORMATS = new Set(['cr2', 'cr3', 'nef', 'arw', 'raf', 'orf', 'rw2', 'pef', 'srw', 'nrw', 'raw', 'rwl', '3fr', 'iiq', 'x3f', 'erf', 'mrw', 'srf', 'sr2', 'dcr', 'kdc', 'mos']);
 
+/** Formats whose other dates (PNG text chunks, HEIF/WebP containers) only exiftool reads. */
+const DATE_ELSEWHERE = new Set(['png', 'webp', 'heic', 'heif']);
+
 /**
- * Whether exifr's fast reading is enough: it found a date and a keyword or caption, parsed
- * every block the file holds, and the IPTC and XMP blocks agree (when they do not, only
- * exiftool knows the IPTC digest that decides between them).
+ * Whether exifr's fast reading is enough: it parsed every block the file holds that can carry
+ * keywords or a caption; when it found no date, there is nowhere else one could be (no maker
+ * note, no vendor segment, not a container with dates of its own); and the IPTC and XMP
+ * blocks agree (when they do not, only exiftool knows the IPTC digest that decides between
+ * them). A camera JPEG without keywords stays on the fast path (~1 ms instead of a round trip
+ * to exiftool): exiftool would read nothing more from it.
  */
-function exifrIsEnough(r: ExifrResult): boolean {
-  if (r.unreadBlocks || r.raw.dates.length === 0) return false;
-  const rec = reconcileBlocks(r.raw.blocks);
-  if (rec.keywords.length === 0 && rec.text.caption === null) return false;
-  return rec.disagreement === null;
+function exifrIsEnough(r: ExifrResult, format: string): boolean {
+  if (r.unreadBlocks) return false;
+  if (r.raw.dates.length === 0 && (r.opaqueBlocks || DATE_ELSEWHERE.has(format))) return false;
+  return reconcileBlocks(r.raw.blocks).disagreement === null;
 }
 
 /** Read one file's metadata (and its sidecar's). Throws only when nothing could be read. */
@@ -654,7 +686,7 @@ export async function readMetadata(path: string, opts: ReadOptions): Promise<Fil
   let file: RawTags | null = null;
   if (opts.buf && exifrCanRead(opts.format)) {
     const fast = await rawFromExifr(opts.buf, opts.format).catch(() => null);
-    if (fast && exifrIsEnough(fast)) file = fast.raw;
+    if (fast && exifrIsEnough(fast, opts.format)) file = fast.raw;
   }
   file ??= await rawFromExiftool(path);
   const sidecar = opts.sidecarPath ? await rawFromExiftool(opts.sidecarPath).catch(() => null) : null;
