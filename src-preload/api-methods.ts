@@ -93,6 +93,7 @@ export const API_METHODS = [
   'getCreativeTask',
   'creationOf',
   'cancelCreativeTask',
+  'keepWaitingCreativeTask',
   'retryCreativeTask',
   'refetchResult',
   'creativeSettings',
