@@ -174,6 +174,13 @@ describe('source layering', () => {
     expect(crossing).toEqual([]);
   });
 
+  it('keeps one command per cli/commands/ file: shared CLI helpers live in cli/', () => {
+    const between = edges
+      .filter((e) => e.from.startsWith('src-main/cli/commands/') && e.to.startsWith('src-main/cli/commands/'))
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(between).toEqual([]);
+  });
+
   it('fails on an upward arrow and on a cycle (the checks themselves)', () => {
     const sample: Edge[] = [
       { from: 'src-main/library/a.ts', to: 'src-main/api/b.ts', typeOnly: true },
