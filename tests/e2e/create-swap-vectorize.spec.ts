@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CredentialStore } from '../../src-main/credentials';
 import { startSimulator } from '../simulator/index';
@@ -14,7 +15,7 @@ import { expect, test, type AppHandle } from './harness';
 const CLIENT_ID = 'e2e-swap';
 const SECRET = `s3cret-${randomUUID()}`;
 
-const card = (page: import('@playwright/test').Page, kind: string) => page.locator(`[data-testid="task-card"][data-kind="${kind}"]`);
+const card = (page: Page, kind: string) => page.locator(`[data-testid="task-card"][data-kind="${kind}"]`);
 
 test('vectorize a library picture into an SVG asset; swap a face onto a portrait', async ({ launchApp }) => {
   test.setTimeout(180_000);
