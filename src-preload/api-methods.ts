@@ -8,6 +8,11 @@ import type { ApiMethod } from './contract';
 export const API_METHODS = [
   'appInfo',
   'systemStatus',
+  'systemSettings',
+  'setSystemSettings',
+  'listBackups',
+  'backupNow',
+  'restoreBackup',
   'listFolders',
   'addFolder',
   'removeFolder',

@@ -155,6 +155,14 @@ const creativeSchemas = {
 export const schemas = {
   appInfo: none,
   systemStatus: none,
+  systemSettings: none,
+  setSystemSettings: z.strictObject({
+    backupKeep: z.number().int().min(1).max(365).optional(),
+    toolPaths: z.strictObject({ ffmpeg: path.nullable().optional(), ffprobe: path.nullable().optional() }).optional(),
+  }),
+  listBackups: none,
+  backupNow: none,
+  restoreBackup: z.strictObject({ path }),
   listFolders: none,
   addFolder: z.strictObject({ path }),
   removeFolder: z.strictObject({ id }),
