@@ -143,6 +143,7 @@ const creativeSchemas = {
   getCreativeTask: z.strictObject({ id }),
   creationOf: z.strictObject({ assetId: id }),
   cancelCreativeTask: z.strictObject({ id }),
+  keepWaitingCreativeTask: z.strictObject({ id }),
   retryCreativeTask: z.strictObject({ id, confirmBilledAgain: z.literal(true) }),
   refetchResult: z.strictObject({ id }),
   creativeSettings: none,
