@@ -98,6 +98,7 @@ export const API_METHODS = [
   'getCreativeTask',
   'creationOf',
   'cancelCreativeTask',
+  'keepWaitingCreativeTask',
   'retryCreativeTask',
   'refetchResult',
   'creativeSettings',
