@@ -10,7 +10,7 @@ import {
   fieldsFromTags, flattenKeywords, hierarchiesOf, normHierarchy, sameField, shortenedWarning, texts, truncateUtf8,
   type Dict, type FieldName, type FileFields, type ManagedFields, type TextFieldName,
 } from './fields';
-import { desiredForWrite } from './merge';
+import { desiredForWrite } from '../library/field-merge';
 import { capsForPath, type Caps } from './targets';
 
 // Writes the managed fields into ONE file (an image/video in place, or an XMP sidecar):

@@ -6,7 +6,7 @@ import { FULL_HASH_LIMIT, hashFile, sampledHash } from '../library/hash';
 import { setAssetKeywords } from '../library/keywords';
 import { sameField, type FieldName, type FileFields, type ManagedFields } from './fields';
 import { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
-import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from './state';
+import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from '../library/file-state';
 import { targetsFor } from './targets';
 
 export { MetadataWriteError, removeStaleTemps, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
