@@ -7,9 +7,9 @@ import { indexFile, type IndexedFile } from './index-file';
 import { IMAGE_DATA_HASHED, imageDataHash } from './media-hash';
 import { rekeyResults } from './result-cache';
 import { getAssetKeywords, setAssetKeywords } from './keywords';
-import type { ManagedFields } from '../metadata/fields';
-import { threeWayMerge } from '../metadata/merge';
-import { getFileSnapshot, recordFileRead } from '../metadata/state';
+import { threeWayMerge } from './field-merge';
+import { getFileSnapshot, recordFileRead } from './file-state';
+import type { ManagedFields } from './managed-fields';
 import { walkFolder, type WalkedFile } from './walk';
 
 // Incremental scan of one library folder:
