@@ -740,6 +740,11 @@ export function indexable(query: SearchQuery): boolean {
     query.ageMin === undefined &&
     query.ageMax === undefined &&
     query.releaseNeeded === undefined &&
-    !query.color
+    !query.color &&
+    // Exposure (migration 12) is not in the index yet: SQL answers those filters.
+    !query.lens &&
+    query.iso === undefined &&
+    query.focalLength === undefined &&
+    query.aperture === undefined
   );
 }
