@@ -151,6 +151,7 @@ const creativeSchemas = {
   getCreativeTask: z.strictObject({ id }),
   creationOf: z.strictObject({ assetId: id }),
   cancelCreativeTask: z.strictObject({ id }),
+  keepWaitingCreativeTask: z.strictObject({ id }),
   retryCreativeTask: z.strictObject({ id, confirmBilledAgain: z.literal(true) }),
   refetchResult: z.strictObject({ id }),
   creativeSettings: none,
@@ -162,6 +163,14 @@ const creativeSchemas = {
 export const schemas = {
   appInfo: none,
   systemStatus: none,
+  systemSettings: none,
+  setSystemSettings: z.strictObject({
+    backupKeep: z.number().int().min(1).max(365).optional(),
+    toolPaths: z.strictObject({ ffmpeg: path.nullable().optional(), ffprobe: path.nullable().optional() }).optional(),
+  }),
+  listBackups: none,
+  backupNow: none,
+  restoreBackup: z.strictObject({ path }),
   listFolders: none,
   addFolder: z.strictObject({ path }),
   removeFolder: z.strictObject({ id }),
@@ -240,7 +249,7 @@ export const schemas = {
     settings: z.strictObject({
       exclude: keywordList.optional(),
       required: keywordList.optional(),
-      casing: z.enum(['lower', 'asSent']).optional(),
+      casing: z.enum(['byLanguage', 'lower', 'asSent']).optional(),
       limit: z
         .strictObject({
           preset: z.enum(['default', 'adobe', 'shutterstock', 'custom']).optional(),

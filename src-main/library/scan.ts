@@ -272,7 +272,7 @@ async function upgradeMediaHashes(ctx: LibraryCtx, rows: { row: ExistingRow; pat
   }
 }
 
-// Exposure columns (migration 12) and the reader's values bound to them.
+// Exposure columns (migration 13) and the reader's values bound to them.
 const EXPOSURE_FIELDS = [
   ['aperture', 'aperture'], ['shutter', 'shutter'], ['iso', 'iso'], ['focal_length', 'focalLength'],
   ['focal_length_35', 'focalLength35'], ['exposure_bias', 'exposureBias'], ['flash', 'flash'],
@@ -286,7 +286,7 @@ function exposureParams(e: Exposure): Record<(typeof EXPOSURE_FIELDS)[number][1]
 }
 
 /**
- * Pictures catalogued before exposure was kept (migration 12) get it from their metadata
+ * Pictures catalogued before exposure was kept (migration 13) get it from their metadata
  * alone: no hash, no thumbnail, nothing else about the row changes.
  */
 async function backfillExposure(ctx: LibraryCtx, items: { row: ExistingRow; file: WalkedFile; sidecarPath: string | null }[], signal: AbortSignal | undefined): Promise<number[]> {

@@ -91,7 +91,7 @@ describe('exposure', () => {
   });
 
   it('is filled in for pictures catalogued before, on the next scan, without hashing them again', async () => {
-    // What a catalogue from before migration 12 holds: no exposure, not read yet. The content
+    // What a catalogue from before migration 13 holds: no exposure, not read yet. The content
     // hash is replaced by a marker: a scan that hashed the file again would overwrite it.
     ctx.db.prepare(`UPDATE assets SET aperture = NULL, shutter = NULL, iso = NULL, focal_length = NULL, focal_length_35 = NULL,
       exposure_bias = NULL, flash = NULL, exposure_read = 0, content_hash = 'marker-' || id`).run();

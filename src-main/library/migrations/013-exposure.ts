@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 12,
+  version: 13,
   name: 'exposure',
   // How each photo was exposed, as the reader gives it (units exiftool prints): aperture
   // (F-number), shutter ('1/250', '2.5'), ISO, focal length and its 35 mm equivalent (mm),
