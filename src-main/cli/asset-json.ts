@@ -18,7 +18,6 @@ export interface CliAsset {
   takenAt: string | null;
   cameraMake: string | null;
   cameraModel: string | null;
-  lens: string | null;
   /** Always an object; each member null where the file does not record it. */
   exposure: Exposure;
   gps: { lat: number; lon: number } | null;
@@ -61,7 +60,6 @@ export function cliAsset(ctx: LibraryCtx, id: number): CliAsset {
     takenAt: row.taken_at,
     cameraMake: row.camera_make,
     cameraModel: row.camera_model,
-    lens: row.lens,
     exposure: exposureOfRow(row),
     gps: row.gps_lat !== null && row.gps_lon !== null ? { lat: row.gps_lat, lon: row.gps_lon } : null,
     rating: row.rating,
