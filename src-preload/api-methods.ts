@@ -101,6 +101,7 @@ export const API_METHODS = [
   'getCreativeTask',
   'creationOf',
   'cancelCreativeTask',
+  'keepWaitingCreativeTask',
   'retryCreativeTask',
   'refetchResult',
   'creativeSettings',

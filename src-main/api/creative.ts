@@ -11,7 +11,7 @@ import type { ServiceHost } from './service';
 export type CreativeMethods = Pick<
   Api,
   | 'listVoices' | 'previewSpeech' | 'startSpeech' | 'startLipsync' | 'modelRules' | 'previewImageJob' | 'startGenerate' | 'startEdit'
-  | 'startFaceSwap' | 'startVectorize' | 'listCreativeTasks' | 'getCreativeTask' | 'creationOf' | 'cancelCreativeTask' | 'retryCreativeTask' | 'refetchResult'
+  | 'startFaceSwap' | 'startVectorize' | 'listCreativeTasks' | 'getCreativeTask' | 'creationOf' | 'cancelCreativeTask' | 'keepWaitingCreativeTask' | 'retryCreativeTask' | 'refetchResult'
   | 'creativeSettings' | 'setCreativeSettings'
 >;
 
@@ -43,6 +43,7 @@ export function creativeMethods(ctx: LibraryCtx, service: ServiceHost, scanner?:
     getCreativeTask: async ({ id }) => creative.view(id),
     creationOf: async ({ assetId }) => creative.creationOf(assetId),
     cancelCreativeTask: async ({ id }) => creative.cancel(id),
+    keepWaitingCreativeTask: async ({ id }) => creative.keepWaiting(id),
     retryCreativeTask: ({ id, confirmBilledAgain }) => creative.retry(id, confirmBilledAgain),
     refetchResult: ({ id }) => mapped(() => creative.refetch(id)),
     creativeSettings: async () => creative.settings(),

@@ -52,7 +52,7 @@ function appVersion(): string {
 }
 
 export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
-  // Searches are answered from memory once the catalogue is indexed (library/catalogue-index.ts).
+  // Searches are answered from memory once the catalogue is indexed (library/catalogue-index/).
   startCatalogueIndex(ctx.db);
   const scanner = new Scanner(ctx);
   // The queue starts only once every workflow has registered its job kinds (below), so a job

@@ -143,6 +143,7 @@ const creativeSchemas = {
   getCreativeTask: z.strictObject({ id }),
   creationOf: z.strictObject({ assetId: id }),
   cancelCreativeTask: z.strictObject({ id }),
+  keepWaitingCreativeTask: z.strictObject({ id }),
   retryCreativeTask: z.strictObject({ id, confirmBilledAgain: z.literal(true) }),
   refetchResult: z.strictObject({ id }),
   creativeSettings: none,
@@ -244,7 +245,7 @@ export const schemas = {
     settings: z.strictObject({
       exclude: keywordList.optional(),
       required: keywordList.optional(),
-      casing: z.enum(['lower', 'asSent']).optional(),
+      casing: z.enum(['byLanguage', 'lower', 'asSent']).optional(),
       limit: z
         .strictObject({
           preset: z.enum(['default', 'adobe', 'shutterstock', 'custom']).optional(),

@@ -5,7 +5,7 @@ import type { LibraryCtx } from '../library/context';
 import { FULL_HASH_LIMIT, hashFile, sampledHash } from '../library/hash';
 import type { FieldName, FileFields, ManagedFields } from './fields';
 import { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
-import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from './state';
+import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from '../library/file-state';
 import { targetsFor } from './targets';
 
 export { MetadataWriteError, removeStaleTemps, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';

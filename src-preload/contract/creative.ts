@@ -68,6 +68,15 @@ export interface CreativeTaskView {
   /** a FAILURE (or lost answer) may be re-run, billed again, only with confirmBilledAgain */
   canRetry: boolean;
   canRefetch: boolean;
+  /**
+   * Something the user should know while the task runs or after it ended: 'slow' (past its
+   * deadline from the interface's typical times: cancel or keep waiting), 'unknown_state' (the
+   * service reports a status outside PENDING/STARTED/SUCCESS/FAILURE/REVOKED), 'cancel_unconfirmed'
+   * (the cancel did not reach the service: it may still run and bill the task).
+   */
+  attention: { kind: 'slow' | 'unknown_state' | 'cancel_unconfirmed'; message: string } | null;
+  /** when the task counts as taking unusually long (ms); null before it reached the service */
+  deadlineAt: number | null;
 }
 
 export interface SpeechRequest {
@@ -216,6 +225,8 @@ export interface CreativeApi {
   /** The creative task that made this asset, or null. */
   creationOf(args: { assetId: number }): Promise<CreativeTaskView | null>;
   cancelCreativeTask(args: { id: number }): Promise<CreativeTaskView>;
+  /** A task past its deadline: keep waiting for another budget of time (the task goes on either way). */
+  keepWaitingCreativeTask(args: { id: number }): Promise<CreativeTaskView>;
   /** Run a failed task again as a new task: billed again, so only with confirmBilledAgain. */
   retryCreativeTask(args: { id: number; confirmBilledAgain: true }): Promise<CreativeTaskView>;
   /** Fetch a finished task's result again (no new task, no charge). */

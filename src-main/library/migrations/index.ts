@@ -14,6 +14,7 @@ import { migration as m008 } from './008-creative-tasks-and-voices';
 import { migration as m009 } from './009-metadata-presets';
 import { migration as m010 } from './010-capture-date-order-in-one-index';
 import { migration as m011 } from './011-creative-vectorize';
+import { migration as m012 } from './012-creative-deadlines';
 
 export type { Migration } from './migration';
 
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   m009,
   m010,
   m011,
+  m012,
 ];

@@ -1,5 +1,5 @@
-import { normalizeKeyword } from '../library/keywords';
-import { FIELD_NAMES, sameField, type FieldName, type ManagedFields } from './fields';
+import { normalizeKeyword } from './keywords';
+import { FIELD_NAMES, sameField, type FieldName, type ManagedFields } from './managed-fields';
 
 // The three-way merge a rescan does when another program changed a file Tagsmith manages.
 // base: what the file held when Tagsmith last read or wrote it (file_state.fields);
