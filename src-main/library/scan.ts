@@ -8,9 +8,9 @@ import { IMAGE_DATA_HASHED, imageDataHash } from './media-hash';
 import { emptyExposure, readMetadata, type Exposure } from './metadata';
 import { rekeyResults } from './result-cache';
 import { getAssetKeywords, setAssetKeywords } from './keywords';
-import type { ManagedFields } from '../metadata/fields';
-import { threeWayMerge } from '../metadata/merge';
-import { getFileSnapshot, recordFileRead } from '../metadata/state';
+import { threeWayMerge } from './field-merge';
+import { getFileSnapshot, recordFileRead } from './file-state';
+import type { ManagedFields } from './managed-fields';
 import { walkFolder, type WalkedFile } from './walk';
 
 // Incremental scan of one library folder:
