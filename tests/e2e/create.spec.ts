@@ -44,13 +44,21 @@ async function portrait(dir: string): Promise<string> {
 
 const task = (page: Page, kind: string) => page.locator(`[data-testid="task-card"][data-kind="${kind}"]`);
 
-/** Open the result of the newest task of a kind in the library and check its provenance. */
+/**
+ * Open a task's result in the library and check its provenance. What the user waits on is the
+ * inspector showing that very file (another asset with provenance may be on screen before it).
+ */
 async function showInLibrary(page: Page, card: Locator): Promise<Locator> {
-  await card.getByTestId('task-open').click();
+  const open = card.getByTestId('task-open');
+  const assetId = await open.getAttribute('data-asset-id');
+  expect(assetId).toMatch(/^\d+$/);
+  await open.click();
   await expect(page.locator('.app')).toHaveAttribute('data-view', 'library');
-  const prov = page.getByTestId('provenance');
+  const shown = page.locator(`[data-testid="inspector-single"][data-asset-id="${assetId}"]`);
+  await expect(shown).toBeVisible();
+  const prov = shown.getByTestId('provenance');
   await expect(prov).toBeVisible();
-  await expect(page.getByTestId('provenance-ai')).toHaveText('AI-generated');
+  await expect(prov.getByTestId('provenance-ai')).toHaveText('AI-generated');
   await prov.scrollIntoViewIfNeeded();
   return prov;
 }
