@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { CredentialStore } from '../../src-main/credentials';
 import { startSimulator } from '../simulator/index';
 import { expect, test, type AppHandle } from './harness';
+import { shot } from './shots';
 
 // Create, end to end: the built renderer driving the REAL Api (creative service, durable
 // queue, downloads into the Creations library folder) against the service simulator with a
@@ -14,8 +15,6 @@ import { expect, test, type AppHandle } from './harness';
 // is lipsynced onto a portrait picked from the library; an image is generated with a model
 // whose rules narrow the form, then edited; every result is found in the library.
 
-const SCREENS = '.tmp/screens';
-mkdirSync(SCREENS, { recursive: true });
 const CLIENT_ID = 'e2e-create';
 const SECRET = `s3cret-${randomUUID()}`;
 
@@ -23,11 +22,6 @@ const PARAGRAPH =
   'Morning light falls across the harbour. The boats are still, the water is glass, and the first gulls call over the market. ' +
   'By noon the quay is loud with voices; by evening, only the tide is left.';
 
-async function shot(page: Page, name: string, target?: Locator): Promise<void> {
-  await page.waitForTimeout(150); // let the last paint land (pictures only; nothing is asserted on it)
-  if (target) await target.screenshot({ path: `${SCREENS}/${name}.png` });
-  else await page.screenshot({ path: `${SCREENS}/${name}.png` });
-}
 
 /** A portrait JPEG with a face-like shape (the simulator only checks the format). */
 async function portrait(dir: string): Promise<string> {
@@ -85,8 +79,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     const allVoices = await speech.getByTestId('voice').count();
     await speech.getByTestId('voice-lang').selectOption('eng');
     await speech.getByTestId('voice-gender').selectOption('female');
-    const filtered = await speech.getByTestId('voice').count();
-    expect(filtered).toBeLessThan(allVoices);
+    await expect.poll(() => speech.getByTestId('voice').count()).toBeLessThan(allVoices);
     await speech.getByTestId('voice-search').fill('ser');
     await expect(speech.getByTestId('voice')).toHaveCount(1);
     await speech.locator('[data-testid="voice"][data-voice="Serena"]').click();

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
@@ -7,13 +7,12 @@ import { hashFile } from '../../src-main/library/hash';
 import { startSimulator, type Simulator } from '../simulator/index';
 import { expect, test, type AppHandle } from './harness';
 import { makePhotoTree, type TestPhoto } from './photos';
+import { SCREENS } from './shots';
 
 // Settings and Activity, end to end: the built renderer driving the REAL Api (credential
 // store, service client, durable queue) against the loopback service simulator. The
 // service address and the credentials are entered through the Settings UI itself.
 
-const SCREENS = '.tmp/screens';
-mkdirSync(SCREENS, { recursive: true });
 
 const CLIENT_ID = 'e2e-client';
 const SECRET = `s3cret-${randomUUID()}`;

@@ -9,7 +9,7 @@ export async function until<T>(probe: () => T | undefined | null | false | Promi
     try {
       v = await probe();
     } catch (err) {
-      throw new Error(`while waiting for ${what}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`while waiting for ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     if (v) return v as T;
     await new Promise((r) => setTimeout(r, everyMs));
