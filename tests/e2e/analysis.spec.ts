@@ -89,7 +89,7 @@ async function expectBoxOnFace(page: Page, imgTestId: string): Promise<void> {
 }
 
 test('score a folder, drag the threshold, reject below it, undo; filter by faces and colour; face boxes on the loupe; culling', async ({ launchApp }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }] });
   try {
     const app = await launchApp({ api: { credentials: new CredentialStore({ env: {}, service: `tagsmith-e2e-${randomUUID()}` }) }, viewport: { width: 1440, height: 900 } });

@@ -57,7 +57,7 @@ async function runFinishes(page: Page, kind: 'keywords' | 'caption'): Promise<Lo
 }
 
 test('keyword 20 photos, review, caption, write into the files and export CSV; the files carry exactly the accepted keywords in order', async ({ launchApp }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(450_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 30, startedMs: 60 } });
   const exiftool = new ExifTool({ maxProcs: 1 });
   let app: AppHandle | undefined;

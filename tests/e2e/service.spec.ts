@@ -170,7 +170,6 @@ test('Settings: address and credentials through the form, a clear verdict for go
 });
 
 test('Activity: a batch advances live, pause stops it, resume and quota running out mid-batch, nothing billed twice', async ({ launchApp }) => {
-  test.setTimeout(120_000);
   await withSimulator(async (sim) => {
     const app = await launchApp({ api: { credentials: isolatedCredentials() } });
     const { page } = app;

@@ -38,7 +38,7 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 async function setup(simOpts: Partial<SimulatorOptions> = {}) {
   const sim = await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 30, startedMs: 60 }, ...simOpts });
   const db = openDb(join(mkdtempSync(join(base, 'db-')), 'library.sqlite'));
-  const client = new ServiceClient({ baseUrl: sim.url, credentials: creds, timeoutMs: 5_000 });
+  const client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
   const q = new JobQueue({ db, client, handlers: builtinHandlers, tuning: TUNING });
   const entry = { q, db, client, sims: [sim] };
   open.push(entry);
