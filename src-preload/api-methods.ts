@@ -7,6 +7,7 @@ import type { ApiMethod } from './contract';
  */
 export const API_METHODS = [
   'appInfo',
+  'systemStatus',
   'listFolders',
   'addFolder',
   'removeFolder',

@@ -1,7 +1,7 @@
 import type { Flag, FlagEditResult, HistogramField, QualityHistogram, RunTarget, SearchQuery } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import { searchIds } from '../library/search';
 import { resolveTarget } from '../workflows/runs';
 import { countNoun } from '../workflows/edit-log';

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { pictureSize } from '../library/media/decode';
 import { ANALYSIS_MAX_LONG_SIDE, ANALYSIS_SHORT_SIDE } from '../service/prepare';
 
 // The service's face boxes are in pixels of the uploaded derivative (service/prepare.ts:
@@ -22,12 +22,6 @@ export function derivativeSizeOf(displayed: Size): Size {
 
 /** The derivative's size for a file (header read only), or null when it cannot be read. */
 export async function derivativeSize(file: string): Promise<Size | null> {
-  try {
-    const meta = await sharp(file, { failOn: 'none' }).metadata();
-    if (!meta.width || !meta.height) return null;
-    const rotated = (meta.orientation ?? 1) >= 5;
-    return derivativeSizeOf(rotated ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height });
-  } catch {
-    return null;
-  }
+  const displayed = await pictureSize(file);
+  return displayed ? derivativeSizeOf(displayed) : null;
 }

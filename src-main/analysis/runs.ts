@@ -1,5 +1,5 @@
 import type { AnalysisKind, AnalysisRunOptions, RunPreview, RunStarted, RunTarget, SkippedAsset } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { log } from '../core/log';
 import type { AnalyzeEndpoint, AnalyzePayload } from '../jobs/handlers';
 import type { JobQueue } from '../jobs/queue';
@@ -7,7 +7,7 @@ import { canonical } from '../jobs/store';
 import type { JobSpec, JobView } from '../jobs/types';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
 import { analysisHash, resolveTarget } from '../workflows/runs';
 import { derivativeSize, type Size } from './derivative';

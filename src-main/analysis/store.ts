@@ -1,7 +1,7 @@
 import type { AssetAnalysis, ColorSwatch, FaceView, MeasurementInfo, UgcClass } from '../../src-preload/contract';
-import { ApiError, notFound } from '../api/errors';
+import { ApiError, notFound } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
 import { parseHex, rgbToLab, type Rgb } from './color';
 import type { RunAssetRow } from './runs';

@@ -3,7 +3,7 @@ import { CreativeService, listVoices, modelRules } from '../creative';
 import type { LibraryCtx } from '../library/context';
 import type { Scanner } from '../library/scan';
 import { ServiceError } from '../service/errors';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 import type { ServiceHost } from './service';
 
 // The creative workflows as Api methods; the logic lives in creative/.

@@ -12,13 +12,15 @@ import { applyPreset, deletePreset, listPresets, savePreset } from '../library/p
 import { ensurePreview } from '../library/thumbs';
 import { startWatching } from '../library/watch';
 import { closeMetadataReader } from '../library/metadata';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
+import { errorShape } from './envelope';
 import { schemas } from './schemas';
 import { log } from '../core/log';
 import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
 import { workflowMethods, type WorkflowOptions } from './workflows';
 import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
+import { systemReport } from './system';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
@@ -66,6 +68,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
   const api: Api = {
     async appInfo() {
       return { version, dataDir: ctx.paths.dataDir, native: opts.native ?? false };
+    },
+    async systemStatus() {
+      return systemReport(ctx, service);
     },
     async listFolders() {
       return listFolders(ctx, (id) => scanner.isScanning(id));
@@ -178,7 +183,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       const value = await fn(parsed.data ?? {});
       return { ok: true, value: value ?? null };
     } catch (err) {
-      if (err instanceof ApiError) return { ok: false, error: err.toShape() };
+      if (err instanceof ApiError) return { ok: false, error: errorShape(err) };
       log.error(`${name} failed`, err);
       return {
         ok: false,

@@ -152,6 +152,7 @@ const creativeSchemas = {
 
 export const schemas = {
   appInfo: none,
+  systemStatus: none,
   listFolders: none,
   addFolder: z.strictObject({ path }),
   removeFolder: z.strictObject({ id }),

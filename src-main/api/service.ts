@@ -7,7 +7,7 @@ import { DEFAULT_BASE_URL, ServiceClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import { attachWorkflows, onWorkflowEvent } from '../workflows';
 import { WRITE_KIND, writeMetadataHandler } from '../metadata/write-job';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 
 // The cloud side of the Api: settings, credentials, the connection check and the job queue.
 // The secret goes in through setCredentials and never comes back out of main.

@@ -7,7 +7,7 @@ import { previewWrite } from '../metadata/preview';
 import { getSyncState } from '../metadata/state';
 import { writeThroughQueue } from '../metadata/write-job';
 import * as wf from '../workflows';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 import type { ServiceHost } from './service';
 
 // The keywording/captioning workflows and writing metadata into files, as Api methods. The

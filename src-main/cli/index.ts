@@ -31,6 +31,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   tasks: () => import('./commands/tasks'),
   quality: () => import('./commands/quality'),
   faces: () => import('./commands/faces'),
+  doctor: () => import('./commands/doctor'),
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -55,6 +56,7 @@ const SUMMARIES: Record<string, string> = {
   tasks: 'tasks                             creative tasks and their results',
   quality: 'quality PATH...|--query Q [--ugc]       AI quality scores (stock, or UGC with class 1-5)',
   faces: 'faces PATH...|--query Q             AI face boxes and estimated ages',
+  doctor: 'doctor                            check the tools (ffmpeg, ffprobe, exiftool, perl), the catalogue and the service',
 };
 
 function generalUsage(): string {

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { isInside } from '../core/media';
+import { isToolMissing, runTool, toolErrorLine } from '../core/tools';
 import { findAssetByPath } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders } from '../library/folders';
@@ -14,8 +13,6 @@ import { scanFolder, type Scanner } from '../library/scan';
 // limit), provenance written into images, the file moved into the creations folder under a
 // readable name, and that folder scanned so the result appears like any other asset.
 
-const run = promisify(execFile);
-
 /** IPTC NewsCodes digital source type for media created by a trained algorithm. */
 export const TRAINED_ALGORITHMIC_MEDIA = 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
 
@@ -25,9 +22,10 @@ export async function joinAudio(files: string[], out: string): Promise<void> {
   await writeFile(list, files.map((f) => `file '${resolve(f).replace(/'/g, "'\\''")}'`).join('\n') + '\n');
   const codec = extname(out).toLowerCase() === '.wav' ? ['-c:a', 'pcm_s16le'] : [];
   try {
-    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, ...codec, out], { timeout: 300_000 });
+    await runTool('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, ...codec, out], { timeoutMs: 300_000 });
   } catch (e) {
-    throw new ApiError('io', `The speech parts could not be joined: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).split('\n')[0]}`);
+    if (isToolMissing(e)) throw new ApiError('io', `The speech parts could not be joined: ${e.message}`);
+    throw new ApiError('io', `The speech parts could not be joined: ${toolErrorLine(e)}`);
   } finally {
     await unlink(list).catch(() => undefined);
   }
@@ -93,8 +91,15 @@ export function ensureLibraryFolder(ctx: LibraryCtx, dir: string): number {
 }
 
 /** Scan the folder (through the app's Scanner when there is one) and return the asset id of `file`. */
+/** Scans of one library without the app's Scanner, one at a time (two results finishing together would both insert the new file). */
+const scans = new WeakMap<LibraryCtx, Promise<unknown>>();
+
 export async function indexResult(ctx: LibraryCtx, folderId: number, file: string, scanner?: Scanner): Promise<number | null> {
   if (scanner) await scanner.enqueue(folderId);
-  else await scanFolder(ctx, folderId);
+  else {
+    const run = (scans.get(ctx) ?? Promise.resolve()).catch(() => undefined).then(() => scanFolder(ctx, folderId));
+    scans.set(ctx, run);
+    await run;
+  }
   return findAssetByPath(ctx, file);
 }

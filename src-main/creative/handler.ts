@@ -1,9 +1,9 @@
 import { extname, join } from 'node:path';
-import { JobOutcome, type JobHandler } from '../jobs/queue';
-import { taskHandler, type TaskEndpoint, type TaskPayload } from '../jobs/handlers';
+import { JobOutcome, type JobHandler } from '../jobs/job-handler';
+import { statusEndpointOf, taskHandler, taskStatus, type TaskEndpoint, type TaskPayload } from '../jobs/handlers';
 import type { ServiceClient } from '../service/client';
 import type { TaskCreated, TaskState } from '../service/types';
-import type { ImageEditParams, ImageGenerateParams, LipsyncParams, TtsJsonParams, TtsParams, FaceSwapParams } from '../service/types';
+import type { ImageEditParams, ImageGenerateParams, ImageVectorizeParams, LipsyncParams, TtsJsonParams, TtsParams, FaceSwapParams } from '../service/types';
 
 // The 'creative' job kind: the built-in 'task' flow (create -> poll status -> download), plus
 // what a creative task shows while it runs: the service's status, queue position and ETA on
@@ -48,13 +48,15 @@ function create(client: ServiceClient, endpoint: TaskEndpoint, params: CreativeP
     case 'imageGenerate': return client.imageGenerate(params as ImageGenerateParams, o);
     case 'imageEdit': return client.imageEdit(params as ImageEditParams, o);
     case 'faceSwap': return client.faceSwap(params as FaceSwapParams, o);
+    case 'videoFaceSwap': return client.videoFaceSwap(params as FaceSwapParams, o);
+    case 'imageVectorize': return client.imageVectorize(params as ImageVectorizeParams, o);
     default: throw new Error(`not a creative endpoint: ${endpoint}`);
   }
 }
 
-/** Status of a task: face swap has its own status path (interface 4.8). */
+/** Status of a task: face swaps have their own status paths (interface 4.8). */
 export function remoteStatus(client: ServiceClient, endpoint: string, taskId: string, signal?: AbortSignal): Promise<TaskState> {
-  return endpoint === 'faceSwap' ? client.faceSwapStatus(taskId, { signal }) : client.status(taskId, { signal });
+  return taskStatus(client, endpoint, taskId, signal);
 }
 
 const eta = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
@@ -80,7 +82,7 @@ export function creativeHandler(onProgress: (p: CreativePayload, progress: Creat
       } else if (!ctx.job.taskId) {
         ctx.checkpoint({ taskId, phase: 'poll' });
       }
-      const statusEndpoint = p.endpoint === 'faceSwap' ? 'faceSwapStatus' : 'status';
+      const statusEndpoint = statusEndpointOf(p.endpoint);
       let delay = ctx.tuning.pollMs;
       let state: TaskState;
       for (;;) {

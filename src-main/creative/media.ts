@@ -1,8 +1,8 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join } from 'node:path';
-import sharp from 'sharp';
+import { openImage } from '../library/media/decode';
 import type { MediaRef } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { IMAGE_EXT, LIPSYNC_AUDIO_EXT, LIPSYNC_VIDEO_EXT } from '../service/endpoints';
@@ -62,7 +62,7 @@ export async function prepareEditSource(path: string, dir: string, name: string)
   const png = extname(path).toLowerCase() === '.png';
   const out = join(dir, `${name}${png ? '.png' : '.jpg'}`);
   try {
-    const img = sharp(path, { failOn: 'none', limitInputPixels: 300_000_000 }).rotate()
+    const img = (await openImage(path, { maxPixels: 300_000_000 })).pipeline('none')
       .resize(EDIT_SOURCE_MAX_SIDE, EDIT_SOURCE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true });
     await (png ? img.png() : img.flatten({ background: '#ffffff' }).jpeg({ quality: 90 })).toFile(out);
   } catch (e) {

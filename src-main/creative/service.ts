@@ -4,7 +4,7 @@ import type {
   CreativeKind, CreativeSettings, CreativeTaskView, EditRequest, FaceSwapRequest, GenerateRequest, ImageJobArgs, ImageJobPreview, LipsyncRequest,
   SpeechPreview, SpeechRequest,
 } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { log } from '../core/log';
 import type { JobQueue } from '../jobs/queue';
 import type { TaskEndpoint } from '../jobs/handlers';

@@ -1,6 +1,5 @@
 import type { CreativeKind, CreativePartView, CreativeStatus, CreativeTaskView } from '../../src-preload/contract';
-import type { Db } from '../library/db';
-import { prepared } from '../library/search-sets';
+import { prepared, type Db } from '../library/db';
 
 // The creative tables of migration 8: one row per request, one part per billed service task.
 // Prepared statements with bound parameters only.

@@ -1,6 +1,6 @@
 import type { VoiceList, VoiceView } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import type { ServiceClient } from '../service/client';
 
 // The TTS voices: free to list, cached in the catalogue with when they were fetched, fetched

@@ -11,7 +11,7 @@ import type {
   FaceSwapParams, ImageEditParams, ImageGenerateParams, ImageVectorizeParams, LipsyncParams, TaskState, TtsJsonParams, TtsParams,
 } from '../service/types';
 import * as v from '../service/validate';
-import { JobOutcome, type JobHandler } from './queue';
+import { JobOutcome, type JobHandler } from './job-handler';
 import { cacheKeyOf } from './store';
 
 export type AnalyzeEndpoint = 'keywords' | 'videoKeywords' | 'caption' | 'faces' | 'quality' | 'qualityUgc';
@@ -77,7 +77,27 @@ export const analyzeHandler: JobHandler<AnalyzePayload> = {
 
 // ---- async tasks -----------------------------------------------------------------------------
 
-export type TaskEndpoint = 'tts' | 'ttsCreateJson' | 'videoLipsync' | 'imageLipsync' | 'imageGenerate' | 'imageEdit' | 'imageVectorize' | 'faceSwap';
+export type TaskEndpoint = 'tts' | 'ttsCreateJson' | 'videoLipsync' | 'imageLipsync' | 'imageGenerate' | 'imageEdit' | 'imageVectorize' | 'faceSwap' | 'videoFaceSwap';
+
+/** Where a task's status is asked: face swaps have their own status paths (interface 4.8, vendor openapi). */
+export function statusEndpointOf(endpoint: string): 'status' | 'faceSwapStatus' | 'videoFaceSwapStatus' {
+  return endpoint === 'faceSwap' ? 'faceSwapStatus' : endpoint === 'videoFaceSwap' ? 'videoFaceSwapStatus' : 'status';
+}
+
+export function taskStatus(client: ServiceClient, endpoint: string, taskId: string, signal?: AbortSignal): Promise<TaskState> {
+  switch (statusEndpointOf(endpoint)) {
+    case 'faceSwapStatus': return client.faceSwapStatus(taskId, { signal });
+    case 'videoFaceSwapStatus': return client.videoFaceSwapStatus(taskId, { signal });
+    default: return client.status(taskId, { signal });
+  }
+}
+
+/** Cancel a task at the service: 'final' when it had already ended (409). */
+export function cancelTaskAt(client: ServiceClient, endpoint: string, taskId: string, signal?: AbortSignal): Promise<'cancelled' | 'final'> {
+  if (endpoint === 'faceSwap') return client.faceSwapTerminate(taskId, { signal });
+  if (endpoint === 'videoFaceSwap') return client.videoFaceSwapTerminate(taskId, { signal });
+  return client.cancelTask(taskId, { signal });
+}
 type TaskParams = TtsParams | TtsJsonParams | LipsyncParams | ImageGenerateParams | ImageEditParams | ImageVectorizeParams | FaceSwapParams;
 
 export interface TaskPayload {
@@ -104,6 +124,7 @@ function checkTask(endpoint: TaskEndpoint, params: TaskParams): void {
     case 'imageEdit': v.checkEditParams(params as ImageEditParams); break;
     case 'imageVectorize': v.checkVectorizeParams(params as ImageVectorizeParams); break;
     case 'faceSwap': v.checkFaceSwapParams(params as FaceSwapParams); break;
+    case 'videoFaceSwap': v.checkFaceSwapParams(params as FaceSwapParams, 'video'); break;
     default: throw new ServiceError('invalid_input', 'endpoint: not an asynchronous endpoint', { local: true, field: 'endpoint' });
   }
 }
@@ -119,6 +140,7 @@ function create(client: ServiceClient, endpoint: TaskEndpoint, params: TaskParam
     case 'imageEdit': return client.imageEdit(params as ImageEditParams, o);
     case 'imageVectorize': return client.imageVectorize(params as ImageVectorizeParams, o);
     case 'faceSwap': return client.faceSwap(params as FaceSwapParams, o);
+    case 'videoFaceSwap': return client.videoFaceSwap(params as FaceSwapParams, o);
   }
 }
 
@@ -140,11 +162,10 @@ export const taskHandler: JobHandler<TaskPayload> = {
       });
       taskId = created.task_id;
     }
-    const swap = p.endpoint === 'faceSwap';
     let delay = ctx.tuning.pollMs;
     let state: TaskState;
     for (;;) {
-      state = await ctx.call(swap ? 'faceSwapStatus' : 'status', (signal) => (swap ? ctx.client.faceSwapStatus(taskId!, { signal }) : ctx.client.status(taskId!, { signal })), { billingKey: null });
+      state = await ctx.call(statusEndpointOf(p.endpoint), (signal) => taskStatus(ctx.client, p.endpoint, taskId!, signal), { billingKey: null });
       if (state.status === 'SUCCESS') break;
       if (state.status === 'FAILURE') throw new JobOutcome('failed', `The service could not finish the task${state.error ? `: ${state.error}` : '.'}`);
       if (state.status === 'REVOKED') throw new JobOutcome('cancelled', 'The task was cancelled at the service.');
@@ -163,8 +184,7 @@ export const taskHandler: JobHandler<TaskPayload> = {
   },
   async cancelRemote(client, job, signal) {
     if (!job.taskId) return;
-    if (job.endpoint === 'faceSwap') await client.faceSwapTerminate(job.taskId, { signal });
-    else await client.cancelTask(job.taskId, { signal });
+    await cancelTaskAt(client, job.endpoint, job.taskId, signal);
   },
 };
 

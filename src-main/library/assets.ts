@@ -1,10 +1,10 @@
 import { realpathSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { AssetDetail, AssetKind } from '../../src-preload/contract';
-import { notFound } from '../api/errors';
+import { notFound } from '../core/errors';
 import { isInside, mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
-import { prepared } from './search-sets';
+import { prepared } from './db';
 import { toSummary } from './search';
 
 // One asset in full (the inspector, the CLI's `show`), and finding an asset by its path.

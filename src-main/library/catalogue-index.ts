@@ -1,6 +1,6 @@
 import type { SearchQuery } from '../../src-preload/contract';
-import type { Db } from './db';
-import { catalogueStamp, prepared } from './search-sets';
+import { prepared, type Db } from './db';
+import { catalogueStamp } from './search-sets';
 import { TextIndexBuilder, Tokenizer, type TextIndex } from './text-index';
 
 // An in-memory column index of the catalogue, so that a new search over a million assets

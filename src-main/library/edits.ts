@@ -1,8 +1,8 @@
 import type { KeywordCount } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
-import { prepared } from './search-sets';
+import { prepared } from './db';
 
 // Hand edits. Each one is committed to SQLite in ONE transaction before it returns (a person
 // who saw "saved" never loses it), and logged in edits/edit_changes with the value before and

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FolderInfo } from '../../src-preload/contract';
-import { ApiError, notFound } from '../api/errors';
+import { ApiError, notFound } from '../core/errors';
 import { isInside } from '../core/media';
 import type { LibraryCtx } from './context';
 import { pruneUnusedKeywords } from './keywords';

@@ -32,6 +32,8 @@ const FORMATS: Readonly<Record<string, FormatInfo>> = {
   tiff: image('tiff', false),
   heic: image('heic', false),
   heif: image('heif', false),
+  // Chromium shows AVIF itself; libvips decodes it for thumbnails and derivatives.
+  avif: image('avif', true),
   hif: image('heif', false),
   cr2: raw('cr2'),
   cr3: raw('cr3'),

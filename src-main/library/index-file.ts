@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { exiftoolUsable, isToolMissing, missingToolReason, type ToolName } from '../core/tools';
 import type { LibraryCtx } from './context';
 import { FULL_HASH_LIMIT, hashBuffer, hashFile, sampledHash } from './hash';
 import { isoMediaHash, mediaHashOfBuffer } from './media-hash';
@@ -15,6 +16,8 @@ export type ErrorStage = 'read' | 'metadata' | 'thumbnail' | 'video' | 'hash';
 export interface FileProblem {
   stage: ErrorStage;
   reason: string;
+  /** The problem is a missing tool, not the file: recorded so the next scan reads the file again. */
+  missingTool?: ToolName;
 }
 
 export interface IndexedFile {
@@ -79,7 +82,10 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   try {
     out.meta = await readMetadata(file.absPath, { format, buf, sidecarPath });
   } catch {
-    out.problems.push({ stage: 'metadata', reason: 'The information stored in this file (date, camera, keywords) could not be read.' });
+    const tool = exiftoolUsable();
+    out.problems.push(tool
+      ? { stage: 'metadata', reason: missingToolReason(tool), missingTool: tool }
+      : { stage: 'metadata', reason: 'The information stored in this file (date, camera, keywords) could not be read.' });
   }
 
   if (kind === 'image') {
@@ -87,7 +93,13 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     out.thumb = t.thumb;
     if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem });
     // Decoded size beats EXIF's claim (edited files often keep a stale one), except for
-    // RAWs, whose thumbnail comes from a smaller embedded preview.
+    // RAWs, whose thumbnail comes from a smaller embedded preview. A HEIF file may rotate
+    // itself (irot), so the decoder's displayed size is taken as it is.
+    if (t.displayed) {
+      out.width = t.displayed.width;
+      out.height = t.displayed.height;
+      return out;
+    }
     const w = t.width ?? out.meta.width;
     const h = t.height ?? out.meta.height;
     const swap = out.meta.orientation !== null && out.meta.orientation >= 5;
@@ -104,7 +116,11 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     out.videoCodec = p.videoCodec;
     out.audioCodec = p.audioCodec;
     if (!out.meta.takenAt && p.createdAt) out.meta.takenAt = formatTakenAt(p.createdAt);
-  } catch {
+  } catch (err) {
+    if (isToolMissing(err)) {
+      out.problems.push({ stage: 'video', reason: err.message, missingTool: err.tool });
+      return out;
+    }
     out.problems.push({
       stage: 'video',
       reason: kind === 'video' ? 'This video could not be read. It may be damaged or use a format this system cannot play.' : 'This audio file could not be read. It may be damaged.',
@@ -116,8 +132,10 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
       const t = await makePosterThumb(ctx, out.hash, await posterFrame(file.absPath, out.durationS));
       out.thumb = t.thumb;
       if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem });
-    } catch {
-      out.problems.push({ stage: 'thumbnail', reason: 'No frame could be taken from this video for its thumbnail.' });
+    } catch (err) {
+      out.problems.push(isToolMissing(err)
+        ? { stage: 'thumbnail', reason: err.message, missingTool: err.tool }
+        : { stage: 'thumbnail', reason: 'No frame could be taken from this video for its thumbnail.' });
     }
   }
   return out;

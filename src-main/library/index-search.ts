@@ -16,9 +16,8 @@ import {
   type CatalogueIndex,
   type SortPerm,
 } from './catalogue-index';
-import type { Db } from './db';
+import { prepared, type Db } from './db';
 import { ftsWord, ftsWords } from './fts-query';
-import { prepared } from './search-sets';
 
 /** A plain array of the ids (a loop into a sized array: several times faster than Array.from for a million). */
 export function toArray(ids: Int32Array): number[] {

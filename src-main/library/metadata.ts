@@ -31,6 +31,43 @@ export interface FileMetadata {
   keywords: string[];
   /** Stock and rights fields (IPTC Core / XMP); null where the file has none. */
   rights: Record<RightsField, string | null>;
+  /** How the picture was exposed; each member null where the file does not record it. */
+  exposure: Exposure;
+}
+
+/** Exposure as exiftool prints it: the units photographers read, not the EXIF rationals. */
+export interface Exposure {
+  /** F-number, e.g. 2.8. */
+  aperture: number | null;
+  /** Exposure time: '1/250' below a quarter second, else seconds ('2.5', '30'). */
+  shutter: string | null;
+  iso: number | null;
+  /** Focal length in mm. */
+  focalLength: number | null;
+  /** The 35 mm equivalent focal length the camera recorded, in mm. */
+  focalLength35: number | null;
+  /** Exposure compensation in EV. */
+  exposureBias: number | null;
+  /** Whether the flash fired. */
+  flash: boolean | null;
+}
+
+export const emptyExposure = (): Exposure => ({
+  aperture: null, shutter: null, iso: null, focalLength: null, focalLength35: null, exposureBias: null, flash: null,
+});
+
+/** The EXIF values behind Exposure, as numbers (rationals already divided). */
+interface RawExposure {
+  fNumber?: number;
+  /** APEX aperture value, used only when FNumber is missing (as exiftool's Composite:Aperture). */
+  apertureValue?: number;
+  exposureTime?: number;
+  iso?: number;
+  focalLength?: number;
+  focalLength35?: number;
+  exposureBias?: number;
+  /** The EXIF Flash bit field; bit 0 says whether it fired. */
+  flash?: number;
 }
 
 export type RightsField = 'headline' | 'creator' | 'copyright' | 'credit' | 'city' | 'country';
@@ -58,11 +95,13 @@ interface RawTags {
   captions: string[];
   titles: string[];
   rights: Record<RightsField, string[]>;
+  exposure: RawExposure;
 }
 
 const emptyRaw = (): RawTags => ({
   iptcKeywords: [], xmpSubject: [], hierarchical: [], tagsList: [], captions: [], titles: [],
   rights: { headline: [], creator: [], copyright: [], credit: [], city: [], country: [] },
+  exposure: {},
 });
 
 // ---------------------------------------------------------------------------- exiftool
@@ -190,6 +229,36 @@ export function formatTakenAt(raw: string | undefined, offset?: string): string 
   return off ? base + off : base;
 }
 
+const round = (n: number, places: number): number => {
+  const f = 10 ** places;
+  return Math.round(n * f) / f;
+};
+
+/** exiftool's PrintExposureTime: '1/N' up to a quarter second, else seconds with one decimal at most. */
+export function formatShutter(seconds: number | undefined): string | null {
+  if (seconds === undefined || !(seconds > 0)) return null;
+  if (seconds < 0.25001) return `1/${Math.floor(0.5 + 1 / seconds)}`;
+  return String(round(seconds, 1));
+}
+
+/** Exposure in the units exiftool prints (FNumber to 0.1, or 0.01 below 1; focal length to 0.1 mm). */
+export function exposureOf(raw: RawExposure): Exposure {
+  const pos = (n: number | undefined): number | undefined => (n !== undefined && n > 0 ? n : undefined);
+  const f = pos(raw.fNumber) ?? (raw.apertureValue !== undefined ? 2 ** (raw.apertureValue / 2) : undefined);
+  const focal = pos(raw.focalLength);
+  const focal35 = pos(raw.focalLength35);
+  const iso = pos(raw.iso);
+  return {
+    aperture: f === undefined ? null : round(f, f < 1 ? 2 : 1),
+    shutter: formatShutter(raw.exposureTime),
+    iso: iso === undefined ? null : Math.round(iso),
+    focalLength: focal === undefined ? null : round(focal, 1),
+    focalLength35: focal35 === undefined ? null : round(focal35, 1),
+    exposureBias: raw.exposureBias === undefined ? null : round(raw.exposureBias, 2),
+    flash: raw.flash === undefined ? null : (Math.round(raw.flash) & 1) === 1,
+  };
+}
+
 /** lr:hierarchicalSubject is 'A|B'; digiKam's TagsList is 'A/B'. Both become 'A|B'. */
 const fromDigikam = (s: string): string => s.split('/').map((p) => p.trim()).filter(Boolean).join('|');
 
@@ -273,6 +342,16 @@ async function rawFromExifr(buf: Buffer): Promise<RawTags> {
   r.height = num(exif.ExifImageHeight) ?? num(ifd0.ImageHeight) ?? num(ihdr.ImageHeight);
   r.rating = num(xmp.Rating);
   r.label = firstText(xmp.Label);
+  r.exposure = {
+    fNumber: num(exif.FNumber),
+    apertureValue: num(exif.ApertureValue),
+    exposureTime: num(exif.ExposureTime),
+    iso: num(Array.isArray(exif.ISO) ? exif.ISO[0] : exif.ISO),
+    focalLength: num(exif.FocalLength),
+    focalLength35: num(exif.FocalLengthIn35mmFormat),
+    exposureBias: num(exif.ExposureCompensation),
+    flash: num(exif.Flash),
+  };
   r.iptcKeywords = iptcText(iptc.Keywords);
   r.xmpSubject = texts(dc.subject);
   r.hierarchical = texts(lr.hierarchicalSubject);
@@ -292,6 +371,8 @@ async function rawFromExifr(buf: Buffer): Promise<RawTags> {
 }
 
 // ---------------------------------------------------------------------------- exiftool
+
+const firstValue = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
 
 function pick(tags: Dict, names: readonly string[]): unknown {
   for (const name of names) {
@@ -331,6 +412,20 @@ async function rawFromExiftool(path: string): Promise<RawTags> {
   r.captions = [...texts(pick(tags, ['XMP-dc:Description'])), ...texts(pick(tags, ['IPTC:Caption-Abstract'])), ...texts(pick(tags, ['IFD0:ImageDescription']))];
   r.titles = [...texts(pick(tags, ['XMP-dc:Title'])), ...texts(pick(tags, ['IPTC:ObjectName']))];
   const both = (xmp: string, iptc: string): string[] => [...texts(pick(tags, [xmp])), ...texts(pick(tags, [iptc]))];
+  // EXIF first, then XMP-exif (sidecars, tools that write XMP only), then any group
+  // (maker notes, QuickTime) as exiftool's own reading would show the tag.
+  const exposureNum = (name: string): number | undefined => num(firstValue(pick(tags, [`ExifIFD:${name}`, `XMP-exif:${name}`, name])));
+  const flashFired = firstValue(pick(tags, ['XMP-exif:FlashFired']));
+  r.exposure = {
+    fNumber: exposureNum('FNumber'),
+    apertureValue: exposureNum('ApertureValue'),
+    exposureTime: exposureNum('ExposureTime'),
+    iso: exposureNum('ISO'),
+    focalLength: exposureNum('FocalLength'),
+    focalLength35: exposureNum('FocalLengthIn35mmFormat'),
+    exposureBias: exposureNum('ExposureCompensation'),
+    flash: num(pick(tags, ['ExifIFD:Flash', 'Flash'])) ?? (flashFired === undefined ? undefined : /^true$/i.test(String(flashFired)) ? 1 : 0),
+  };
   r.rights = {
     headline: both('XMP-photoshop:Headline', 'IPTC:Headline'),
     creator: both('XMP-dc:Creator', 'IPTC:By-line'),
@@ -343,6 +438,8 @@ async function rawFromExiftool(path: string): Promise<RawTags> {
 }
 
 // ---------------------------------------------------------------------------- merge
+
+const EXPOSURE_KEYS: readonly (keyof RawExposure)[] = ['fNumber', 'apertureValue', 'exposureTime', 'iso', 'focalLength', 'focalLength35', 'exposureBias', 'flash'];
 
 function merge(file: RawTags, sidecar: RawTags | null): FileMetadata {
   // Sidecar first where one value must be chosen: it is where RAW workflows keep edits.
@@ -381,6 +478,8 @@ function merge(file: RawTags, sidecar: RawTags | null): FileMetadata {
     title: firstOf((r) => r.titles),
     keywords: unionKeywords([file, ...(sidecar ? [sidecar] : [])]),
     rights: Object.fromEntries(RIGHTS.map((f) => [f, firstOf((r) => r.rights[f])])) as Record<RightsField, string | null>,
+    // The file's own EXIF is what the camera recorded; a sidecar only fills what it lacks.
+    exposure: exposureOf(Object.fromEntries(EXPOSURE_KEYS.map((k) => [k, file.exposure[k] ?? sidecar?.exposure[k]])) as RawExposure),
   };
 }
 
@@ -412,4 +511,5 @@ export const emptyMetadata = (): FileMetadata => ({
   takenAt: null, cameraMake: null, cameraModel: null, lens: null, width: null, height: null, orientation: null,
   gpsLat: null, gpsLon: null, rating: null, colorLabel: null, caption: null, title: null, keywords: [],
   rights: { headline: null, creator: null, copyright: null, credit: null, city: null, country: null },
+  exposure: emptyExposure(),
 });

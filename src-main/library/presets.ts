@@ -1,8 +1,8 @@
 import type { MetadataPreset, RightsFields } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { RIGHTS_FIELDS, setRightsFields } from './edits';
-import { prepared } from './search-sets';
+import { prepared } from './db';
 
 // Named metadata presets (the "IPTC templates" of Lightroom and digiKam): the stock and
 // rights fields a photographer puts on every picture of a shoot, applied in one step.

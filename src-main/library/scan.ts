@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { ScanProgress, ScanSummary } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { stackKeyOf } from './formats';
 import { indexFile, type IndexedFile } from './index-file';
@@ -20,6 +20,8 @@ import { walkFolder, type WalkedFile } from './walk';
 const CONCURRENCY = 4;
 const BATCH = 100;
 const PROGRESS_INTERVAL_MS = 250;
+/** scan_errors.stage of a problem caused by a missing tool rather than by the file. */
+const TOOL_STAGE = 'tool';
 
 export interface ScanOptions {
   signal?: AbortSignal;
@@ -129,6 +131,12 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
     .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, removed_at, thumb FROM assets WHERE folder_id = ?')
     .all(folderId);
   const byPath = new Map(rows.map((r) => [r.rel_path, r]));
+  // Files that could not be read for want of a tool (ffprobe, perl...) are read again, even
+  // unchanged: the tool may be there now.
+  const toolBlocked = new Set(
+    db.prepare<[number], { asset_id: number }>(`SELECT DISTINCT asset_id FROM scan_errors WHERE folder_id = ? AND stage = '${TOOL_STAGE}' AND asset_id IS NOT NULL`)
+      .all(folderId).map((r) => r.asset_id),
+  );
 
   let walked;
   try {
@@ -150,7 +158,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   for (const f of walked.files) {
     seen.add(f.relPath);
     const row = byPath.get(f.relPath) ?? null;
-    if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs) continue;
+    if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs && !toolBlocked.has(row.id)) continue;
     work.push({ file: f, existing: row, sidecarPath: sidecarFor(f, walked.sidecars, root) });
   }
   // Rows whose file is gone. Folders that could not be listed this time keep their rows.
@@ -350,7 +358,7 @@ class BatchWriter {
     }
     this.clearErrors.run(id);
     for (const p of r.problems) {
-      this.addError.run(this.folderId, id, f.absPath, p.stage, p.reason, now);
+      this.addError.run(this.folderId, id, f.absPath, p.missingTool ? TOOL_STAGE : p.stage, p.reason, now);
       this.summary.errors.push({ path: f.absPath, reason: p.reason });
     }
     return id;

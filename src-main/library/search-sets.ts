@@ -1,5 +1,4 @@
-import type Database from 'better-sqlite3';
-import type { Db } from './db';
+import { prepared, type Db } from './db';
 
 // Derived sets the search reads, kept in connection-local TEMP tables so that a query can
 // test membership with one lookup instead of re-deriving them per row:
@@ -11,25 +10,6 @@ import type { Db } from './db';
 // query), so they are rebuilt lazily and only after it changed: PRAGMA data_version moves
 // when another connection commits, total_changes() when this one writes. Our own temp-table
 // writes must not count as changes (see tempWrite).
-
-type Stmt = Database.Statement<unknown[], unknown>;
-const statements = new WeakMap<Db, Map<string, Stmt>>();
-
-/** A prepared statement cached per connection (the SQL shapes in use are few). */
-export function prepared(db: Db, sql: string): Stmt {
-  let byDb = statements.get(db);
-  if (!byDb) {
-    byDb = new Map();
-    statements.set(db, byDb);
-  }
-  let stmt = byDb.get(sql);
-  if (!stmt) {
-    stmt = db.prepare(sql);
-    if (byDb.size > 300) byDb.clear(); // bounded: a pathological mix of filters cannot grow it forever
-    byDb.set(sql, stmt);
-  }
-  return stmt;
-}
 
 interface CacheState {
   stamp: string;

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { AssetKind, AssetSummary, Facets, Page, SearchQuery, SearchResult } from '../../src-preload/contract';
 import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from '../analysis/color';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
 import { ftsQuery } from './fts-query';
 import { fromIndex, toArray } from './index-search';
-import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, prepared, recalled, remembered } from './search-sets';
+import { prepared } from './db';
+import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, recalled, remembered } from './search-sets';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. In the app most searches
 // are answered from the in-memory catalogue index (catalogue-index.ts, index-search.ts); the

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { LibraryCtx } from './context';
 import { formatForExt } from './formats';
+import { openImage, PictureError, type OpenedImage } from './media/decode';
 import { sharedExifTool } from './metadata';
 
 // Thumbnails (400 px, for the grid) and large previews (2048 px, for formats a browser cannot
@@ -11,21 +11,17 @@ import { sharedExifTool } from './metadata';
 // its thumbnail. Files are written to a temp name and renamed, so a killed scan never leaves
 // a half-written thumbnail that a later scan would reuse.
 
-/** The scan runs ~4 images at once; one libvips thread each keeps 2 cores responsive. */
-sharp.concurrency(1);
-sharp.cache(false);
-
-/** A 268 MP cap: beyond it a "picture" is more likely a decompression bomb than a photo. */
-export const MAX_INPUT_PIXELS = 268_402_689;
 const THUMB_SIZE = 400;
 const PREVIEW_SIZE = 2048;
 
 export interface ThumbResult {
   /** Path relative to ctx.paths.cacheDir ('thumbs/ab/<hash>.jpg'), null when none could be made. */
   thumb: string | null;
-  /** Decoded pixel size as stored (before orientation), when the image could be read. */
+  /** Decoded pixel size as stored (before EXIF orientation), when the image could be read. */
   width: number | null;
   height: number | null;
+  /** Size as displayed, when the image could be read (HEIF files may rotate themselves). */
+  displayed?: { width: number; height: number } | null;
   /** A plain-language reason when something went wrong (a thumbnail may still exist). */
   problem: string | null;
 }
@@ -55,21 +51,6 @@ async function writeAtomic(abs: string, render: (tmp: string) => Promise<unknown
   }
 }
 
-/** Apply an orientation that lives outside the pixels' own EXIF (a RAW's embedded preview). */
-function orient(img: Sharp, o: number | null): Sharp {
-  switch (o) {
-    case 2: return img.flop();
-    case 3: return img.rotate(180);
-    case 4: return img.flip();
-    // sharp mirrors before it rotates, so transpose is flop-then-rotate(270).
-    case 5: return img.rotate(270).flop();
-    case 6: return img.rotate(90);
-    case 7: return img.rotate(90).flop();
-    case 8: return img.rotate(270);
-    default: return img;
-  }
-}
-
 const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 const looksTruncated = (msg: string): boolean => /truncat|premature end|corrupt|damaged|unexpected end|read error|VipsJpeg/i.test(msg);
 
@@ -86,27 +67,18 @@ export interface RenderInput {
  * ('failOn: none') still gives the user whatever part of the picture survived, with a reason.
  */
 export async function renderImage(src: RenderInput, outAbs: string, size: number, quality: number): Promise<ThumbResult & { rendered: boolean }> {
-  const base = { limitInputPixels: false as const, failOn: 'none' as const, sequentialRead: true };
-  let meta: Metadata;
+  let img: OpenedImage;
   try {
-    meta = await sharp(src.input, base).metadata();
+    img = await openImage(src.input, { forceOrientation: src.forceOrientation });
   } catch (err) {
-    return { thumb: null, width: null, height: null, problem: unreadableReason(src.format, errText(err)), rendered: false };
+    const tooLarge = err instanceof PictureError && err.kind === 'too-large';
+    return { thumb: null, width: null, height: null, problem: tooLarge ? errText(err) : unreadableReason(src.format, errText(err)), rendered: false };
   }
-  const w = meta.width ?? 0;
-  const h = meta.height ?? 0;
-  if (w * h > MAX_INPUT_PIXELS) {
-    return { thumb: null, width: w, height: h, problem: `The image is too large to decode safely (${w} x ${h} px).`, rendered: false };
-  }
-  const pipeline = (failOn: 'truncated' | 'none'): Sharp => {
-    const img = sharp(src.input, { limitInputPixels: MAX_INPUT_PIXELS, failOn });
-    const oriented = src.forceOrientation === undefined || src.forceOrientation === null ? img.rotate() : orient(img, src.forceOrientation);
-    return oriented
-      .resize(size, size, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality, mozjpeg: false });
-  };
-  const done = { width: w || null, height: h || null, rendered: true };
+  const pipeline = (failOn: 'truncated' | 'none') => img.pipeline(failOn)
+    .resize(size, size, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality, mozjpeg: false });
+  const done = { width: img.storedWidth || null, height: img.storedHeight || null, displayed: { width: img.width, height: img.height }, rendered: true };
   if (existsSync(outAbs)) return { thumb: outAbs, problem: null, ...done };
   try {
     await writeAtomic(outAbs, (tmp) => pipeline('truncated').toFile(tmp));
@@ -124,15 +96,13 @@ export async function renderImage(src: RenderInput, outAbs: string, size: number
       const problem = looksTruncated(msg) || looksTruncated(errText(lenientErr))
         ? 'The file is damaged and its picture could not be read.'
         : unreadableReason(src.format, msg);
-      return { thumb: null, width: w || null, height: h || null, problem, rendered: false };
+      return { thumb: null, width: done.width, height: done.height, problem, rendered: false };
     }
   }
 }
 
 function unreadableReason(format: string, msg: string): string {
-  if (format === 'heic' || format === 'heif') {
-    return 'HEIC preview not supported on this system (the HEIC image decoder is missing). The file is catalogued with its metadata.';
-  }
+  if (/^The HEIF picture/.test(msg)) return msg;
   if (/pixel limit|too large/i.test(msg)) return 'The image is too large to decode safely.';
   if (/unsupported image format|bad seek|not a known file format/i.test(msg)) {
     return `This file could not be read as a ${format.toUpperCase()} image. It may be damaged or not really a picture.`;
@@ -187,8 +157,13 @@ export async function makeImageThumb(ctx: LibraryCtx, req: ThumbRequest): Promis
     return { thumb: r.thumb ? rel : null, width: r.width, height: r.height, problem: r.thumb ? null : 'This RAW file has no embedded preview, so no thumbnail could be made.' };
   }
   const r = await renderImage({ input: req.buf ?? req.path, format: req.format }, abs, THUMB_SIZE, 80);
-  return { thumb: r.thumb ? rel : null, width: r.width, height: r.height, problem: r.problem };
+  // HEIF files may rotate themselves (irot) whatever their EXIF says: their decoded size is
+  // the displayed one. Other formats keep the catalogue's reading of their orientation.
+  const displayed = HEIF_FORMATS.has(req.format) ? r.displayed ?? null : null;
+  return { thumb: r.thumb ? rel : null, width: r.width, height: r.height, displayed, problem: r.problem };
 }
+
+const HEIF_FORMATS = new Set(['heic', 'heif', 'avif']);
 
 /** Thumbnail from a video's poster frame (already a JPEG in memory). */
 export async function makePosterThumb(ctx: LibraryCtx, hash: string, frame: Buffer): Promise<ThumbResult> {
@@ -210,7 +185,7 @@ interface PreviewRow {
 /**
  * A 2048 px JPEG for formats a browser cannot show (HEIC, TIFF, RAW), made on first view and
  * cached. Null for formats the browser shows itself, for non-images, and when the original
- * cannot be decoded here (e.g. HEIC without a decoder): the grid thumbnail is all there is.
+ * cannot be decoded (a damaged file): the grid thumbnail is all there is.
  */
 export async function ensurePreview(ctx: LibraryCtx, assetId: number): Promise<string | null> {
   const row = ctx.db

@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
+import { runTool } from '../core/tools';
 
-// Video and audio go through the system's ffprobe/ffmpeg: a thin wrapper over execFile
-// (no shell, arguments as an array, timeouts so a hostile file cannot hang a scan).
-
-const FFPROBE = process.env.TAGSMITH_FFPROBE ?? 'ffprobe';
-const FFMPEG = process.env.TAGSMITH_FFMPEG ?? 'ffmpeg';
+// Video and audio go through ffprobe/ffmpeg as core/tools.ts finds them (setting, env, the
+// bundled binary, PATH): no shell, arguments as an array, timeouts so a hostile file cannot
+// hang a scan. A missing tool rejects with ToolMissingError, which the scan records as such.
 
 export interface ProbeResult {
   durationS: number | null;
@@ -15,15 +13,6 @@ export interface ProbeResult {
   audioCodec: string | null;
   /** Creation time as the container writes it (Apple's local-time key when present). */
   createdAt: string | null;
-}
-
-function run(cmd: string, args: string[], timeoutMs: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer', windowsHide: true }, (err, stdout) => {
-      if (err) reject(err);
-      else resolve(stdout);
-    });
-  });
 }
 
 interface FfStream {
@@ -40,7 +29,7 @@ interface FfProbe {
 }
 
 export async function probe(path: string): Promise<ProbeResult> {
-  const out = await run(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', path], 30_000);
+  const out = await runTool('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', path], { timeoutMs: 30_000 });
   const info = JSON.parse(out.toString('utf8')) as FfProbe;
   const streams = info.streams ?? [];
   const v = streams.find((s) => s.codec_type === 'video' && s.width && s.height);
@@ -66,7 +55,7 @@ export async function probe(path: string): Promise<ProbeResult> {
 export async function posterFrame(path: string, durationS: number | null): Promise<Buffer> {
   const at = durationS && durationS > 0 ? Math.min(1, durationS * 0.1) : 0;
   const args = ['-v', 'error', '-ss', at.toFixed(2), '-i', path, '-frames:v', '1', '-an', '-f', 'image2pipe', '-vcodec', 'mjpeg', '-q:v', '3', '-'];
-  const frame = await run(FFMPEG, args, 60_000);
+  const frame = await runTool('ffmpeg', args, { timeoutMs: 60_000 });
   if (frame.length === 0) throw new Error('no frame');
   return frame;
 }

@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { notFound } from '../api/errors';
+import { notFound } from '../core/errors';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { FIELD_NAMES, fieldsFromTags, sameField, type FieldName } from './fields';

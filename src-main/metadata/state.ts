@@ -1,5 +1,5 @@
 import type { LibraryCtx } from '../library/context';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import { FIELD_NAMES, OPTIONAL_FIELDS, sameField, type FieldName, type ManagedFields } from './fields';
 import type { FieldConflict } from './merge';
 

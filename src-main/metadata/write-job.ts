@@ -1,7 +1,8 @@
 import type { WriteSummary } from '../../src-preload/contract';
-import { ApiError } from '../api/errors';
-import type { JobHandler, JobQueue } from '../jobs/queue';
-import { JobOutcome, LOCAL, LOCAL_LANE_PREFIX } from '../jobs/queue';
+import { ApiError } from '../core/errors';
+import { JobOutcome, type JobHandler } from '../jobs/job-handler';
+import { LOCAL, LOCAL_LANE_PREFIX } from '../jobs/lanes';
+import type { JobQueue } from '../jobs/queue';
 import { TERMINAL_STATES } from '../jobs/types';
 import type { LibraryCtx } from '../library/context';
 import { writeAssetMetadata } from './writer';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { notFound } from '../api/errors';
+import { notFound } from '../core/errors';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { FULL_HASH_LIMIT, hashFile, sampledHash } from '../library/hash';

@@ -66,6 +66,8 @@ export class ServiceClient {
   private readonly ownDispatcher: boolean;
   private readonly timeoutMs: number;
   private readonly uploadTimeoutMs: number;
+  /** for endpoints with two paths: the one the service answered on */
+  private readonly servedPath = new Map<EndpointName, string>();
 
   constructor(private readonly opts: ServiceClientOptions) {
     const base = new URL(opts.baseUrl ?? DEFAULT_BASE_URL);
@@ -185,17 +187,11 @@ export class ServiceClient {
 
   // ---- async creates ------------------------------------------------------------------
 
-  /** /v1/tts (form); falls back to /v1/tts/create once when the service answers 404. */
+  /** /v1/tts (form); /v1/tts/create when the service answers 404 (either way round, see sendEither). */
   async tts(params: TtsParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkTtsParams(params);
     const fields = Object.fromEntries(Object.entries(p).filter(([, x]) => x !== undefined).map(([k, x]) => [k, String(x)]));
-    const endpoint = ENDPOINTS.tts;
-    try {
-      return parse.parseTaskCreated(await this.send({ endpoint, body: formBody(fields), options: o }));
-    } catch (e) {
-      if (!(e instanceof ServiceError && e.kind === 'not_found' && endpoint.fallbackPath)) throw e;
-      return parse.parseTaskCreated(await this.send({ endpoint, path: endpoint.fallbackPath, body: formBody(fields), options: o }));
-    }
+    return parse.parseTaskCreated(await this.sendEither({ endpoint: ENDPOINTS.tts, body: formBody(fields), options: o }));
   }
 
   /** The vendor openapi's JSON TTS (/v1/tts_create): speaker/language, text up to 200 characters. */
@@ -232,18 +228,32 @@ export class ServiceClient {
     return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.imageVectorize, body, options: o }));
   }
 
-  /** Image face swap: multipart `source` (donor face) and `target`. */
+  /** Image face swap: multipart `source` (donor face) and `target`; /v1/imageswap, else /v1/imageswap/create. */
   async faceSwap(params: FaceSwapParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkFaceSwapParams(params);
-    const fields: Record<string, string> = {};
-    if (p.use_gfpgan !== undefined) fields.use_gfpgan = String(p.use_gfpgan);
-    if (p.title !== undefined) fields.title = p.title;
-    if (p.callback !== undefined) fields.callback = p.callback;
-    const body = await multipart(fields, [
-      { field: 'source', source: p.source as UploadSource },
-      { field: 'target', source: p.target as UploadSource },
-    ]);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.faceSwap, body, options: o }));
+    return parse.parseTaskCreated(await this.sendEither({ endpoint: ENDPOINTS.faceSwap, body: await swapBody(p), options: o }));
+  }
+
+  /** Video face swap (vendor /v1/videoswap/create): the donor face image as `source`, the clip as `target`. */
+  async videoFaceSwap(params: FaceSwapParams, o?: CallOptions): Promise<TaskCreated> {
+    const p = v.checkFaceSwapParams(params, 'video');
+    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.videoFaceSwap, body: await swapBody(p), options: o }));
+  }
+
+  async videoFaceSwapStatus(taskId: string, o?: CallOptions): Promise<TaskState> {
+    v.checkTaskId(taskId);
+    return parse.parseTaskState(await this.send({ endpoint: ENDPOINTS.videoFaceSwapStatus, query: { task_id: taskId }, options: o }));
+  }
+
+  async videoFaceSwapTerminate(taskId: string, o?: CallOptions): Promise<'cancelled' | 'final'> {
+    v.checkTaskId(taskId);
+    try {
+      await this.send({ endpoint: ENDPOINTS.videoFaceSwapTerminate, query: { task_id: taskId }, options: o });
+      return 'cancelled';
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'conflict') return 'final';
+      throw e;
+    }
   }
 
   // ---- result files -------------------------------------------------------------------
@@ -320,6 +330,26 @@ export class ServiceClient {
     return new ServiceError('offline', timeout ? 'The service did not answer in time. Tagsmith retries by itself.' : 'The connection to the service was interrupted. Tagsmith retries by itself.');
   }
 
+  /**
+   * An endpoint with two documented paths (fallbackPath): the one that answered last time
+   * first; on a 404 (not billed) the other one, once, and that one is remembered. A service
+   * that serves only the vendor's path and one that serves only the interface's both work.
+   */
+  private async sendEither(spec: SendSpec): Promise<unknown> {
+    const e = spec.endpoint;
+    if (!e.fallbackPath) return this.send(spec);
+    const first = this.servedPath.get(e.name) ?? e.path;
+    const other = first === e.path ? e.fallbackPath : e.path;
+    try {
+      return await this.send({ ...spec, path: first });
+    } catch (err) {
+      if (!(err instanceof ServiceError && err.kind === 'not_found')) throw err;
+      const out = await this.send({ ...spec, path: other });
+      this.servedPath.set(e.name, other);
+      return out;
+    }
+  }
+
   private async send(spec: SendSpec): Promise<unknown> {
     const { endpoint, body, options } = spec;
     const url = new URL(this.baseUrl + (spec.path ?? endpoint.path));
@@ -352,6 +382,17 @@ export class ServiceClient {
   }
 }
 
+function swapBody(p: FaceSwapParams): Promise<StreamBody> {
+  const fields: Record<string, string> = {};
+  if (p.use_gfpgan !== undefined) fields.use_gfpgan = String(p.use_gfpgan);
+  if (p.title !== undefined) fields.title = p.title;
+  if (p.callback !== undefined) fields.callback = p.callback;
+  return multipart(fields, [
+    { field: 'source', source: p.source as UploadSource },
+    { field: 'target', source: p.target as UploadSource },
+  ]);
+}
+
 function lipsyncMime(path: string): string {
   const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
   return LIPSYNC_AUDIO_EXT[ext] ?? LIPSYNC_VIDEO_EXT[ext] ?? IMAGE_EXT[ext] ?? mimeFor(path);
@@ -381,6 +422,12 @@ function interpret(status: number, text: string, endpoint: Endpoint): unknown {
   if (status === 404) throw new ServiceError('not_found', endpoint.name === 'status' || endpoint.name === 'cancelTask' ? 'The service does not know this task (it may have expired).' : `The service has no ${endpoint.path} (HTTP 404).`, { status });
   if (status === 409) throw new ServiceError('conflict', 'The task can no longer be cancelled.', { status });
   if (status >= 500) throw new ServiceError('service', `The service had a problem (HTTP ${status}). Tagsmith retries later.`, { status });
+  // Any other client error (400 and the like, the interface's "other failures"): final for this
+  // request, not billed, never retried; the user sees the service's own message.
+  if (status >= 400) {
+    const msg = parse.serviceMessage(json) ?? (typeof (json as { detail?: unknown } | undefined)?.detail === 'string' ? (json as { detail: string }).detail : null);
+    throw new ServiceError('invalid_input', msg ? `The service refused the request: ${msg}` : `The service refused the request (HTTP ${status}) without saying why.`, { status });
+  }
   if (status < 200 || status >= 300) throw new ServiceError('service', `Unexpected answer from the service (HTTP ${status}).`, { status });
   if (json === undefined) throw new ServiceError('service', 'The service sent an answer that is not JSON. Try again later.', { status });
   if (json && typeof json === 'object' && !Array.isArray(json)) parse.checkStatus(json as Record<string, unknown>);

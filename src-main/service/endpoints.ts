@@ -33,7 +33,10 @@ export type EndpointName =
   | 'imageVectorize'
   | 'faceSwap'
   | 'faceSwapStatus'
-  | 'faceSwapTerminate';
+  | 'faceSwapTerminate'
+  | 'videoFaceSwap'
+  | 'videoFaceSwapStatus'
+  | 'videoFaceSwapTerminate';
 
 export interface Endpoint {
   name: EndpointName;
@@ -57,7 +60,11 @@ export interface Endpoint {
    */
   billing?: string;
   billingPerModel?: boolean;
-  /** alternative path tried once when the service answers 404 (TTS: /v1/tts -> /v1/tts/create) */
+  /**
+   * Alternative path tried once when the service answers 404, either way round (TTS: /v1/tts
+   * and /v1/tts/create; face swap: /v1/imageswap and /v1/imageswap/create). The client
+   * remembers which one answered.
+   */
   fallbackPath?: string;
   /** image inputs this endpoint takes and what the service accepts */
   input?: 'image' | 'video' | 'none';
@@ -84,9 +91,15 @@ export const ENDPOINTS: Record<EndpointName, Endpoint> = {
   imageGenerate: { name: 'imageGenerate', path: '/v1/image_generate', method: 'POST', mode: 'async', body: 'json', ratePerSecond: 30, billing: 'image_generate', billingPerModel: true },
   imageEdit: { name: 'imageEdit', path: '/v1/image_edit', method: 'POST', mode: 'async', body: 'json', ratePerSecond: 30, billing: 'image_edit', billingPerModel: true },
   imageVectorize: { name: 'imageVectorize', path: '/v1/image_vectorize', method: 'POST', mode: 'async', body: 'json', ratePerSecond: 30, billing: 'image_vectorize' },
-  faceSwap: { name: 'faceSwap', path: '/v1/imageswap/create', method: 'POST', mode: 'async', body: 'multipart-files', ratePerSecond: 30, serialGroup: 'faceswap', billing: 'imageswap' },
+  // The interface's path (4.15) first, the vendor openapi's /v1/imageswap/create when it is a 404.
+  faceSwap: { name: 'faceSwap', path: '/v1/imageswap', fallbackPath: '/v1/imageswap/create', rateKey: '/v1/imageswap/create', method: 'POST', mode: 'async', body: 'multipart-files', ratePerSecond: 30, serialGroup: 'faceswap', billing: 'imageswap' },
   faceSwapStatus: { name: 'faceSwapStatus', path: '/v1/imageswap/status', method: 'GET', mode: 'meta', body: 'none', ratePerSecond: 30 },
   faceSwapTerminate: { name: 'faceSwapTerminate', path: '/v1/imageswap/terminate', method: 'POST', mode: 'meta', body: 'none', ratePerSecond: 30 },
+  // Video face swap: the interface names it without an endpoint; the vendor openapi has /v1/videoswap/*.
+  // It shares the face swap lane (one at a time per account) until the service says otherwise.
+  videoFaceSwap: { name: 'videoFaceSwap', path: '/v1/videoswap/create', method: 'POST', mode: 'async', body: 'multipart-files', ratePerSecond: 30, serialGroup: 'faceswap', billing: 'videoswap', input: 'video' },
+  videoFaceSwapStatus: { name: 'videoFaceSwapStatus', path: '/v1/videoswap/status', method: 'GET', mode: 'meta', body: 'none', ratePerSecond: 30 },
+  videoFaceSwapTerminate: { name: 'videoFaceSwapTerminate', path: '/v1/videoswap/terminate', method: 'POST', mode: 'meta', body: 'none', ratePerSecond: 30 },
 };
 
 export const rateKeyOf = (e: Endpoint): string => e.rateKey ?? e.path;

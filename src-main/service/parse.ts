@@ -20,11 +20,27 @@ function num(v: unknown, what: string): number {
   return n;
 }
 
-/** status "ok" or true is success; "error" (even with HTTP 200) is an error with the service's message. */
+/** The words by which a 200 `{status: "error"}` says the quota is used up (the old free tier answered so). */
+const QUOTA_WORDS = /\b(quota|credits?|balance|limits?)\b/i;
+
+/** The service's own message of an error answer, or null. */
+export function serviceMessage(body: unknown): string | null {
+  const m = (body as Json | null)?.message;
+  return typeof m === 'string' && m.trim() ? m.trim() : null;
+}
+
+/**
+ * status "ok" or true is success; "error" (even with HTTP 200) is an error with the service's
+ * message: final for this request (not retried, not billed), except when it speaks of quota,
+ * credits, balance or limits, which holds billed work like a 429.
+ */
 export function checkStatus(body: Json): void {
   if (body.status === 'error' || body.status === false) {
-    const msg = typeof body.message === 'string' && body.message ? body.message : 'the service refused the request';
-    throw new ServiceError('invalid_input', `The service refused the request: ${msg}`, { status: 200 });
+    const msg = serviceMessage(body);
+    if (msg && QUOTA_WORDS.test(msg)) {
+      throw new ServiceError('quota', `The service says the quota is used up: "${msg}". Billed work is paused; top up the account, then resume.`, { status: 200 });
+    }
+    throw new ServiceError('invalid_input', msg ? `The service refused the request: ${msg}` : 'The service refused the request (it gave no reason).', { status: 200 });
   }
 }
 

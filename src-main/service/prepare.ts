@@ -1,17 +1,14 @@
 // What leaves the machine: for image analysis a small JPEG derivative with EXIF orientation
 // applied and every piece of metadata stripped (no GPS, no camera serials); for video
 // keywording a copy with container metadata (including location) removed, after checks.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { promisify } from 'node:util';
-import sharp from 'sharp';
+import { isToolMissing, runTool, toolErrorLine } from '../core/tools';
+import { openImage, type OpenedImage } from '../library/media/decode';
 import { UGC_MIN_BYTES, VIDEO_MAX_BYTES, VIDEO_RECOMMENDED_SECONDS, type EndpointName } from './endpoints';
 import { ServiceError } from './errors';
-
-const run = promisify(execFile);
 
 /** interface 8: "recommended about 300 pixels on the short side" */
 export const ANALYSIS_SHORT_SIDE = 300;
@@ -37,20 +34,18 @@ function targetSize(w: number, h: number, shortSide: number, maxLong: number): {
 
 /**
  * A JPEG about 300 px on the short side, EXIF-rotated, with no metadata at all (sharp drops
- * it unless asked to keep it). For the UGC scorer, which wants at least 20 KB, quality and
+ * it unless asked to keep it). HEIC/HEIF pictures are decoded once (library/media/decode.ts). For the UGC scorer, which wants at least 20 KB, quality and
  * then size are raised until the file is big enough (a flat picture may still stay smaller).
  */
 export async function prepareImage(input: string | Buffer, endpoint: EndpointName = 'keywords'): Promise<PreparedImage> {
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  let img: OpenedImage;
   try {
-    meta = await sharp(input, { failOn: 'none', limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    img = await openImage(input, { maxPixels: MAX_INPUT_PIXELS });
   } catch (e) {
     throw new ServiceError('invalid_input', `The picture could not be read: ${(e as Error).message.split('\n')[0]}`, { local: true });
   }
-  if (!meta.width || !meta.height) throw new ServiceError('invalid_input', 'The picture has no readable size.', { local: true });
-  const rotated = (meta.orientation ?? 1) >= 5;
-  const w = rotated ? meta.height : meta.width;
-  const h = rotated ? meta.width : meta.height;
+  const { width: w, height: h } = img;
+  if (!w || !h) throw new ServiceError('invalid_input', 'The picture has no readable size.', { local: true });
   const attempts: { short: number; q: number }[] = endpoint === 'qualityUgc'
     ? [{ short: ANALYSIS_SHORT_SIDE, q: 90 }, { short: ANALYSIS_SHORT_SIDE, q: 97 }, { short: 600, q: 95 }, { short: 1000, q: 97 }]
     : [{ short: ANALYSIS_SHORT_SIDE, q: 85 }];
@@ -58,8 +53,7 @@ export async function prepareImage(input: string | Buffer, endpoint: EndpointNam
   for (const a of attempts) {
     const size = targetSize(w, h, a.short, Math.max(ANALYSIS_MAX_LONG_SIDE, a.short * 4));
     try {
-      const { data, info } = await sharp(input, { failOn: 'none', limitInputPixels: MAX_INPUT_PIXELS })
-        .rotate()
+      const { data, info } = await img.pipeline('none')
         .resize(size.width, size.height, { fit: 'fill' })
         .flatten({ background: '#ffffff' })
         .jpeg({ quality: a.q, mozjpeg: false })
@@ -82,11 +76,13 @@ export interface VideoProbe {
 export async function probeVideo(path: string): Promise<VideoProbe> {
   const bytes = (await stat(path)).size;
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration,format_name', '-of', 'json', path], { timeout: 30_000 });
+    const stdout = (await runTool('ffprobe', ['-v', 'error', '-show_entries', 'format=duration,format_name', '-of', 'json', path], { timeoutMs: 30_000 })).toString('utf8');
     const f = (JSON.parse(stdout) as { format?: { duration?: string; format_name?: string } }).format ?? {};
     const d = f.duration !== undefined ? Number(f.duration) : NaN;
     return { durationS: Number.isFinite(d) ? d : null, bytes, format: f.format_name ?? null };
-  } catch {
+  } catch (e) {
+    // A missing ffprobe is said as such: the video itself is fine.
+    if (isToolMissing(e)) throw new ServiceError('invalid_input', e.message, { local: true });
     throw new ServiceError('invalid_input', 'The video could not be read (ffprobe found no playable streams).', { local: true });
   }
 }
@@ -120,13 +116,13 @@ export async function prepareVideo(path: string, opts: { tmpDir?: string; maxByt
   const out = join(dir, `upload-${randomBytes(4).toString('hex')}${ext}`);
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
-    await run('ffmpeg', [
+    await runTool('ffmpeg', [
       '-nostdin', '-v', 'error', '-y', '-i', path, '-map', '0', '-map_metadata', '-1', '-map_metadata:s', '-1', '-map_chapters', '-1',
       '-c', 'copy', '-fflags', '+bitexact', out,
-    ], { timeout: 120_000 });
+    ], { timeoutMs: 120_000 });
   } catch (e) {
     await cleanup();
-    throw new ServiceError('invalid_input', `The video could not be copied without its metadata: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).split('\n')[0]}`, { local: true });
+    throw new ServiceError('invalid_input', `The video could not be copied without its metadata: ${isToolMissing(e) ? e.message : toolErrorLine(e)}`, { local: true });
   }
   const bytes = (await stat(out)).size;
   if (bytes > max) {

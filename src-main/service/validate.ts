@@ -183,9 +183,10 @@ export function checkVectorizeParams(p: ImageVectorizeParams): ImageVectorizePar
   return p;
 }
 
-export function checkFaceSwapParams(p: FaceSwapParams): FaceSwapParams {
+/** Image face swap, or (target 'video') video face swap: the donor face is an image either way. */
+export function checkFaceSwapParams(p: FaceSwapParams, target: 'image' | 'video' = 'image'): FaceSwapParams {
   checkMedia('source', p.source, 'the donor face image');
-  checkMedia('target', p.target, 'the image that receives the face');
+  checkMedia('target', p.target, target === 'video' ? 'the video that receives the face' : 'the image that receives the face');
   if (typeof p.source === 'string' || typeof p.target === 'string') throw invalidParam('source', 'face swap uploads files; give a path or bytes');
   if (p.use_gfpgan !== undefined && typeof p.use_gfpgan !== 'boolean') throw invalidParam('use_gfpgan', 'must be true or false');
   optionalUrl('callback', p.callback);

@@ -1,6 +1,6 @@
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords, setAssetKeywords } from '../library/keywords';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 
 // Edits made by the workflows, in the same log as hand edits (edits / edit_changes, undone by
 // library/edits.ts undo()), with a batch id when they belong to an AI run so the run can be

@@ -1,6 +1,6 @@
 import type { LibraryCtx } from '../library/context';
 import { normalizeKeyword } from '../library/keywords';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import type { Agency, KeywordCheck, KeywordLimit, KeywordSettings, LimitPreset, TextCheck } from '../../src-preload/contract';
 
 export type { Agency, KeywordCheck, KeywordLimit, KeywordSettings, LimitPreset, TextCheck };

@@ -1,7 +1,7 @@
-import { notFound } from '../api/errors';
+import { notFound } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords } from '../library/keywords';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import { logEdit, readLogged, type LoggedField, type LoggedValue, type PlannedChange } from './edit-log';
 import { emitWorkflowEvent, getRun } from './runs';
 import type { RevertResult } from './types';

@@ -1,7 +1,7 @@
-import { ApiError, notFound } from '../api/errors';
+import { ApiError, notFound } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords } from '../library/keywords';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import { countNoun, logEdit, quote, type PlannedChange } from './edit-log';
 import { Vocabulary, checkKeywords, checkTextLimits, getKeywordSettings, type KeywordSettings } from './hygiene';
 import { emitWorkflowEvent } from './runs';

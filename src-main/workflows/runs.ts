@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import { log } from '../core/log';
 import type { AnalyzeEndpoint, AnalyzePayload } from '../jobs/handlers';
 import type { JobQueue } from '../jobs/queue';
@@ -7,7 +7,7 @@ import { canonical } from '../jobs/store';
 import type { JobSpec, JobView } from '../jobs/types';
 import { assetPath, getAssetRow, type AssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import { searchIds } from '../library/search';
 import { ServiceError } from '../service/errors';
 import type { CaptionResult, KeywordParams, KeywordsResult } from '../service/types';

@@ -1,7 +1,7 @@
-import { ApiError } from '../api/errors';
+import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords, pruneUnusedKeywords } from '../library/keywords';
-import { prepared } from '../library/search-sets';
+import { prepared } from '../library/db';
 import { countNoun, logEdit, quote } from './edit-log';
 import { cleanKeyword } from './hygiene';
 import type { LibraryKeyword, VocabularyEditResult } from '../../src-preload/contract';

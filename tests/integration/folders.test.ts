@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src-main/api/errors';
+import { ApiError } from '../../src-main/core/errors';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder, listFolders, relinkFolder, removeFolder } from '../../src-main/library/folders';
 import { setAssetKeywords } from '../../src-main/library/keywords';

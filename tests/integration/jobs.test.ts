@@ -115,6 +115,38 @@ describe('job queue', () => {
     expect(sim.billed()[creds.clientId].keywords).toBe(30);
   });
 
+  it('quota answered as 200 {status: "error"} holds the queue like a 429; nothing fails, nothing is lost', async () => {
+    const { sim, q } = await setup();
+    sim.inject({ kind: 'quota200', path: '/v1/keywords', message: 'Free requests limit exceeded, please top up your balance' });
+    const { batch } = q.enqueueBatch('5 photos', Array.from({ length: 5 }, (_, i) => analyze(i)));
+    await q.waitForIdle();
+    expect(q.status().hold?.reason).toBe('quota');
+    expect(q.getBatch(batch.id)!.counts.failed ?? 0).toBe(0);
+    expect(q.getBatch(batch.id)!.counts.queued).toBe(5);
+    sim.clearFaults();
+    q.resume();
+    await q.waitForIdle();
+    expect(q.getBatch(batch.id)!.counts.done).toBe(5);
+    expect(sim.billed()[creds.clientId].keywords).toBe(5);
+  });
+
+  it('a 400 with the service\'s message fails that file once (shown, not retried, not billed); the batch goes on', async () => {
+    const { sim, q } = await setup();
+    sim.inject({ kind: 'error', status: 400, path: '/v1/keywords', count: 1, message: 'Image is too small for analysis' });
+    const { batch } = q.enqueueBatch('3 photos', Array.from({ length: 3 }, (_, i) => analyze(i)));
+    await q.waitForIdle();
+    const b = q.getBatch(batch.id)!;
+    expect(b.counts.done).toBe(2);
+    expect(b.counts.failed).toBe(1);
+    const failed = q.listJobs({ states: ['failed'], limit: 10 });
+    expect(failed).toHaveLength(1);
+    expect(failed[0].error).toMatchObject({ kind: 'invalid_input', message: expect.stringContaining('Image is too small for analysis') });
+    // sent once: three requests for three files, no retry of the refused one
+    expect(sim.log.filter((e) => e.path === '/v1/keywords')).toHaveLength(3);
+    expect(sim.billed()[creds.clientId].keywords).toBe(2);
+    expect(q.status().hold).toBeNull();
+  });
+
   it('a 401 stops everything and asks for credentials', async () => {
     const { sim, q } = await setup({}, { clientId: 'jobs', clientSecret: 'wrong' });
     const events: string[] = [];

@@ -169,6 +169,46 @@ describe('service client round trips', () => {
     expect(await client.cancelTask(g.task_id)).toBe('final');
     expect(await client.authCheck()).toBe(true);
   });
+
+  it('video face swap through /v1/videoswap/*: a donor face onto a clip, cancelled with terminate', async () => {
+    const img = await prepareImage(photo);
+    const t = await client.videoFaceSwap({ source: { data: img.data, mime: 'image/jpeg' }, target: { path: mp4 } });
+    const done = await (async () => {
+      for (;;) {
+        const s = await client.videoFaceSwapStatus(t.task_id);
+        if (['SUCCESS', 'FAILURE', 'REVOKED'].includes(s.status)) return s;
+        await new Promise((r) => setTimeout(r, 60));
+      }
+    })();
+    expect(done.status).toBe('SUCCESS');
+    expect(done.result).toMatch(/\.mp4$/);
+    expect(sim.log.some((e) => e.path === '/v1/videoswap/create' && e.status === 200)).toBe(true);
+    expect(await client.videoFaceSwapTerminate(t.task_id)).toBe('final');
+  });
+});
+
+describe('two documented paths: the client falls back either way and remembers', () => {
+  for (const [served, missing] of [['/v1/imageswap/create', '/v1/imageswap'], ['/v1/imageswap', '/v1/imageswap/create']]) {
+    it(`face swap on a service that serves only ${served}`, async () => {
+      const one = await startSimulator({ accounts: [creds], taskClock: { pendingMs: 20, startedMs: 20 }, disabledPaths: [missing] });
+      const c = new ServiceClient({ baseUrl: one.url, credentials: creds });
+      try {
+        const img = await prepareImage(photo);
+        const swap = () => c.faceSwap({ source: { data: img.data, mime: 'image/jpeg' }, target: { data: img.data, mime: 'image/jpeg' } });
+        expect((await swap()).task_id).toBeTruthy();
+        expect((await swap()).task_id).toBeTruthy();
+        const creates = one.log.filter((e) => e.path.startsWith('/v1/imageswap') && e.method === 'POST');
+        // the first call may try the other path once (a free 404); the second goes straight to the served one
+        expect(creates.filter((e) => e.path === served && e.status === 200)).toHaveLength(2);
+        expect(creates.filter((e) => e.path === missing).length).toBeLessThanOrEqual(1);
+        expect(creates.at(-1)!.path).toBe(served);
+        expect(one.billed()[creds.clientId].imageswap).toBe(2);
+      } finally {
+        await c.close();
+        await one.close();
+      }
+    });
+  }
 });
 
 describe('parameters refused before sending', () => {
@@ -221,9 +261,18 @@ describe('error kinds', () => {
     expect((await errOf(client.keywords(img)))?.kind).toBe('rate_limited');
     sim.inject({ kind: '5xx', path: '/v1/keywords', count: 1, status: 503 });
     expect((await errOf(client.keywords(img)))?.kind).toBe('service');
-    const e200 = await errOf(client.keywords({ data: Buffer.from('GIF89a....'), mime: 'image/gif' }));
-    expect(e200?.kind).toBe('invalid_input');
-    expect(e200?.message).toMatch(/JPEG or PNG/);
+    // An input the service cannot use: 400 {status: "error", message}: final, with the service's words.
+    const e400 = await errOf(client.keywords({ data: Buffer.from('GIF89a....'), mime: 'image/gif' }));
+    expect(e400?.kind).toBe('invalid_input');
+    expect(e400?.status).toBe(400);
+    expect(e400?.message).toMatch(/JPEG or PNG/);
+    sim.inject({ kind: 'error', status: 418, path: '/v1/keywords', count: 1, message: 'Teapots are not photos' });
+    expect(await errOf(client.keywords(img))).toMatchObject({ kind: 'invalid_input', message: expect.stringContaining('Teapots are not photos') });
+    // 200 {status: "error"}: quota words hold billed work; any other message is final for the file.
+    sim.inject({ kind: 'quota200', path: '/v1/keywords', count: 1, message: 'Not enough credits on the balance' });
+    expect(await errOf(client.keywords(img))).toMatchObject({ kind: 'quota', message: expect.stringContaining('Not enough credits') });
+    sim.inject({ kind: 'quota200', path: '/v1/keywords', count: 1, message: 'Image has no content' });
+    expect(await errOf(client.keywords(img))).toMatchObject({ kind: 'invalid_input', message: expect.stringContaining('Image has no content') });
     const e422 = await errOf(client.status('00000000-0000-0000-0000-000000000000'));
     expect(e422?.kind).toBe('not_found');
     sim.inject({ kind: 'dropAfter', path: '/v1/image_generate', count: 1 });

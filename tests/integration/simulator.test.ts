@@ -173,10 +173,11 @@ describe('image keywording', () => {
     expect((await missing.json()).detail[0].loc).toEqual(['body', 'data']);
     const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
     const webp = await sharp(blueJpeg).webp().toBuffer();
+    // An input the service cannot use: 400 {status: "error", message} (the interface's "other failures").
     for (const bad of [gif, webp, Buffer.from('not an image')]) {
       const r = await upload('/v1/keywords', bad);
-      expect(r.status).toBe(200);
-      expect(await r.json()).toMatchObject({ status: 'error' });
+      expect(r.status).toBe(400);
+      expect(await r.json()).toMatchObject({ status: 'error', message: expect.stringMatching(/JPEG or PNG/) });
     }
   });
 });
@@ -229,9 +230,13 @@ describe('other analysis endpoints', () => {
     expect(body.status).toBe('ok');
     expect(body.keywords.map((k: { keyword: string }) => k.keyword.toLowerCase())).toEqual(expect.arrayContaining(['video', 'blue']));
     sim.clock.advance(1000); // video keywording allows one request per second
-    expect(await (await upload('/v1/video_keywords', mp4, '?lang=de', 'rate-c')).json()).toMatchObject({ status: 'error' });
+    const lang = await upload('/v1/video_keywords', mp4, '?lang=de', 'rate-c');
+    expect(lang.status).toBe(400);
+    expect(await lang.json()).toMatchObject({ status: 'error' });
     sim.clock.advance(1000);
-    expect(await (await upload('/v1/video_keywords', blueJpeg, '', 'rate-c')).json()).toMatchObject({ status: 'error' });
+    const notVideo = await upload('/v1/video_keywords', blueJpeg, '', 'rate-c');
+    expect(notVideo.status).toBe(400);
+    expect(await notVideo.json()).toMatchObject({ status: 'error' });
     sim.clock.advance(1000);
     const big = Buffer.concat([mp4, Buffer.alloc(300_000)]); // above the lowered 100 MB limit of this simulator
     expect((await upload('/v1/video_keywords', big, '', 'rate-c')).status).toBe(413);
@@ -493,6 +498,132 @@ describe('asynchronous tasks', () => {
     expect((await fetch(`${sim.url}/v1/imageswap/terminate?task_id=${created.task_id}`, { method: 'POST', headers: auth() })).status).toBe(409);
     const viaUrl = await fetch(`${sim.url}/v1/imageswap/create?source_url=${encodeURIComponent(`${filesUrl}/blue.jpg`)}&target_url=${encodeURIComponent(`${filesUrl}/blue.jpg`)}`, { headers: auth() });
     expect(viaUrl.status).toBe(200);
+  });
+});
+
+describe('as strict as the interface (issue 15)', () => {
+  it('reads analysis parameters from the query string only: form fields of the same name are ignored', async () => {
+    const fd = new FormData();
+    fd.append('data', new Blob([new Uint8Array(blueJpeg)]), 'a.jpg');
+    fd.append('num_keywords', '2');
+    fd.append('lang', 'de');
+    const body = await (await fetch(`${sim.url}/v1/keywords`, { method: 'POST', headers: auth(), body: fd })).json();
+    expect(body.status).toBe('ok');
+    expect(body.keywords.length).toBeGreaterThan(2);
+    expect(body.keywords.map((k: { keyword: string }) => k.keyword.toLowerCase())).toContain('sky');
+    const viaQuery = await (await upload('/v1/keywords', blueJpeg, '?num_keywords=2&lang=de')).json();
+    expect(viaQuery.keywords).toHaveLength(2);
+  });
+
+  it('calls back TTS only at `callback` (the interface\'s name); `callback_url` is not read', async () => {
+    const got: string[] = [];
+    const receiver = createServer((req, res) => {
+      got.push(req.url ?? '');
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    try {
+      const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+      const wrong = await (await fetch(`${sim.url}/v1/tts`, { method: 'POST', headers: auth(), body: new URLSearchParams({ voice: 'Ryan', text: 'one', callback_url: `${base}/wrong` }) })).json();
+      const right = await (await fetch(`${sim.url}/v1/tts`, { method: 'POST', headers: auth(), body: new URLSearchParams({ voice: 'Ryan', text: 'two', callback: `${base}/right` }) })).json();
+      await finished(wrong.task_id);
+      await finished(right.task_id);
+      await waitFor(() => got.includes('/right') || undefined);
+      expect(sim.callbacks.filter((c) => c.task_id === wrong.task_id)).toEqual([]);
+      expect(got).not.toContain('/wrong');
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
+  });
+
+  it('forgets tasks and result files 24 hours after they finish (simulator clock, no waiting)', async () => {
+    const q = await startSimulator({ accounts: [{ clientId: 'r', clientSecret: 's' }], taskClock: { pendingMs: 10, startedMs: 10 } });
+    try {
+      const h = { authorization: 'Basic ' + Buffer.from('r:s').toString('base64'), 'content-type': 'application/json' };
+      const t = await (await fetch(`${q.url}/v1/image_generate`, { method: 'POST', headers: h, body: JSON.stringify({ prompt: 'kept a day' }) })).json();
+      q.advanceClock(1000);
+      // The PNG is still being made: wait for it (the state a poller waits on), not for time.
+      const done = await waitFor(async () => {
+        const s = await (await fetch(`${q.url}/v1/status?task_id=${t.task_id}`, { headers: h })).json();
+        return s.status === 'SUCCESS' ? s : undefined;
+      }, 10_000, 40);
+      q.advanceClock(23 * 3600_000);
+      expect((await fetch(done.result)).status).toBe(200);
+      q.advanceClock(3600_000);
+      expect((await fetch(done.result)).status).toBe(404);
+      expect((await fetch(`${q.url}/v1/status?task_id=${t.task_id}`, { headers: h })).status).toBe(404);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('edits with seedream default to a square image; other models keep the source proportions', async () => {
+    const wide = dataUri('image/png', await sharp({ create: { width: 400, height: 200, channels: 3, background: '#884422' } }).png().toBuffer());
+    const sizeOf = async (model: string) => {
+      const t = await (await postJson('/v1/image_edit', { prompt: 'p', image_urls: [wide], model })).json();
+      const done = await finished(t.task_id);
+      return sharp(Buffer.from(await (await fetch(done.result)).arrayBuffer())).metadata();
+    };
+    const seedream = await sizeOf('seedream-5-pro');
+    expect(seedream.width).toBe(seedream.height);
+    const flux = await sizeOf('flux2');
+    expect(flux.width! / flux.height!).toBeCloseTo(2, 1);
+  });
+
+  it('answers 400 {status: "error", message} for an image it cannot decode, on every endpoint taking images', async () => {
+    const broken = Buffer.concat([blueJpeg.subarray(0, 40), Buffer.alloc(200, 7)]);
+    const a = await upload('/v1/faces', broken);
+    expect(a.status).toBe(400);
+    expect(await a.json()).toMatchObject({ status: 'error', message: expect.stringMatching(/decod/) });
+    for (const [path, body] of [
+      ['/v1/image_edit', { prompt: 'p', image_urls: [dataUri('image/jpeg', broken)] }],
+      ['/v1/image_vectorize', { image_url: dataUri('image/jpeg', broken) }],
+    ] as const) {
+      const r = await postJson(path, body);
+      expect(r.status, path).toBe(400);
+      expect(await r.json()).toMatchObject({ status: 'error', message: expect.any(String) });
+    }
+    const fd = new FormData();
+    fd.append('source', new Blob([new Uint8Array(broken)]), 's.jpg');
+    fd.append('target', new Blob([new Uint8Array(blueJpeg)]), 't.jpg');
+    expect((await fetch(`${sim.url}/v1/imageswap`, { method: 'POST', headers: auth(), body: fd })).status).toBe(400);
+    expect(sim.billed().acct?.image_vectorize).toBeUndefined();
+  });
+
+  it('serves the interface\'s /v1/imageswap and the vendor\'s /v1/videoswap/*; a disabled path is a 404', async () => {
+    const fd = new FormData();
+    fd.append('source', new Blob([new Uint8Array(facesPng)]), 's.png');
+    fd.append('target', new Blob([new Uint8Array(blueJpeg)]), 't.jpg');
+    const created = await (await fetch(`${sim.url}/v1/imageswap`, { method: 'POST', headers: auth(), body: fd })).json();
+    expect(created).toMatchObject({ task_id: expect.any(String), status: 'PENDING' });
+    const vfd = new FormData();
+    vfd.append('source', new Blob([new Uint8Array(facesPng)]), 's.png');
+    vfd.append('target', new Blob([new Uint8Array(mp4)]), 't.mp4');
+    const video = await (await fetch(`${sim.url}/v1/videoswap/create`, { method: 'POST', headers: auth(), body: vfd })).json();
+    const done = await waitFor(async () => {
+      const s = await (await fetch(`${sim.url}/v1/videoswap/status?task_id=${video.task_id}`, { headers: auth() })).json();
+      return s.status === 'SUCCESS' ? s : undefined;
+    }, 10_000, 80);
+    const info = await probe(Buffer.from(await (await fetch(done.result)).arrayBuffer()), 'mp4');
+    expect(info.streams.map((x) => x.codec_type)).toContain('video');
+    const one = await startSimulator({ accounts: [{ clientId: 'd', clientSecret: 's' }], disabledPaths: ['/v1/imageswap'] });
+    try {
+      expect((await fetch(`${one.url}/v1/imageswap`, { method: 'POST', headers: { authorization: 'Basic ' + Buffer.from('d:s').toString('base64') }, body: fd })).status).toBe(404);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('injects a stated client error and quota exhaustion answered as 200 {status: "error"}', async () => {
+    sim.inject({ kind: 'error', path: '/v1/quality', count: 1, message: 'Image is too small' });
+    const r = await upload('/v1/quality', blueJpeg, '', 'other');
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({ status: 'error', message: 'Image is too small' });
+    sim.inject({ kind: 'quota200', path: '/v1/quality', count: 1 });
+    const q = await upload('/v1/quality', blueJpeg, '', 'other');
+    expect(q.status).toBe(200);
+    expect(await q.json()).toMatchObject({ status: 'error', message: expect.stringMatching(/limit|balance/i) });
   });
 });
 

@@ -1,5 +1,5 @@
 // Synchronous analysis endpoints: keywords, video keywords, captioning, faces, quality.
-import { param, type Handler, type RequestContext } from './context.js';
+import { queryParam as param, type Handler, type RequestContext } from './context.js';
 import { analyseImage, sniffImage, sniffVideo, videoFrame, type Analysis } from './media.js';
 import { Issues, ServiceError, isLoopbackUrl, parseBool, parseFloatStrict, parseIntStrict } from './validation.js';
 import { LANGS, caseFor, scoreConcepts, translate, type Lang } from './vocabulary.js';
@@ -33,11 +33,11 @@ async function input(ctx: RequestContext, iss: Issues): Promise<Buffer> {
 async function imageInput(ctx: RequestContext, iss: Issues): Promise<Analysis> {
   const buf = await input(ctx, iss);
   const kind = sniffImage(buf);
-  if (kind !== 'jpeg' && kind !== 'png') throw new ServiceError('Unsupported image format: JPEG or PNG expected');
+  if (kind !== 'jpeg' && kind !== 'png') throw new ServiceError('Unsupported image format: JPEG or PNG expected', 400);
   try {
     return await analyseImage(buf);
   } catch {
-    throw new ServiceError('The image could not be decoded');
+    throw new ServiceError('The image could not be decoded', 400);
   }
 }
 
@@ -70,7 +70,7 @@ function keywordParams(ctx: RequestContext, iss: Issues, video: boolean): Keywor
   if (video) {
     // Interface 4.3: colors and lang are not supported by video keywording.
     for (const name of ['colors', 'lang', 'num_colors']) {
-      if (param(ctx, name) !== undefined) throw new ServiceError(`Parameter '${name}' is not supported for video keywording`);
+      if (param(ctx, name) !== undefined) throw new ServiceError(`Parameter '${name}' is not supported for video keywording`, 400);
     }
     return p;
   }
@@ -119,12 +119,12 @@ export const videoKeywords: Handler = async (ctx) => {
   const p = keywordParams(ctx, iss, true);
   const buf = await input(ctx, iss);
   if (buf.length > ctx.videoMaxBytes) throw new ServiceError('File is too large: video uploads are limited to 100 MB', 413);
-  if (!sniffVideo(buf)) throw new ServiceError('Unsupported video format: MP4, MPEG, MOV or AVI expected');
+  if (!sniffVideo(buf)) throw new ServiceError('Unsupported video format: MP4, MPEG, MOV or AVI expected', 400);
   let a: Analysis;
   try {
     a = await analyseImage(await videoFrame(buf), true);
   } catch {
-    throw new ServiceError('The video could not be decoded');
+    throw new ServiceError('The video could not be decoded', 400);
   }
   ctx.charge('video_keywords');
   return { status: 200, body: { keywords: keywordList(a, p), status: 'ok' } };

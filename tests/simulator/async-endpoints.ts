@@ -1,7 +1,8 @@
 // Asynchronous endpoints: TTS, lipsync, generation, editing, vectorize, face swap; status and cancel.
+import sharp from 'sharp';
 import { parseDataUri } from './body.js';
 import { param, type Handler, type RequestContext } from './context.js';
-import { imageSize, sniffImage } from './media.js';
+import { imageSize, sniffImage, sniffVideo } from './media.js';
 import {
   AUDIO_MIMES, IMAGE_MIMES, VIDEO_MIMES, checkEdit, checkGenerate, checkMediaDataUri, outputSize,
 } from './models.js';
@@ -40,7 +41,8 @@ const taskReply = (ctx: RequestContext, t: SimTask) => ({ task_id: t.task_id, st
 export const tts: Handler = async (ctx) => {
   const voice = param(ctx, 'voice');
   const text = param(ctx, 'text');
-  const callback = param(ctx, 'callback') ?? param(ctx, 'callback_url') ?? null;
+  // The interface names the field `callback` for TTS; `callback_url` is not read (no callback).
+  const callback = param(ctx, 'callback') ?? null;
   if (!voice) throw new ServiceError("Missing required parameter 'voice'");
   if (!text || !text.trim()) throw new ServiceError("Missing required parameter 'text'");
   if (!VOICES.some((v) => v.api_name === voice)) throw new ServiceError(`Unknown voice '${voice}'; see /v1/tts/voices`);
@@ -140,6 +142,10 @@ export const imageEdit: Handler = async (ctx) => {
   const b = jsonBody(ctx);
   const plan = checkEdit(b);
   const prompt = b.prompt as string;
+  for (const [i, ref] of plan.sources.entries()) {
+    const buf = ref.startsWith('data:') ? await loadImageRef(ref) : undefined;
+    if (buf) await decodable(buf, `image_urls[${i}]`);
+  }
   const t = createTask(ctx, 'image_edit', plan.model, `image_edit:${plan.model}`, plan.callback, async () => {
     const source = await loadImageRef(plan.sources[0]);
     const size = source ? await imageSize(source) : null;
@@ -161,11 +167,33 @@ export const imageVectorize: Handler = async (ctx) => {
   } else if (!isLoopbackUrl(ref)) iss.add(['body', 'image_url'], 'value_error', 'Value error, expected a Data URI or a URL the simulator can reach (loopback)', ref);
   const cb = checkCallbackUrl(iss, b);
   iss.throwIfAny();
+  const source = await loadImageRef(ref as string);
+  if (!source) throw new ServiceError('Could not download image_url');
+  const size = await decodable(source, 'image_url');
   const t = createTask(ctx, 'image_vectorize', 'image_vectorize', 'image_vectorize', cb, async () => ({
-    ext: 'svg', mime: 'image/svg+xml', data: makeSvg(String(ref).slice(0, 64)),
+    ext: 'svg', mime: 'image/svg+xml', data: makeSvg(`vectorized ${size.width}x${size.height}`, [await meanColor(source)]),
   }));
   return { status: 200, body: taskReply(ctx, t) };
 };
+
+/** An image the service can use: PNG, JPEG or WebP that decodes; else 400 {status: "error", message}. */
+async function decodable(buf: Buffer, field: string): Promise<{ width: number; height: number }> {
+  const kind = sniffImage(buf);
+  if (kind !== 'jpeg' && kind !== 'png' && kind !== 'webp') throw new ServiceError(`Unsupported image format for ${field}: PNG, JPEG or WebP expected`, 400);
+  const size = await imageSize(buf);
+  if (!size) throw new ServiceError(`The image in ${field} could not be decoded`, 400);
+  try {
+    await sharp(buf).stats();
+  } catch {
+    throw new ServiceError(`The image in ${field} could not be decoded`, 400);
+  }
+  return size;
+}
+
+async function meanColor(buf: Buffer): Promise<number[]> {
+  const st = await sharp(buf).stats();
+  return st.channels.slice(0, 3).map((c) => Math.round(c.mean));
+}
 
 // ---- Face swap ------------------------------------------------------------------------
 
@@ -176,40 +204,47 @@ async function fetchLoopbackImage(url: string, field: string): Promise<Buffer> {
   return buf;
 }
 
-export const imageswapCreate: Handler = async (ctx) => {
-  const iss = new Issues();
-  let source: Buffer | undefined;
-  let target: Buffer | undefined;
-  const where = ctx.method === 'GET' ? 'query' : 'body';
-  if (ctx.method === 'GET') {
-    const s = ctx.query.get('source_url');
-    const t = ctx.query.get('target_url');
-    if (!s) iss.missing(['query', 'source_url']);
-    if (!t) iss.missing(['query', 'target_url']);
+/** Face swap create (image or video target): multipart `source`/`target`, or GET `source_url`/`target_url`. */
+function swapCreate(kind: 'imageswap' | 'videoswap'): Handler {
+  return async (ctx) => {
+    const iss = new Issues();
+    let source: Buffer | undefined;
+    let target: Buffer | undefined;
+    const where = ctx.method === 'GET' ? 'query' : 'body';
+    if (ctx.method === 'GET') {
+      const s = ctx.query.get('source_url');
+      const t = ctx.query.get('target_url');
+      if (!s) iss.missing(['query', 'source_url']);
+      if (!t) iss.missing(['query', 'target_url']);
+      iss.throwIfAny();
+      source = await fetchLoopbackImage(s!, 'source_url');
+      target = await fetchLoopbackImage(t!, 'target_url');
+    } else {
+      source = ctx.body.files.source?.data;
+      target = ctx.body.files.target?.data;
+      if (!source) iss.missing(['body', 'source']);
+      if (!target) iss.missing(['body', 'target']);
+    }
+    const gfp = param(ctx, 'use_gfpgan');
+    if (gfp !== undefined && parseBool(gfp) === null) iss.add([where, 'use_gfpgan'], 'bool_parsing', 'Input should be a valid boolean, unable to interpret input', gfp);
+    const callback = param(ctx, 'callback') ?? null;
+    if (callback !== null && !isHttpUrl(callback)) iss.add([where, 'callback'], 'url_parsing', 'Input should be a valid URL', callback);
     iss.throwIfAny();
-    source = await fetchLoopbackImage(s!, 'source_url');
-    target = await fetchLoopbackImage(t!, 'target_url');
-  } else {
-    source = ctx.body.files.source?.data;
-    target = ctx.body.files.target?.data;
-    if (!source) iss.missing(['body', 'source']);
-    if (!target) iss.missing(['body', 'target']);
-  }
-  const gfp = param(ctx, 'use_gfpgan');
-  if (gfp !== undefined && parseBool(gfp) === null) iss.add([where, 'use_gfpgan'], 'bool_parsing', 'Input should be a valid boolean, unable to interpret input', gfp);
-  const callback = param(ctx, 'callback') ?? null;
-  if (callback !== null && !isHttpUrl(callback)) iss.add([where, 'callback'], 'url_parsing', 'Input should be a valid URL', callback);
-  iss.throwIfAny();
-  for (const [name, buf] of [['source', source!], ['target', target!]] as const) {
-    const kind = sniffImage(buf);
-    if (kind !== 'jpeg' && kind !== 'png' && kind !== 'webp') throw new ServiceError(`Unsupported image format for ${name}`);
-  }
-  const size = (await imageSize(target!)) ?? { width: 512, height: 512 };
-  const t = createTask(ctx, 'imageswap', 'imageswap', 'imageswap', callback, async () => ({
-    ext: 'png', mime: 'image/png', data: await makePng('imageswap', size.width, size.height, target),
-  }));
-  return { status: 200, body: swapStatus(ctx, t) };
-};
+    await decodable(source!, 'source');
+    if (kind === 'videoswap') {
+      if (!sniffVideo(target!)) throw new ServiceError('Unsupported video format for target: MP4, MOV, MPEG or AVI expected', 400);
+      const t = createTask(ctx, 'videoswap', 'videoswap', 'videoswap', callback, async () => ({ ext: 'mp4', mime: 'video/mp4', data: await makeMp4('360p') }));
+      return { status: 200, body: swapStatus(ctx, t) };
+    }
+    const size = await decodable(target!, 'target');
+    const t = createTask(ctx, 'imageswap', 'imageswap', 'imageswap', callback, async () => ({
+      ext: 'png', mime: 'image/png', data: await makePng('imageswap', size.width, size.height, target),
+    }));
+    return { status: 200, body: swapStatus(ctx, t) };
+  };
+}
+export const imageswapCreate = swapCreate('imageswap');
+export const videoswapCreate = swapCreate('videoswap');
 
 function swapStatus(ctx: RequestContext, t: SimTask) {
   const final = t.status === 'SUCCESS' || t.status === 'FAILURE' || t.status === 'REVOKED';
@@ -237,6 +272,7 @@ export const status: Handler = async (ctx) => {
   return { status: 200, body: { task_id: t.task_id, status: t.status, queue: ctx.engine.queue(t), result: t.result, error: t.error } };
 };
 
+/** /v1/imageswap/status and /v1/videoswap/status (the extra `eta` and `progress` fields). */
 export const imageswapStatus: Handler = async (ctx) => {
   const t = findTask(ctx, param(ctx, 'task_id'), ['query', 'task_id']);
   return { status: 200, body: swapStatus(ctx, t) };

@@ -26,7 +26,15 @@ export type Handler = (ctx: RequestContext) => Promise<Reply>;
 
 export class QuotaExhausted extends Error {}
 
-/** Query parameters, overridden by form fields for POST (url-encoded or multipart). */
+/** Query parameters, overridden by form fields for POST (url-encoded or multipart): TTS, face swap, status. */
 export function param(ctx: RequestContext, name: string): string | undefined {
   return ctx.body.fields[name] ?? ctx.query.get(name) ?? undefined;
+}
+
+/**
+ * The analysis endpoints read their parameters from the query string only, also for POST (as
+ * the live service does): a form field of the same name is ignored.
+ */
+export function queryParam(ctx: RequestContext, name: string): string | undefined {
+  return ctx.query.get(name) ?? undefined;
 }

@@ -32,6 +32,10 @@ export interface SimulatorOptions {
   taskClock?: Partial<TaskClock>;
   /** the video upload limit (100 MB); lower it in tests to exercise the 413 */
   videoMaxBytes?: number;
+  /** how long tasks and result files are kept after they finish (24 h); see advanceClock() */
+  retentionMs?: number;
+  /** paths this service does not serve (answered 404): a live service that has only one of two documented paths */
+  disabledPaths?: string[];
 }
 
 export { SimClock };
@@ -72,6 +76,8 @@ export interface Simulator {
   /** Replace the quota of every account (or one); null = unlimited. */
   setQuota(setting: QuotaSetting | null, clientId?: string): void;
   tasks(): SimTask[];
+  /** Move the simulator's clock forward (tasks progress, results expire after 24 h) without waiting. */
+  advanceClock(ms: number): void;
   callbacks: CallbackRecord[];
   /** Result files served at /files/<name> */
   files: Map<string, { mime: string; data: Buffer }>;
@@ -104,9 +110,14 @@ const ROUTES: Record<string, Route> = {
   '/v1/image_generate': { methods: ['POST'], handler: tasks.imageGenerate },
   '/v1/image_edit': { methods: ['POST'], handler: tasks.imageEdit },
   '/v1/image_vectorize': { methods: ['POST'], handler: tasks.imageVectorize },
+  // The interface's path (4.15) and the vendor openapi's; both are served.
+  '/v1/imageswap': { methods: ['POST'], handler: tasks.imageswapCreate, rateKey: '/v1/imageswap/create' },
   '/v1/imageswap/create': { methods: ['GET', 'POST'], handler: tasks.imageswapCreate },
   '/v1/imageswap/status': { methods: ['GET'], handler: tasks.imageswapStatus },
   '/v1/imageswap/terminate': { methods: ['POST'], handler: tasks.imageswapTerminate },
+  '/v1/videoswap/create': { methods: ['GET', 'POST'], handler: tasks.videoswapCreate },
+  '/v1/videoswap/status': { methods: ['GET'], handler: tasks.imageswapStatus },
+  '/v1/videoswap/terminate': { methods: ['POST'], handler: tasks.imageswapTerminate },
 };
 const TASK_ROUTE: Route = { methods: ['DELETE'], handler: tasks.cancelTask, rateKey: '/v1/tasks' };
 
@@ -176,7 +187,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const engine = new TaskEngine(
     { pendingMs: opts.taskClock?.pendingMs ?? 100, startedMs: opts.taskClock?.startedMs ?? 300 },
     () => baseUrl,
+    opts.retentionMs,
   );
+  const disabled = new Set(opts.disabledPaths ?? []);
   const videoMaxBytes = opts.videoMaxBytes ?? VIDEO_MAX;
   const sockets = new Set<Socket>();
 
@@ -201,7 +214,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
 
     // Result files: public on loopback, no credentials (a client must not send them here).
     if (path.startsWith('/files/') && method === 'GET') {
-      const f = engine.files.get(decodeURIComponent(path.slice('/files/'.length)));
+      const f = engine.file(decodeURIComponent(path.slice('/files/'.length)));
       return f ? reply(200, f.data, f.mime) : reply(404, { detail: 'Not Found' });
     }
     if (path === '/health') return reply(200, { status: 'ok' });
@@ -222,10 +235,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     if (latency) await sleep(latency.ms ?? 1000);
     if (faults.take(path, ['hold'])) await gate.hold(path);
     if (faults.take(path, ['drop'])) return drop();
-    const fault = faults.take(path, ['5xx', '502', 'quota']);
+    const fault = faults.take(path, ['5xx', '502', 'quota', 'error', 'quota200']);
     if (fault?.kind === '5xx') return reply(fault.status ?? 500, { detail: 'Internal Server Error' });
     if (fault?.kind === '502') return reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
     if (fault?.kind === 'quota') return reply(429, { status: 'error', message: 'Quota exhausted' });
+    if (fault?.kind === 'error') return reply(fault.status ?? 400, { status: 'error', message: fault.message ?? 'Invalid input' });
+    if (fault?.kind === 'quota200') return reply(200, { status: 'error', message: fault.message ?? 'Free requests limit exceeded: your balance is insufficient' });
 
     const clientId = authenticate(req, opts.accounts);
     if (!clientId) {
@@ -234,7 +249,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     }
     entry.clientId = clientId;
 
-    const route = path.startsWith('/v1/tasks/') ? TASK_ROUTE : ROUTES[path];
+    const route = disabled.has(path) ? undefined : path.startsWith('/v1/tasks/') ? TASK_ROUTE : ROUTES[path];
     if (!route) return reply(404, { detail: 'Not Found' });
     if (!route.methods.includes(method)) return reply(405, { detail: 'Method Not Allowed' });
 
@@ -293,6 +308,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     held: { count: (p) => gate.count(p), until: (n, p) => gate.until(n, p), release: (p) => gate.release(p) },
     setQuota: (s, id) => meter.set(s, id),
     tasks: () => engine.list(),
+    advanceClock: (ms) => engine.advance(ms),
     callbacks: engine.callbacks,
     files: engine.files,
     async close() {

@@ -94,7 +94,12 @@ export class Meter {
   }
 }
 
-export type FaultKind = 'latency' | 'hold' | 'drop' | 'dropAfter' | '5xx' | '502' | 'quota' | 'taskFailure' | 'slowTask';
+export type FaultKind =
+  | 'latency' | 'hold' | 'drop' | 'dropAfter' | '5xx' | '502' | 'quota' | 'taskFailure' | 'slowTask'
+  /** `{status: "error", message}` with `status` (default 400): a client error the service states in words */
+  | 'error'
+  /** quota exhaustion answered as 200 `{status: "error", message}` (the old free tier) */
+  | 'quota200';
 
 export interface FaultSpec {
   /** exact pathname or a pattern; absent = every path */
@@ -104,10 +109,12 @@ export interface FaultSpec {
   count?: number;
   /** latency / slowTask: extra milliseconds */
   ms?: number;
-  /** 5xx: the status to answer (default 500) */
+  /** 5xx: the status to answer (default 500); error: default 400 */
   status?: number;
   /** let this many matching requests through untouched before the fault applies */
   skip?: number;
+  /** error / quota200: the message of the answer */
+  message?: string;
 }
 
 interface ActiveFault extends FaultSpec {

@@ -20,6 +20,8 @@ export interface ModelRule {
   maxImages?: number;
   /** the openapi's model names with the quality baked in */
   fixedQuality?: string;
+  /** image_edit: image_size when omitted (interface 4.14: seedream defaults to square; others keep the source's proportions) */
+  defaultImageSize?: string;
 }
 
 const GROK = { resolutions: ['1k', '2k'], defaultResolution: '1k' };
@@ -58,8 +60,8 @@ export const EDIT_MODELS: Record<string, ModelRule> = {
   'grok-imagine-2-low': { ...GROK, maxImages: 3 },
   'gemini-3.1-flash': { ...GEMINI, maxImages: 14 },
   'gemini-3-pro': { ...GEMINI, maxImages: 14 },
-  'seedream-5-pro': { resolutions: ['1k', '2k'], defaultResolution: '2k', maxImages: 10 },
-  'seedream-5': { resolutions: ['2k', '3k', '4k'], defaultResolution: '2k', maxImages: 14 },
+  'seedream-5-pro': { resolutions: ['1k', '2k'], defaultResolution: '2k', maxImages: 10, defaultImageSize: 'square' },
+  'seedream-5': { resolutions: ['2k', '3k', '4k'], defaultResolution: '2k', maxImages: 14, defaultImageSize: 'square' },
   'gpt-image-2': { ...GPT, qualities: GPT2_Q, maxImages: 16 },
   'gpt-image-2.5-sunburst': { ...GPT, qualities: [...GPT2_Q, 'xhigh', 'max'], maxImages: 16 },
   'gpt-image-2-low': { ...GPT, fixedQuality: 'low', maxImages: 16 },
@@ -107,7 +109,7 @@ function checkSeed(iss: Issues, body: Json): void {
 }
 
 function checkCommon(iss: Issues, body: Json, rule: ModelRule, endpoint: 'generate' | 'edit'): { resolution: string; quality: string | null; imageSize: string | null } {
-  let imageSize: string | null = endpoint === 'generate' ? 'square' : null;
+  let imageSize: string | null = endpoint === 'generate' ? 'square' : rule.defaultImageSize ?? null;
   if (body.image_size !== undefined && body.image_size !== null) {
     if (!str(body.image_size) || !(IMAGE_SIZES as readonly string[]).includes(body.image_size)) iss.enum(['body', 'image_size'], body.image_size, IMAGE_SIZES);
     else imageSize = body.image_size;

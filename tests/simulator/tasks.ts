@@ -12,7 +12,11 @@ export const SERIAL_LANES: Record<string, string> = {
   video_lipsync: 'lipsync',
   image_lipsync: 'lipsync',
   imageswap: 'imageswap',
+  videoswap: 'videoswap',
 };
+
+/** Interface 1/8: inputs and results of queued requests are kept at most 24 hours. */
+export const RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export interface TaskOutput {
   ext: string;
@@ -64,11 +68,39 @@ export class TaskEngine {
   readonly callbacks: CallbackRecord[] = [];
   private timer: NodeJS.Timeout;
   private pendingCallbacks = new Set<Promise<void>>();
+  /** The simulator's clock runs ahead of the wall clock by this much (advance(), never real waiting). */
+  private offsetMs = 0;
 
-  constructor(public clock: TaskClock, private baseUrl: () => string) {
+  constructor(public clock: TaskClock, private baseUrl: () => string, private readonly retentionMs = RETENTION_MS) {
     const every = Math.max(5, Math.min(50, Math.floor(Math.min(clock.pendingMs, clock.startedMs) / 4) || 5));
     this.timer = setInterval(() => this.tick(), every);
     this.timer.unref();
+  }
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  /** Move the simulator's clock forward: tasks progress and results expire as if that time had passed. */
+  advance(ms: number): void {
+    this.offsetMs += ms;
+    this.tick();
+  }
+
+  private expired(t: TaskState): boolean {
+    return t.finishedAt !== null ? this.now() - t.finishedAt > this.retentionMs : this.now() - t.createdAt > this.retentionMs;
+  }
+
+  /** A result file, while its task is kept (24 hours after it finished). */
+  file(name: string): TaskOutput | undefined {
+    const f = this.files.get(name);
+    if (!f) return undefined;
+    const t = this.tasks.find((x) => name.startsWith(`${x.task_id}.`));
+    if (t && this.expired(t)) {
+      this.files.delete(name);
+      return undefined;
+    }
+    return f;
   }
 
   create(input: {
@@ -80,7 +112,7 @@ export class TaskEngine {
     willFail?: boolean;
     extraMs?: number;
   }): SimTask {
-    const now = Date.now();
+    const now = this.now();
     const t: TaskState = {
       task_id: randomUUID(),
       clientId: input.clientId,
@@ -104,9 +136,11 @@ export class TaskEngine {
     return t;
   }
 
+  /** A task of this account; undefined once it is past the retention (the service deleted it). */
   get(clientId: string, id: string): SimTask | undefined {
     this.tick();
-    return this.tasks.find((t) => t.task_id === id && t.clientId === clientId);
+    const t = this.tasks.find((x) => x.task_id === id && x.clientId === clientId);
+    return t && !this.expired(t) ? t : undefined;
   }
 
   /** Queue position: 0 once processing or finished. */
@@ -122,7 +156,7 @@ export class TaskEngine {
   /** 'ok' when revoked (again), 'final' when it can no longer be cancelled. */
   cancel(clientId: string, id: string): 'ok' | 'final' | 'missing' {
     const t = this.tasks.find((x) => x.task_id === id && x.clientId === clientId);
-    if (!t) return 'missing';
+    if (!t || this.expired(t)) return 'missing';
     this.tick();
     if (t.status === 'REVOKED') return 'ok';
     if (t.status === 'SUCCESS' || t.status === 'FAILURE') return 'final';
@@ -139,7 +173,7 @@ export class TaskEngine {
   }
 
   tick(): void {
-    const now = Date.now();
+    const now = this.now();
     for (const t of this.tasks) {
       if (t.status === 'PENDING' && now >= t.pendingUntil) {
         const lane = SERIAL_LANES[t.kind];
@@ -178,7 +212,7 @@ export class TaskEngine {
 
   private finish(t: TaskState, status: TaskStatus, error: string | null = null, result = ''): void {
     t.status = status;
-    t.finishedAt = Date.now();
+    t.finishedAt = this.now();
     t.error = error;
     t.result = result;
     if (t.callback) this.deliver(t);
@@ -187,7 +221,7 @@ export class TaskEngine {
   private deliver(t: TaskState): void {
     const url = t.callback!;
     const body = { task_id: t.task_id, status: t.status, result: t.result };
-    const rec: CallbackRecord = { task_id: t.task_id, url, body, status: null, at: Date.now() };
+    const rec: CallbackRecord = { task_id: t.task_id, url, body, status: null, at: this.now() };
     this.callbacks.push(rec);
     // The simulator never reaches beyond loopback.
     if (!isLoopbackUrl(url)) { rec.error = 'not a loopback URL; not delivered'; return; }

@@ -14,7 +14,11 @@ export class Invalid extends Error {
   }
 }
 
-/** A 200 answer with status "error": the interface's "other failures". */
+/**
+ * `{status: "error", message}`: the interface's "other failures". The code is not stated: an
+ * input the service cannot use (undecodable, wrong format) is a 400; a failure fetching a URL
+ * or an unknown voice is answered 200 (as the old free tier did).
+ */
 export class ServiceError extends Error {
   constructor(message: string, public httpStatus = 200) {
     super(message);

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ScanSummary } from '../../../src-preload/contract';
-import { ApiError } from '../../api/errors';
+import { ApiError } from '../../core/errors';
 import { isInside } from '../../core/media';
 import type { LibraryCtx } from '../../library/context';
 import { addFolder, listFolders } from '../../library/folders';

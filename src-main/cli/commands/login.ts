@@ -1,5 +1,5 @@
 import { createServiceHost } from '../../api/service';
-import { ApiError } from '../../api/errors';
+import { ApiError } from '../../core/errors';
 import { CliError, UsageError } from '../args';
 import type { Command } from '../command';
 import { ask, readStdin } from '../prompt';

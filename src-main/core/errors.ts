@@ -1,9 +1,10 @@
 import type { ApiErrorShape } from '../../src-preload/contract';
 
 /**
- * An error a person can act on. `message` says what happened and what to do, never a stack
- * trace or a secret. Anything thrown that is not an ApiError reaches callers as 'internal'
- * with a generic message (details go to the log).
+ * An error a person can act on, thrown by any domain. `message` says what happened and what
+ * to do, never a stack trace or a secret. The Api (api/envelope.ts) turns it into the error
+ * envelope; anything thrown that is not an ApiError reaches callers as 'internal' with a
+ * generic message (details go to the log). The CLI prints its message.
  */
 export class ApiError extends Error {
   constructor(
@@ -13,10 +14,6 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
-  }
-
-  toShape(): ApiErrorShape {
-    return this.field ? { kind: this.kind, message: this.message, field: this.field } : { kind: this.kind, message: this.message };
   }
 }
 

@@ -1,0 +1,89 @@
+// Caps on billed calls and spend (per day, per month): checked before each billed request
+// leaves, and estimated for a whole batch before it is queued.
+import { ServiceError } from '../service/errors';
+import type { JobDescription } from './job-handler';
+import type { JobStore } from './store';
+import type { BatchPreview, QueueCaps } from './types';
+
+/** A billed call that would cross a cap: the queue holds billed work. */
+export class CapReached extends Error {}
+
+type Usage = ReturnType<JobStore['usage']>;
+
+export function spendSoFar(store: JobStore, usage: Usage): { today: number; month: number } {
+  const prices = store.caps().pricePerCall ?? {};
+  const sum = (m: Record<string, number>) => Object.entries(m).reduce((a, [k, n]) => a + n * (prices[k] ?? 0), 0);
+  return { today: sum(usage.byModelToday), month: sum(usage.byModelMonth) };
+}
+
+/** Throws CapReached when one more billed call (beyond `reserved` already on their way) would cross a cap. */
+export function checkCaps(store: JobStore, reserved: number, billing: string): void {
+  const caps = store.caps();
+  const usage = store.usage();
+  const next = reserved + 1;
+  let msg: string | null = null;
+  if (caps.dailyCalls != null && usage.today + next > caps.dailyCalls) {
+    msg = `Paused before crossing your daily cap of ${caps.dailyCalls} billed calls (${usage.today} used today). Raise the cap in Settings or resume tomorrow.`;
+  } else if (caps.monthlyCalls != null && usage.thisMonth + next > caps.monthlyCalls) {
+    msg = `Paused before crossing your monthly cap of ${caps.monthlyCalls} billed calls (${usage.thisMonth} used this month). Raise the cap in Settings to go on.`;
+  } else {
+    const price = caps.pricePerCall?.[billing];
+    if (price !== undefined) {
+      const spend = spendSoFar(store, usage);
+      if (caps.dailySpend != null && spend.today + price * next > caps.dailySpend) msg = `Paused before crossing your daily spend cap of ${caps.dailySpend}. Raise it in Settings or resume tomorrow.`;
+      else if (caps.monthlySpend != null && spend.month + price * next > caps.monthlySpend) msg = `Paused before crossing your monthly spend cap of ${caps.monthlySpend}. Raise it in Settings to go on.`;
+    }
+  }
+  if (msg) throw new CapReached(msg);
+}
+
+/** How many billable calls these jobs would make (cache hits and in-batch duplicates excluded) and whether they fit the caps. */
+export function previewBatch(store: JobStore, jobs: JobDescription[]): BatchPreview {
+  const seen = new Set<string>();
+  const byModel: Record<string, number> = {};
+  let cached = 0;
+  let duplicates = 0;
+  let billable = 0;
+  for (const d of jobs) {
+    if (d.cacheKey) {
+      if (store.cacheGet(d.cacheKey) !== undefined) { cached++; continue; }
+      if (seen.has(d.cacheKey)) { duplicates++; continue; }
+      seen.add(d.cacheKey);
+    }
+    if (d.billingKey) {
+      billable++;
+      byModel[d.billingKey] = (byModel[d.billingKey] ?? 0) + 1;
+    }
+  }
+  const caps = store.caps();
+  const usage = store.usage();
+  const prices = caps.pricePerCall ?? {};
+  const priced = Object.keys(byModel).every((k) => typeof prices[k] === 'number');
+  const estimatedCost = priced ? Object.entries(byModel).reduce((a, [k, n]) => a + n * prices[k], 0) : null;
+  const remToday = caps.dailyCalls != null ? Math.max(0, caps.dailyCalls - usage.today) : null;
+  const remMonth = caps.monthlyCalls != null ? Math.max(0, caps.monthlyCalls - usage.thisMonth) : null;
+  const problems: string[] = [];
+  if (remToday !== null && billable > remToday) problems.push(`today's cap leaves ${remToday} billed calls`);
+  if (remMonth !== null && billable > remMonth) problems.push(`this month's cap leaves ${remMonth} billed calls`);
+  const spend = spendSoFar(store, usage);
+  if (estimatedCost !== null && caps.dailySpend != null && spend.today + estimatedCost > caps.dailySpend) problems.push(`today's spend cap of ${caps.dailySpend} would be crossed`);
+  if (estimatedCost !== null && caps.monthlySpend != null && spend.month + estimatedCost > caps.monthlySpend) problems.push(`this month's spend cap of ${caps.monthlySpend} would be crossed`);
+  const cost = estimatedCost === null ? '' : ` (about ${Math.round(estimatedCost * 100) / 100} at your prices)`;
+  const message = problems.length
+    ? `${billable} billed calls${cost}, but ${problems.join(' and ')}: the batch will pause at the cap.`
+    : `${billable} billed calls${cost}; ${cached} already analysed${duplicates ? `, ${duplicates} duplicates` : ''} cost nothing.`;
+  return { jobs: jobs.length, billable, cached, duplicates, byModel, estimatedCost, remaining: { today: remToday, thisMonth: remMonth }, fitsCaps: problems.length === 0, message };
+}
+
+/** Caps are numbers of 0 or more (or empty for no cap); prices numbers of 0 or more. */
+export function validateCaps(caps: QueueCaps): void {
+  for (const [k, v] of Object.entries(caps)) {
+    if (k === 'pricePerCall') {
+      for (const [m, p] of Object.entries((v as Record<string, number>) ?? {})) {
+        if (typeof p !== 'number' || !(p >= 0)) throw new ServiceError('invalid_input', `pricePerCall.${m}: must be a number of 0 or more`, { local: true, field: `pricePerCall.${m}` });
+      }
+    } else if (v !== null && v !== undefined && (typeof v !== 'number' || !(v >= 0))) {
+      throw new ServiceError('invalid_input', `${k}: must be a number of 0 or more, or empty for no cap`, { local: true, field: k });
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// Numbered migrations, one file each (NNN-name.ts). Never edit one once released: add the
+// next number as a new file and list it here. Each runs in its own transaction and bumps
+// PRAGMA user_version.
+
+import type { Migration } from './migration';
+import { migration as m001 } from './001-library';
+import { migration as m002 } from './002-service-jobs';
+import { migration as m003 } from './003-search-indexes';
+import { migration as m004 } from './004-metadata-written-into-files';
+import { migration as m005 } from './005-keywording-and-captioning-runs';
+import { migration as m006 } from './006-media-hash';
+import { migration as m007 } from './007-quality-faces-and-colours';
+import { migration as m008 } from './008-creative-tasks-and-voices';
+import { migration as m009 } from './009-metadata-presets';
+import { migration as m010 } from './010-capture-date-order-in-one-index';
+
+export type { Migration } from './migration';
+
+export const migrations: Migration[] = [
+  m001,
+  m002,
+  m003,
+  m004,
+  m005,
+  m006,
+  m007,
+  m008,
+  m009,
+  m010,
+];

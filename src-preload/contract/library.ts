@@ -1,0 +1,246 @@
+// Library: assets and their search, folders and scanning, rights fields and presets, edits.
+// Types only; contract.ts re-exports every one.
+
+export type AssetKind = 'image' | 'video' | 'audio';
+
+/** 'quality' and 'ugcQuality' sort by the measured score; assets not measured come last in either direction. */
+/** 'colorMatch': most of the colour of the `color` filter first (by share of the picture); without one, by date. */
+export type SortKey = 'takenAt' | 'name' | 'addedAt' | 'size' | 'quality' | 'ugcQuality' | 'colorMatch';
+
+export interface SearchQuery {
+  /** Full text over file name, keywords, caption and title (prefix match per word). */
+  text?: string;
+  kinds?: AssetKind[];
+  folderId?: number;
+  /** Every one of these keywords must be present (case-insensitive). */
+  keywords?: string[];
+  /** None of these keywords may be present. */
+  withoutKeywords?: string[];
+  /** Only assets that have no keyword at all. */
+  noKeywords?: boolean;
+  /** Minimum star rating, 0..5. */
+  minRating?: number;
+  /** Inclusive bounds on the capture date, 'YYYY-MM-DD' (compared as local wall-clock dates). */
+  takenFrom?: string;
+  takenTo?: string;
+  /** Camera model or make, exact match as shown in the facets. */
+  camera?: string;
+  /** Only assets that have at least one exact duplicate (same content hash). */
+  duplicatesOnly?: boolean;
+  /** Only assets with a recorded error (corrupt, unreadable, unsupported). */
+  errorsOnly?: boolean;
+  // -- analysis filters (quality, faces, colours, flags); each needs the measurement made --
+  /** Stock quality score bounds, 0..1, inclusive. */
+  minQuality?: number;
+  maxQuality?: number;
+  /** UGC quality classes 1..5 (any of them). */
+  ugcClasses?: number[];
+  /** true: at least one face found; false: faces looked for and none found. */
+  hasFaces?: boolean;
+  minFaces?: number;
+  maxFaces?: number;
+  /** At least one face estimated under 18. */
+  child?: boolean;
+  /** Some face's estimated age lies in [ageMin, ageMax]. */
+  ageMin?: number;
+  ageMax?: number;
+  /** A model release is likely needed (faces present); false: faces looked for, none found. */
+  releaseNeeded?: boolean;
+  /** Lightroom-style flag. */
+  flag?: 'pick' | 'reject' | 'unflagged';
+  /** Colour by perceptual distance (CIE76 in L*a*b*) to the measured palette. */
+  color?: ColorQuery;
+  sort?: SortKey;
+  order?: 'asc' | 'desc';
+}
+
+/** The `color` filter of a search (the palettes come from colour analysis). */
+export interface ColorQuery {
+  /** '#RRGGBB' */
+  hex: string;
+  /** CIE76 ΔE in L*a*b*; default 25 (about "clearly the same hue family"). */
+  maxDistance?: number;
+  /** Share of the picture (0..1) the matching colours must cover together; default 0.25. */
+  minShare?: number;
+}
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+/** What a grid cell needs. */
+export interface AssetSummary {
+  id: number;
+  name: string;
+  kind: AssetKind;
+  format: string;
+  width: number | null;
+  height: number | null;
+  durationS: number | null;
+  takenAt: string | null;
+  rating: number;
+  /** Media token for the grid thumbnail; turn into a URL with the renderer's mediaUrl(). Null when no thumbnail could be made. */
+  thumb: string | null;
+  /** Number of other files in the same RAW+JPEG stack (0 when not stacked). */
+  stackCount: number;
+  hasError: boolean;
+  folderOnline: boolean;
+  keywordCount: number;
+}
+
+export interface AssetError {
+  stage: string;
+  reason: string;
+  at: number;
+}
+
+/** Stock and rights fields (IPTC Core / XMP), beside keywords, caption and title. */
+export interface RightsFields {
+  headline?: string | null;
+  creator?: string | null;
+  copyright?: string | null;
+  credit?: string | null;
+  city?: string | null;
+  country?: string | null;
+}
+
+export interface MetadataPreset {
+  id: number;
+  name: string;
+  fields: RightsFields;
+  updatedAt: number;
+}
+
+export interface AssetDetail extends AssetSummary {
+  path: string;
+  folderId: number;
+  size: number;
+  mtimeMs: number;
+  contentHash: string | null;
+  orientation: number | null;
+  cameraMake: string | null;
+  cameraModel: string | null;
+  lens: string | null;
+  gps: { lat: number; lon: number } | null;
+  colorLabel: string | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  keywords: string[];
+  caption: string | null;
+  title: string | null;
+  rights: Required<RightsFields>;
+  addedAt: number;
+  /** Media token for a large preview (JPEG), or the original when the browser can show it. */
+  preview: string | null;
+  /** Media token of the original file (for audio/video playback). */
+  original: string | null;
+  errors: AssetError[];
+  /** Other members of the RAW+JPEG stack. */
+  stack: { id: number; name: string; format: string }[];
+  /** Other assets with the same content. */
+  duplicates: { id: number; path: string }[];
+}
+
+export interface SearchResult {
+  total: number;
+  offset: number;
+  items: AssetSummary[];
+}
+
+export interface FolderInfo {
+  id: number;
+  path: string;
+  online: boolean;
+  assetCount: number;
+  errorCount: number;
+  addedAt: number;
+  lastScanAt: number | null;
+  scanning: boolean;
+}
+
+export interface KeywordCount {
+  name: string;
+  count: number;
+}
+
+export interface Facets {
+  cameras: { name: string; count: number }[];
+  kinds: { kind: AssetKind; count: number }[];
+  total: number;
+}
+
+export interface ScanSummary {
+  added: number;
+  updated: number;
+  removed: number;
+  moved: number;
+  errors: { path: string; reason: string }[];
+  cancelled: boolean;
+}
+
+export interface ScanProgress {
+  folderId: number;
+  folderPath: string;
+  phase: 'walking' | 'indexing' | 'done' | 'cancelled';
+  found: number;
+  done: number;
+  errors: number;
+  filesPerSec: number;
+}
+
+export interface AppInfo {
+  version: string;
+  dataDir: string;
+  /** True when running inside Electron (native dialogs available). */
+  native: boolean;
+}
+
+export interface LibraryApi {
+  appInfo(): Promise<AppInfo>;
+
+  listFolders(): Promise<FolderInfo[]>;
+  /** Add a folder to the library and start scanning it (returns once added). */
+  addFolder(args: { path: string }): Promise<FolderInfo>;
+  /** Forget a folder and its assets' catalogue entries; files are never touched. */
+  removeFolder(args: { id: number }): Promise<void>;
+  /** Point a (moved or renamed) folder at its new location, keeping everything. */
+  relinkFolder(args: { id: number; path: string }): Promise<FolderInfo>;
+  rescan(args: { folderId?: number }): Promise<void>;
+  cancelScan(): Promise<void>;
+  /** Ask the OS for a folder (native dialog); null when cancelled or unavailable. */
+  pickFolder(): Promise<string | null>;
+
+  search(args: { query: SearchQuery; page: Page }): Promise<SearchResult>;
+  /** Every id matching a query, in order (for "select all matching"). */
+  searchIds(args: { query: SearchQuery }): Promise<number[]>;
+  getAsset(args: { id: number }): Promise<AssetDetail>;
+  facets(): Promise<Facets>;
+
+  /** Add and/or remove keywords on several assets; order of existing keywords is kept, new ones are appended. */
+  editKeywords(args: { ids: number[]; add?: string[]; remove?: string[] }): Promise<void>;
+  /** Replace one asset's keyword list, in this order. */
+  setKeywords(args: { id: number; keywords: string[] }): Promise<void>;
+  setCaption(args: { ids: number[]; caption: string | null }): Promise<void>;
+  setTitle(args: { ids: number[]; title: string | null }): Promise<void>;
+  setRating(args: { ids: number[]; rating: number }): Promise<void>;
+  /** Headline, creator, copyright, credit, city, country on several assets (one undoable edit; null clears, absent keeps). */
+  setRightsFields(args: { ids: number[]; fields: RightsFields }): Promise<void>;
+  listPresets(): Promise<MetadataPreset[]>;
+  /** Create or replace (by name) a named preset of rights fields. */
+  savePreset(args: { name: string; fields: RightsFields }): Promise<MetadataPreset>;
+  deletePreset(args: { id: number }): Promise<void>;
+  /** Apply a preset to a selection in one step (undoable). */
+  applyPreset(args: { id: number; ids: number[] }): Promise<void>;
+  /** Undo the most recent edit (any of the above); returns a description, or null when nothing to undo. */
+  undo(): Promise<string | null>;
+  /** Library keywords with usage counts, most used first; optional prefix for autocomplete. */
+  listKeywords(args: { prefix?: string; limit?: number }): Promise<KeywordCount[]>;
+}
+
+export interface LibraryEvents {
+  scanProgress: ScanProgress;
+  /** Something in the catalogue changed; views re-query. */
+  libraryChanged: { reason: 'scan' | 'edit' | 'folders' | 'watch'; assetIds?: number[] };
+  foldersChanged: Record<string, never>;
+}

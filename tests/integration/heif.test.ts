@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { addFolder } from '../../src-main/library/folders';
+import { closeMetadataReader } from '../../src-main/library/metadata';
+import { scanFolder } from '../../src-main/library/scan';
+import { ensurePreview } from '../../src-main/library/thumbs';
+import { prepareImage } from '../../src-main/service/prepare';
+import { flatPicture, heifEnc, markedPicture, withIrot, withPrimary } from '../fixtures/heif';
+import { startSimulator, type Simulator } from '../simulator/index.js';
+import { asset, pixel } from './scan-helpers';
+
+// HEIC/HEIF pictures have thumbnails, loupe previews and service derivatives without any
+// system codec (libheif in WebAssembly), upright and showing the primary picture. Files
+// from Debian's heif-enc, with the structures phones write edited in (fixtures/heif.ts).
+
+type Rgb = [number, number, number];
+const isRed = ([r, g, b]: Rgb) => r > 170 && g < 90 && b < 90;
+const isBlue = ([r, g, b]: Rgb) => b > 170 && r < 90 && g < 110;
+
+let root: string;
+let photos: string;
+let ctx: LibraryCtx;
+
+beforeAll(async () => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-heif-')));
+  photos = join(root, 'photos');
+  mkdirSync(photos);
+  const src = join(root, 'src');
+  mkdirSync(src);
+  // Landscape 600x400, blue square top-left. Turned a quarter clockwise it is 400x600 with
+  // the square top-right.
+  await markedPicture(join(src, 'marked.jpg'));
+  await flatPicture(join(src, 'green.jpg'), 300, 500, '#20c020');
+  copyFileSync(join(src, 'marked.jpg'), join(src, 'marked-6.jpg'));
+  await sharp(join(src, 'marked.jpg')).withMetadata({ orientation: 6 }).jpeg().toFile(join(src, 'marked-6.jpg'));
+
+  await heifEnc(join(photos, 'upright.heic'), join(src, 'marked.jpg'));
+  // EXIF Orientation 6, no irot: the EXIF orientation turns the picture.
+  await heifEnc(join(photos, 'exif-rotated.heic'), join(src, 'marked-6.jpg'));
+  // An iPhone portrait: irot turns the pixels and EXIF repeats it (6); turned once, not twice.
+  await heifEnc(join(photos, 'iphone.heic'), join(src, 'marked-6.jpg'));
+  await withIrot(join(photos, 'iphone.heic'), 3);
+  // Two pictures, the second primary (a burst's chosen frame).
+  await heifEnc(join(photos, 'burst.heif'), join(src, 'green.jpg'), join(src, 'marked.jpg'));
+  await withPrimary(join(photos, 'burst.heif'), 2);
+  await sharp(join(src, 'marked.jpg')).avif({ quality: 60 }).toFile(join(photos, 'plain.avif'));
+
+  ctx = openLibrary(join(root, 'lib'));
+  await scanFolder(ctx, addFolder(ctx, photos).id);
+}, 120_000);
+
+afterAll(async () => {
+  ctx.db.close();
+  await closeMetadataReader();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('HEIC/HEIF thumbnails', () => {
+  it.each([
+    ['upright.heic', 600, 400, 'left'],
+    ['exif-rotated.heic', 400, 600, 'right'],
+    ['iphone.heic', 400, 600, 'right'],
+    ['burst.heif', 600, 400, 'left'],
+    ['plain.avif', 600, 400, 'left'],
+  ] as const)('%s: a thumbnail, upright, %i x %i, of the primary picture', async (name, width, height, square) => {
+    const row = asset(ctx, name);
+    expect(row.has_error, name).toBe(0);
+    expect(row.thumb).not.toBeNull();
+    expect([row.width, row.height]).toEqual([width, height]);
+    const meta = await sharp(join(ctx.paths.cacheDir, row.thumb!)).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect(Math.max(meta.width!, meta.height!)).toBe(400);
+    expect(meta.width! > meta.height!).toBe(width > height);
+    const [sx, ox] = square === 'left' ? [8, -8] : [-8, 8];
+    expect(isBlue(await pixel(ctx, row.thumb!, sx, 8)), `${name}: blue square top-${square}`).toBe(true);
+    expect(isRed(await pixel(ctx, row.thumb!, ox, 8))).toBe(true);
+    expect(isRed(await pixel(ctx, row.thumb!, sx, -8))).toBe(true);
+  });
+
+  it('makes the loupe preview of a HEIC, upright and large', async () => {
+    const row = asset(ctx, 'iphone.heic');
+    const preview = await ensurePreview(ctx, row.id);
+    expect(preview).not.toBeNull();
+    const { data, info } = await sharp(preview!).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([400, 600]);
+    const at = (x: number, y: number): Rgb => {
+      const i = (y * info.width + x) * info.channels;
+      return [data[i], data[i + 1], data[i + 2]];
+    };
+    expect(isBlue(at(info.width - 10, 10))).toBe(true);
+    expect(isRed(at(10, 10))).toBe(true);
+  });
+
+  it('names a damaged HEIC as damaged, never as an unsupported system', async () => {
+    await expect(prepareImage(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic\0\0\0\0mif1heic'), Buffer.alloc(64)])))
+      .rejects.toThrow(/could not be read: The HEIF picture could not be decoded/);
+  });
+});
+
+describe('HEIC derivatives for the service', () => {
+  const BIN = resolve(__dirname, '../../bin/tagsmith.js');
+  const creds = { clientId: 'heif', clientSecret: 'heif-secret' };
+  let sim: Simulator;
+  let library: string;
+
+  function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((done) => {
+      const env = { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', TAGSMITH_CLIENT_ID: creds.clientId, TAGSMITH_CLIENT_SECRET: creds.clientSecret };
+      const child = spawn(process.execPath, [BIN, '--library', library, '--service-url', sim.url, ...args], { env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stdin.end('');
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+  }
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, accounts: [creds] });
+    library = join(root, 'cli-lib');
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it('a keyword run sends the iPhone HEIC as an upright JPEG the service decodes', async () => {
+    const idx = await cli(['index', photos, '--json']);
+    expect(idx.code, idx.stderr).toBe(0);
+    const r = await cli(['keyword', join(photos, 'iphone.heic'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { billable: number; assets: { suggestions: { keyword: string }[]; error?: string }[] };
+    expect(out.assets[0].error).toBeUndefined();
+    expect(out.assets[0].suggestions.length).toBeGreaterThan(0);
+    const calls = sim.log.filter((e) => e.path === '/v1/keywords' && e.method === 'POST' && e.status === 200);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].imageSize).toEqual({ width: 300, height: 450 });
+    expect(calls[0].uploadHadExif).toBe(false);
+  }, 120_000);
+
+  it('prepares every HEIF structure as a decodable JPEG of the displayed picture', async () => {
+    for (const [name, w, h] of [['exif-rotated.heic', 300, 450], ['burst.heif', 450, 300], ['plain.avif', 450, 300]] as const) {
+      const img = await prepareImage(join(photos, name));
+      const meta = await sharp(img.data).metadata();
+      expect([meta.format, meta.width, meta.height], name).toEqual(['jpeg', w, h]);
+      expect(meta.exif).toBeUndefined();
+    }
+  });
+});

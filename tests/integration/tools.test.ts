@@ -1,0 +1,168 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeMetadataReader } from '../../src-main/library/metadata';
+import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { addFolder } from '../../src-main/library/folders';
+import { scanFolder } from '../../src-main/library/scan';
+import { resetToolCache, searchDirs, unpackedPath } from '../../src-main/core/tools';
+
+// The tools that travel with the app (ffmpeg, ffprobe from their per-platform npm packages),
+// found through core/tools.ts: `tagsmith doctor` run as a real child process with PATH and the
+// TAGSMITH_FFMPEG / TAGSMITH_FFPROBE overrides manipulated, and a scan that meets a missing
+// ffprobe, says so, and reads the video once ffprobe is back.
+
+const BIN = resolve(__dirname, '../../bin/tagsmith.js');
+let root: string;
+/** A PATH holding only node and perl. */
+let bareBin: string;
+
+interface ToolRow { name: string; ok: boolean; version: string | null; path: string | null; source: string | null; impact: string }
+interface Report { tools: ToolRow[]; library: { path: string; sizeBytes: number; assets: number; integrity: string }; service: { url: string; credentials: string } }
+
+function doctor(env: NodeJS.ProcessEnv): { code: number | null; report: Report; stderr: string } {
+  const clean = { ...process.env };
+  delete clean.TAGSMITH_FFMPEG;
+  delete clean.TAGSMITH_FFPROBE;
+  delete clean.TAGSMITH_CLIENT_ID;
+  delete clean.TAGSMITH_CLIENT_SECRET;
+  const r = spawnSync(process.execPath, [BIN, '--library', join(root, 'lib'), 'doctor', '--json'], {
+    encoding: 'utf8',
+    input: '',
+    timeout: 120_000,
+    env: { ...clean, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', ...env },
+  });
+  return { code: r.status, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+}
+
+const tool = (r: Report, name: string): ToolRow => r.tools.find((t) => t.name === name)!;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'tagsmith-tools-'));
+  bareBin = join(root, 'bin');
+  mkdirSync(bareBin);
+  symlinkSync(process.execPath, join(bareBin, 'node'));
+  symlinkSync(execFileSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).trim(), join(bareBin, 'perl'));
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('tagsmith doctor', () => {
+  it('finds ffmpeg and ffprobe shipped with the app when PATH holds only node and perl', () => {
+    const { code, report } = doctor({ PATH: bareBin });
+    expect(code).toBe(0);
+    expect(Object.keys(report).sort()).toEqual(['library', 'service', 'tools']);
+    expect(report.tools.map((t) => t.name)).toEqual(['ffmpeg', 'ffprobe', 'exiftool', 'perl']);
+    for (const t of report.tools) {
+      expect(Object.keys(t)).toEqual(['name', 'ok', 'version', 'path', 'source', 'impact']);
+      expect(t.ok, `${t.name} should be usable`).toBe(true);
+      expect(t.version).toBeTruthy();
+    }
+    expect(tool(report, 'ffmpeg').source).toBe('bundled');
+    expect(tool(report, 'ffmpeg').path).toContain(join('@ffmpeg-installer', `${process.platform}-${process.arch}`));
+    expect(tool(report, 'ffprobe').source).toBe('bundled');
+    expect(tool(report, 'ffprobe').path).toContain(join('@ffprobe-installer', `${process.platform}-${process.arch}`));
+    // The version string is what the binary itself prints.
+    const printed = execFileSync(tool(report, 'ffprobe').path!, ['-version'], { encoding: 'utf8' }).split('\n')[0];
+    expect(printed).toContain(`version ${tool(report, 'ffprobe').version}`);
+    expect(tool(report, 'perl').path).toBe(join(bareBin, 'perl'));
+    expect(report.library).toMatchObject({ path: join(root, 'lib'), assets: 0, integrity: 'ok' });
+    expect(report.library.sizeBytes).toBeGreaterThan(0);
+    expect(report.service.credentials).toBe('none');
+  });
+
+  it('reports a tool missing when the override points nowhere, with what stops working', () => {
+    const { code, report } = doctor({ PATH: bareBin, TAGSMITH_FFPROBE: join(root, 'nowhere', 'ffprobe') });
+    expect(code).toBe(0);
+    const probe = tool(report, 'ffprobe');
+    expect(probe).toMatchObject({ ok: false, version: null, source: 'env', path: join(root, 'nowhere', 'ffprobe') });
+    expect(probe.impact).toMatch(/Videos/);
+    expect(tool(report, 'ffmpeg').ok).toBe(true);
+  });
+
+  it('looks a bare override name up on PATH: missing without it, found with it', () => {
+    const missing = doctor({ PATH: bareBin, TAGSMITH_FFMPEG: 'ffmpeg' });
+    expect(tool(missing.report, 'ffmpeg')).toMatchObject({ ok: false, source: 'env' });
+    const systemDir = execFileSync('sh', ['-c', 'dirname "$(command -v ffmpeg)"'], { encoding: 'utf8' }).trim();
+    const found = doctor({ PATH: `${bareBin}:${systemDir}`, TAGSMITH_FFMPEG: 'ffmpeg' });
+    expect(tool(found.report, 'ffmpeg')).toMatchObject({ ok: true, source: 'env', path: join(systemDir, 'ffmpeg') });
+  });
+
+  it('prints a readable report without --json', () => {
+    const r = spawnSync(process.execPath, [BIN, '--library', join(root, 'lib'), 'doctor'], {
+      encoding: 'utf8', input: '', timeout: 120_000,
+      env: { ...process.env, TAGSMITH_QUIET: '1', PATH: bareBin, TAGSMITH_FFPROBE: join(root, 'nowhere', 'ffprobe') },
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/MISSING\s+ffprobe/);
+    expect(r.stdout).toMatch(/ok\s+ffmpeg/);
+  });
+});
+
+describe('a scan without ffprobe', () => {
+  let ctx: LibraryCtx;
+  let folder: string;
+  const saved = process.env.TAGSMITH_FFPROBE;
+
+  beforeAll(() => {
+    folder = join(root, 'videos');
+    mkdirSync(folder);
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=15', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', join(folder, 'clip.mp4')]);
+    ctx = openLibrary(join(root, 'scanlib'));
+  });
+
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.TAGSMITH_FFPROBE;
+    else process.env.TAGSMITH_FFPROBE = saved;
+    resetToolCache();
+    ctx.db.close();
+    await closeMetadataReader();
+  });
+
+  it('records that ffprobe is missing (not a damaged file), and a rescan reads the video once it is back', async () => {
+    process.env.TAGSMITH_FFPROBE = join(root, 'nowhere', 'ffprobe');
+    resetToolCache();
+    const folderId = addFolder(ctx, folder).id;
+    const first = await scanFolder(ctx, folderId);
+    expect(first.added).toBe(1);
+    expect(first.errors.map((e) => e.reason)).toEqual(['Videos cannot be read: ffprobe is not available — see Settings › System.']);
+    expect(first.errors[0].reason).not.toMatch(/damaged/);
+    const before = ctx.db.prepare('SELECT id, duration_s, width, thumb FROM assets').get() as { id: number; duration_s: number | null; width: number | null; thumb: string | null };
+    expect(before).toMatchObject({ duration_s: null, width: null, thumb: null });
+
+    delete process.env.TAGSMITH_FFPROBE;
+    resetToolCache();
+    // The file did not change (same size and mtime), yet it is read again.
+    const second = await scanFolder(ctx, folderId);
+    expect(second.errors).toEqual([]);
+    expect(second.updated).toBe(1);
+    const after = ctx.db.prepare('SELECT id, duration_s, width, height, thumb, has_error FROM assets').get() as { id: number; duration_s: number; width: number; height: number; thumb: string | null; has_error: number };
+    expect(after.id).toBe(before.id);
+    expect(after.duration_s).toBeCloseTo(2, 0);
+    expect([after.width, after.height]).toEqual([320, 240]);
+    expect(after.thumb).not.toBeNull();
+    expect(after.has_error).toBe(0);
+    expect(ctx.db.prepare('SELECT count(*) AS n FROM scan_errors').get()).toEqual({ n: 0 });
+
+    // Read once: a third scan skips the unchanged, now readable file.
+    const third = await scanFolder(ctx, folderId);
+    expect(third.updated).toBe(0);
+  });
+});
+
+describe('tool paths', () => {
+  it('runs binaries from app.asar.unpacked in a packaged app', () => {
+    expect(unpackedPath('/opt/Tagsmith/resources/app.asar/node_modules/@ffmpeg-installer/linux-x64/ffmpeg'))
+      .toBe('/opt/Tagsmith/resources/app.asar.unpacked/node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
+    expect(unpackedPath('/work/node_modules/x/ffmpeg')).toBe('/work/node_modules/x/ffmpeg');
+  });
+
+  it('adds Homebrew and MacPorts to the search on macOS (Finder starts apps with a bare PATH)', () => {
+    expect(searchDirs({ PATH: '/usr/bin:/bin' }, 'darwin')).toEqual(['/usr/bin', '/bin', '/opt/homebrew/bin', '/usr/local/bin', '/opt/local/bin']);
+    expect(searchDirs({ PATH: '/usr/bin:/bin' }, 'linux')).toEqual(['/usr/bin', '/bin']);
+  });
+});
