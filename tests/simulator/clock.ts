@@ -1,7 +1,8 @@
 /**
- * The simulator's clock for its per-second rate limits: real time unless a test moves it. A
- * test of the limits freezes it, so "two requests in the same second" is true however slowly a
- * busy machine carries them, and advances it instead of sleeping out a window.
+ * The simulator's clock: its per-second rate limits, task progress and result retention count
+ * by it. Real time unless a test moves it: a test of the limits freezes it, so "two requests in
+ * the same second" is true however slowly a busy machine carries them, and advances it instead
+ * of sleeping out a window or a retention period.
  */
 export class SimClock {
   private offset = 0;

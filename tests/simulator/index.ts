@@ -63,7 +63,7 @@ export interface Simulator {
   log: RequestLogEntry[];
   /** billed calls: { clientId: { model: count } } (models: endpoint names; `image_generate:<model>`, `image_edit:<model>`) */
   billed(): Record<string, Record<string, number>>;
-  /** The clock the rate limits count by (freeze or advance it to test them). */
+  /** The clock rate limits, tasks and retention count by (freeze or advance it; see advanceClock). */
   clock: SimClock;
   inject(fault: FaultSpec): void;
   clearFaults(): void;
@@ -188,6 +188,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     { pendingMs: opts.taskClock?.pendingMs ?? 100, startedMs: opts.taskClock?.startedMs ?? 300 },
     () => baseUrl,
     opts.retentionMs,
+    clock,
   );
   const disabled = new Set(opts.disabledPaths ?? []);
   const videoMaxBytes = opts.videoMaxBytes ?? VIDEO_MAX;
