@@ -9,7 +9,7 @@ import { check, log, median, now, p95, pick, round, type AreaResult, type Figure
 import { BENCH_CAMERA, seedCatalogue } from './data';
 
 // The library's real search() / searchIds() over synthetic catalogues of 100k and 1M assets,
-// answered from the in-memory catalogue index (src-main/library/catalogue-index.ts) as in the
+// answered from the in-memory catalogue index (src-main/library/catalogue-index/) as in the
 // app, once it has indexed the catalogue in the background. Each combination runs once to
 // warm (the first use of a sort order reads it from its SQLite index; that time is shown),
 // then N timed runs; the same query answered by SQL alone is shown beside it.

@@ -7,7 +7,9 @@ import { createApi, type ApiHost } from './api';
 import { MEDIA_SCHEME, resolveMediaPath } from './core/media';
 import { resolveDataDir } from './core/paths';
 import { log, setLogFile } from './core/log';
-import { openLibrary, type LibraryCtx } from './library/context';
+import { applyPendingRestore, holdLibrary, startDailyBackups, type BackupInfo } from './library/backup';
+import type { LibraryCtx } from './library/context';
+import { openCheckedLibrary } from './library/recover';
 import { listFolders } from './library/folders';
 import { CONTENT_SECURITY_POLICY, isTrustedSender, mainWindowOptions } from './window';
 
@@ -37,6 +39,25 @@ function argValue(flag: string): string | undefined {
 
 let host: ApiHost | null = null;
 let ctx: LibraryCtx | null = null;
+let releaseLibrary = (): void => {};
+let stopBackups = (): void => {};
+
+/** A damaged catalogue: offer the newest backup that passes SQLite's check. */
+async function askToRestore(problem: string, backup: BackupInfo): Promise<boolean> {
+  log.error(`the catalogue is damaged: ${problem}`);
+  const { response } = await dialog.showMessageBox({
+    type: 'warning',
+    buttons: ['Restore the backup', 'Quit'],
+    defaultId: 0,
+    cancelId: 1,
+    message: 'The Tagsmith catalogue is damaged',
+    detail:
+      `SQLite's check found: ${problem.slice(0, 300)}\n\n` +
+      `Restore the backup from ${new Date(backup.createdAt).toLocaleString()}? Changes made since then are lost; ` +
+      'the damaged catalogue is kept beside the backups.',
+  });
+  return response === 0;
+}
 
 function registerMediaProtocol(library: LibraryCtx): void {
   protocol.handle(MEDIA_SCHEME, async (request) => {
@@ -89,8 +110,12 @@ app.whenReady().then(async () => {
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   hardenContents();
+  const nativeBinding = electronSqliteBinding();
   try {
-    ctx = openLibrary(dataDir, { nativeBinding: electronSqliteBinding() });
+    // A restore asked for from Settings › Library happens now, before the catalogue is opened.
+    const restored = applyPendingRestore(dataDir, { nativeBinding });
+    if (restored) log.info(`restored the catalogue from ${restored.restored}; the previous one is kept as ${restored.kept}`);
+    ({ ctx } = await openCheckedLibrary(dataDir, { nativeBinding, onDamaged: askToRestore }));
   } catch (err) {
     log.error('could not open the library', err);
     dialog.showErrorBox('Tagsmith could not open its library', `${(err as Error).message}\n\nLibrary: ${dataDir}`);
@@ -104,11 +129,17 @@ app.whenReady().then(async () => {
       const res = await dialog.showOpenDialog({ properties: ['openDirectory', 'multiSelections'] });
       return res.canceled ? null : (res.filePaths[0] ?? null);
     },
+    relaunch: () => {
+      app.relaunch();
+      app.quit();
+    },
     pickSavePath: async (defaultName) => {
       const res = await dialog.showSaveDialog({ defaultPath: defaultName, filters: [{ name: 'CSV', extensions: ['csv'] }] });
       return res.canceled ? null : (res.filePath ?? null);
     },
   });
+  releaseLibrary = holdLibrary(dataDir);
+  stopBackups = startDailyBackups(ctx.db, dataDir, (err) => log.error('daily catalogue backup failed', err));
   registerMediaProtocol(ctx);
   registerIpc(host);
   await createWindow(ctx);
@@ -127,5 +158,9 @@ app.on('will-quit', (event) => {
   event.preventDefault();
   const h = host;
   host = null;
-  void h.dispose().finally(() => app.quit());
+  stopBackups();
+  void h.dispose().finally(() => {
+    releaseLibrary();
+    app.quit();
+  });
 });

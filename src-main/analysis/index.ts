@@ -7,6 +7,6 @@ export {
 export { getAssetAnalysis, getFaces, getColors } from './store';
 export { setFlag, rejectBelow, histogram } from './culling';
 export { UGC_LABELS, ugcClass, ugcLabel } from './ugc';
-export { parseHex, rgbToLab, deltaE76, toHex, DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, type Lab, type Rgb } from './color';
+export { parseHex, rgbToLab, deltaE76, toHex, DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, type Lab, type Rgb } from '../core/color';
 export { derivativeSize, derivativeSizeOf } from './derivative';
 export { runAnalysisToEnd } from './wait';

@@ -12,7 +12,7 @@ import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } fro
 import { analysisHash, resolveTarget } from '../workflows/runs';
 import { derivativeSize, type Size } from './derivative';
 import { measured } from './events';
-import { storeColors, storeFaces, storeQuality, storeUgc } from './store';
+import { storeColors, storeFaces, storeQuality, storeUgc, type RunAssetRow } from './store';
 
 // Quality, faces and colour runs, built like keywording (workflows/runs.ts): a selection or
 // a search becomes one queue batch of 'analyze' jobs — the queue prepares the derivative,
@@ -131,15 +131,6 @@ export async function startAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target:
 // ---- landing results -------------------------------------------------------------------------
 
 const isTerminal = (j: Pick<JobView, 'state'>): boolean => j.state === 'done' || j.state === 'failed' || j.state === 'cancelled' || j.state === 'unknown';
-
-export interface RunAssetRow {
-  run_id: number;
-  asset_id: number;
-  kind: AnalysisKind;
-  params_key: string;
-  derivative_width: number | null;
-  derivative_height: number | null;
-}
 
 /** Store what one ended job measured (or why it failed). Idempotent. */
 export function collectAnalysisJob(ctx: LibraryCtx, job: JobView): void {

@@ -1,11 +1,20 @@
-import type { AssetAnalysis, ColorSwatch, FaceView, MeasurementInfo, UgcClass } from '../../src-preload/contract';
+import type { AnalysisKind, AssetAnalysis, ColorSwatch, FaceView, MeasurementInfo, UgcClass } from '../../src-preload/contract';
 import { ApiError, notFound } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
 import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
-import { parseHex, rgbToLab, type Rgb } from './color';
-import type { RunAssetRow } from './runs';
+import { parseHex, rgbToLab, type Rgb } from '../core/color';
 import { ugcClass, ugcLabel } from './ugc';
+
+/** One asset of an analysis run, as the run's ended job is collected (runs.ts) and stored here. */
+export interface RunAssetRow {
+  run_id: number;
+  asset_id: number;
+  kind: AnalysisKind;
+  params_key: string;
+  derivative_width: number | null;
+  derivative_height: number | null;
+}
 
 // Measurements per asset: the latest of each kind replaces the one before, with the run,
 // the parameters and the time it was made. Called inside collectAnalysisJob's transaction.

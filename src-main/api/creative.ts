@@ -11,7 +11,7 @@ import type { ServiceHost } from './service';
 export type CreativeMethods = Pick<
   Api,
   | 'listVoices' | 'previewSpeech' | 'startSpeech' | 'startLipsync' | 'modelRules' | 'previewImageJob' | 'startGenerate' | 'startEdit'
-  | 'startFaceSwap' | 'listCreativeTasks' | 'getCreativeTask' | 'creationOf' | 'cancelCreativeTask' | 'retryCreativeTask' | 'refetchResult'
+  | 'startFaceSwap' | 'startVectorize' | 'listCreativeTasks' | 'getCreativeTask' | 'creationOf' | 'cancelCreativeTask' | 'keepWaitingCreativeTask' | 'retryCreativeTask' | 'refetchResult'
   | 'creativeSettings' | 'setCreativeSettings'
 >;
 
@@ -38,10 +38,12 @@ export function creativeMethods(ctx: LibraryCtx, service: ServiceHost, scanner?:
     startGenerate: (args) => creative.startGenerate(args),
     startEdit: (args) => creative.startEdit(args),
     startFaceSwap: (args) => creative.startFaceSwap(args),
+    startVectorize: (args) => creative.startVectorize(args),
     listCreativeTasks: async (args) => creative.list(args ?? {}),
     getCreativeTask: async ({ id }) => creative.view(id),
     creationOf: async ({ assetId }) => creative.creationOf(assetId),
     cancelCreativeTask: async ({ id }) => creative.cancel(id),
+    keepWaitingCreativeTask: async ({ id }) => creative.keepWaiting(id),
     retryCreativeTask: ({ id, confirmBilledAgain }) => creative.retry(id, confirmBilledAgain),
     refetchResult: ({ id }) => mapped(() => creative.refetch(id)),
     creativeSettings: async () => creative.settings(),

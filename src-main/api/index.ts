@@ -20,9 +20,9 @@ import { createServiceHost, type ServiceHost, type ServiceOptions } from './serv
 import { workflowMethods, type WorkflowOptions } from './workflows';
 import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
-import { systemReport } from './system';
+import { systemMethods, type SystemOptions } from './system';
 
-export interface ApiOptions extends ServiceOptions, WorkflowOptions {
+export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
   pickFolder?: () => Promise<string | null>;
   /** True under Electron. */
@@ -52,7 +52,7 @@ function appVersion(): string {
 }
 
 export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
-  // Searches are answered from memory once the catalogue is indexed (library/catalogue-index.ts).
+  // Searches are answered from memory once the catalogue is indexed (library/catalogue-index/).
   startCatalogueIndex(ctx.db);
   const scanner = new Scanner(ctx);
   // The queue starts only once every workflow has registered its job kinds (below), so a job
@@ -68,9 +68,6 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
   const api: Api = {
     async appInfo() {
       return { version, dataDir: ctx.paths.dataDir, native: opts.native ?? false };
-    },
-    async systemStatus() {
-      return systemReport(ctx, service);
     },
     async listFolders() {
       return listFolders(ctx, (id) => scanner.isScanning(id));
@@ -162,6 +159,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...workflowMethods(ctx, service, opts),
     ...analysisMethods(ctx, service),
     ...creativeMethods(ctx, service, scanner),
+    ...systemMethods(ctx, service, opts),
   };
 
   if (opts.startQueue !== false) service.queue.start();

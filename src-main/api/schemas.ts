@@ -125,7 +125,7 @@ const editRequest = z.strictObject({
   megapixelRatio: z.number().min(0).max(100).optional(),
   seed: z.number().int().min(-1).max(Number.MAX_SAFE_INTEGER).optional(),
 });
-const creativeKind = z.enum(['speech', 'videoLipsync', 'imageLipsync', 'generate', 'edit', 'faceSwap']);
+const creativeKind = z.enum(['speech', 'videoLipsync', 'imageLipsync', 'generate', 'edit', 'faceSwap', 'vectorize']);
 const creativeSchemas = {
   listVoices: z.strictObject({
     lang: z.string().max(50).optional(), gender: z.string().max(50).optional(), age: z.string().max(50).optional(), text: z.string().max(200).optional(), refresh: z.boolean().optional(),
@@ -138,10 +138,12 @@ const creativeSchemas = {
   startGenerate: generateRequest,
   startEdit: editRequest,
   startFaceSwap: z.strictObject({ source: mediaRef, target: mediaRef, useGfpgan: z.boolean().optional() }),
+  startVectorize: z.strictObject({ source: mediaRef }),
   listCreativeTasks: z.strictObject({ limit: z.number().int().min(1).max(10_000).optional(), kind: creativeKind.optional(), active: z.boolean().optional() }),
   getCreativeTask: z.strictObject({ id }),
   creationOf: z.strictObject({ assetId: id }),
   cancelCreativeTask: z.strictObject({ id }),
+  keepWaitingCreativeTask: z.strictObject({ id }),
   retryCreativeTask: z.strictObject({ id, confirmBilledAgain: z.literal(true) }),
   refetchResult: z.strictObject({ id }),
   creativeSettings: none,
@@ -153,6 +155,14 @@ const creativeSchemas = {
 export const schemas = {
   appInfo: none,
   systemStatus: none,
+  systemSettings: none,
+  setSystemSettings: z.strictObject({
+    backupKeep: z.number().int().min(1).max(365).optional(),
+    toolPaths: z.strictObject({ ffmpeg: path.nullable().optional(), ffprobe: path.nullable().optional() }).optional(),
+  }),
+  listBackups: none,
+  backupNow: none,
+  restoreBackup: z.strictObject({ path }),
   listFolders: none,
   addFolder: z.strictObject({ path }),
   removeFolder: z.strictObject({ id }),

@@ -1,11 +1,15 @@
 import { statSync } from 'node:fs';
-import type { SystemReport } from '../../src-preload/contract';
-import { checkTools } from '../core/tools';
+import type { Api, BackupView, SystemReport, SystemSettings } from '../../src-preload/contract';
+import { readAppSettings, updateAppSettings } from '../core/app-settings';
+import { checkTools, setToolPaths } from '../core/tools';
+import { backupCatalogue, listBackups, pruneBackups, requestRestore } from '../library/backup';
 import type { LibraryCtx } from '../library/context';
+import { ApiError } from '../core/errors';
 import type { ServiceHost } from './service';
 
-// The health check behind `tagsmith doctor` and Settings › System: the outside tools, the
-// catalogue (size, assets, SQLite's quick_check), and which service and credentials are used.
+// The health check behind `tagsmith doctor` and Settings › System (the outside tools, the
+// catalogue's size and SQLite's quick_check, the service in use), the app's own settings, and
+// the catalogue backups of Settings › Library.
 
 function fileSize(path: string): number {
   try {
@@ -37,5 +41,65 @@ export async function systemReport(ctx: LibraryCtx, service: ServiceHost): Promi
     },
     // Credentials held for this session only (no keychain) are not stored anywhere: 'none'.
     service: { url: settings.baseUrl, credentials: source === 'keychain' || source === 'env' ? source : 'none' },
+  };
+}
+
+/** Apply the tool paths the user set (the app and the CLI call this at start). */
+export function applyToolSettings(dataDir: string): void {
+  setToolPaths(readAppSettings(dataDir).toolPaths);
+}
+
+export interface SystemOptions {
+  /** Restart the app (Electron); absent elsewhere. */
+  relaunch?: () => void;
+}
+
+type SystemMethods = Pick<Api, 'systemStatus' | 'systemSettings' | 'setSystemSettings' | 'listBackups' | 'backupNow' | 'restoreBackup'>;
+
+export function systemMethods(ctx: LibraryCtx, service: ServiceHost, opts: SystemOptions = {}): SystemMethods {
+  const dataDir = ctx.paths.dataDir;
+  const settingsView = (): SystemSettings => {
+    const s = readAppSettings(dataDir);
+    return { backupKeep: s.backupKeep, toolPaths: s.toolPaths };
+  };
+  applyToolSettings(dataDir);
+  return {
+    async systemStatus() {
+      return systemReport(ctx, service);
+    },
+    async systemSettings() {
+      return settingsView();
+    },
+    async setSystemSettings({ backupKeep, toolPaths }) {
+      const current = readAppSettings(dataDir);
+      const paths = { ...current.toolPaths };
+      for (const name of ['ffmpeg', 'ffprobe'] as const) {
+        const v = toolPaths?.[name];
+        if (v === null || v === '') delete paths[name];
+        else if (v !== undefined) paths[name] = v;
+      }
+      updateAppSettings(dataDir, { backupKeep: backupKeep ?? current.backupKeep, toolPaths: paths });
+      applyToolSettings(dataDir);
+      if (backupKeep !== undefined) pruneBackups(dataDir, backupKeep);
+      return settingsView();
+    },
+    async listBackups() {
+      return listBackups(dataDir);
+    },
+    async backupNow(): Promise<BackupView> {
+      const made = await backupCatalogue(ctx.db, dataDir, 'manual');
+      return listBackups(dataDir).find((b) => b.path === made.path) ?? { ...made, createdAt: new Date().toISOString(), reason: 'manual' };
+    },
+    async restoreBackup({ path }) {
+      // Only a backup this library lists: the renderer never names an arbitrary file.
+      const backup = listBackups(dataDir).find((b) => b.path === path);
+      if (!backup) throw new ApiError('not_found', 'That backup is no longer there. The list was refreshed.');
+      requestRestore(dataDir, backup.path);
+      if (opts.relaunch) {
+        opts.relaunch();
+        return { restartRequired: false };
+      }
+      return { restartRequired: true };
+    },
   };
 }

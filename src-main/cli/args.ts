@@ -92,3 +92,12 @@ export function intValue(v: string | boolean | string[] | undefined, name: strin
   if (!/^-?\d+$/.test(s) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got “${s}”).`, command);
   return n;
 }
+
+/** A decimal number within [min, max] (e.g. --megapixel-ratio 0.75). */
+export function numberValue(v: string | boolean | string[] | undefined, name: string, min: number, max: number, command?: string): number | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v).trim();
+  const n = Number(s);
+  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(s) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max} (got “${s}”).`, command);
+  return n;
+}

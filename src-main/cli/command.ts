@@ -11,4 +11,9 @@ export interface Command {
   help: string[];
   options: OptionSpecs;
   run(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>;
+  /**
+   * Commands that must work on a catalogue that cannot be opened (listing and restoring
+   * backups of a damaged one) run here instead, with the library's directory only.
+   */
+  runWithoutLibrary?(dataDir: string, args: Parsed, out: Output): Promise<number>;
 }

@@ -1,4 +1,6 @@
+import { readAppSettings } from '../core/app-settings';
 import { resolveDataDir } from '../core/paths';
+import { setToolPaths } from '../core/tools';
 import type { LibraryCtx } from '../library/context';
 import { CliError, UsageError, parseCommandArgs, splitCommand } from './args';
 import type { Command } from './command';
@@ -28,10 +30,15 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   lipsync: () => import('./commands/lipsync'),
   generate: () => import('./commands/generate'),
   edit: () => import('./commands/edit'),
+  vectorize: () => import('./commands/vectorize'),
+  swap: () => import('./commands/swap'),
   tasks: () => import('./commands/tasks'),
   quality: () => import('./commands/quality'),
   faces: () => import('./commands/faces'),
   doctor: () => import('./commands/doctor'),
+  backup: () => import('./commands/backup'),
+  backups: () => import('./commands/backups'),
+  restore: () => import('./commands/restore'),
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -52,11 +59,16 @@ const SUMMARIES: Record<string, string> = {
   speak: 'speak --voice V --text T|--file F [--title T]  speech into the library',
   lipsync: 'lipsync --audio A --video V|--image I [--resolution R]',
   generate: 'generate --prompt P [--model M] [--size S] [--resolution R] [--quality Q] [--seed N]',
-  edit: 'edit --prompt P IMAGE... [--model M]  edit images into a new one',
+  edit: 'edit --prompt P IMAGE... [--model M] [--quality Q] [--megapixel-ratio R]  edit images into a new one',
+  vectorize: 'vectorize IMAGE...                pictures into SVGs in the library',
+  swap: 'swap --donor FACE --target IMAGE|VIDEO  a face onto a picture or into a video',
   tasks: 'tasks                             creative tasks and their results',
   quality: 'quality PATH...|--query Q [--ugc]       AI quality scores (stock, or UGC with class 1-5)',
   faces: 'faces PATH...|--query Q             AI face boxes and estimated ages',
   doctor: 'doctor                            check the tools (ffmpeg, ffprobe, exiftool, perl), the catalogue and the service',
+  backup: 'backup                            back the catalogue up now (kept beside it, newest 7 by default)',
+  backups: 'backups                           list the catalogue backups',
+  restore: 'restore BACKUP [--yes]            put a backup in place of the catalogue (the current one is kept as a backup)',
 };
 
 function generalUsage(): string {
@@ -116,6 +128,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       return 0;
     }
     const dataDir = resolveDataDir(parsed.globals.library, io.env ?? process.env);
+    setToolPaths(readAppSettings(dataDir).toolPaths);
+    if (command.runWithoutLibrary) return await command.runWithoutLibrary(dataDir, parsed, createOutput(parsed.globals.json, stdout, stderr));
     const { openLibrary } = await import('../library/context');
     try {
       ctx = openLibrary(dataDir);

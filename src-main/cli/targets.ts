@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LibraryCtx } from '../library/context';
-import { findAssetByPath } from '../library/assets';
-import { CliError } from './args';
+import { assetPath, findAssetByPath, getAssetRow } from '../library/assets';
+import { resolveTarget, type RunTarget } from '../workflows';
+import { CliError, UsageError } from './args';
 
 /**
  * The assets named on the command line, all of them or none: an edit command that cannot
@@ -25,3 +26,18 @@ export function assetIdsForPaths(ctx: LibraryCtx, paths: readonly string[]): num
   }
   return ids;
 }
+
+/** PATH... or --query Q (full text, as `search` matches it), never both. */
+export function targetOf(ctx: LibraryCtx, positionals: string[], query: unknown, command: string): { target: RunTarget; ids: number[] } {
+  if (positionals.length && query !== undefined) throw new UsageError(`${command} takes PATHs or --query, not both.`, command);
+  if (!positionals.length && query === undefined) throw new UsageError(`${command} needs at least one PATH or --query TEXT.`, command);
+  const target: RunTarget = query !== undefined ? { query: { text: String(query) } } : { assetIds: assetIdsForPaths(ctx, positionals) };
+  const ids = resolveTarget(ctx, target);
+  if (!ids.length) throw new CliError(`No asset matches “${String(query)}”. Nothing was sent.`);
+  return { target, ids };
+}
+
+export const pathOf = (ctx: LibraryCtx, id: number): string => {
+  const row = getAssetRow(ctx, id);
+  return row ? assetPath(row) : String(id);
+};

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ApiError } from '../core/errors';
 import { isInside } from '../core/media';
@@ -44,14 +44,39 @@ export interface ImageProvenance {
  */
 export async function writeImageProvenance(file: string, p: ImageProvenance): Promise<void> {
   const ext = extname(file).toLowerCase();
+  const tool = `Tagsmith (model ${p.model}${p.seed !== undefined && p.seed !== null && p.seed >= 0 ? `, seed ${p.seed}` : ''}${p.taskId ? `, task ${p.taskId}` : ''})`;
+  if (ext === '.svg') return writeSvgProvenance(file, p.prompt, tool);
   if (!['.png', '.jpg', '.jpeg', '.webp'].includes(ext)) return;
   const tags: Record<string, string> = {
     'XMP-dc:Description': p.prompt,
     'XMP-iptcExt:DigitalSourceType': TRAINED_ALGORITHMIC_MEDIA,
-    'XMP-xmp:CreatorTool': `Tagsmith (model ${p.model}${p.seed !== undefined && p.seed !== null && p.seed >= 0 ? `, seed ${p.seed}` : ''}${p.taskId ? `, task ${p.taskId}` : ''})`,
+    'XMP-xmp:CreatorTool': tool,
   };
   if (ext === '.jpg' || ext === '.jpeg') tags['IPTC:Caption-Abstract'] = p.prompt;
   await sharedExifTool().write(file, tags as never, { writeArgs: ['-overwrite_original', '-charset', 'iptc=UTF8'] });
+}
+
+const xmlText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The same provenance into an SVG (exiftool cannot write SVG): an XMP packet in the SVG's
+ * <metadata>, where exiftool and other XMP readers find it (XMP-dc:Description,
+ * XMP-iptcExt:DigitalSourceType, XMP-xmp:CreatorTool).
+ */
+async function writeSvgProvenance(file: string, description: string, tool: string): Promise<void> {
+  const svg = await readFile(file, 'utf8');
+  const open = /<svg\b[^>]*>/i.exec(svg);
+  if (!open) throw new Error('the SVG result has no <svg> element.');
+  const xmp = `<metadata><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">` +
+    `<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:Iptc4xmpExt="http://iptc.org/std/Iptc4xmpExt/2008-02-29/">` +
+    `<dc:description><rdf:Alt><rdf:li xml:lang="x-default">${xmlText(description)}</rdf:li></rdf:Alt></dc:description>` +
+    `<Iptc4xmpExt:DigitalSourceType>${TRAINED_ALGORITHMIC_MEDIA}</Iptc4xmpExt:DigitalSourceType>` +
+    `<xmp:CreatorTool>${xmlText(tool)}</xmp:CreatorTool>` +
+    `</rdf:Description></rdf:RDF></x:xmpmeta></metadata>`;
+  const at = open.index + open[0].length;
+  const tmp = `${file}.tmp`;
+  await writeFile(tmp, svg.slice(0, at) + xmp + svg.slice(at));
+  await rename(tmp, file);
 }
 
 const slug = (s: string): string =>

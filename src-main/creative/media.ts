@@ -42,6 +42,9 @@ const RULES: Record<MediaRule, { ext: Record<string, string>; what: string }> = 
 
 export const ruleExtensions = (rule: MediaRule): string[] => Object.keys(RULES[rule].ext);
 
+/** A video by its extension (face swap: a video target goes to video face swap). */
+export const isVideoPath = (path: string): boolean => Object.hasOwn(LIPSYNC_VIDEO_EXT, extname(path).slice(1).toLowerCase());
+
 /** Throws a validation error naming the rule when the file's type is not accepted. */
 export function checkMediaType(path: string, rule: MediaRule, field: string): string {
   const ext = extname(path).slice(1).toLowerCase();

@@ -1,8 +1,8 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { extname, isAbsolute, join } from 'node:path';
+import { basename, extname, isAbsolute, join } from 'node:path';
 import type {
   CreativeKind, CreativeSettings, CreativeTaskView, EditRequest, FaceSwapRequest, GenerateRequest, ImageJobArgs, ImageJobPreview, LipsyncRequest,
-  SpeechPreview, SpeechRequest,
+  SpeechPreview, SpeechRequest, VectorizeRequest,
 } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
@@ -17,7 +17,9 @@ import { ServiceError } from '../service/errors';
 import type { ImageEditParams, ImageGenerateParams } from '../service/types';
 import * as v from '../service/validate';
 import { CREATIVE_JOB, creativeHandler, remoteStatus, type CreativePayload, type CreativeProgress } from './handler';
-import { checkMediaType, prepareEditSource, resolveRef } from './media';
+import { CANCEL_UNCONFIRMED } from '../jobs/cancel';
+import { budgetFor, durationOf } from './deadlines';
+import { checkMediaType, isVideoPath, prepareEditSource, resolveRef } from './media';
 import { costPerSourceImage } from './rules';
 import * as store from './store';
 import { splitText } from './text';
@@ -32,6 +34,8 @@ export interface CreativeOptions {
   client: () => ServiceClient;
   /** the app's Scanner (one scan at a time); the CLI scans directly */
   scanner?: Scanner;
+  /** the clock deadlines are judged by (tests move it instead of waiting) */
+  now?: () => number;
 }
 
 const TERMINAL_JOB = new Set(['done', 'failed', 'cancelled', 'unknown']);
@@ -44,14 +48,18 @@ const fail = (e: unknown): never => {
 };
 
 const KIND_DIRS: Record<CreativeKind, string> = {
-  speech: 'Speech', videoLipsync: 'Lipsync', imageLipsync: 'Lipsync', generate: 'Images', edit: 'Images', faceSwap: 'Face swaps',
+  speech: 'Speech', videoLipsync: 'Lipsync', imageLipsync: 'Lipsync', generate: 'Images', edit: 'Images', faceSwap: 'Face swaps', vectorize: 'Vectors',
 };
 
 export class CreativeService {
   private readonly finalizing = new Map<number, Promise<void>>();
   private readonly offs: (() => void)[] = [];
 
-  constructor(private readonly ctx: LibraryCtx, private readonly queue: JobQueue, private readonly opts: CreativeOptions) {}
+  private readonly now: () => number;
+
+  constructor(private readonly ctx: LibraryCtx, private readonly queue: JobQueue, private readonly opts: CreativeOptions) {
+    this.now = opts.now ?? Date.now;
+  }
 
   // ---- wiring ------------------------------------------------------------------------------
 
@@ -131,7 +139,7 @@ export class CreativeService {
   view(id: number): CreativeTaskView {
     const row = store.getTaskRow(this.ctx.db, id);
     if (!row) throw new ApiError('not_found', 'That creative task was not found.');
-    return store.toTaskView(row, store.partsOf(this.ctx.db, id), this.localQueue);
+    return store.toTaskView(row, store.partsOf(this.ctx.db, id), this.localQueue, this.now());
   }
 
   private emit(id: number): void {
@@ -169,7 +177,8 @@ export class CreativeService {
       });
     } else if (jobs.some((j) => j?.state === 'cancelled')) {
       this.cancelParts(parts);
-      Object.assign(patch, { status: 'cancelled', finished_at: now, error: null });
+      const unconfirmed = jobs.find((j) => j?.error?.kind === CANCEL_UNCONFIRMED);
+      Object.assign(patch, { status: 'cancelled', finished_at: now, error: unconfirmed ? unconfirmed.error!.message : null });
     } else if (jobs.some((j) => j?.state === 'unknown')) {
       const j = jobs.find((x) => x?.state === 'unknown')!;
       Object.assign(patch, { status: 'unknown', finished_at: now, error: j.error?.message ?? 'The answer of the service was lost; it may have run (and billed) the task.' });
@@ -178,7 +187,11 @@ export class CreativeService {
       const st = active?.remote_status;
       const jobOfActive = active && active.job_id !== null ? this.queue.getJob(active.job_id) : undefined;
       patch.status = st === 'STARTED' ? 'started' : st === 'PENDING' ? 'pending' : st === 'SUCCESS' || jobOfActive?.phase === 'download' ? 'downloading' : active?.remote_task_id ? 'pending' : 'waiting';
-      if (patch.status !== 'waiting' && row.started_at === null) patch.started_at = now;
+      if (patch.status !== 'waiting' && row.started_at === null) {
+        patch.started_at = now;
+        // The deadline runs from the moment the task reached the service.
+        if (row.budget_ms !== null) patch.deadline_at = this.now() + row.budget_ms;
+      }
     }
     store.updateTask(this.ctx.db, id, patch);
     this.emit(id);
@@ -223,7 +236,11 @@ export class CreativeService {
       const model = String(params.model ?? (row.kind === 'generate' ? DEFAULT_GENERATE_MODEL : DEFAULT_EDIT_MODEL));
       await writeImageProvenance(file, { prompt: String(params.prompt), model, seed: typeof params.seed === 'number' ? params.seed : null, taskId: parts[0].remote_task_id });
     }
-    const label = String(params.title ?? params.prompt ?? (row.kind === 'speech' ? params.voice : row.kind));
+    const sourceName = typeof params.sourceName === 'string' ? params.sourceName : null;
+    if (row.kind === 'vectorize') {
+      await writeImageProvenance(file, { prompt: `Vectorized from ${sourceName ?? 'a raster image'}`, model: 'image_vectorize', taskId: parts[0].remote_task_id });
+    }
+    const label = String(params.title ?? params.prompt ?? (row.kind === 'speech' ? params.voice : sourceName ? `${row.kind}-${sourceName.replace(/\.[^.]+$/, '')}` : row.kind));
     const dir = join(this.creationsDir(), KIND_DIRS[row.kind]);
     const dest = await destinationFor(dir, label, id, extname(file));
     await moveInto(file, dest);
@@ -262,8 +279,8 @@ export class CreativeService {
 
   // ---- starting ----------------------------------------------------------------------------
 
-  private enqueue(kind: CreativeKind, endpoint: TaskEndpoint, request: unknown, sourceAssetIds: number[], paramsList: CreativePayload['params'][], retryOf?: number): CreativeTaskView {
-    const id = store.insertTask(this.ctx.db, { kind, endpoint, params: request, sourceAssetIds, parts: paramsList.length, retryOf });
+  private enqueue(kind: CreativeKind, endpoint: TaskEndpoint, request: unknown, sourceAssetIds: number[], paramsList: CreativePayload['params'][], retryOf?: number, budgetMs: number = budgetFor(endpoint)): CreativeTaskView {
+    const id = store.insertTask(this.ctx.db, { kind, endpoint, params: request, sourceAssetIds, parts: paramsList.length, retryOf, budgetMs });
     try {
       paramsList.forEach((params, part) => {
         const job = this.queue.enqueue({ kind: CREATIVE_JOB, payload: { creativeTaskId: id, part, endpoint, params, stagingDir: this.stagingDir() } satisfies CreativePayload });
@@ -313,7 +330,7 @@ export class CreativeService {
       const title = r.title && parts.length > 1 ? `${r.title} (${i + 1} of ${parts.length})` : r.title;
       return endpoint === 'tts' ? { voice: r.voice, text, ...(title ? { title } : {}) } : { text, speaker: r.voice };
     });
-    return this.enqueue('speech', endpoint, r, [], params, retryOf);
+    return this.enqueue('speech', endpoint, r, [], params, retryOf, budgetFor(endpoint, { speechChars: parts.reduce((n, p) => n + p.length, 0) }));
   }
 
   async startLipsync(r: LipsyncRequest, retryOf?: number): Promise<CreativeTaskView> {
@@ -331,7 +348,9 @@ export class CreativeService {
       fail(e);
     }
     const sources = [audio.assetId, visual.assetId].filter((x): x is number => x !== null);
-    return this.enqueue(r.mode === 'video' ? 'videoLipsync' : 'imageLipsync', r.mode === 'video' ? 'videoLipsync' : 'imageLipsync', r, sources, [params], retryOf);
+    const endpoint = r.mode === 'video' ? 'videoLipsync' : 'imageLipsync';
+    const mediaS = await durationOf(this.ctx, r.mode === 'video' ? visual : audio);
+    return this.enqueue(endpoint, endpoint, r, sources, [params], retryOf, budgetFor(endpoint, { mediaS }));
   }
 
   private generateParams(r: GenerateRequest, styleImage: string | null): ImageGenerateParams {
@@ -426,24 +445,41 @@ export class CreativeService {
     return this.enqueue('edit', 'imageEdit', r, resolved.map((m) => m.assetId).filter((x): x is number => x !== null), [params], retryOf);
   }
 
+  /** A face onto an image (/v1/imageswap), or onto a video (the vendor's /v1/videoswap) when the target is a video. */
   async startFaceSwap(r: FaceSwapRequest, retryOf?: number): Promise<CreativeTaskView> {
     const source = await resolveRef(this.ctx, r.source, 'source');
     checkMediaType(source.path, 'image', 'source');
     const target = await resolveRef(this.ctx, r.target, 'target');
-    checkMediaType(target.path, 'image', 'target');
+    const video = isVideoPath(target.path);
+    checkMediaType(target.path, video ? 'video' : 'image', 'target');
     const params = { source: { path: source.path }, target: { path: target.path }, ...(r.useGfpgan !== undefined ? { use_gfpgan: r.useGfpgan } : {}) };
     try {
-      v.checkFaceSwapParams(params);
+      v.checkFaceSwapParams(params, video ? 'video' : 'image');
     } catch (e) {
       fail(e);
     }
-    return this.enqueue('faceSwap', 'faceSwap', r, [source.assetId, target.assetId].filter((x): x is number => x !== null), [params], retryOf);
+    const endpoint = video ? 'videoFaceSwap' : 'faceSwap';
+    const budget = budgetFor(endpoint, video ? { mediaS: await durationOf(this.ctx, target) } : {});
+    return this.enqueue('faceSwap', endpoint, r, [source.assetId, target.assetId].filter((x): x is number => x !== null), [params], retryOf, budget);
+  }
+
+  /** A raster image into SVG (/v1/image_vectorize); the SVG lands in the library with its source named. */
+  async startVectorize(r: VectorizeRequest, retryOf?: number): Promise<CreativeTaskView> {
+    const source = await resolveRef(this.ctx, r.source, 'source');
+    checkMediaType(source.path, 'image', 'source');
+    const params = { image: { path: source.path } };
+    try {
+      v.checkVectorizeParams(params);
+    } catch (e) {
+      fail(e);
+    }
+    return this.enqueue('vectorize', 'imageVectorize', { ...r, sourceName: basename(source.path) }, source.assetId !== null ? [source.assetId] : [], [params], retryOf);
   }
 
   // ---- control -----------------------------------------------------------------------------
 
   list(opts: { limit?: number; kind?: CreativeKind; active?: boolean }): CreativeTaskView[] {
-    return store.listTaskRows(this.ctx.db, opts).map((r) => store.toTaskView(r, store.partsOf(this.ctx.db, r.id), this.localQueue));
+    return store.listTaskRows(this.ctx.db, opts).map((r) => store.toTaskView(r, store.partsOf(this.ctx.db, r.id), this.localQueue, this.now()));
   }
 
   creationOf(assetId: number): CreativeTaskView | null {
@@ -455,6 +491,16 @@ export class CreativeService {
     const view = this.view(id);
     if (!view.canCancel) throw new ApiError('conflict', view.status === 'downloading' ? 'The result is already being saved; it can no longer be cancelled.' : 'The task has already ended.');
     this.cancelParts(store.partsOf(this.ctx.db, id));
+    return this.view(id);
+  }
+
+  /** Past its deadline: wait another budget of time (the task never stopped). */
+  keepWaiting(id: number): CreativeTaskView {
+    const view = this.view(id);
+    if (store.FINAL_STATUSES.includes(view.status)) throw new ApiError('conflict', 'The task has already ended.');
+    const row = store.getTaskRow(this.ctx.db, id)!;
+    store.updateTask(this.ctx.db, id, { deadline_at: this.now() + (row.budget_ms ?? budgetFor(row.endpoint as TaskEndpoint)) });
+    this.emit(id);
     return this.view(id);
   }
 
@@ -470,6 +516,7 @@ export class CreativeService {
       case 'generate': return this.startGenerate(request as unknown as GenerateRequest, id);
       case 'edit': return this.startEdit(request as unknown as EditRequest, id);
       case 'faceSwap': return this.startFaceSwap(request as unknown as FaceSwapRequest, id);
+      case 'vectorize': return this.startVectorize({ source: (request as unknown as VectorizeRequest).source }, id);
     }
   }
 

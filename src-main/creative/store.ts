@@ -18,6 +18,9 @@ export interface CreativeTaskRow {
   result_path: string | null;
   result_asset_id: number | null;
   retry_of: number | null;
+  /** migration 12: the time budget (ms) from the interface's typical times, and when it runs out */
+  budget_ms: number | null;
+  deadline_at: number | null;
 }
 
 export interface CreativePartRow {
@@ -34,11 +37,14 @@ export interface CreativePartRow {
 
 export const FINAL_STATUSES: readonly CreativeStatus[] = ['done', 'failed', 'cancelled', 'unknown', 'download_failed'];
 
-export function insertTask(db: Db, t: { kind: CreativeKind; endpoint: string; params: unknown; sourceAssetIds: number[]; parts: number; retryOf?: number | null }): number {
+/** The task statuses of interface section 3; anything else is shown as an unknown state. */
+export const KNOWN_REMOTE_STATUSES = ['PENDING', 'STARTED', 'SUCCESS', 'FAILURE', 'REVOKED'];
+
+export function insertTask(db: Db, t: { kind: CreativeKind; endpoint: string; params: unknown; sourceAssetIds: number[]; parts: number; retryOf?: number | null; budgetMs?: number | null }): number {
   return db.transaction(() => {
     const id = Number(
-      prepared(db, `INSERT INTO creative_tasks (kind, endpoint, params, source_asset_ids, status, created_at, retry_of) VALUES (?, ?, ?, ?, 'waiting', ?, ?)`)
-        .run(t.kind, t.endpoint, JSON.stringify(t.params), JSON.stringify(t.sourceAssetIds), Date.now(), t.retryOf ?? null).lastInsertRowid,
+      prepared(db, `INSERT INTO creative_tasks (kind, endpoint, params, source_asset_ids, status, created_at, retry_of, budget_ms) VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?)`)
+        .run(t.kind, t.endpoint, JSON.stringify(t.params), JSON.stringify(t.sourceAssetIds), Date.now(), t.retryOf ?? null, t.budgetMs ?? null).lastInsertRowid,
     );
     const part = prepared(db, 'INSERT INTO creative_task_parts (task_id, part) VALUES (?, ?)');
     for (let i = 0; i < t.parts; i++) part.run(id, i);
@@ -97,7 +103,23 @@ export function setSetting(db: Db, key: string, value: unknown): void {
 }
 
 /** The view of a task; `localQueue` gives Tagsmith's own queue position of a part's job while it waits. */
-export function toTaskView(row: CreativeTaskRow, parts: CreativePartRow[], localQueue: (jobId: number) => number | null): CreativeTaskView {
+const minutes = (ms: number): string => (ms >= 90 * 60_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.max(1, Math.round(ms / 60_000))} min`);
+
+function attentionOf(row: CreativeTaskRow, active: CreativePartRow | undefined, final: boolean, now: number): CreativeTaskView['attention'] {
+  // A cancelled task carries an error only when its cancel did not reach the service.
+  if (row.status === 'cancelled' && row.error) return { kind: 'cancel_unconfirmed', message: row.error };
+  if (final) return null;
+  const st = active?.remote_status;
+  if (st && !KNOWN_REMOTE_STATUSES.includes(st)) {
+    return { kind: 'unknown_state', message: `The service reports a state Tagsmith does not know (“${st}”); it keeps asking. Cancel it if it does not move on.` };
+  }
+  if (row.deadline_at !== null && now > row.deadline_at && row.status !== 'downloading') {
+    return { kind: 'slow', message: `Taking unusually long: more than ${minutes(row.budget_ms ?? 0)} at the service, past the interface's typical time for this. Cancel it, or keep waiting.` };
+  }
+  return null;
+}
+
+export function toTaskView(row: CreativeTaskRow, parts: CreativePartRow[], localQueue: (jobId: number) => number | null, now = Date.now()): CreativeTaskView {
   const final = FINAL_STATUSES.includes(row.status);
   const active = parts.find((p) => p.remote_status !== 'SUCCESS') ?? parts[parts.length - 1];
   let queue: number | null = null;
@@ -109,7 +131,7 @@ export function toTaskView(row: CreativeTaskRow, parts: CreativePartRow[], local
     part: p.part, jobId: p.job_id, remoteTaskId: p.remote_task_id, remoteStatus: p.remote_status,
     queue: p.remote_task_id ? p.queue : p.job_id !== null && !final ? localQueue(p.job_id) : null,
   }));
-  const end = row.finished_at ?? (final ? null : Date.now());
+  const end = row.finished_at ?? (final ? null : now);
   return {
     id: row.id,
     kind: row.kind,
@@ -132,5 +154,7 @@ export function toTaskView(row: CreativeTaskRow, parts: CreativePartRow[], local
     canCancel: !final && row.status !== 'downloading',
     canRetry: row.status === 'failed' || row.status === 'unknown',
     canRefetch: row.status === 'download_failed' || (row.status === 'done' && parts.every((p) => p.result_url)),
+    attention: attentionOf(row, active, final, now),
+    deadlineAt: row.deadline_at,
   };
 }

@@ -1,13 +1,19 @@
 // Cancelling a job's remote task once its run has stopped: DELETE /v1/tasks/{id} (or the
 // handler's own way), through the cancelTask lane, given up after 15 s. The job ends
-// 'cancelled' either way; a failed remote cancel is logged.
+// 'cancelled' either way; a failed remote cancel is logged and said (CANCEL_UNCONFIRMED): the
+// service may still run, and bill, the task.
 import { log } from '../core/log';
 import type { ServiceClient } from '../service/client';
 import type { JobHandler } from './job-handler';
 import type { RateLimiter } from './rate';
 import { toView, type JobRow } from './store';
 
-export async function cancelRemoteTask(client: ServiceClient, limiter: RateLimiter, handler: JobHandler<never>, row: JobRow & { task_id: string }): Promise<void> {
+/** error_kind of a job cancelled here whose remote cancel failed */
+export const CANCEL_UNCONFIRMED = 'cancel_unconfirmed';
+export const CANCEL_UNCONFIRMED_MESSAGE = 'Cancel not confirmed — the service may still run and bill it.';
+
+/** Resolves null when the service confirmed (or the task had already ended), else the reason it could not. */
+export async function cancelRemoteTask(client: ServiceClient, limiter: RateLimiter, handler: JobHandler<never>, row: JobRow & { task_id: string }): Promise<string | null> {
   try {
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), 15_000);
@@ -21,5 +27,7 @@ export async function cancelRemoteTask(client: ServiceClient, limiter: RateLimit
     }
   } catch (e) {
     log.warn(`Could not cancel remote task of job ${row.id}: ${(e as Error).message}`);
+    return (e as Error).message || 'the service did not answer';
   }
+  return null;
 }

@@ -6,7 +6,7 @@ import type { Db } from '../library/db';
 import type { ServiceClient } from '../service/client';
 import type { EndpointName } from '../service/endpoints';
 import { ServiceError } from '../service/errors';
-import { cancelRemoteTask } from './cancel';
+import { CANCEL_UNCONFIRMED, CANCEL_UNCONFIRMED_MESSAGE, cancelRemoteTask } from './cancel';
 import { checkCaps, previewBatch, validateCaps } from './caps';
 import { QueueEmitter } from './events';
 import { QueueHolds } from './holds';
@@ -467,8 +467,8 @@ export class JobQueue {
 
   private async cancelRemote(id: number, handler: JobHandler<never>): Promise<void> {
     const r = this.store.get(id);
-    if (r?.task_id) await cancelRemoteTask(this.client, this.pacing.limiter('cancelTask'), handler, { ...r, task_id: r.task_id });
-    this.finish(id, 'cancelled', { error_kind: null, error_message: null });
+    const failed = r?.task_id ? await cancelRemoteTask(this.client, this.pacing.limiter('cancelTask'), handler, { ...r, task_id: r.task_id }) : null;
+    this.finish(id, 'cancelled', failed === null ? { error_kind: null, error_message: null } : { error_kind: CANCEL_UNCONFIRMED, error_message: `${CANCEL_UNCONFIRMED_MESSAGE} (${failed})` });
   }
 
   private async failed(id: number, handler: JobHandler<never>, f: Inflight, e: unknown): Promise<void> {

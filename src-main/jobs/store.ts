@@ -1,6 +1,6 @@
 // The queue's tables (migration 2): prepared statements only, writes in transactions.
-import { createHash } from 'node:crypto';
 import type { Db } from '../library/db';
+import { resultCacheKey } from '../library/result-cache';
 import type { EndpointName } from '../service/endpoints';
 import type { BatchView, JobState, JobView, QueueCaps, UsageSummary } from './types';
 
@@ -60,7 +60,7 @@ export function canonical(v: unknown): string {
 }
 
 export function cacheKeyOf(contentHash: string, endpoint: string, params: unknown): string {
-  return createHash('sha256').update(`${contentHash}\n${endpoint}\n${canonical(params ?? {})}`).digest('hex');
+  return resultCacheKey(contentHash, endpoint, canonical(params ?? {}));
 }
 
 export function localDay(t = Date.now()): string {

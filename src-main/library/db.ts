@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { backupBeforeMigration } from './backup';
 import { migrations, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -42,7 +43,8 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -65536');
-  migrate(db, migrations, opts.upTo);
+  // A catalogue with data is copied before it is upgraded (backup.ts); a new one has nothing to lose.
+  migrate(db, migrations, opts.upTo, (from) => backupBeforeMigration(db, file, from));
   return db;
 }
 
@@ -60,7 +62,7 @@ export function readerDb(like: Db): Db {
   return reader;
 }
 
-export function migrate(db: Db, list: Migration[], upTo = Infinity): void {
+export function migrate(db: Db, list: Migration[], upTo = Infinity, beforeUpgrade?: (fromVersion: number) => void): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const latest = Math.max(0, ...list.map((m) => m.version));
   if (current > latest) {
@@ -68,6 +70,8 @@ export function migrate(db: Db, list: Migration[], upTo = Infinity): void {
       `This library was made by a newer Tagsmith (catalogue version ${current}, this app knows ${latest}). Update Tagsmith to open it.`,
     );
   }
+  const pending = list.some((m) => m.version > current && m.version <= upTo);
+  if (pending && current > 0) beforeUpgrade?.(current);
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (m.version <= current || m.version > upTo) continue;
     db.transaction(() => {

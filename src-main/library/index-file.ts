@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { exiftoolUsable, isToolMissing, missingToolReason, type ToolName } from '../core/tools';
 import type { LibraryCtx } from './context';
 import { FULL_HASH_LIMIT, hashBuffer, hashFile, sampledHash } from './hash';
-import { isoMediaHash, mediaHashOfBuffer } from './media-hash';
+import { mediaHashOfFile } from './media-hash';
 import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from './metadata';
 import { makeImageThumb, makePosterThumb } from './thumbs';
 import { posterFrame, probe } from './video';
@@ -73,8 +73,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
 
   const { kind, format, isRaw } = file.format;
   try {
-    if (buf) out.mediaHash = await mediaHashOfBuffer(buf, format);
-    else if (format === 'mp4' || format === 'mov') out.mediaHash = await isoMediaHash(file.absPath);
+    out.mediaHash = await mediaHashOfFile(file.absPath, format, buf);
   } catch {
     // A file whose structure cannot be walked simply keeps its content hash as media hash.
   }

@@ -26,7 +26,7 @@ export function toArray(ids: Int32Array): number[] {
   return out;
 }
 
-// A search answered from the in-memory catalogue index (catalogue-index.ts), with the same
+// A search answered from the in-memory catalogue index (catalogue-index/), with the same
 // meaning as the SQL in search.ts: the same filters, the same RAW+JPEG stack folding, the
 // same orders.
 

@@ -1,19 +1,57 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { hashBuffer } from './hash';
+import { sharedExifTool } from './metadata';
 
 // The media hash identifies a picture's or a clip's CONTENT independent of its metadata: the
-// JPEG scan data, the PNG image chunks, the WebP bitstream, the MP4/MOV media data. Writing
-// keywords into a file changes its content hash but not its media hash, so the service's
-// result cache (keyed by it) still knows the picture: keywording it again after export costs
-// nothing. Formats without a parser here use the content hash, which is always correct, just
-// less forgiving.
+// JPEG scan data, the PNG image chunks, the WebP bitstream, the TIFF/DNG strips and tiles, the
+// MP4/MOV media data, and for HEIC/HEIF/AVIF (and TIFFs too large to hold in memory)
+// exiftool's ImageDataHash (the image data it finds through the HEIF item locations: a HEIC
+// keeps its EXIF and XMP inside `mdat`, so the MP4 way would not do). Writing keywords into a file changes
+// its content hash but not its media hash, so the service's result cache (keyed by it) still
+// knows the picture: keywording it again after export costs nothing. Formats without a
+// parser here use the content hash, which is always correct, just less forgiving.
+//
+// Measured on a 24 MP picture on the 2-core CI machine class: exiftool's ImageDataHash takes
+// ~1.4 s for an uncompressed 72 MB TIFF (perl reading every strip; hashing the strips here
+// from the Buffer the scan already holds is a hash of the same bytes, no extra read) and
+// ~0.5 s for an 18 MB HEIC; hashing decoded pixels instead would cost a full decode (seconds
+// for that HEIC). exiftool finds no image data in a TIFF with JPEG-compressed strips in IFD0,
+// which the parser here reads.
 
 const PREFIX = 'm:';
 
+/** Formats whose media hash is exiftool's ImageDataHash (file formats Tagsmith writes into). */
+export const IMAGE_DATA_HASHED: ReadonlySet<string> = new Set(['tiff', 'dng', 'heic', 'heif', 'avif']);
+
+/** exiftool's SHA-256 of the image data alone, or null when it finds none (e.g. JPEG-compressed TIFF strips). */
+export async function imageDataHash(path: string): Promise<string | null> {
+  const tags = await sharedExifTool().readRaw(path, { readArgs: ['-ImageDataHash', '-api', 'ImageHashType=SHA256'] }) as { ImageDataHash?: unknown };
+  const h = tags.ImageDataHash;
+  return typeof h === 'string' && /^[0-9a-f]{64}$/.test(h) ? PREFIX + h : null;
+}
+
+/**
+ * The media hash of a file (`buf` its content when already in memory), or null when no
+ * parser applies (the caller then uses the content hash).
+ */
+export async function mediaHashOfFile(path: string, format: string, buf: Buffer | null): Promise<string | null> {
+  if (buf) {
+    const fromBuffer = await mediaHashOfBuffer(buf, format);
+    if (fromBuffer) return fromBuffer;
+  }
+  if (format === 'mp4' || format === 'mov') return isoMediaHash(path);
+  if (IMAGE_DATA_HASHED.has(format)) return imageDataHash(path);
+  return null;
+}
+
 /** For a file already in memory; null when the format has no parser (use the content hash). */
 export async function mediaHashOfBuffer(buf: Buffer, format: string): Promise<string | null> {
-  const parts = format === 'jpeg' ? jpegImageParts(buf) : format === 'png' ? pngImageParts(buf) : format === 'webp' ? webpImageParts(buf) : null;
+  const parts = format === 'jpeg' ? jpegImageParts(buf)
+    : format === 'png' ? pngImageParts(buf)
+      : format === 'webp' ? webpImageParts(buf)
+        : format === 'tiff' || format === 'dng' ? tiffImageParts(buf)
+          : null;
   if (!parts || parts.length === 0) return null;
   if (parts.length === 1) return PREFIX + (await hashBuffer(buf.subarray(parts[0][0], parts[0][1])));
   const joined = Buffer.concat(parts.map(([a, b]) => buf.subarray(a, b)));
@@ -79,6 +117,71 @@ export function webpImageParts(buf: Buffer): [number, number][] | null {
     if (i + 8 + len > buf.length) return null;
     if (type !== 'EXIF' && type !== 'XMP ' && type !== 'VP8X') parts.push([i, Math.min(end, buf.length)]);
     i = end;
+  }
+  return parts.length ? parts : null;
+}
+
+/** TIFF tags that point at image data (strips, tiles, an old-style JPEG thumbnail) and at sub-images. */
+const STRIP_OFFSETS = 0x0111;
+const STRIP_COUNTS = 0x0117;
+const TILE_OFFSETS = 0x0144;
+const TILE_COUNTS = 0x0145;
+const SUB_IFDS = 0x014a;
+const JPEG_OFFSET = 0x0201;
+const JPEG_LENGTH = 0x0202;
+const POINTER_TAGS = new Set([STRIP_OFFSETS, STRIP_COUNTS, TILE_OFFSETS, TILE_COUNTS, SUB_IFDS, JPEG_OFFSET, JPEG_LENGTH]);
+const TYPE_SIZE: Record<number, number> = { 3: 2, 4: 4, 13: 4, 16: 8 };
+
+/**
+ * TIFF and DNG: the image data of every image in the file (the IFD chain and its SubIFDs, where
+ * a DNG keeps its raw data), found through the strip and tile offsets, in the order the IFDs
+ * are linked. Metadata writers move these bytes about and rewrite every IFD, but never change
+ * them. BigTIFF is not parsed (null: exiftool's ImageDataHash is asked instead).
+ */
+export function tiffImageParts(buf: Buffer): [number, number][] | null {
+  if (buf.length < 8) return null;
+  const order = buf.toString('latin1', 0, 2);
+  const le = order === 'II';
+  if (!le && order !== 'MM') return null;
+  const u16 = (o: number): number => (le ? buf.readUInt16LE(o) : buf.readUInt16BE(o));
+  const u32 = (o: number): number => (le ? buf.readUInt32LE(o) : buf.readUInt32BE(o));
+  const value = (o: number, size: number): number => (size === 2 ? u16(o) : size === 4 ? u32(o) : Number(le ? buf.readBigUInt64LE(o) : buf.readBigUInt64BE(o)));
+  if (u16(2) !== 42) return null;
+  const parts: [number, number][] = [];
+  const seen = new Set<number>();
+  const queue = [u32(4)];
+  while (queue.length > 0) {
+    const ifd = queue.shift()!;
+    if (ifd === 0 || seen.has(ifd)) continue;
+    if (seen.size >= 64 || ifd + 2 > buf.length) return null;
+    seen.add(ifd);
+    const n = u16(ifd);
+    if (ifd + 2 + n * 12 + 4 > buf.length) return null;
+    const tags = new Map<number, number[]>();
+    for (let i = 0; i < n; i++) {
+      const e = ifd + 2 + i * 12;
+      const tag = u16(e);
+      if (!POINTER_TAGS.has(tag)) continue;
+      const size = TYPE_SIZE[u16(e + 2)];
+      const count = u32(e + 4);
+      if (!size || count > 1_000_000) return null;
+      const at = size * count <= 4 ? e + 8 : u32(e + 8);
+      if (at + size * count > buf.length) return null;
+      tags.set(tag, Array.from({ length: count }, (_, k) => value(at + k * size, size)));
+    }
+    const offsets = tags.get(STRIP_OFFSETS) ?? tags.get(TILE_OFFSETS);
+    const counts = tags.get(STRIP_OFFSETS) ? tags.get(STRIP_COUNTS) : tags.get(TILE_COUNTS);
+    if (offsets && counts) {
+      if (offsets.length !== counts.length) return null;
+      for (let k = 0; k < offsets.length; k++) {
+        if (offsets[k] + counts[k] > buf.length) return null;
+        parts.push([offsets[k], offsets[k] + counts[k]]);
+      }
+    }
+    const jpeg = tags.get(JPEG_OFFSET)?.[0];
+    const jpegLength = tags.get(JPEG_LENGTH)?.[0];
+    if (jpeg !== undefined && jpegLength !== undefined && jpeg + jpegLength <= buf.length) parts.push([jpeg, jpeg + jpegLength]);
+    queue.push(...(tags.get(SUB_IFDS) ?? []), u32(ifd + 2 + n * 12));
   }
   return parts.length ? parts : null;
 }

@@ -4,6 +4,8 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { stackKeyOf } from './formats';
 import { indexFile, type IndexedFile } from './index-file';
+import { IMAGE_DATA_HASHED, imageDataHash } from './media-hash';
+import { rekeyResults } from './result-cache';
 import { getAssetKeywords, setAssetKeywords } from './keywords';
 import type { ManagedFields } from '../metadata/fields';
 import { threeWayMerge } from '../metadata/merge';
@@ -42,6 +44,8 @@ interface ExistingRow {
   size: number;
   mtime_ms: number;
   content_hash: string | null;
+  media_hash: string | null;
+  format: string;
   removed_at: number | null;
   thumb: string | null;
 }
@@ -128,7 +132,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
 
   const rows = db
-    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, removed_at, thumb FROM assets WHERE folder_id = ?')
+    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, removed_at, thumb FROM assets WHERE folder_id = ?')
     .all(folderId);
   const byPath = new Map(rows.map((r) => [r.rel_path, r]));
   // Files that could not be read for want of a tool (ffprobe, perl...) are read again, even
@@ -154,11 +158,15 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
 
   // Classify against the in-memory rows: no query per unchanged file.
   const work: WorkItem[] = [];
+  const rehash: { row: ExistingRow; path: string }[] = [];
   const seen = new Set<string>();
   for (const f of walked.files) {
     seen.add(f.relPath);
     const row = byPath.get(f.relPath) ?? null;
-    if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs && !toolBlocked.has(row.id)) continue;
+    if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs && !toolBlocked.has(row.id)) {
+      if (needsMediaRehash(row)) rehash.push({ row, path: f.absPath });
+      continue;
+    }
     work.push({ file: f, existing: row, sidecarPath: sidecarFor(f, walked.sidecars, root) });
   }
   // Rows whose file is gone. Folders that could not be listed this time keep their rows.
@@ -217,6 +225,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
   commit(); // finished work is kept even when cancelled
+  await upgradeMediaHashes(ctx, rehash, opts.signal);
 
   if (opts.signal?.aborted) return finish(true);
 
@@ -229,6 +238,32 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   })();
   if (vanished.size > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [...vanished.keys()] });
   return finish(false);
+}
+
+/**
+ * Libraries catalogued before TIFF, DNG and HEIF files had a metadata-free media hash keyed
+ * them by their content hash. While such a file is still the one that was hashed (unchanged
+ * since, or changed by Tagsmith's own metadata write), its new media hash is taken and the
+ * answers cached under the old key are carried over, so nothing is billed again for it.
+ * A file that changed behind Tagsmith's back is re-indexed instead: its pixels may have
+ * changed, so its old answers do not follow it. A file exiftool finds no image data in keeps
+ * its content hash and is tried again by the next scan (one exiftool read).
+ */
+function needsMediaRehash(row: ExistingRow): boolean {
+  return IMAGE_DATA_HASHED.has(row.format) && !(row.media_hash ?? '').startsWith('m:') && (row.media_hash ?? row.content_hash) !== null;
+}
+
+async function upgradeMediaHashes(ctx: LibraryCtx, rows: { row: ExistingRow; path: string }[], signal: AbortSignal | undefined): Promise<void> {
+  const setHash = ctx.db.prepare('UPDATE assets SET media_hash = ? WHERE id = ?');
+  for (const { row, path } of rows) {
+    if (signal?.aborted) return;
+    const next = await imageDataHash(path).catch(() => null);
+    if (!next) continue;
+    ctx.db.transaction(() => {
+      rekeyResults(ctx.db, row.id, (row.media_hash ?? row.content_hash)!, next);
+      setHash.run(next, row.id);
+    })();
+  }
 }
 
 /** Writes one indexed file (insert, update or move) inside the batch's transaction. */

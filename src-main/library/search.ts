@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AssetKind, AssetSummary, Facets, Page, SearchQuery, SearchResult } from '../../src-preload/contract';
-import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from '../analysis/color';
+import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from '../core/color';
 import { ApiError } from '../core/errors';
 import { mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
@@ -10,7 +10,7 @@ import { prepared } from './db';
 import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, recalled, remembered } from './search-sets';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. In the app most searches
-// are answered from the in-memory catalogue index (catalogue-index.ts, index-search.ts); the
+// are answered from the in-memory catalogue index (catalogue-index/, index-search.ts); the
 // SQL here is the reference it is tested against, and answers whatever the index cannot. The
 // SQL text depends only on WHICH filters are set (never on their values: those are always
 // bound), so each shape is prepared once and cached per database.
@@ -410,7 +410,7 @@ function orderedIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): I
 
 /**
  * All matching ids in display order from the in-memory catalogue index (see
- * catalogue-index.ts), remembered like any result; undefined when the index cannot answer.
+ * catalogue-index/), remembered like any result; undefined when the index cannot answer.
  */
 function indexedIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Int32Array | undefined {
   return fromIndex(ctx.db, query, !!opts.expandStacks, (m) => remembered(ctx.db, resultKey('ids', query, opts), () => m.slice(0, m.total)));

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { LibraryCtx } from '../library/context';
 import { getAssetRow } from '../library/assets';
 import { getAssetKeywords } from '../library/keywords';
-import { checkKeywords, checkTextLimits, LIMIT_PRESETS } from '../workflows/hygiene';
+import { checkKeywords, checkTextLimits, LIMIT_PRESETS } from './stock-limits';
 import { exportCsv, type Agency, type CsvRow } from './csv';
 
 export interface CsvExport {

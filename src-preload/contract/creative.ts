@@ -21,7 +21,8 @@ export interface VoiceList {
 /** A source for lipsync, editing or face swap: a library asset or an absolute path on disk. */
 export type MediaRef = { assetId: number } | { path: string };
 
-export type CreativeKind = 'speech' | 'videoLipsync' | 'imageLipsync' | 'generate' | 'edit' | 'faceSwap';
+/** faceSwap covers both face swaps: endpoint 'faceSwap' (image target) or 'videoFaceSwap' (video target). */
+export type CreativeKind = 'speech' | 'videoLipsync' | 'imageLipsync' | 'generate' | 'edit' | 'faceSwap' | 'vectorize';
 
 /**
  * waiting: in Tagsmith's queue (one at a time per account for speech, lipsync, face swap);
@@ -67,6 +68,15 @@ export interface CreativeTaskView {
   /** a FAILURE (or lost answer) may be re-run, billed again, only with confirmBilledAgain */
   canRetry: boolean;
   canRefetch: boolean;
+  /**
+   * Something the user should know while the task runs or after it ended: 'slow' (past its
+   * deadline from the interface's typical times: cancel or keep waiting), 'unknown_state' (the
+   * service reports a status outside PENDING/STARTED/SUCCESS/FAILURE/REVOKED), 'cancel_unconfirmed'
+   * (the cancel did not reach the service: it may still run and bill the task).
+   */
+  attention: { kind: 'slow' | 'unknown_state' | 'cancel_unconfirmed'; message: string } | null;
+  /** when the task counts as taking unusually long (ms); null before it reached the service */
+  deadlineAt: number | null;
 }
 
 export interface SpeechRequest {
@@ -178,11 +188,16 @@ export interface ModelRules {
 }
 
 export interface FaceSwapRequest {
-  /** the donor face */
+  /** the donor face (an image) */
   source: MediaRef;
-  /** the image that receives it */
+  /** the image that receives it, or a video (video face swap, the vendor's /v1/videoswap) */
   target: MediaRef;
   useGfpgan?: boolean;
+}
+
+/** Image vectorize: a PNG, JPEG or WebP raster image into an SVG (interface 4.15). */
+export interface VectorizeRequest {
+  source: MediaRef;
 }
 
 export interface CreativeSettings {
@@ -204,11 +219,14 @@ export interface CreativeApi {
   startGenerate(args: GenerateRequest): Promise<CreativeTaskView>;
   startEdit(args: EditRequest): Promise<CreativeTaskView>;
   startFaceSwap(args: FaceSwapRequest): Promise<CreativeTaskView>;
+  startVectorize(args: VectorizeRequest): Promise<CreativeTaskView>;
   listCreativeTasks(args: { limit?: number; kind?: CreativeKind; active?: boolean }): Promise<CreativeTaskView[]>;
   getCreativeTask(args: { id: number }): Promise<CreativeTaskView>;
   /** The creative task that made this asset, or null. */
   creationOf(args: { assetId: number }): Promise<CreativeTaskView | null>;
   cancelCreativeTask(args: { id: number }): Promise<CreativeTaskView>;
+  /** A task past its deadline: keep waiting for another budget of time (the task goes on either way). */
+  keepWaitingCreativeTask(args: { id: number }): Promise<CreativeTaskView>;
   /** Run a failed task again as a new task: billed again, so only with confirmBilledAgain. */
   retryCreativeTask(args: { id: number; confirmBilledAgain: true }): Promise<CreativeTaskView>;
   /** Fetch a finished task's result again (no new task, no charge). */

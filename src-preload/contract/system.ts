@@ -26,3 +26,33 @@ export interface SystemApi {
   /** Every outside tool (found or not, version, where from, impact), the catalogue's health, the service. */
   systemStatus(): Promise<SystemReport>;
 }
+
+/** A catalogue backup as `tagsmith backups --json` lists it. */
+export interface BackupView {
+  path: string;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+  bytes: number;
+  reason: 'manual' | 'daily' | 'migration' | 'before-restore' | 'damaged';
+}
+
+export interface SystemSettings {
+  /** How many catalogue backups are kept beside the catalogue (default 7). */
+  backupKeep: number;
+  /** Paths set by the user; a tool without one is found automatically (Settings › System). */
+  toolPaths: { ffmpeg?: string; ffprobe?: string };
+}
+
+export interface SystemApi {
+  systemSettings(): Promise<SystemSettings>;
+  setSystemSettings(args: { backupKeep?: number; toolPaths?: { ffmpeg?: string | null; ffprobe?: string | null } }): Promise<SystemSettings>;
+  /** Backups, newest first. */
+  listBackups(): Promise<BackupView[]>;
+  /** Back the catalogue up now. */
+  backupNow(): Promise<BackupView>;
+  /**
+   * Restore a listed backup. The catalogue cannot be swapped under the running app: the restore
+   * happens as the app starts again (it restarts itself when it can; `restartRequired` says so).
+   */
+  restoreBackup(args: { path: string }): Promise<{ restartRequired: boolean }>;
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { FolderInfo } from '../../src-preload/contract';
-import { useQuery } from './api/queryCache';
+import { useQuery } from './api/useQuery';
 import { ActivityTopBar, ActivityView } from './features/activity/ActivityView';
 import { CreateView } from './features/create/CreateView';
 import { useRevealListener } from './features/create/reveal';
@@ -65,7 +65,7 @@ export function App() {
           <div className={`view${view === 'settings' ? '' : ' view-hidden'}`} inert={view !== 'settings'}>
             <TopBarSlot active={view === 'settings'}>
               <h1 className="view-title">Settings</h1>
-              <span className="result-count">Service, credentials and usage caps</span>
+              <span className="result-count">Service, credentials, usage caps, backups and tools</span>
             </TopBarSlot>
             <SettingsView active={view === 'settings'} />
           </div>

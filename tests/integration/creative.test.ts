@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreativeTaskView } from '../../src-preload/contract';
 import { CreativeService, listVoices, modelRules } from '../../src-main/creative';
+import { budgetFor } from '../../src-main/creative/deadlines';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { getAssetRow } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
@@ -28,6 +29,8 @@ let client: ServiceClient;
 let queue: JobQueue;
 let creative: CreativeService;
 let portrait: string;
+/** the creative service's clock runs this far ahead: deadlines are tested without waiting */
+let clockAhead = 0;
 
 
 const FINAL = ['done', 'failed', 'cancelled', 'unknown', 'download_failed'];
@@ -44,7 +47,7 @@ beforeAll(async () => {
   ctx = openLibrary(join(dir, 'lib'));
   client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
   queue = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers, tuning: TUNING });
-  creative = new CreativeService(ctx, queue, { client: () => client });
+  creative = new CreativeService(ctx, queue, { client: () => client, now: () => Date.now() + clockAhead });
   creative.attach();
   queue.start();
   portrait = join(dir, 'portrait.png');
@@ -276,6 +279,77 @@ describe('lipsync and face swap', () => {
     expect(done.status, done.error ?? '').toBe('done');
     expect(getAssetRow(ctx, done.resultAssetId!)!.kind).toBe('image');
     expect(sim.log.some((e) => e.path === '/v1/imageswap/status')).toBe(true);
+  });
+});
+
+describe('deadlines, unknown states, unconfirmed cancels (issue 15)', () => {
+  const MIN = 60_000;
+  it('budgets come from the interface\'s typical times: TTS ~1 min per minute of audio, lipsync ~10 min per minute of video', () => {
+    expect(budgetFor('tts', { speechChars: 9000 })).toBe(30 * MIN); // ~10 min of audio, 3x
+    expect(budgetFor('tts', { speechChars: 100 })).toBe(10 * MIN); // the floor
+    expect(budgetFor('videoLipsync', { mediaS: 120 })).toBe(60 * MIN); // 2 min of video -> 20 min typical, 3x
+    expect(budgetFor('videoFaceSwap', { mediaS: 30 })).toBe(15 * MIN);
+    expect(budgetFor('imageGenerate')).toBe(10 * MIN);
+  });
+
+  it('a task past its deadline shows "taking unusually long" with keep waiting; cancel still works', async () => {
+    sim.inject({ kind: 'slowTask', path: '/v1/image_generate', ms: 600_000, count: 1 });
+    const t = await creative.startGenerate({ prompt: 'a very slow picture' });
+    await until(() => creative.view(t.id).status === 'started');
+    const started = creative.view(t.id);
+    expect(started.attention).toBeNull();
+    expect(started.deadlineAt).toBeGreaterThan(Date.now());
+    clockAhead += 11 * MIN;
+    try {
+      const late = creative.view(t.id);
+      expect(late.attention).toMatchObject({ kind: 'slow', message: expect.stringMatching(/unusually long.*10 min.*keep waiting/i) });
+      expect(late.status).toBe('started'); // nothing stopped: the user decides
+      const waited = creative.keepWaiting(t.id);
+      expect(waited.attention).toBeNull();
+      expect(waited.deadlineAt).toBeGreaterThan(Date.now() + clockAhead);
+      clockAhead += 11 * MIN;
+      expect(creative.view(t.id).attention?.kind).toBe('slow');
+      creative.cancel(t.id);
+      const done = await finished(t.id);
+      expect(done.status).toBe('cancelled');
+      expect(done.attention).toBeNull();
+      expect(sim.tasks().find((x) => x.task_id === done.parts[0].remoteTaskId)?.status).toBe('REVOKED');
+    } finally {
+      clockAhead = 0;
+    }
+  });
+
+  it('a status outside the interface\'s five is shown as an unknown state, and the task goes on when it moves', async () => {
+    sim.inject({ kind: 'oddStatus', path: '/v1/status', message: 'PAUSED_BY_OPERATOR' });
+    try {
+      const t = await creative.startGenerate({ prompt: 'an odd state' });
+      const odd = await until(() => {
+        const v = creative.view(t.id);
+        return v.attention?.kind === 'unknown_state' ? v : null;
+      });
+      expect(odd.attention!.message).toContain('PAUSED_BY_OPERATOR');
+      expect(odd.canCancel).toBe(true);
+      sim.clearFaults();
+      expect((await finished(t.id)).status).toBe('done');
+    } finally {
+      sim.clearFaults();
+    }
+  });
+
+  it('a cancel the service does not confirm says so: it may still run and bill the task', async () => {
+    sim.inject({ kind: 'slowTask', path: '/v1/image_generate', ms: 600_000, count: 1 });
+    sim.inject({ kind: '5xx', status: 503, path: /^\/v1\/tasks\// });
+    try {
+      const t = await creative.startGenerate({ prompt: 'cannot be stopped' });
+      await until(() => creative.view(t.id).status === 'started');
+      creative.cancel(t.id);
+      const done = await finished(t.id);
+      expect(done.status).toBe('cancelled');
+      expect(done.attention).toMatchObject({ kind: 'cancel_unconfirmed', message: expect.stringContaining('Cancel not confirmed — the service may still run and bill it') });
+      expect(sim.tasks().find((x) => x.task_id === done.parts[0].remoteTaskId)?.status).toBe('STARTED');
+    } finally {
+      sim.clearFaults();
+    }
   });
 });
 

@@ -3,9 +3,11 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashBuffer } from '../../src-main/library/hash';
-import { isoMediaHash, mediaHashOfBuffer } from '../../src-main/library/media-hash';
+import { closeMetadataReader } from '../../src-main/library/metadata';
+import { isoMediaHash, mediaHashOfBuffer, mediaHashOfFile } from '../../src-main/library/media-hash';
+import { heifEnc } from '../fixtures/heif';
 
 // Writing keywords into a file must not make the picture look new to the service cache:
 // the media hash ignores metadata and follows the pixels (or the audio/video samples).
@@ -26,6 +28,10 @@ const both = async (file: string, format: string) => {
   const buf = readFileSync(file);
   return { content: await hashBuffer(buf), media: await mediaHashOfBuffer(buf, format) };
 };
+
+afterAll(async () => {
+  await closeMetadataReader();
+});
 
 describe('media hash', () => {
   let jpg: string;
@@ -53,16 +59,56 @@ describe('media hash', () => {
     expect((await both(other, format)).media).not.toBe(before.media);
   });
 
-  it('MP4: stays the same when XMP is written into the file', async () => {
-    const mp4 = join(dir, 'clip.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', '-y', mp4]);
-    const copy = join(dir, 'clip-copy.mp4');
-    copyFileSync(mp4, copy);
+  it.each(['mp4', 'mov'])('%s: stays the same when XMP is written into the file', async (ext) => {
+    const clip = join(dir, `clip.${ext}`);
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', '-y', clip]);
+    const copy = join(dir, `clip-copy.${ext}`);
+    copyFileSync(clip, copy);
     const before = await isoMediaHash(copy);
     expect(before).toMatch(/^m:/);
-    exiftool('-XMP-dc:Subject=beach', '-XMP-dc:Title=Surf', copy);
-    expect(readFileSync(copy).equals(readFileSync(mp4))).toBe(false);
+    exiftool('-XMP-dc:Subject=beach', '-XMP-dc:Title=Surf', '-QuickTime:Title=Surf', copy);
+    expect(readFileSync(copy).equals(readFileSync(clip))).toBe(false);
     expect(await isoMediaHash(copy)).toBe(before);
+  });
+
+  // TIFF (strips, tiles, JPEG-compressed strips that exiftool's ImageDataHash misses), DNG
+  // (a TIFF with DNGVersion) and HEIC (EXIF and XMP items inside mdat, next to the picture).
+  const makers: Record<string, (file: string, colour: string) => Promise<void>> = {
+    'tiff-lzw': (f, c) => sharp({ create: { width: 64, height: 48, channels: 3, background: c } }).tiff({ compression: 'lzw' }).toFile(f).then(() => undefined),
+    'tiff-tiled': (f, c) => sharp({ create: { width: 64, height: 48, channels: 3, background: c } }).tiff({ compression: 'deflate', tile: true, tileWidth: 16, tileHeight: 16 }).toFile(f).then(() => undefined),
+    'tiff-jpeg': (f, c) => sharp({ create: { width: 64, height: 48, channels: 3, background: c } }).tiff({ compression: 'jpeg' }).toFile(f).then(() => undefined),
+    dng: async (f, c) => {
+      await sharp({ create: { width: 64, height: 48, channels: 3, background: c } }).tiff({ compression: 'deflate' }).toFile(f);
+      exiftool('-DNGVersion=1.4.0.0', '-EXIF:Make=Nikon', f);
+    },
+    heic: async (f, c) => {
+      const src = `${f}.src.jpg`;
+      await sharp({ create: { width: 64, height: 48, channels: 3, background: c } }).jpeg().toFile(src);
+      await heifEnc(f, src);
+    },
+  };
+  const extOf: Record<string, [string, string]> = {
+    'tiff-lzw': ['tif', 'tiff'], 'tiff-tiled': ['tif', 'tiff'], 'tiff-jpeg': ['tif', 'tiff'], dng: ['dng', 'dng'], heic: ['heic', 'heic'],
+  };
+
+  it.each(Object.keys(makers))('%s: stays the same when keywords, caption and EXIF are written, changes with the pixels', async (kind) => {
+    const [ext, format] = extOf[kind];
+    const file = join(dir, `${kind}.${ext}`);
+    await makers[kind](file, '#c83030');
+    const hashOf = async (f: string) => mediaHashOfFile(f, format, readFileSync(f));
+    const before = await hashOf(file);
+    expect(before).toMatch(/^m:[0-9a-f]{64}$/);
+    const content = await hashBuffer(readFileSync(file));
+    exiftool('-XMP-dc:Subject=Москва', '-XMP-dc:Description=Über den Dächern', '-EXIF:ImageDescription=Über', '-EXIF:Artist=Someone',
+      ...(format === 'heic' ? [] : ['-IPTC:Keywords=Straße']), file);
+    expect(await hashBuffer(readFileSync(file))).not.toBe(content);
+    expect(await hashOf(file)).toBe(before);
+    // Too large to be held in memory: exiftool's ImageDataHash answers (not for JPEG-compressed strips).
+    if (kind !== 'tiff-jpeg') expect(await mediaHashOfFile(file, format, null)).toMatch(/^m:[0-9a-f]{64}$/);
+
+    const other = join(dir, `${kind}-other.${ext}`);
+    await makers[kind](other, '#3030c8');
+    expect(await hashOf(other)).not.toBe(before);
   });
 
   it('answers null for formats it does not parse and for damaged structure, so the content hash is used', async () => {

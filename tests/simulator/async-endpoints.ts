@@ -269,7 +269,8 @@ function findTask(ctx: RequestContext, id: string | undefined, loc: string[]): S
 
 export const status: Handler = async (ctx) => {
   const t = findTask(ctx, param(ctx, 'task_id'), [ctx.body.fields.task_id !== undefined ? 'body' : 'query', 'task_id']);
-  return { status: 200, body: { task_id: t.task_id, status: t.status, queue: ctx.engine.queue(t), result: t.result, error: t.error } };
+  const odd = ctx.faults.take(ctx.path, ['oddStatus']);
+  return { status: 200, body: { task_id: t.task_id, status: odd ? odd.message ?? 'PAUSED' : t.status, queue: ctx.engine.queue(t), result: odd ? '' : t.result, error: t.error } };
 };
 
 /** /v1/imageswap/status and /v1/videoswap/status (the extra `eta` and `progress` fields). */

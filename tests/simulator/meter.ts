@@ -99,7 +99,9 @@ export type FaultKind =
   /** `{status: "error", message}` with `status` (default 400): a client error the service states in words */
   | 'error'
   /** quota exhaustion answered as 200 `{status: "error", message}` (the old free tier) */
-  | 'quota200';
+  | 'quota200'
+  /** status answers report `message` (default "PAUSED") as the task status: a state outside the interface's five */
+  | 'oddStatus';
 
 export interface FaultSpec {
   /** exact pathname or a pattern; absent = every path */
@@ -113,7 +115,7 @@ export interface FaultSpec {
   status?: number;
   /** let this many matching requests through untouched before the fault applies */
   skip?: number;
-  /** error / quota200: the message of the answer */
+  /** error / quota200: the message of the answer; oddStatus: the status reported */
   message?: string;
 }
 

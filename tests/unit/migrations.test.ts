@@ -37,6 +37,27 @@ describe('catalogue migrations', () => {
     }
   });
 
+  it('11 (creative vectorize) rebuilds creative_tasks without losing a task, a part or a retry link', () => {
+    const file = tmp();
+    const before = openDb(file, { upTo: 10 });
+    before.prepare("INSERT INTO creative_tasks (id, kind, endpoint, params, status, created_at) VALUES (1, 'edit', 'imageEdit', '{}', 'failed', 1)").run();
+    before.prepare("INSERT INTO creative_tasks (id, kind, endpoint, params, status, created_at, retry_of) VALUES (2, 'edit', 'imageEdit', '{}', 'done', 2, 1)").run();
+    before.prepare('INSERT INTO creative_task_parts (task_id, part, job_id, remote_task_id) VALUES (1, 0, 5, ?), (2, 0, 6, ?)').run('t-1', 't-2');
+    expect(() => before.prepare("INSERT INTO creative_tasks (kind, endpoint, params, status, created_at) VALUES ('vectorize', 'imageVectorize', '{}', 'waiting', 3)").run()).toThrow(/CHECK/);
+    before.close();
+    const after = openDb(file);
+    expect(after.prepare('SELECT id, retry_of FROM creative_tasks ORDER BY id').all()).toEqual([{ id: 1, retry_of: null }, { id: 2, retry_of: 1 }]);
+    expect(after.prepare('SELECT task_id, job_id, remote_task_id FROM creative_task_parts ORDER BY task_id').all()).toEqual([
+      { task_id: 1, job_id: 5, remote_task_id: 't-1' }, { task_id: 2, job_id: 6, remote_task_id: 't-2' },
+    ]);
+    after.prepare("INSERT INTO creative_tasks (id, kind, endpoint, params, status, created_at) VALUES (3, 'vectorize', 'imageVectorize', '{}', 'waiting', 3)").run();
+    after.prepare('DELETE FROM creative_tasks WHERE id = 1').run();
+    expect(after.prepare('SELECT task_id FROM creative_task_parts').pluck().all()).toEqual([2]);
+    expect(after.prepare('SELECT retry_of FROM creative_tasks WHERE id = 2').pluck().get()).toBeNull();
+    expect(after.pragma('foreign_key_check')).toEqual([]);
+    after.close();
+  });
+
   it('refuses a catalogue made by a newer version, with a message saying what to do', () => {
     const file = tmp();
     const raw = new Database(file);

@@ -4,9 +4,9 @@ import {
 } from '../../workflows';
 import { UsageError } from '../args';
 import type { Command } from '../command';
-import { assetIdsForPaths } from '../targets';
-import { runEdit } from './edit-result';
-import { confirmBillable, errorsOf, pathOf, serviceFor, sourceRuns, targetOf, waitWithProgress } from './keyword';
+import { confirmBillable, errorsOf, serviceFor, sourceRuns, waitWithProgress } from '../runs';
+import { assetIdsForPaths, pathOf, targetOf } from '../targets';
+import { runEdit } from '../edit-result';
 
 // `tagsmith caption`: by hand with --set/--clear, or by the AI service. AI captions are
 // suggestions to review (in the app, or here with --accept); they never overwrite a caption

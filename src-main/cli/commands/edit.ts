@@ -1,15 +1,18 @@
 import { resolve } from 'node:path';
-import { openCreative, waitAndReport } from '../../creative/cli-run';
+import { openCreative, waitAndReport } from '../creative';
 import { findAssetByPath } from '../../library/assets';
-import { UsageError, intValue } from '../args';
+import { UsageError, intValue, numberValue } from '../args';
 import type { Command } from '../command';
 
 export const command: Command = {
   name: 'edit',
-  usage: 'edit --prompt P IMAGE... [--model M] [--resolution R] [--size S] [--seed N] [--no-wait]',
+  usage: 'edit --prompt P IMAGE... [--model M] [--quality Q] [--resolution R] [--size S] [--megapixel-ratio R] [--seed N] [--no-wait]',
   summary: 'Edit images with a prompt; the sources (library assets or files) go as downscaled copies; the result lands in the library.',
-  help: ['--prompt P      the edit instructions', '--model M       flux2 (default), qwen, gpt-image-2, ... (max sources per model)', '--resolution R  per model', '--size S        image size', '--seed N        reproducible result', '--no-wait       queue it and return'],
-  options: { prompt: { type: 'string' }, model: { type: 'string' }, resolution: { type: 'string' }, size: { type: 'string' }, seed: { type: 'string' }, 'no-wait': { type: 'boolean' } },
+  help: ['--prompt P      the edit instructions', '--model M       flux2 (default), qwen, gpt-image-2, ... (max sources per model)', '--quality Q     GPT image models only (low, medium, high; sunburst also xhigh, max)', '--resolution R  per model', '--size S        image size', '--megapixel-ratio R  output megapixels relative to the source, 0.5 to 1.5 (default 1.0)', '--seed N        reproducible result', '--no-wait       queue it and return'],
+  options: {
+    prompt: { type: 'string' }, model: { type: 'string' }, quality: { type: 'string' }, resolution: { type: 'string' }, size: { type: 'string' },
+    'megapixel-ratio': { type: 'string' }, seed: { type: 'string' }, 'no-wait': { type: 'boolean' },
+  },
   async run(ctx, args, out) {
     const v = args.values;
     if (typeof v.prompt !== 'string' || !v.prompt.trim()) throw new UsageError('edit needs --prompt P.', 'edit');
@@ -20,7 +23,10 @@ export const command: Command = {
       return id !== null ? { assetId: id } : { path: abs };
     });
     const s = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
-    const req = { prompt: v.prompt, sources, model: s('model'), resolution: s('resolution'), imageSize: s('size'), seed: intValue(v.seed, 'seed', -1, 2 ** 31 - 1, 'edit') };
+    const req = {
+      prompt: v.prompt, sources, model: s('model'), quality: s('quality'), resolution: s('resolution'), imageSize: s('size'),
+      megapixelRatio: numberValue(v['megapixel-ratio'], 'megapixel-ratio', 0.5, 1.5, 'edit'), seed: intValue(v.seed, 'seed', -1, 2 ** 31 - 1, 'edit'),
+    };
     const clean = Object.fromEntries(Object.entries(req).filter(([, x]) => x !== undefined)) as typeof req;
     const cli = await openCreative(ctx, args, { needsCredentials: true });
     try {

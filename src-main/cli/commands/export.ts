@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Agency } from '../../workflows';
 import { CliError, UsageError } from '../args';
 import type { Command } from '../command';
-import { pathOf, targetOf } from './keyword';
+import { pathOf, targetOf } from '../targets';
 
 // `tagsmith export`: the library's keywords (in their order), captions and titles into the
 // files themselves (metadata/writer.ts: minimal, verified, temp-and-rename), or a stock

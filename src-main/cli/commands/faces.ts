@@ -1,7 +1,7 @@
 import { getAssetAnalysis } from '../../analysis';
 import type { Command } from '../command';
-import { pathOf } from './keyword';
-import { measure } from './quality';
+import { pathOf } from '../targets';
+import { measure } from '../runs';
 
 // `tagsmith faces`: estimated ages and face boxes (fractions 0..1 of the displayed, EXIF-rotated
 // picture). The service estimates ages only; it never identifies anyone.

@@ -1,91 +1,13 @@
-import { createServiceHost, type ServiceHost } from '../../api/service';
-import type { LibraryCtx } from '../../library/context';
-import { assetPath, getAssetRow } from '../../library/assets';
 import { getAssetKeywords } from '../../library/keywords';
-import {
-  KEYWORD_LANGS, acceptAbove, attachWorkflows, getAssetReview, previewKeywordRun, resolveTarget, runAssets, runToEnd, startKeywordRun,
-  type KeywordLang, type RunOutcome, type RunPreview, type RunStarted, type RunTarget,
-} from '../../workflows';
-import { CliError, UsageError, intValue, type Parsed } from '../args';
+import { KEYWORD_LANGS, acceptAbove, getAssetReview, previewKeywordRun, startKeywordRun, type KeywordLang } from '../../workflows';
+import { UsageError, intValue, numberValue } from '../args';
 import type { Command } from '../command';
-import type { Output } from '../output';
-import { ask, canPrompt } from '../prompt';
-import { assetIdsForPaths } from '../targets';
+import { confirmBillable, errorsOf, serviceFor, sourceRuns, waitWithProgress } from '../runs';
+import { pathOf, targetOf } from '../targets';
 
 // `tagsmith keyword`: one AI run through the durable queue, waited for, with its suggestions
-// printed (and accepted above a score when asked). Shared by `caption` for its AI mode.
-
-/** PATH... or --query Q (full text, as `search` matches it), never both. */
-export function targetOf(ctx: LibraryCtx, positionals: string[], query: unknown, command: string): { target: RunTarget; ids: number[] } {
-  if (positionals.length && query !== undefined) throw new UsageError(`${command} takes PATHs or --query, not both.`, command);
-  if (!positionals.length && query === undefined) throw new UsageError(`${command} needs at least one PATH or --query TEXT.`, command);
-  const target: RunTarget = query !== undefined ? { query: { text: String(query) } } : { assetIds: assetIdsForPaths(ctx, positionals) };
-  const ids = resolveTarget(ctx, target);
-  if (!ids.length) throw new CliError(`No asset matches “${String(query)}”. Nothing was sent.`);
-  return { target, ids };
-}
-
-export function numberValue(v: unknown, name: string, min: number, max: number, command: string): number | undefined {
-  if (v === undefined) return undefined;
-  const s = String(v).trim();
-  const n = Number(s);
-  if (!/^\d*\.?\d+$/.test(s) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max} (got “${s}”).`, command);
-  return n;
-}
-
-/** The queue with the workflows attached, using --service-url and the credentials from the environment or the keychain. */
-export function serviceFor(ctx: LibraryCtx, args: Parsed): { service: ServiceHost; close: () => Promise<void> } {
-  const service = createServiceHost(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
-  const off = attachWorkflows(ctx, service.queue);
-  return {
-    service,
-    async close() {
-      off();
-      await service.dispose();
-    },
-  };
-}
-
-/** Before anything billable: credentials must exist, and on a terminal (without --yes) the user confirms the count. */
-export async function confirmBillable(service: ServiceHost, preview: RunPreview, args: Parsed, command: string, what: string): Promise<void> {
-  if (preview.billable === 0) return;
-  if (!(await service.credentials.get())) {
-    throw new CliError('No service credentials. Set TAGSMITH_CLIENT_ID and TAGSMITH_CLIENT_SECRET, or run `tagsmith login`. Nothing was sent.');
-  }
-  if (args.globals.yes || !canPrompt()) return;
-  const answer = await ask(`${what}: ${preview.message} Go on? [y/N] `, { command, flagHint: 'add --yes.' });
-  if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('Cancelled: nothing was sent.');
-}
-
-export async function waitWithProgress(ctx: LibraryCtx, service: ServiceHost, started: RunStarted, out: Output, verb: string): Promise<RunOutcome> {
-  const outcome = await runToEnd(ctx, service.queue, started.runId, (done, total) => out.progress(`${verb} ${done}/${total}`));
-  out.endProgress();
-  if (outcome.hold) out.warn(`tagsmith: ${outcome.run.counts.queued} file(s) are still waiting: ${outcome.hold.message} They run the next time the queue runs.`);
-  return outcome;
-}
-
-/** Per asset: the reason it has no result, when it has none. */
-export function errorsOf(ctx: LibraryCtx, started: RunStarted, outcome: RunOutcome): Map<number, string> {
-  const errors = new Map<number, string>();
-  for (const s of started.skipped) if (s.reason !== 'already_done') errors.set(s.assetId, s.message);
-  for (const a of runAssets(ctx, started.runId)) {
-    if (a.state === 'failed' || a.state === 'cancelled') errors.set(a.assetId, a.error ?? 'The analysis failed.');
-    else if (a.state === 'queued') errors.set(a.assetId, `Waiting: ${outcome.hold?.message ?? 'the queue stopped.'}`);
-  }
-  return errors;
-}
-
-/** The run whose suggestions answer each asset: this run, or the earlier one with the same settings. */
-export function sourceRuns(started: RunStarted): Map<number, number> {
-  const m = new Map<number, number>();
-  for (const s of started.skipped) if (s.reason === 'already_done' && s.runId !== undefined) m.set(s.assetId, s.runId);
-  return m;
-}
-
-export const pathOf = (ctx: LibraryCtx, id: number): string => {
-  const row = getAssetRow(ctx, id);
-  return row ? assetPath(row) : String(id);
-};
+// printed (and accepted above a score when asked). The helpers it shares with `caption`,
+// `quality`, `faces` and `export` are in cli/runs.ts, cli/targets.ts and cli/args.ts.
 
 const LANGS = KEYWORD_LANGS.join(', ');
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { openCreative, waitAndReport } from '../../creative/cli-run';
+import { openCreative, waitAndReport } from '../creative';
 import { findAssetByPath } from '../../library/assets';
 import { UsageError } from '../args';
 import type { Command } from '../command';

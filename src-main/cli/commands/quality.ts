@@ -1,48 +1,10 @@
-import type { AnalysisKind, RunStarted } from '../../../src-preload/contract';
-import { analysisRunAssets, attachAnalysis, previewAnalysisRun, runAnalysisToEnd, startAnalysisRun } from '../../analysis';
-import type { LibraryCtx } from '../../library/context';
-import type { Parsed } from '../args';
 import { cliMeasurements } from '../asset-json';
 import type { Command } from '../command';
-import type { Output } from '../output';
-import { confirmBillable, pathOf, serviceFor, targetOf } from './keyword';
+import { measure } from '../runs';
+import { pathOf } from '../targets';
 
-// `tagsmith quality` / `tagsmith faces`: one measurement run through the durable queue,
-// waited for, with what was measured per file. Already-measured pictures cost nothing.
-
-export interface MeasureOutcome {
-  started: RunStarted;
-  billable: number;
-  cached: number;
-  ids: number[];
-  errors: Map<number, string>;
-  held: boolean;
-}
-
-export async function measure(ctx: LibraryCtx, args: Parsed, out: Output, kind: AnalysisKind, command: string, verb: string): Promise<MeasureOutcome> {
-  const { target, ids } = targetOf(ctx, args.positionals, args.values.query, command);
-  const { service, close } = serviceFor(ctx, args);
-  const off = attachAnalysis(ctx, service.queue);
-  try {
-    const options = { kind, force: args.values.force === true };
-    const preview = previewAnalysisRun(ctx, service.queue, target, options);
-    await confirmBillable(service, preview, args, command, `${verb} ${ids.length} file${ids.length === 1 ? '' : 's'}`);
-    const started = await startAnalysisRun(ctx, service.queue, target, options);
-    const outcome = await runAnalysisToEnd(ctx, service.queue, started.runId, (done, total) => out.progress(`${verb} ${done}/${total}`));
-    out.endProgress();
-    if (outcome.hold) out.warn(`tagsmith: ${outcome.run.counts.queued} file(s) are still waiting: ${outcome.hold.message} They run the next time the queue runs.`);
-    const errors = new Map<number, string>();
-    for (const s of started.skipped) if (s.reason !== 'already_done') errors.set(s.assetId, s.message);
-    for (const a of analysisRunAssets(ctx, started.runId)) {
-      if (a.state === 'failed' || a.state === 'cancelled') errors.set(a.assetId, a.error ?? 'The analysis failed.');
-      else if (a.state === 'queued') errors.set(a.assetId, `Waiting: ${outcome.hold?.message ?? 'the queue stopped.'}`);
-    }
-    return { started, billable: preview.billable, cached: preview.cached + preview.duplicates, ids, errors, held: outcome.hold !== null };
-  } finally {
-    off();
-    await close();
-  }
-}
+// `tagsmith quality`: one measurement run through the durable queue (cli/runs.ts, shared
+// with `faces`), waited for, with what was measured per file. Already-measured pictures cost nothing.
 
 export const command: Command = {
   name: 'quality',

@@ -2,7 +2,7 @@ import { setRating } from '../../library/edits';
 import { UsageError, intValue } from '../args';
 import type { Command } from '../command';
 import { assetIdsForPaths } from '../targets';
-import { runEdit } from './edit-result';
+import { runEdit } from '../edit-result';
 
 export const command: Command = {
   name: 'rate',

@@ -5,7 +5,7 @@ import { listFolders } from '../../library/folders';
 import { searchIds } from '../../library/search';
 import { isInside } from '../../core/media';
 import type { LibraryCtx } from '../../library/context';
-import { parseHex } from '../../analysis/color';
+import { parseHex } from '../../core/color';
 import { importKeywordColors } from '../../analysis/runs';
 import { CliError, UsageError, intValue, listValue } from '../args';
 import { cliAsset, humanAsset } from '../asset-json';

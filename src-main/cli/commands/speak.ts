@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { openCreative, waitAndReport } from '../../creative/cli-run';
+import { openCreative, waitAndReport } from '../creative';
 import { CliError, UsageError } from '../args';
 import type { Command } from '../command';
 

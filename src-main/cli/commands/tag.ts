@@ -2,7 +2,7 @@ import { editKeywords } from '../../library/edits';
 import { UsageError, listValue } from '../args';
 import type { Command } from '../command';
 import { assetIdsForPaths } from '../targets';
-import { runEdit } from './edit-result';
+import { runEdit } from '../edit-result';
 
 export const command: Command = {
   name: 'tag',

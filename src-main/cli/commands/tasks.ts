@@ -1,4 +1,4 @@
-import { describeTask, openCreative, taskJson } from '../../creative/cli-run';
+import { describeTask, openCreative, taskJson } from '../creative';
 import { UsageError, intValue } from '../args';
 import type { Command } from '../command';
 

@@ -1,5 +1,5 @@
 import { listVoices } from '../../creative';
-import { openCreative } from '../../creative/cli-run';
+import { openCreative } from '../creative';
 import { UsageError } from '../args';
 import type { Command } from '../command';
 

@@ -13,6 +13,8 @@ import { migration as m007 } from './007-quality-faces-and-colours';
 import { migration as m008 } from './008-creative-tasks-and-voices';
 import { migration as m009 } from './009-metadata-presets';
 import { migration as m010 } from './010-capture-date-order-in-one-index';
+import { migration as m011 } from './011-creative-vectorize';
+import { migration as m012 } from './012-creative-deadlines';
 
 export type { Migration } from './migration';
 
@@ -27,4 +29,6 @@ export const migrations: Migration[] = [
   m008,
   m009,
   m010,
+  m011,
+  m012,
 ];

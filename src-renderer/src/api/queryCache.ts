@@ -1,6 +1,4 @@
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { Client } from './client';
-import { useClient } from './ClientContext';
 
 // A small cache for server state (rows from the catalogue). Each entry is tagged with the
 // tables it reads; the Api's change events invalidate tags, and entries that are on screen
@@ -23,7 +21,7 @@ interface Entry {
   seq: number;
 }
 
-const EMPTY: QueryState<never> = { data: undefined, error: undefined, loading: true };
+export const EMPTY: QueryState<never> = { data: undefined, error: undefined, loading: true };
 /** Scans emit many change events; coalesce them so views re-query a few times a second at most. */
 const COALESCE_MS = 250;
 
@@ -113,25 +111,4 @@ export class QueryCache {
     entry.state = state;
     entry.listeners.forEach((l) => l());
   }
-}
-
-/**
- * Server state for one key. `fetcher` may change identity freely; the key says when the
- * data is a different question. Pass key null to skip.
- */
-export function useQuery<T>(key: string | null, tags: readonly Tag[], fetcher: (api: Client) => Promise<T>): QueryState<T> {
-  const { api, cache } = useClient();
-  const subscribe = useCallback(
-    (listener: () => void) => (key === null ? () => {} : cache.subscribe(key, tags, () => fetcher(api), listener)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the key identifies the question
-    [cache, key],
-  );
-  const getSnapshot = useCallback(() => (key === null ? EMPTY : cache.snapshot(key)), [cache, key]);
-  return useSyncExternalStore(subscribe, getSnapshot) as QueryState<T>;
-}
-
-/** Run `listener` whenever the catalogue changes (after coalescing). */
-export function useInvalidation(listener: (tags: ReadonlySet<Tag>) => void): void {
-  const { cache } = useClient();
-  useEffect(() => cache.onInvalidate(listener), [cache, listener]);
 }

@@ -1,7 +1,7 @@
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import type { HistogramField, QualityHistogram as Histogram, SearchQuery } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { Button, Section, formatCount } from '../../ui/primitives';
 import { useToast } from '../../ui/Toasts';
 import './analysis.css';

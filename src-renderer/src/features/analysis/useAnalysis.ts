@@ -1,5 +1,5 @@
 import type { AssetAnalysis, SearchQuery } from '../../../../src-preload/contract';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 
 /**
  * One asset's measurements. Measurements landing and flag edits emit libraryChanged, which

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AssetKind, AssetSummary, SearchResult } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { useDebounced } from '../../state/useDebounced';
 import { IconAudio, IconPlay } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';

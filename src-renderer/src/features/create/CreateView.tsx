@@ -10,20 +10,22 @@ import { isActive } from './format';
 import { LipsyncPanel } from './LipsyncPanel';
 import { SpeechPanel } from './SpeechPanel';
 import { TasksPanel } from './TasksPanel';
+import { VectorizePanel } from './VectorizePanel';
 import { useCreativeTasks, useRefreshOnShow } from './taskStore';
 
-export type CreatePanel = 'speech' | 'lipsync' | 'generate' | 'edit' | 'faceswap' | 'tasks';
+export type CreatePanel = 'speech' | 'lipsync' | 'generate' | 'edit' | 'faceswap' | 'vectorize' | 'tasks';
 
 const PANELS: { name: CreatePanel; label: string; sub: string; icon: () => React.JSX.Element }[] = [
   { name: 'speech', label: 'Voices & speech', sub: 'Text to speech', icon: IconAudio },
   { name: 'lipsync', label: 'Lipsync', sub: 'A face speaks the audio', icon: IconPlay },
   { name: 'generate', label: 'Generate image', sub: 'From a prompt', icon: IconSpark },
   { name: 'edit', label: 'Edit images', sub: 'Change pictures by prompt', icon: IconLoupe },
-  { name: 'faceswap', label: 'Face swap', sub: 'Donor face onto a picture', icon: IconFace },
+  { name: 'faceswap', label: 'Face swap', sub: 'Donor face onto a picture or video', icon: IconFace },
+  { name: 'vectorize', label: 'Vectorize', sub: 'A picture into an SVG', icon: IconSpark },
   { name: 'tasks', label: 'Tasks', sub: 'Everything made, and in progress', icon: IconActivity },
 ];
 
-/** Create: voices and speech, lipsync, image generation and editing, face swap, and their tasks. */
+/** Create: voices and speech, lipsync, image generation and editing, face swap, vectorize, and their tasks. */
 export function CreateView({ active }: { active: boolean }) {
   const [panel, setPanel] = useState<CreatePanel>('speech');
   const { tasks } = useCreativeTasks();
@@ -55,6 +57,7 @@ export function CreateView({ active }: { active: boolean }) {
         <div className="create-slot" hidden={panel !== 'generate'}><GeneratePanel /></div>
         <div className="create-slot" hidden={panel !== 'edit'}><EditPanel /></div>
         <div className="create-slot" hidden={panel !== 'faceswap'}><FaceSwapPanel /></div>
+        <div className="create-slot" hidden={panel !== 'vectorize'}><VectorizePanel /></div>
         <div className="create-slot" hidden={panel !== 'tasks'}><TasksPanel /></div>
       </main>
     </div>

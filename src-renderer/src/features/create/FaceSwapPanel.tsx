@@ -32,14 +32,20 @@ export function FaceSwapPanel() {
     }
   };
   const unspecified = (rules?.unspecified ?? []).filter((u) => /face swap/i.test(u));
+  const videoTarget = target?.kind === 'video';
 
   return (
     <PanelLayout kinds={['faceSwap']} testId="panel-faceswap" emptyText="Face swaps appear here and in the library, linked to both sources.">
-      <Card title="Face swap" sub="Put the donor's face onto the target picture" testId="faceswap">
+      <Card title="Face swap" sub="Put the donor's face onto the target picture or video" testId="faceswap">
         <div className="slots">
           <SourceSlot label="Donor face" asset={donor} onChoose={() => setPicking('donor')} onClear={() => setDonor(null)} error={error?.field === 'source' ? error.message : null} testId="swap-donor" hint="One clear face" />
-          <SourceSlot label="Target picture" asset={target} onChoose={() => setPicking('target')} onClear={() => setTarget(null)} error={error?.field === 'target' ? error.message : null} testId="swap-target" hint="The picture that receives the face" />
+          <SourceSlot label={videoTarget ? 'Target video' : 'Target picture or video'} asset={target} onChoose={() => setPicking('target')} onClear={() => setTarget(null)} error={error?.field === 'target' ? error.message : null} testId="swap-target" hint="The picture or clip that receives the face" />
         </div>
+        {videoTarget && (
+          <p className="muted small" data-testid="swap-video-note">
+            A video target is a video face swap. The interface names that operation without its endpoint; Tagsmith uses the vendor's /v1/videoswap, which takes the clip as an upload. The result is a video.
+          </p>
+        )}
         <label className="check-row">
           <input type="checkbox" checked={gfpgan} onChange={(e) => setGfpgan(e.target.checked)} data-testid="swap-gfpgan" />
           Restore the face after swapping (GFPGAN, from the vendor's OpenAPI)
@@ -52,17 +58,17 @@ export function FaceSwapPanel() {
           </ul>
         </aside>
         <div className="cr-submit">
-          <div className="cr-cost"><span className="cr-cost-number">1</span><span>billed task<span className="muted small cr-cost-line">One face swap at a time per account.</span></span></div>
+          <div className="cr-cost"><span className="cr-cost-number">1</span><span>billed task<span className="muted small cr-cost-line">{videoTarget ? 'Video face swap; price not published in the interface.' : 'One face swap at a time per account.'}</span></span></div>
           {error && error.field !== 'source' && error.field !== 'target' && <span className="field-error" data-testid="swap-error">{error.message}</span>}
           <Button variant="primary" disabled={!donor || !target || sending} onClick={() => void send()} data-testid="swap-start">
-            {sending ? <Spinner /> : null} Swap face
+            {sending ? <Spinner /> : null} {videoTarget ? 'Swap face in video' : 'Swap face'}
           </Button>
         </div>
       </Card>
       {picking && (
         <AssetPicker
-          title={picking === 'donor' ? 'Choose the donor face' : 'Choose the target picture'}
-          kinds={['image']}
+          title={picking === 'donor' ? 'Choose the donor face' : 'Choose the target picture or video'}
+          kinds={picking === 'donor' ? ['image'] : ['image', 'video']}
           onPick={([a]) => {
             if (picking === 'donor') setDonor(a);
             else setTarget(a);

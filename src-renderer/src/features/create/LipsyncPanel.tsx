@@ -12,8 +12,6 @@ type Mode = 'image' | 'video';
 type Res = NonNullable<LipsyncRequest['resolution']>;
 type Slot = 'audio' | 'image' | 'video';
 
-/** Video lipsync takes a clip of 5–60 s (DESIGN: request preparation checks it before sending). */
-const VIDEO_SECONDS = { min: 5, max: 60 };
 
 const ext = (name: string): string => (name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '');
 
@@ -37,9 +35,7 @@ export function LipsyncPanel() {
     const allowed = slot === 'audio' ? rules?.lipsyncAudio : slot === 'video' ? rules?.lipsyncVideo : rules?.lipsyncImage;
     const field = `${slot}_url`;
     if (allowed && !allowed.includes(ext(a.name))) return `${field}: ${ext(a.name).toUpperCase() || 'this file'} is not accepted — use ${allowed.map((x) => x.toUpperCase()).join(', ')}.`;
-    if (slot === 'video' && a.durationS !== null && (a.durationS < VIDEO_SECONDS.min || a.durationS > VIDEO_SECONDS.max)) {
-      return `${field}: the clip is ${Math.round(a.durationS)} s; it must last ${VIDEO_SECONDS.min}–${VIDEO_SECONDS.max} s.`;
-    }
+    // No length rule: the interface states none for lipsync (5-60 s is video keywording's recommendation).
     return null;
   };
   const face = mode === 'image' ? image : video;
@@ -94,7 +90,7 @@ export function LipsyncPanel() {
           {mode === 'image' ? (
             <SourceSlot label="Portrait" asset={image} onChoose={() => setPicking('image')} onClear={() => setImage(null)} error={errors.face ?? (error?.field === 'image' ? error.message : null)} testId="lipsync-image" hint="JPEG, PNG or WebP · one face" />
           ) : (
-            <SourceSlot label="Clip with a visible face" asset={video} onChoose={() => setPicking('video')} onClear={() => setVideo(null)} error={errors.face ?? (error?.field === 'video' ? error.message : null)} testId="lipsync-video" hint={`MP4, MOV, WEBM… · ${VIDEO_SECONDS.min}–${VIDEO_SECONDS.max} s`} />
+            <SourceSlot label="Clip with a visible face" asset={video} onChoose={() => setPicking('video')} onClear={() => setVideo(null)} error={errors.face ?? (error?.field === 'video' ? error.message : null)} testId="lipsync-video" hint="MP4, MOV, WEBM… · lipsync takes about 10 minutes per minute of video" />
           )}
         </div>
         <aside className="advice" data-testid="lipsync-advice">

@@ -1,5 +1,5 @@
 import type { AssetDetail, CreativeTaskView } from '../../../../src-preload/contract';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { Section } from '../../ui/primitives';
 import { KIND_LABEL, when } from './format';
 

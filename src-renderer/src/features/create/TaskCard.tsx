@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AssetDetail, CreativeTaskView } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { useNow } from '../../state/useNow';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, Spinner } from '../../ui/primitives';
@@ -27,7 +27,7 @@ export function TaskProgress({ task }: { task: CreativeTaskView }) {
           {queue}
         </span>
       )}
-      {eta && <span className="muted" data-testid="task-eta">{eta}</span>}
+      {eta && <span className="muted" data-testid="task-eta" title="The interface does not say in which unit the service gives its ETA">{eta}</span>}
       {ms !== null && (
         <span className="muted ct-elapsed" data-testid="task-elapsed" title="Elapsed since the task was sent">
           {seconds(ms / 1000)}
@@ -69,6 +69,11 @@ export function TaskActions({ task, compact }: { task: CreativeTaskView; compact
       {task.canRetry && (
         <Button small disabled={busy} onClick={() => setConfirm(true)} data-testid="task-retry">
           Retry…
+        </Button>
+      )}
+      {task.attention?.kind === 'slow' && (
+        <Button small disabled={busy} onClick={() => void run(() => api.keepWaitingCreativeTask({ id: task.id }))} data-testid="task-keep-waiting">
+          Keep waiting
         </Button>
       )}
       {task.canCancel && (
@@ -126,7 +131,12 @@ export function TaskCard({ task }: { task: CreativeTaskView }) {
       </header>
       <div className="ct-summary" title={taskSummary(task)}>{taskSummary(task)}</div>
       <TaskProgress task={task} />
-      {task.error && <div className="ct-error error-text small" data-testid="task-error">{task.error}</div>}
+      {task.attention && (
+        <div className={`ct-attention ct-attention-${task.attention.kind} small`} role="status" data-testid="task-attention" data-kind={task.attention.kind}>
+          {task.attention.message}
+        </div>
+      )}
+      {task.error && task.attention?.kind !== 'cancel_unconfirmed' && <div className="ct-error error-text small" data-testid="task-error">{task.error}</div>}
       {task.status === 'done' && <TaskResult task={task} />}
       <TaskActions task={task} />
     </article>

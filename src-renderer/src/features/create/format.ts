@@ -7,6 +7,7 @@ export const KIND_LABEL: Record<CreativeKind, string> = {
   generate: 'Image generation',
   edit: 'Image edit',
   faceSwap: 'Face swap',
+  vectorize: 'Vectorize',
 };
 
 export const STATUS_LABEL: Record<CreativeStatus, string> = {
@@ -63,7 +64,8 @@ export function seconds(s: number): string {
 /** The ETA as the service reports it (seconds by observation; the interface does not say). */
 export function etaText(t: CreativeTaskView): string | null {
   if (!isActive(t) || t.eta === null || t.eta <= 0) return null;
-  return `about ${seconds(t.eta)} left`;
+  // The interface does not state the ETA's unit: the number is shown as the service sent it.
+  return `service ETA ${Math.round(t.eta * 10) / 10} (unit not stated)`;
 }
 
 export function elapsedMs(t: CreativeTaskView, now: number): number | null {

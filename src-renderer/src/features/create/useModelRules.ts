@@ -1,5 +1,5 @@
 import type { ModelRules } from '../../../../src-preload/contract';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 
 /** The per-model tables the forms obey (main's one data table; free, never changes while running). */
 export function useModelRules() {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Flag, SearchQuery } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { useAssetDetail } from '../inspector/Inspector';
 import { useEdits } from '../inspector/useEdits';
 import { FaceOverlay } from '../analysis/FaceOverlay';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { SearchQuery } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useInvalidation } from '../../api/queryCache';
+import { useInvalidation } from '../../api/useQuery';
 import { PageStore } from './pageStore';
 
 /** The paged result list for a query; re-renders when pages arrive. */

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { AssetDetail } from '../../../../src-preload/contract';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { Stars } from '../../ui/Stars';
 import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '../../ui/primitives';
 import { KeywordEditor } from './KeywordEditor';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { MetadataPreset, RightsFields } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { useToast } from '../../ui/Toasts';
 import { Section } from '../../ui/primitives';
 import { TextField } from './TextField';

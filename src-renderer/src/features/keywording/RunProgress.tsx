@@ -1,5 +1,5 @@
 import type { RunView } from '../../../../src-preload/contract';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { useQueueControl } from '../activity/useQueueControl';
 import { IconClose } from '../../ui/icons';
 import { Button, IconButton, Spinner, formatCount } from '../../ui/primitives';

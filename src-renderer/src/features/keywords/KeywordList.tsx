@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { LibraryKeyword, VocabularyEditResult } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { useEdits } from '../inspector/useEdits';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, Section, formatCount } from '../../ui/primitives';

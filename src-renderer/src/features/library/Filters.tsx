@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { AssetKind, Facets, SearchQuery } from '../../../../src-preload/contract';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { Section, formatCount } from '../../ui/primitives';
 
 export type FilterState = Omit<SearchQuery, 'text' | 'sort' | 'order'>;

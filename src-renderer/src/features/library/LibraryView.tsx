@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppInfo, SortKey, SearchQuery } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { Grid } from '../grid/Grid';
 import { useAssetPages } from '../grid/useAssetPages';
 import { Inspector } from '../inspector/Inspector';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { FolderInfo, ScanProgress } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { useToast } from '../../ui/Toasts';
 
 /** The library's folders and the actions on them; every failure becomes a readable toast. */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AcceptResult, AssetReview, RunView, SuggestionView } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 import { useAssetDetail } from '../inspector/Inspector';
 import { useEdits } from '../inspector/useEdits';
 import { ConfirmDialog } from '../../ui/Dialog';

@@ -7,6 +7,7 @@ import { Button, Spinner } from '../../ui/primitives';
 import { errorText, useToast } from '../../ui/Toasts';
 import { CapsForm } from './CapsForm';
 import { KeywordSettingsCard } from './KeywordSettingsCard';
+import { BackupsCard } from './BackupsCard';
 import { SystemCard } from './SystemCard';
 import { useServiceSettings } from './useServiceSettings';
 
@@ -41,6 +42,7 @@ export function SettingsView({ active }: { active: boolean }) {
         <Connection verdict={verdict} onVerdict={setVerdict} configured={settings.credentials.configured} />
         <CapsForm active={active} />
         <KeywordSettingsCard active={active} />
+        <BackupsCard active={active} />
         <SystemCard active={active} />
         <section className="card" data-testid="privacy-note">
           <header className="card-head">

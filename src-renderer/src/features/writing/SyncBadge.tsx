@@ -1,5 +1,5 @@
 import type { SyncStateView } from '../../../../src-preload/contract';
-import { useQuery } from '../../api/queryCache';
+import { useQuery } from '../../api/useQuery';
 
 const LABEL: Record<SyncStateView['status'], string> = {
   in_sync: 'In sync with the file',

@@ -1,6 +1,6 @@
-import type { LibraryCtx } from '../../library/context';
-import { cliAsset, humanAsset, type CliAsset } from '../asset-json';
-import type { Output } from '../output';
+import type { LibraryCtx } from '../library/context';
+import { cliAsset, humanAsset, type CliAsset } from './asset-json';
+import type { Output } from './output';
 
 /**
  * Run an edit and print `{updated, assets}`: `updated` counts the assets whose values

@@ -1,0 +1,206 @@
+import type { SearchQuery } from '../../../src-preload/contract';
+import { prepared, type Db } from '../db';
+import { catalogueStamp } from '../search-sets';
+import { CatalogueIndex } from './catalogue';
+import { trackChanges } from './changes';
+import { indexOptions } from './options';
+
+export { CatalogueIndex, type SortPerm } from './catalogue';
+export { A_DUP, A_ERROR, A_FLAG_MASK, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_NO_KEYWORDS, A_RATING_SHIFT, FLAG_CODE, KIND_CODE, type StackArrays } from './columns';
+export { indexOptions } from './options';
+
+// An in-memory column index of the catalogue, so that a new search over a million assets
+// is answered in milliseconds: SQLite needs ~40 ms just to count the live rows of a
+// million-asset table, and every filter, fold and sort costs more on top.
+//
+// What it holds, by asset id (typed arrays, a few bytes per asset):
+// - the filter columns (live, kind, folder, rating, flag, has_error, keyword_count, camera
+//   make/model as codes) and "has an exact duplicate",
+// - each keyword's postings (sorted asset ids),
+// - for each RAW file, the members of its stack that may fold it (RAW+JPEG),
+// - each sort's order as a permutation of ids, read from the sort's own covering index, and
+//   each dated asset's position on the timeline (a date range is a range of positions),
+// - the tokens of the FTS5 index with their assets (text-index.ts).
+//
+// It is kept current incrementally: TEMP triggers on this connection record which assets,
+// keyword links, stack groups and content hashes a write touched, and the next search re-reads
+// only those rows and moves changed assets within the orders. A commit by another connection
+// (PRAGMA data_version moves), or a mass of changes, rebuilds it. Queries it cannot answer
+// (analysis filters and sorts, searches inside an open transaction) go to SQL.
+//
+// Here: its lifetime, one index per connection. The index is catalogue.ts, its columns
+// columns.ts, the change triggers changes.ts.
+
+// Lifetime: one index per connection, kept by a long-lived process (the app) that asked for
+// it; a one-shot process (a CLI command) searches once or twice and is served by SQL.
+
+interface Holder {
+  index: CatalogueIndex | null;
+  building: Promise<void> | null;
+  disabled: boolean;
+  /** Whether this process keeps an index (startCatalogueIndex). */
+  started: boolean;
+}
+const holders = new WeakMap<Db, Holder>();
+
+function holder(db: Db): Holder {
+  let h = holders.get(db);
+  if (!h) {
+    h = { index: null, building: null, disabled: false, started: false };
+    holders.set(db, h);
+  }
+  return h;
+}
+
+/** Set up the change triggers and an empty index; the caller fills it. */
+function fresh(db: Db): CatalogueIndex {
+  trackChanges(db);
+  const ix = new CatalogueIndex(db);
+  ix.version = catalogueStamp(db).version;
+  return ix;
+}
+
+function finish(ix: CatalogueIndex): void {
+  ix.loadDuplicates();
+  ix.loadKeywords();
+  ix.loadStacks();
+  ix.buildText(false);
+}
+
+function buildNow(db: Db): CatalogueIndex {
+  const ix = fresh(db);
+  let after = 0;
+  while (after >= 0) after = ix.loadRows(after, CHUNK * 4);
+  finish(ix);
+  ix.changes = -1; // applyDirty on first use settles the stamp
+  return ix;
+}
+
+const CHUNK = 25_000;
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function buildInBackground(db: Db, h: Holder): Promise<void> {
+  for (;;) {
+    const ix = fresh(db);
+    let after = 0;
+    while (after >= 0) {
+      await tick();
+      if (!db.open) return;
+      after = ix.loadRows(after, CHUNK);
+    }
+    const steps = [() => ix.loadDuplicates(), ...ix.keywordIds().map((k) => () => ix.loadPostings(k)), () => ix.loadStacks(), () => ix.perm('taken')];
+    for (const step of steps) {
+      await tick();
+      if (!db.open) return;
+      step();
+    }
+    // The full-text part is read the same way; text searches use FTS5 until it is there.
+    ix.buildText(true);
+    // Another connection committed meanwhile: what was read may be torn; read it again.
+    if (catalogueStamp(db).version !== ix.version) {
+      ix.dispose();
+      continue;
+    }
+    ix.changes = -1;
+    h.index = ix;
+    return;
+  }
+}
+
+function assetCount(db: Db): number {
+  return (prepared(db, 'SELECT coalesce(max(id), 0) AS n FROM assets').get() as { n: number }).n;
+}
+
+/**
+ * The index, current with the catalogue, or null when this process keeps none, it is not
+ * ready yet (a large catalogue is indexed in the background) or it cannot be trusted right
+ * now (inside a transaction).
+ */
+export function currentIndex(db: Db): CatalogueIndex | null {
+  const h = holder(db);
+  if (db.inTransaction || h.disabled) return null;
+  if (!h.index) {
+    if (h.building || !h.started) return null;
+    if (assetCount(db) > indexOptions.syncBuildMax) {
+      h.building = buildInBackground(db, h).finally(() => {
+        h.building = null;
+      });
+      return null;
+    }
+    h.index = buildNow(db);
+  }
+  const ix = h.index;
+  const { version, changes } = catalogueStamp(db);
+  if (version !== ix.version) {
+    // Another connection wrote: this one's triggers saw none of it.
+    dropIndex(db);
+    return currentIndex(db);
+  }
+  if (changes !== ix.changes) {
+    // After a mass of changes (a first scan with nobody searching) reading it all again is cheaper.
+    const dirty = (prepared(db, 'SELECT count(*) AS n FROM temp.idx_dirty').get() as { n: number }).n;
+    if (dirty > Math.max(indexOptions.rebuildDirty, ix.maxId / 4)) {
+      dropIndex(db);
+      return currentIndex(db);
+    }
+    try {
+      ix.applyDirty();
+    } catch (e) {
+      // A bug, not a user error: SQL answers, and the index is built again.
+      console.error('[search] catalogue index dropped:', (e as Error).message);
+      dropIndex(db);
+      return null;
+    }
+    ix.changes = catalogueStamp(db).changes;
+  }
+  return ix;
+}
+
+/** Answer every search of this connection from SQL (false) or the index (true, the default). For tests that compare the two. */
+export function useCatalogueIndex(db: Db, enabled: boolean): void {
+  holder(db).disabled = !enabled;
+}
+
+/** Throw the index away (it will be built again on next use): for an index found out of step. */
+export function dropIndex(db: Db): void {
+  const h = holder(db);
+  h.index?.dispose();
+  h.index = null;
+}
+
+/**
+ * Index this connection's catalogue for the life of the process: now when it is small, else
+ * in the background (SQL answers until it is ready). The app does this when it opens a library.
+ */
+export function startCatalogueIndex(db: Db): void {
+  holder(db).started = true;
+  currentIndex(db);
+}
+
+/** Resolves once the index is built (starting the build if needed). For benchmarks and tests. */
+export async function indexReady(db: Db): Promise<void> {
+  startCatalogueIndex(db);
+  const h = holder(db);
+  if (h.building) await h.building;
+  while (h.index && !h.index.text) await tick();
+  currentIndex(db);
+}
+
+/** Whether the index can answer this query (the analysis filters and sorts live in other tables). */
+export function indexable(query: SearchQuery): boolean {
+  if (query.sort === 'quality' || query.sort === 'ugcQuality' || query.sort === 'colorMatch') return false;
+  return (
+    query.minQuality === undefined &&
+    query.maxQuality === undefined &&
+    !(query.ugcClasses && query.ugcClasses.length) &&
+    query.hasFaces === undefined &&
+    query.minFaces === undefined &&
+    query.maxFaces === undefined &&
+    !query.child &&
+    query.ageMin === undefined &&
+    query.ageMax === undefined &&
+    query.releaseNeeded === undefined &&
+    !query.color
+  );
+}
