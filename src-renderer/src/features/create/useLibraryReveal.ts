@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { useInvalidation } from '../../api/queryCache';
+import { useInvalidation } from '../../api/useQuery';
 import { useRevealListener } from './reveal';
 
 interface RevealTarget {
