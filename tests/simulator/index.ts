@@ -35,6 +35,8 @@ export interface SimulatorOptions {
   retentionMs?: number;
   /** paths this service does not serve (answered 404): a live service that has only one of two documented paths */
   disabledPaths?: string[];
+  /** /v1/faces boxes in pixels of the upload (default) or as fractions 0..1 (the interface states no unit) */
+  faceBoxes?: 'pixels' | 'normalized';
 }
 
 export interface RequestLogEntry {
@@ -246,7 +248,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
 
     const ctx: RequestContext = {
       method, path, query: url.searchParams, body, contentType: entry.contentType ?? '', clientId,
-      engine, faults, videoMaxBytes,
+      engine, faults, videoMaxBytes, faceBoxes: opts.faceBoxes ?? 'pixels',
       charge(model) {
         if (!meter.canCharge(clientId, model)) throw new QuotaExhausted(`Free quota and balance exhausted for ${model}`);
         meter.charge(clientId, model);
