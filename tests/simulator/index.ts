@@ -37,6 +37,11 @@ export interface SimulatorOptions {
   disabledPaths?: string[];
   /** /v1/faces boxes in pixels of the upload (default) or as fractions 0..1 (the interface states no unit) */
   faceBoxes?: 'pixels' | 'normalized';
+  /**
+   * 'endpoint' (default): each endpoint's limit counts on its own; 'account': additionally every
+   * request of the account counts against one 30/s window (the interface does not say which).
+   */
+  rateScope?: 'endpoint' | 'account';
 }
 
 export interface RequestLogEntry {
@@ -242,7 +247,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     if (!route.methods.includes(method)) return reply(405, { detail: 'Method Not Allowed' });
 
     // Over the per-second limit the service answers 502 from its gateway (no JSON, no headers).
-    if (!limiter.admit(clientId, route.rateKey ?? path)) {
+    if ((opts.rateScope === 'account' && !limiter.admit(clientId, '*account*')) || !limiter.admit(clientId, route.rateKey ?? path)) {
       return reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
     }
 
