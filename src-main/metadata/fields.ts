@@ -1,3 +1,5 @@
+import { blocksFromTags } from '../library/metadata';
+import { reconcileBlocks, authorityOf } from '../library/metadata-blocks';
 import { fileKeywordList, type FileFields, type TextFieldName } from '../library/managed-fields';
 
 // The field model lives with the catalogue that reads and merges it; the writer uses it from here too.
@@ -36,12 +38,14 @@ export const TAG = {
   tagsList: 'XMP-digiKam:TagsList',
   rating: 'XMP-xmp:Rating',
   codedCharset: 'IPTC:CodedCharacterSet',
+  xpKeywords: 'IFD0:XPKeywords',
+  iptcDigest: 'Photoshop:IPTCDigest',
 } as const;
 export const IPTC_KEYWORD_MAX_BYTES = 64;
 
 /** Every tag the writer may change: the verifier expects exactly these (and no others) to differ. */
 export const MANAGED_TAGS: ReadonlySet<string> = new Set([
-  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.rating, TAG.codedCharset,
+  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.rating, TAG.codedCharset, TAG.xpKeywords,
   ...Object.values(TEXT_MAPPINGS).flatMap((m) => [m.xmp, ...(m.iptc ? [m.iptc.tag] : []), ...(m.exif ? [m.exif] : [])]),
 ]);
 
@@ -60,30 +64,32 @@ export function texts(v: unknown): string[] {
   return [];
 }
 
-const firstText = (v: unknown): string | null => texts(v).map((s) => s.trim()).find((s) => s.length > 0) ?? null;
-
-/** Field values as one target (a file or a sidecar) holds them. */
+/**
+ * Field values as one target (a file or a sidecar) holds them, read as the indexer reads
+ * them: IPTC and XMP reconciled by the MWG rule (library/metadata-blocks.ts), EXIF
+ * ImageDescription / Artist / Copyright where neither has a value, keywords the union of
+ * every keyword tag in the authoritative block's order.
+ */
 export function fieldsFromTags(tags: Dict): FileFields {
   const rawRating = Number(texts(tags[TAG.rating])[0]);
   const rating = Number.isFinite(rawRating) ? rawRating : 0;
-  const text = (f: TextFieldName): string | null => {
-    const m = TEXT_MAPPINGS[f];
-    return firstText(tags[m.xmp]) ?? (m.iptc ? firstText(tags[m.iptc.tag]) : null) ?? (m.exif ? firstText(tags[m.exif]) : null);
-  };
-  const flat = [...texts(tags[TAG.iptcKeywords]), ...texts(tags[TAG.xmpSubject])];
-  const hier = [...texts(tags[TAG.hierarchical]), ...texts(tags[TAG.tagsList]).map((s) => s.split('/').join('|'))];
+  const blocks = blocksFromTags(tags);
+  const { text } = reconcileBlocks(blocks);
+  const xmpFirst = authorityOf(blocks).took === 'xmp';
+  const flat = xmpFirst ? [...blocks.xmp.subject, ...blocks.iptc.keywords] : [...blocks.iptc.keywords, ...blocks.xmp.subject];
+  const hier = [...blocks.xmp.hierarchical, ...blocks.xmp.tagsList.map((s) => s.split('/').join('|'))];
   return {
-    keywords: fileKeywordList(flat, hier),
-    caption: text('caption'),
-    title: text('title'),
+    keywords: fileKeywordList([...flat, ...blocks.exif.xpKeywords], hier),
+    caption: text.caption,
+    title: text.title,
     rating: Math.min(5, Math.max(0, Math.round(rating))),
     rejected: rating === -1,
-    headline: text('headline'),
-    creator: text('creator'),
-    copyright: text('copyright'),
-    credit: text('credit'),
-    city: text('city'),
-    country: text('country'),
+    headline: text.headline,
+    creator: text.creator,
+    copyright: text.copyright,
+    credit: text.credit,
+    city: text.city,
+    country: text.country,
   };
 }
 
