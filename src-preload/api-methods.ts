@@ -29,6 +29,7 @@ export const API_METHODS = [
   'setCaption',
   'setTitle',
   'setRating',
+  'setLabel',
   'setRightsFields',
   'listPresets',
   'savePreset',

@@ -321,11 +321,11 @@ class BatchWriter {
     );
     this.clearErrors = db.prepare('DELETE FROM scan_errors WHERE asset_id = ?');
     this.readLibrary = db.prepare<[number], Omit<Required<ManagedFields>, 'keywords' | 'rejected'>>(
-      'SELECT caption, title, rating, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
+      'SELECT caption, title, rating, headline, creator, copyright, credit, city, country, color_label AS label FROM assets WHERE id = ?',
     );
     this.applyMerged = db.prepare(
       `UPDATE assets SET caption = @caption, title = @title, rating = @rating, headline = @headline, creator = @creator,
-         copyright = @copyright, credit = @credit, city = @city, country = @country WHERE id = @id`,
+         copyright = @copyright, credit = @credit, city = @city, country = @country, color_label = @label WHERE id = @id`,
     );
     this.addError = db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, ?, ?, ?, ?, ?)');
   }
@@ -347,6 +347,7 @@ class BatchWriter {
     // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).
     const fileFields: Partial<ManagedFields> = {
       keywords: r.meta.keywords, caption: r.meta.caption, title: r.meta.title, rating: r.meta.rating ?? 0, ...r.meta.rights,
+      label: r.meta.colorLabel,
     };
 
     let id: number;
@@ -365,7 +366,7 @@ class BatchWriter {
         this.applyMerged.run({
           id, caption: m.caption ?? null, title: m.title ?? null, rating: m.rating ?? library.rating,
           headline: m.headline ?? null, creator: m.creator ?? null, copyright: m.copyright ?? null,
-          credit: m.credit ?? null, city: m.city ?? null, country: m.country ?? null,
+          credit: m.credit ?? null, city: m.city ?? null, country: m.country ?? null, label: m.label ?? null,
         });
         recordFileRead(this.ctx, id, fileFields, merge.conflicts);
       } else {

@@ -22,15 +22,17 @@ export interface ManagedFields {
   credit?: string | null;
   city?: string | null;
   country?: string | null;
+  /** The colour label as XMP xmp:Label holds it (Lightroom's names: 'Red' ... 'Purple'). */
+  label?: string | null;
 }
 
 export type FieldName = keyof ManagedFields;
-export type TextFieldName = 'caption' | 'title' | 'headline' | 'creator' | 'copyright' | 'credit' | 'city' | 'country';
+export type TextFieldName = 'caption' | 'title' | 'headline' | 'creator' | 'copyright' | 'credit' | 'city' | 'country' | 'label';
 
 export const FIELD_NAMES: readonly FieldName[] = [
-  'keywords', 'caption', 'title', 'rating', 'rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country',
+  'keywords', 'caption', 'title', 'rating', 'rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country', 'label',
 ];
-export const OPTIONAL_FIELDS: readonly FieldName[] = ['rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country'];
+export const OPTIONAL_FIELDS: readonly FieldName[] = ['rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country', 'label'];
 
 /** A file's current values: every field known (null/empty/false when absent). */
 export type FileFields = Required<ManagedFields>;
@@ -51,6 +53,8 @@ export const TEXT_MAPPINGS: Readonly<Record<TextFieldName, TextMapping>> = {
   credit: { xmp: 'XMP-photoshop:Credit', iptc: { tag: 'IPTC:Credit', maxBytes: 32, label: 'Credit' } },
   city: { xmp: 'XMP-photoshop:City', iptc: { tag: 'IPTC:City', maxBytes: 32, label: 'City' } },
   country: { xmp: 'XMP-photoshop:Country', iptc: { tag: 'IPTC:Country-PrimaryLocationName', maxBytes: 64, label: 'Country' } },
+  // XMP only: IPTC IIM has no colour label.
+  label: { xmp: 'XMP-xmp:Label' },
 };
 
 export const TAG = {
@@ -181,8 +185,12 @@ export function fieldsFromTags(tags: Dict): FileFields {
     credit: text('credit'),
     city: text('city'),
     country: text('country'),
+    label: labelFromTags(tags),
   };
 }
+
+/** The colour label a target holds (xmp:Label; IIM has none). */
+export const labelFromTags = (tags: Dict): string | null => firstText(tags[TEXT_MAPPINGS.label.xmp]);
 
 /**
  * Whether two values of a field mean the same. Keywords compare as the catalogue dedupes
