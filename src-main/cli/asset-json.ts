@@ -3,6 +3,7 @@ import type { AssetKind } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
 import { getAssetAnalysis } from '../analysis/store';
 import { assetErrors, assetKeywords, assetPath, getAssetRow, thumbPath } from '../library/assets';
+import { labelOf } from '../library/labels';
 import { CliError } from './args';
 
 // The one shape the CLI prints for an asset (search, show, tag, caption, rate). It is a
@@ -20,6 +21,8 @@ export interface CliAsset {
   cameraModel: string | null;
   gps: { lat: number; lon: number } | null;
   rating: number;
+  /** red, yellow, green, blue or purple; another program's label text as it is; null for none. */
+  label: string | null;
   keywords: string[];
   caption: string | null;
   title: string | null;
@@ -60,6 +63,7 @@ export function cliAsset(ctx: LibraryCtx, id: number): CliAsset {
     cameraModel: row.camera_model,
     gps: row.gps_lat !== null && row.gps_lon !== null ? { lat: row.gps_lat, lon: row.gps_lon } : null,
     rating: row.rating,
+    label: labelOf(row.color_label) ?? (row.color_label?.trim() || null),
     keywords: assetKeywords(row),
     caption: row.caption,
     title: row.title,
@@ -76,6 +80,7 @@ export function cliAssetWithErrors(ctx: LibraryCtx, id: number): CliAssetWithErr
 export function humanAsset(a: CliAsset): string {
   const bits = [a.kind, a.takenAt ?? 'no date'];
   if (a.rating) bits.push('★'.repeat(a.rating));
+  if (a.label) bits.push(`label ${a.label}`);
   if (a.keywords.length) bits.push(a.keywords.join(', '));
   if (a.quality?.score != null) bits.push(`quality ${Math.round(a.quality.score * 100)}%`);
   if (a.quality?.ugcClass != null) bits.push(`UGC class ${a.quality.ugcClass}`);

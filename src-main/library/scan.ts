@@ -48,6 +48,7 @@ interface ExistingRow {
   format: string;
   removed_at: number | null;
   thumb: string | null;
+  indexed_at: number;
 }
 
 interface WorkItem {
@@ -87,6 +88,18 @@ function sidecarFor(file: WalkedFile, sidecars: Map<string, string>, root: strin
   const byBase = file.format.browserViewable ? undefined : sidecars.get(`${stackKeyOf(file.relPath)}.xmp`);
   const rel = exact ?? byBase;
   return rel ? `${root}/${rel}` : null;
+}
+
+/**
+ * Whether a sidecar was written after its file was last indexed: Lightroom and others change
+ * only the sidecar of a RAW (a label, a rating), so the RAW's own size and time stay the same.
+ */
+async function changedSince(path: string, indexedAt: number): Promise<boolean> {
+  try {
+    return (await stat(path)).mtimeMs > indexedAt;
+  } catch {
+    return false;
+  }
 }
 
 export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOptions = {}): Promise<ScanSummary> {
@@ -132,7 +145,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
 
   const rows = db
-    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, removed_at, thumb FROM assets WHERE folder_id = ?')
+    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, removed_at, thumb, indexed_at FROM assets WHERE folder_id = ?')
     .all(folderId);
   const byPath = new Map(rows.map((r) => [r.rel_path, r]));
   // Files that could not be read for want of a tool (ffprobe, perl...) are read again, even
@@ -163,11 +176,13 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   for (const f of walked.files) {
     seen.add(f.relPath);
     const row = byPath.get(f.relPath) ?? null;
-    if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs && !toolBlocked.has(row.id)) {
+    const sidecarPath = sidecarFor(f, walked.sidecars, root);
+    if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs && !toolBlocked.has(row.id) &&
+      !(sidecarPath && (await changedSince(sidecarPath, row.indexed_at)))) {
       if (needsMediaRehash(row)) rehash.push({ row, path: f.absPath });
       continue;
     }
-    work.push({ file: f, existing: row, sidecarPath: sidecarFor(f, walked.sidecars, root) });
+    work.push({ file: f, existing: row, sidecarPath });
   }
   // Rows whose file is gone. Folders that could not be listed this time keep their rows.
   const vanished = new Map<number, ExistingRow>();

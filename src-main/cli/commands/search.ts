@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetKind, SearchQuery, SortKey } from '../../../src-preload/contract';
 import { listFolders } from '../../library/folders';
+import { COLOR_LABELS } from '../../library/labels';
 import { searchIds } from '../../library/search';
 import { isInside } from '../../core/media';
 import type { LibraryCtx } from '../../library/context';
@@ -12,6 +13,8 @@ import { cliAsset, humanAsset } from '../asset-json';
 import type { Command } from '../command';
 
 const KINDS: AssetKind[] = ['image', 'video', 'audio'];
+const LABELS = [...COLOR_LABELS, 'none'] as string[];
+const FLAGS = ['pick', 'reject', 'none'];
 const SORTS: SortKey[] = ['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch'];
 
 /** --folder F: a library folder (its id) or a folder inside one (its id plus a path prefix). */
@@ -34,7 +37,7 @@ function folderScope(ctx: LibraryCtx, path: string): { folderId: number; prefix:
 
 export const command: Command = {
   name: 'search',
-  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX]',
+  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX] [--label red|yellow|green|blue|purple|none] [--flag pick|reject|none]',
   summary: 'Find assets; lists every match (every file of a RAW+JPEG pair) unless --limit is given.',
   help: [
     'TEXT                 words matched as prefixes in file name, keywords, caption and title',
@@ -50,6 +53,8 @@ export const command: Command = {
     '--has-faces          at least one face found',
     '--child              a face estimated under 18',
     '--color HEX          mostly this colour (perceptual match, e.g. #1e50c8)',
+    '--label L            colour label red, yellow, green, blue or purple; none = no label',
+    '--flag F             pick, reject, or none (unflagged)',
   ],
   options: {
     keyword: { type: 'string', multiple: true },
@@ -64,6 +69,8 @@ export const command: Command = {
     'has-faces': { type: 'boolean' },
     child: { type: 'boolean' },
     color: { type: 'string' },
+    label: { type: 'string' },
+    flag: { type: 'string' },
   },
   async run(ctx, { values, positionals }, out) {
     const type = values.type as string | undefined;
@@ -82,6 +89,10 @@ export const command: Command = {
     });
     const color = values.color as string | undefined;
     if (color !== undefined && !parseHex(color)) throw new UsageError(`--color must be a hex colour such as #1e50c8 (got “${color}”).`, 'search');
+    const label = values.label as string | undefined;
+    if (label !== undefined && !LABELS.includes(label)) throw new UsageError(`--label must be one of ${LABELS.join(', ')} (got “${label}”).`, 'search');
+    const flag = values.flag as string | undefined;
+    if (flag !== undefined && !FLAGS.includes(flag)) throw new UsageError(`--flag must be one of ${FLAGS.join(', ')} (got “${flag}”).`, 'search');
     const query: SearchQuery = {
       text: positionals.join(' ') || undefined,
       keywords: listValue(values.keyword),
@@ -94,6 +105,8 @@ export const command: Command = {
       hasFaces: values['has-faces'] === true || undefined,
       child: values.child === true || undefined,
       color: color !== undefined ? { hex: color } : undefined,
+      label: label as SearchQuery['label'],
+      flag: flag === undefined ? undefined : flag === 'none' ? 'unflagged' : (flag as 'pick' | 'reject'),
     };
     // Palettes of keyword runs made by `tagsmith keyword --colors` (no queue listener there).
     if (color !== undefined) importKeywordColors(ctx, null);
