@@ -21,8 +21,11 @@ export interface CliAsset {
   cameraModel: string | null;
   gps: { lat: number; lon: number } | null;
   rating: number;
-  /** red, yellow, green, blue or purple; another program's label text as it is; null for none. */
-  label: string | null;
+  /**
+   * show (and label) only, so search's documented shape stays as it was: red, yellow, green,
+   * blue or purple; another program's label text as it is; null for none.
+   */
+  label?: string | null;
   keywords: string[];
   caption: string | null;
   title: string | null;
@@ -63,7 +66,6 @@ export function cliAsset(ctx: LibraryCtx, id: number): CliAsset {
     cameraModel: row.camera_model,
     gps: row.gps_lat !== null && row.gps_lon !== null ? { lat: row.gps_lat, lon: row.gps_lon } : null,
     rating: row.rating,
-    label: labelOf(row.color_label) ?? (row.color_label?.trim() || null),
     keywords: assetKeywords(row),
     caption: row.caption,
     title: row.title,
@@ -72,8 +74,17 @@ export function cliAsset(ctx: LibraryCtx, id: number): CliAsset {
   };
 }
 
+/** The colour label as the CLI prints it (see CliAsset.label). */
+export function cliLabel(ctx: LibraryCtx, id: number): string | null {
+  const text = getAssetRow(ctx, id)?.color_label ?? null;
+  return labelOf(text) ?? (text?.trim() || null);
+}
+
+/** The asset with its colour label (the `label` command's result). */
+export const cliAssetWithLabel = (ctx: LibraryCtx, id: number): CliAsset => ({ ...cliAsset(ctx, id), label: cliLabel(ctx, id) });
+
 export function cliAssetWithErrors(ctx: LibraryCtx, id: number): CliAssetWithErrors {
-  return { ...cliAsset(ctx, id), errors: assetErrors(ctx, id).map((e) => ({ stage: e.stage, reason: e.reason })) };
+  return { ...cliAssetWithLabel(ctx, id), errors: assetErrors(ctx, id).map((e) => ({ stage: e.stage, reason: e.reason })) };
 }
 
 /** One line per asset for people: path, then what is worth a glance. */

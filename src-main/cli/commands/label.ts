@@ -4,6 +4,7 @@ import { COLOR_LABELS, isColorLabel } from '../../library/labels';
 import { UsageError } from '../args';
 import type { Command } from '../command';
 import { assetIdsForPaths } from '../targets';
+import { cliAssetWithLabel } from '../asset-json';
 import { runEdit } from '../edit-result';
 
 const CHOICES = [...COLOR_LABELS, 'none'].join(', ');
@@ -21,6 +22,6 @@ export const command: Command = {
     if (color !== 'none' && !isColorLabel(color)) throw new UsageError(`--color must be one of ${CHOICES} (got “${String(values.color)}”).`, 'label');
     const label: ColorLabel | null = color === 'none' ? null : (color as ColorLabel);
     const ids = assetIdsForPaths(ctx, positionals);
-    return runEdit(ctx, ids, out, 'Labelled', () => setLabel(ctx, ids, label));
+    return runEdit(ctx, ids, out, 'Labelled', () => setLabel(ctx, ids, label), cliAssetWithLabel);
   },
 };
