@@ -12,6 +12,10 @@ const keywords = z.array(keyword).max(1000);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2024-05-31');
 const text = z.string().max(20_000);
 
+const range = z
+  .strictObject({ min: z.number().min(0).max(1e7).optional(), max: z.number().min(0).max(1e7).optional() })
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, 'the lower end must not be above the upper end');
+
 export const searchQuery = z.strictObject({
   text: z.string().max(1000).optional(),
   kinds: z.array(z.enum(['image', 'video', 'audio'])).max(3).optional(),
@@ -23,6 +27,10 @@ export const searchQuery = z.strictObject({
   takenFrom: isoDate.optional(),
   takenTo: isoDate.optional(),
   camera: z.string().max(500).optional(),
+  lens: z.string().max(500).optional(),
+  iso: range.optional(),
+  focalLength: range.optional(),
+  aperture: range.optional(),
   duplicatesOnly: z.boolean().optional(),
   errorsOnly: z.boolean().optional(),
   // analysis filters
@@ -243,7 +251,7 @@ export const schemas = {
     settings: z.strictObject({
       exclude: keywordList.optional(),
       required: keywordList.optional(),
-      casing: z.enum(['lower', 'asSent']).optional(),
+      casing: z.enum(['byLanguage', 'lower', 'asSent']).optional(),
       limit: z
         .strictObject({
           preset: z.enum(['default', 'adobe', 'shutterstock', 'custom']).optional(),

@@ -4,7 +4,7 @@ import type { Api, SyncStateView } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
 import { buildAgencyCsv } from '../metadata/csv-export';
 import { previewWrite } from '../metadata/preview';
-import { getSyncState } from '../metadata/state';
+import { getSyncState } from '../library/file-state';
 import { writeThroughQueue } from '../metadata/write-job';
 import * as wf from '../workflows';
 import { ApiError } from '../core/errors';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import type { AssetKind } from '../../src-preload/contract';
+import type { AssetKind, Exposure } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
 import { getAssetAnalysis } from '../analysis/store';
-import { assetErrors, assetKeywords, assetPath, getAssetRow, thumbPath } from '../library/assets';
+import { assetErrors, assetKeywords, assetPath, exposureOfRow, getAssetRow, thumbPath } from '../library/assets';
 import { labelOf } from '../library/labels';
 import { CliError } from './args';
 
@@ -19,6 +19,8 @@ export interface CliAsset {
   takenAt: string | null;
   cameraMake: string | null;
   cameraModel: string | null;
+  /** Always an object; each member null where the file does not record it. */
+  exposure: Exposure;
   gps: { lat: number; lon: number } | null;
   rating: number;
   /**
@@ -64,6 +66,7 @@ export function cliAsset(ctx: LibraryCtx, id: number): CliAsset {
     takenAt: row.taken_at,
     cameraMake: row.camera_make,
     cameraModel: row.camera_model,
+    exposure: exposureOfRow(row),
     gps: row.gps_lat !== null && row.gps_lon !== null ? { lat: row.gps_lat, lon: row.gps_lon } : null,
     rating: row.rating,
     keywords: assetKeywords(row),
