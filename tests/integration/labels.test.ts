@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
@@ -52,9 +52,9 @@ beforeAll(async () => {
   await picture('#a33').jpeg().toFile(p('plain.jpg'));
   await picture('#aa3').jpeg().toFile(p('yellow.jpg'));
   exiftool('-q', '-overwrite_original', '-XMP-xmp:Label=Yellow', p('yellow.jpg'));
-  // A RAW (a DNG made by exiftool) whose label lives in its Lightroom-named sidecar.
-  await picture('#3a3').tiff().toFile(p('IMG_7.dng'));
-  exiftool('-q', '-overwrite_original', '-DNGVersion=1.4.0.0', '-EXIF:Make=Nikon', p('IMG_7.dng'));
+  // A camera RAW (TIFF-based, as a CR2 is) whose label lives in its Lightroom-named sidecar.
+  await picture('#3a3').tiff().toFile(p('IMG_7.cr2'));
+  exiftool('-q', '-overwrite_original', '-IFD0:Make=Canon', '-IFD0:Model=Canon EOS 5D', p('IMG_7.cr2'));
   exiftool('-q', '-o', p('IMG_7.xmp'), '-XMP-xmp:Label=Green', '-XMP-xmp:Rating=2');
   const r = tagsmith('index', photos, '--json');
   expect(r.code, r.stderr).toBe(0);
@@ -64,44 +64,45 @@ describe('colour labels', () => {
   it('reads labels from files and sidecars, sets, searches, undoes, writes XMP Label and reads it back', () => {
     expect(label(p('plain.jpg'))).toBeNull();
     expect(label(p('yellow.jpg'))).toBe('yellow');
-    expect(label(p('IMG_7.dng'))).toBe('green');
+    expect(label(p('IMG_7.cr2'))).toBe('green');
     expect(found('--label', 'yellow')).toEqual([p('yellow.jpg')]);
     expect(found('--label', 'none')).toEqual([p('plain.jpg')]);
 
     // Set: both named files change, in one undoable edit.
-    const set = tagsmith('label', p('plain.jpg'), p('IMG_7.dng'), '--color', 'purple', '--json');
+    const set = tagsmith('label', p('plain.jpg'), p('IMG_7.cr2'), '--color', 'purple', '--json');
     expect(set.code, set.stderr).toBe(0);
-    expect(set.json()).toMatchObject({ updated: 2, assets: [{ path: p('plain.jpg'), label: 'purple' }, { path: p('IMG_7.dng'), label: 'purple' }] });
-    expect(found('--label', 'purple')).toEqual([p('IMG_7.dng'), p('plain.jpg')].sort());
+    expect(set.json()).toMatchObject({ updated: 2, assets: [{ path: p('plain.jpg'), label: 'purple' }, { path: p('IMG_7.cr2'), label: 'purple' }] });
+    expect(found('--label', 'purple')).toEqual([p('IMG_7.cr2'), p('plain.jpg')].sort());
     expect(found('--label', 'green')).toEqual([]);
     expect(found('--label', 'none')).toEqual([]);
     const undo = tagsmith('undo', '--json');
     expect(undo.code, undo.stderr).toBe(0);
     expect(undo.stdout).toContain('label 2 photos purple');
     expect(label(p('plain.jpg'))).toBeNull();
-    expect(label(p('IMG_7.dng'))).toBe('green');
+    expect(label(p('IMG_7.cr2'))).toBe('green');
 
     // Set again, clear one, and write the files.
-    expect(tagsmith('label', p('plain.jpg'), p('IMG_7.dng'), '--color', 'purple').code).toBe(0);
+    expect(tagsmith('label', p('plain.jpg'), p('IMG_7.cr2'), '--color', 'purple').code).toBe(0);
     expect(tagsmith('label', p('yellow.jpg'), '--color', 'none').code).toBe(0);
     expect(found('--label', 'none')).toEqual([p('yellow.jpg')]);
-    const w = tagsmith('export', p('plain.jpg'), p('yellow.jpg'), p('IMG_7.dng'), '--write-files', '--json');
+    const rawBytes = readFileSync(p('IMG_7.cr2'));
+    const w = tagsmith('export', p('plain.jpg'), p('yellow.jpg'), p('IMG_7.cr2'), '--write-files', '--json');
     expect(w.code, w.stderr).toBe(0);
     expect(w.json()).toMatchObject({ written: 3, failed: 0 });
     expect(xmpLabel(p('plain.jpg'))).toBe('Purple');
     expect(xmpLabel(p('yellow.jpg'))).toBe('');
     expect(xmpLabel(p('IMG_7.xmp'))).toBe('Purple');
-    // The sidecar's other values stay; a DNG is written in place too, its sidecar kept in step.
+    // The sidecar's other values stay, and the RAW itself is never written.
     expect(exiftool('-s3', '-XMP-xmp:Rating', p('IMG_7.xmp')).trim()).toBe('2');
-    expect(xmpLabel(p('IMG_7.dng'))).toBe('Purple');
+    expect(readFileSync(p('IMG_7.cr2')).equals(rawBytes)).toBe(true);
 
-    // Another program changes the labels; the rescan takes the files' values.
+    // Another program changes the labels (Lightroom only the RAW's sidecar); the rescan takes the files' values.
     exiftool('-q', '-overwrite_original', '-XMP-xmp:Label=Blue', p('plain.jpg'));
     exiftool('-q', '-overwrite_original', '-XMP-xmp:Label=Red', p('IMG_7.xmp'));
     expect(tagsmith('index', photos).code).toBe(0);
     expect(label(p('plain.jpg'))).toBe('blue');
-    expect(label(p('IMG_7.dng'))).toBe('red');
-    expect(found('--label', 'red')).toEqual([p('IMG_7.dng')]);
+    expect(label(p('IMG_7.cr2'))).toBe('red');
+    expect(found('--label', 'red')).toEqual([p('IMG_7.cr2')]);
   }, 180_000);
 
   it('refuses a colour it does not know, naming the five, and filters flags', () => {
