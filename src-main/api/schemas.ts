@@ -172,6 +172,10 @@ export const schemas = {
   listBackups: none,
   backupNow: none,
   restoreBackup: z.strictObject({ path }),
+  reportError: z.strictObject({ message: z.string().max(4000), stack: z.string().max(20_000).optional(), where: z.string().max(200).optional() }),
+  getViewState: none,
+  // View state is small: a few dozen keys of plain JSON (checked by size, not by shape).
+  setViewState: z.strictObject({ state: z.record(z.string().max(100), z.unknown()).refine((s) => JSON.stringify(s).length <= 64_000, 'view state too large') }),
   listFolders: none,
   addFolder: z.strictObject({ path }),
   removeFolder: z.strictObject({ id }),

@@ -201,11 +201,6 @@ export function indexable(query: SearchQuery): boolean {
     query.ageMin === undefined &&
     query.ageMax === undefined &&
     query.releaseNeeded === undefined &&
-    !query.color &&
-    // Exposure (migration 13) is not in the index yet: SQL answers those filters.
-    !query.lens &&
-    query.iso === undefined &&
-    query.focalLength === undefined &&
-    query.aperture === undefined
+    !query.color
   );
 }
