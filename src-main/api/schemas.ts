@@ -231,6 +231,7 @@ export const schemas = {
       pricePerCall: z.record(z.string().min(1).max(200), z.number().min(0).max(1_000_000)).optional(),
       dailySpend: z.number().min(0).max(1e12).nullable().optional(),
       monthlySpend: z.number().min(0).max(1e12).nullable().optional(),
+      accountRatePerSecond: z.number().min(0).max(1000).nullable().optional(),
     }),
   }),
 
