@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { AssetDetail } from '../../../../src-preload/contract';
+import type { AssetDetail, BlockDisagreement } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
 import { LabelPicker } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
@@ -74,6 +74,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <TextField key={`t${a.id}`} label="Title" value={a.title ?? ''} placeholder="Add a title" onSave={(v) => edits.setTitle(ids, v)} testId="title" />
         <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
+      {a.blockDisagreement && <BlockNote d={a.blockDisagreement} />}
       <RightsSection ids={ids} values={a.rights} />
       <MeasurementsSection id={a.id} />
       {a.errors.length > 0 && (
@@ -131,6 +132,26 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         </Section>
       )}
     </div>
+  );
+}
+
+const WHY: Record<BlockDisagreement['digest'], string> = {
+  absent: 'the file has no IPTC digest, so its XMP counts as current',
+  matches: 'the IPTC digest shows the XMP was written after the last IPTC change',
+  differs: 'the IPTC digest shows a program that ignores XMP changed the IPTC afterwards',
+};
+
+/** When the file's IPTC and XMP blocks disagreed: what was taken, and why (the MWG rule). */
+function BlockNote({ d }: { d: BlockDisagreement }) {
+  const fields = d.fields.join(', ');
+  const took = d.took === 'xmp' ? 'XMP' : 'IPTC';
+  return (
+    <Section title="Metadata in the file">
+      <p className="inspector-note small" data-testid="inspector-block-disagreement" data-took={d.took}>
+        {`The file's IPTC and XMP disagreed on ${fields}. Tagsmith shows the ${took} values: ${WHY[d.digest]}.`}
+        {d.fields.includes('keywords') ? ` Keywords from both are kept, ${took}'s first.` : ''}
+      </p>
+    </Section>
   );
 }
 
