@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { AssetDetail, BlockDisagreement } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
+import { LabelPicker } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
 import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '../../ui/primitives';
 import { KeywordEditor } from './KeywordEditor';
@@ -59,6 +60,11 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <h2 title={a.name} data-testid="inspector-name">{a.name}</h2>
         <Stars value={a.rating} onChange={(n) => void edits.setRating(ids, n)} testId="inspector-rating" />
         <SyncBadge id={a.id} />
+      </div>
+      <div className="inspector-label">
+        <span className="muted small">Label</span>
+        <LabelPicker value={a.label} onChange={(l) => void edits.setLabel(ids, l)} testId="inspector-label" />
+        {a.colorLabel && !a.label && <span className="muted small" title="A label another program set; choosing one of the five replaces it">“{a.colorLabel}”</span>}
       </div>
       <ProvenanceSection assetId={a.id} onJump={onJump} />
       <Section title="Keywords">
@@ -205,6 +211,10 @@ function MultiInspector({ ids, sampleId }: { ids: number[]; sampleId: number }) 
       <div className="inspector-title">
         <h2 data-testid="selected-count">{formatCount(ids.length)} selected</h2>
         <Stars value={null} onChange={(n) => void edits.setRating(ids, n)} testId="multi-rating" />
+      </div>
+      <div className="inspector-label">
+        <span className="muted small">Label</span>
+        <LabelPicker value={null} onChange={(l) => void edits.setLabel(ids, l)} testId="multi-label" />
       </div>
       <p className="muted small inspector-note">Changes here apply to all {formatCount(ids.length)} selected items.</p>
       <Section title="Keywords in common">
