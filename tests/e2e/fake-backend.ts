@@ -24,6 +24,7 @@ export function fakeBackend(opts: { count: number; thumbFile: string; mediaRoot:
     durationS: null,
     takenAt: '2024-05-31T12:00:00',
     rating: rating.get(id) ?? 0,
+    label: null,
     thumb,
     stackCount: 0,
     hasError: false,

@@ -10,6 +10,7 @@ import { JobQueue, builtinHandlers, type AnalyzePayload, type JobSpec, type Task
 import { openDb, type Db } from '../../src-main/library/db';
 import { ServiceClient } from '../../src-main/service/client';
 import { startSimulator, type Simulator } from '../simulator/index.js';
+import { until } from '../helpers/until';
 
 const creds = { clientId: 'jobs', clientSecret: 'jobs-secret' };
 const TUNING = { pollMs: 40, pollMaxMs: 200, offlineProbeMs: 150, offlineProbeMaxMs: 600, retryBaseMs: 100, retryMaxMs: 500 };
@@ -17,15 +18,6 @@ let dir: string;
 let photos: string[] = [];
 const open: { q: JobQueue; db: Db; client: ServiceClient; sim?: Simulator }[] = [];
 
-async function until<T>(probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v as T;
-    if (Date.now() > end) throw new Error('timed out waiting for a condition');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function setup(simOpts: Partial<Parameters<typeof startSimulator>[0]> = {}, clientCreds = creds, existingSim?: Simulator) {
   const sim = existingSim ?? await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 30, startedMs: 60 }, ...simOpts });
@@ -155,6 +147,30 @@ describe('job queue', () => {
     expect(q.status().hold).toBeNull();
   });
 
+  it('an account-wide ceiling (off by default) holds every lane together under it, against a service that counts the account', async () => {
+    const { sim, q } = await setup({ rateScope: 'account' });
+    expect(q.getCaps().accountRatePerSecond ?? null).toBeNull();
+    expect(() => q.setCaps({ accountRatePerSecond: 31 })).toThrow(/accountRatePerSecond/);
+    q.setCaps({ accountRatePerSecond: 12 });
+    const specs = [
+      ...Array.from({ length: 25 }, (_, i) => analyze(i, 'keywords', `acct-k-${i}`)),
+      ...Array.from({ length: 25 }, (_, i) => analyze(i, 'quality', `acct-q-${i}`)),
+      ...Array.from({ length: 10 }, (_, i) => analyze(i, 'faces', `acct-f-${i}`)),
+    ];
+    const { batch } = q.enqueueBatch('three lanes', specs);
+    await q.waitForIdle();
+    expect(q.getBatch(batch.id)!.counts.done).toBe(60);
+    expect(count502(sim)).toBe(0);
+    // arrivals at the service over any rolling second, all endpoints together
+    const at = sim.log.filter((e) => e.status === 200 && ['/v1/keywords', '/v1/quality', '/v1/faces'].includes(e.path)).map((e) => e.at).sort((a, b) => a - b);
+    let most = 0;
+    for (let i = 0, j = 0; i < at.length; i++) {
+      while (at[i] - at[j] >= 1000) j++;
+      most = Math.max(most, i - j + 1);
+    }
+    expect(most).toBeLessThanOrEqual(12);
+  }, 120_000);
+
   it('a 401 stops everything and asks for credentials', async () => {
     const { sim, q } = await setup({}, { clientId: 'jobs', clientSecret: 'wrong' });
     const events: string[] = [];
@@ -270,20 +286,22 @@ describe('kill -9 mid-batch', () => {
     const dbFile = join(await mkdtemp(join(dir, 'kill-')), 'library.sqlite');
     const env = { SIM_URL: sim.url, DB_FILE: dbFile, CLIENT_ID: creds.clientId, CLIENT_SECRET: creds.clientSecret, PHOTOS: photos.join('\n') };
     try {
-      // The async create stays on the wire (latency) while the process dies.
-      sim.inject({ kind: 'latency', path: '/v1/image_generate', count: 1, ms: 4000 });
+      // The async create is held on the wire until the process has died.
+      sim.inject({ kind: 'hold', path: '/v1/image_generate', count: 1 });
       const child = worker({ ...env, ENQUEUE: '120' });
       let out = '';
       child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-      await until(() => /done 30\b/.test(out) && /generate sent/.test(out), 30_000);
+      await until(() => /done 30\b/.test(out) && /generate sent/.test(out));
+      await sim.held.until(1, '/v1/image_generate');
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
+      sim.held.release('/v1/image_generate');
       // Restart in this process and finish.
       const db = openDb(dbFile);
       const client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
       const q = new JobQueue({ db, client, handlers: builtinHandlers, tuning: TUNING });
       q.start();
-      await until(() => sim.tasks().length === 1, 10_000); // the latency-delayed create was carried out
+      await until(() => sim.tasks().length === 1); // the held create was carried out
       await q.waitForIdle();
       const jobs = q.listJobs({ limit: 1000 });
       expect(jobs).toHaveLength(121);

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { AssetDetail } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
+import { LabelPicker } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
 import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '../../ui/primitives';
 import { KeywordEditor } from './KeywordEditor';
@@ -8,7 +9,7 @@ import { RightsSection } from './RightsSection';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
-import { ProvenanceSection } from '../create/Provenance';
+import { ProvenanceSection, useCreationOf } from '../create/Provenance';
 import { MeasurementsSection } from '../analysis/Measurements';
 import { exposureLine, formatBias, formatFlash, formatFocal, hasExposure } from '../../ui/exposure';
 
@@ -35,20 +36,36 @@ export function Inspector({ focusId, selectedIds, onJump }: { focusId: number | 
   );
 }
 
+/**
+ * One asset. The panel switches to a newly focused asset only once what it shows about it has
+ * arrived (its detail and whether Tagsmith made it); until then the previous asset stays, whole,
+ * so moving through photos never blanks the panel, loses its scroll position or remounts its
+ * sections. A refetch of the shown asset updates it in place.
+ */
 function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void }) {
-  const detail = useAssetDetail(id);
+  const wanted = useAssetDetail(id);
+  const wantedCreation = useCreationOf(id);
+  const wantedReady = wanted.data?.id === id && (wantedCreation.data !== undefined || wantedCreation.error !== undefined);
+  const [shownId, setShownId] = useState<number | null>(null);
+  if (wantedReady && shownId !== id) setShownId(id);
+  const shown = useAssetDetail(shownId);
   const edits = useEdits();
-  const a = detail.data?.id === id ? detail.data : undefined;
-  if (!a) {
-    return detail.error ? <p className="inspector-empty error-text">{detail.error.message}</p> : <p className="inspector-empty muted">Loading…</p>;
+  const a = shownId !== null && shown.data?.id === shownId ? shown.data : undefined;
+  if (!a || (wanted.error && !wanted.loading && shownId !== id)) {
+    return wanted.error ? <p className="inspector-empty error-text">{wanted.error.message}</p> : <p className="inspector-empty muted">Loading…</p>;
   }
   const ids = [a.id];
   return (
-    <div data-testid="inspector-single" data-asset-id={a.id}>
+    <div data-testid="inspector-single" data-asset-id={a.id} aria-busy={a.id !== id}>
       <div className="inspector-title">
         <h2 title={a.name} data-testid="inspector-name">{a.name}</h2>
         <Stars value={a.rating} onChange={(n) => void edits.setRating(ids, n)} testId="inspector-rating" />
         <SyncBadge id={a.id} />
+      </div>
+      <div className="inspector-label">
+        <span className="muted small">Label</span>
+        <LabelPicker value={a.label} onChange={(l) => void edits.setLabel(ids, l)} testId="inspector-label" />
+        {a.colorLabel && !a.label && <span className="muted small" title="A label another program set; choosing one of the five replaces it">“{a.colorLabel}”</span>}
       </div>
       <ProvenanceSection assetId={a.id} onJump={onJump} />
       <Section title="Keywords">
@@ -182,6 +199,10 @@ function MultiInspector({ ids, sampleId }: { ids: number[]; sampleId: number }) 
       <div className="inspector-title">
         <h2 data-testid="selected-count">{formatCount(ids.length)} selected</h2>
         <Stars value={null} onChange={(n) => void edits.setRating(ids, n)} testId="multi-rating" />
+      </div>
+      <div className="inspector-label">
+        <span className="muted small">Label</span>
+        <LabelPicker value={null} onChange={(l) => void edits.setLabel(ids, l)} testId="multi-label" />
       </div>
       <p className="muted small inspector-note">Changes here apply to all {formatCount(ids.length)} selected items.</p>
       <Section title="Keywords in common">
