@@ -127,6 +127,7 @@ const generateRequest = z.strictObject({
 const editRequest = z.strictObject({
   prompt: z.string().min(1).max(20_000),
   sources: z.array(mediaRef).min(1).max(100),
+  sourceRoles: z.array(z.enum(['object', 'character', 'style'])).max(100).optional(),
   model: shortText.optional(),
   quality: shortText.optional(),
   resolution: shortText.optional(),
