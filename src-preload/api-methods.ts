@@ -76,6 +76,9 @@ export const API_METHODS = [
   'syncState',
   'exportCsv',
   'pickSavePath',
+  // agencies: profiles and the check
+  'listAgencies',
+  'checkForAgency',
   // analysis: quality, faces, colours, flags
   'previewAnalysisRun',
   'startAnalysisRun',

@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import type { Api, SyncStateView } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
+import { AGENCY_PROFILES, agencyProfile, agencyView } from '../metadata/agencies';
+import { checkAssets } from '../metadata/agency-check';
 import { buildAgencyCsv } from '../metadata/csv-export';
 import { previewWrite } from '../metadata/preview';
 import { getSyncState } from '../metadata/state';
@@ -19,7 +21,7 @@ export type WorkflowMethods = Pick<
   | 'acceptSuggestions' | 'acceptAbove' | 'acceptKeyword' | 'rejectSuggestions' | 'rejectPending' | 'moveKeyword'
   | 'editCaptionSuggestion' | 'acceptCaptions' | 'rejectCaptions' | 'revertRun' | 'getKeywordSettings' | 'setKeywordSettings'
   | 'checkKeywords' | 'checkTextLimits' | 'listLibraryKeywords' | 'renameKeyword' | 'mergeKeywords' | 'deleteKeyword'
-  | 'previewWrite' | 'writeMetadata' | 'syncState' | 'exportCsv' | 'pickSavePath'
+  | 'previewWrite' | 'writeMetadata' | 'syncState' | 'exportCsv' | 'pickSavePath' | 'listAgencies' | 'checkForAgency'
 >;
 
 export interface WorkflowOptions {
@@ -153,8 +155,9 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       };
       return view;
     },
-    async exportCsv({ ids, agency, path }) {
-      const built = buildAgencyCsv(ctx, ids, agency);
+    async exportCsv({ ids, agency, path, force }) {
+      if (!agencyProfile(agency).csv) throw new ApiError('validation', `${agencyProfile(agency).name} documents no metadata CSV. Choose an agency that does.`, 'agency');
+      const built = buildAgencyCsv(ctx, ids, agency, { force });
       if (path !== undefined) {
         if (!isAbsolute(path) || !chosenPaths.has(path)) throw new ApiError('validation', 'Choose where to save the CSV file.', 'path');
         try {
@@ -163,7 +166,14 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
           throw new ApiError('io', `The CSV could not be saved to ${path}. Check that the folder exists and can be written to.`, 'path');
         }
       }
-      return { csv: built.csv, rows: built.rows, warnings: built.assets.flatMap((a) => a.warnings) };
+      const warnings = built.assets.flatMap((a) => a.problems.map((p) => `${basename(a.path)}: ${p}`));
+      return { csv: built.csv, rows: built.rows, warnings, verdicts: built.assets };
+    },
+    async listAgencies() {
+      return AGENCY_PROFILES.map(agencyView);
+    },
+    async checkForAgency({ ids, agency }) {
+      return checkAssets(ctx, ids, agency).map(({ assetId, path, ok, problems }) => ({ assetId, path, ok, problems }));
     },
     async pickSavePath({ defaultName }) {
       const chosen = opts.pickSavePath ? await opts.pickSavePath(defaultName) : null;

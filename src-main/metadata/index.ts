@@ -5,5 +5,5 @@ export { MetadataWriteError, removeStaleTemps, writeFileMetadata, writeAssetMeta
 export { previewWrite, type FieldChange, type PreviewResult } from './preview';
 export { threeWayMerge, mergeKeywords, type MergeResult, type FieldConflict } from './merge';
 export { getSyncState, recordFileRead, getFileSnapshot, libraryFields, type AssetSyncState, type SyncStatus } from './state';
-export { exportCsv, csvField, CSV_HEADERS, type Agency, type CsvRow } from './csv';
+export { exportCsv, csvField, csvText, type CsvRow } from './csv';
 export { targetsFor, type Target } from './targets';
