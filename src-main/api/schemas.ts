@@ -242,7 +242,7 @@ export const schemas = {
     settings: z.strictObject({
       exclude: keywordList.optional(),
       required: keywordList.optional(),
-      casing: z.enum(['lower', 'asSent']).optional(),
+      casing: z.enum(['byLanguage', 'lower', 'asSent']).optional(),
       limit: z
         .strictObject({
           preset: z.enum(['default', 'adobe', 'shutterstock', 'custom']).optional(),

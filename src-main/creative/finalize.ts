@@ -1,5 +1,6 @@
 import { copyFile, mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { CreativeKind } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import { isInside } from '../core/media';
 import { isToolMissing, runTool, toolErrorLine } from '../core/tools';
@@ -8,6 +9,8 @@ import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders } from '../library/folders';
 import { sharedExifTool } from '../library/metadata';
 import { scanFolder, type Scanner } from '../library/scan';
+import { DEFAULT_EDIT_MODEL, DEFAULT_GENERATE_MODEL } from '../service/endpoints';
+import * as store from './store';
 
 // Turning downloaded result files into library assets: parts joined (speech split by a text
 // limit), provenance written into images, the file moved into the creations folder under a
@@ -127,4 +130,45 @@ export async function indexResult(ctx: LibraryCtx, folderId: number, file: strin
     await run;
   }
   return findAssetByPath(ctx, file);
+}
+
+const KIND_DIRS: Record<CreativeKind, string> = {
+  speech: 'Speech', videoLipsync: 'Lipsync', imageLipsync: 'Lipsync', generate: 'Images', edit: 'Images', faceSwap: 'Face swaps', vectorize: 'Vectors',
+};
+
+/**
+ * A task whose parts are all downloaded becomes a library asset: the parts joined (long
+ * speech), provenance written into images, the file moved into the creations folder under
+ * its kind, indexed, and the task marked done with its asset.
+ */
+export async function finishTask(ctx: LibraryCtx, id: number, dirs: { staging: string; creations: string }, scanner?: Scanner): Promise<void> {
+  const row = store.getTaskRow(ctx.db, id)!;
+  const parts = store.partsOf(ctx.db, id);
+  const files = parts.map((p) => p.file);
+  for (const f of files) if (!f || !(await stat(f).catch(() => null))) throw new Error('a downloaded part is missing.');
+  const params = JSON.parse(row.params) as Record<string, unknown>;
+  let file = files[0]!;
+  if (files.length > 1) {
+    file = join(dirs.staging, `creative-${id}-joined${extname(file)}`);
+    await joinAudio(files as string[], file);
+  }
+  if (row.kind === 'generate' || row.kind === 'edit') {
+    const model = String(params.model ?? (row.kind === 'generate' ? DEFAULT_GENERATE_MODEL : DEFAULT_EDIT_MODEL));
+    await writeImageProvenance(file, { prompt: String(params.prompt), model, seed: typeof params.seed === 'number' ? params.seed : null, taskId: parts[0].remote_task_id });
+  }
+  const sourceName = typeof params.sourceName === 'string' ? params.sourceName : null;
+  if (row.kind === 'vectorize') {
+    await writeImageProvenance(file, { prompt: `Vectorized from ${sourceName ?? 'a raster image'}`, model: 'image_vectorize', taskId: parts[0].remote_task_id });
+  }
+  const label = String(params.title ?? params.prompt ?? (row.kind === 'speech' ? params.voice : sourceName ? `${row.kind}-${sourceName.replace(/\.[^.]+$/, '')}` : row.kind));
+  const dir = join(dirs.creations, KIND_DIRS[row.kind]);
+  const dest = await destinationFor(dir, label, id, extname(file));
+  await moveInto(file, dest);
+  if (files.length > 1) for (const f of files) await rm(f!, { force: true });
+  await rm(join(dirs.staging, 'inputs', String(id)), { recursive: true, force: true });
+  store.updateTask(ctx.db, id, { result_path: dest });
+  const folderId = ensureLibraryFolder(ctx, dirs.creations);
+  const assetId = await indexResult(ctx, folderId, dest, scanner);
+  store.updateTask(ctx.db, id, { status: 'done', finished_at: Date.now(), result_asset_id: assetId, error: assetId === null ? 'Saved, but the file type is not one the library indexes (e.g. SVG).' : null });
+  if (assetId !== null) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [assetId] });
 }

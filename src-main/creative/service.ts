@@ -1,4 +1,4 @@
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join } from 'node:path';
 import type {
   CreativeKind, CreativeSettings, CreativeTaskView, EditRequest, FaceSwapRequest, GenerateRequest, ImageJobArgs, ImageJobPreview, LipsyncRequest,
@@ -12,23 +12,23 @@ import type { JobView } from '../jobs/types';
 import type { LibraryCtx } from '../library/context';
 import type { Scanner } from '../library/scan';
 import type { ServiceClient } from '../service/client';
-import { billingKey, DEFAULT_EDIT_MODEL, DEFAULT_GENERATE_MODEL, EDIT_ALIASES } from '../service/endpoints';
 import { ServiceError } from '../service/errors';
-import type { ImageEditParams, ImageGenerateParams } from '../service/types';
+import type { ImageGenerateParams } from '../service/types';
 import * as v from '../service/validate';
 import { CREATIVE_JOB, creativeHandler, remoteStatus, type CreativePayload, type CreativeProgress } from './handler';
-import { CANCEL_UNCONFIRMED } from '../jobs/cancel';
 import { budgetFor, durationOf } from './deadlines';
+import { finishTask } from './finalize';
 import { checkMediaType, isVideoPath, prepareEditSource, resolveRef } from './media';
-import { costPerSourceImage } from './rules';
+import { editParams, fail, generateParams, previewImageJob, previewSpeech, speechParts } from './requests';
+import { nextStatus } from './status';
 import * as store from './store';
-import { splitText } from './text';
-import { destinationFor, ensureLibraryFolder, indexResult, joinAudio, moveInto, writeImageProvenance } from './finalize';
 
 // Creative tasks: requests become rows (creative_tasks) and queue jobs of kind 'creative'
 // (one per billed service task); job events and the handler's progress are mirrored into the
 // rows; when every part is downloaded the result is joined, stamped, moved into the
-// creations folder and indexed. Restart-safe: attach() sweeps what ended while nobody listened.
+// creations folder and indexed (finalize.ts). Restart-safe: attach() sweeps what ended while
+// nobody listened. Requests become service parameters in requests.ts; a task's status is
+// read from its jobs in status.ts.
 
 export interface CreativeOptions {
   client: () => ServiceClient;
@@ -39,18 +39,6 @@ export interface CreativeOptions {
 }
 
 const TERMINAL_JOB = new Set(['done', 'failed', 'cancelled', 'unknown']);
-/** ttsCreateJson takes at most 200 characters (vendor openapi). */
-const TTS_JSON_MAX = 200;
-
-const fail = (e: unknown): never => {
-  if (e instanceof ServiceError) throw new ApiError('validation', e.message, (e as ServiceError & { field?: string }).field);
-  throw e;
-};
-
-const KIND_DIRS: Record<CreativeKind, string> = {
-  speech: 'Speech', videoLipsync: 'Lipsync', imageLipsync: 'Lipsync', generate: 'Images', edit: 'Images', faceSwap: 'Face swaps', vectorize: 'Vectors',
-};
-
 export class CreativeService {
   private readonly finalizing = new Map<number, Promise<void>>();
   private readonly offs: (() => void)[] = [];
@@ -160,40 +148,13 @@ export class CreativeService {
     }
     const parts = store.partsOf(this.ctx.db, id);
     const jobs = parts.map((p) => (p.job_id !== null ? this.queue.getJob(p.job_id) : undefined));
-    const now = Date.now();
-    const patch: Partial<store.CreativeTaskRow> = {};
-    const failedIdx = jobs.findIndex((j) => j?.state === 'failed');
-    if (jobs.every((j) => j?.state === 'done')) {
-      patch.status = 'downloading';
-      store.updateTask(this.ctx.db, id, patch);
+    const next = nextStatus(row, parts, jobs, (jobId) => this.queue.getJob(jobId), Date.now(), this.now());
+    if (next.finalize) {
+      store.updateTask(this.ctx.db, id, next.patch);
       this.startFinalize(id);
-    } else if (failedIdx >= 0) {
-      const j = jobs[failedIdx]!;
-      const served = parts[failedIdx].remote_status === 'SUCCESS';
-      this.cancelParts(parts);
-      Object.assign(patch, {
-        status: served ? 'download_failed' : 'failed', finished_at: now,
-        error: served ? `The result could not be downloaded: ${j.error?.message ?? 'unknown error'} Fetch it again (no new charge).` : (j.error?.message ?? 'The task failed.'),
-      });
-    } else if (jobs.some((j) => j?.state === 'cancelled')) {
-      this.cancelParts(parts);
-      const unconfirmed = jobs.find((j) => j?.error?.kind === CANCEL_UNCONFIRMED);
-      Object.assign(patch, { status: 'cancelled', finished_at: now, error: unconfirmed ? unconfirmed.error!.message : null });
-    } else if (jobs.some((j) => j?.state === 'unknown')) {
-      const j = jobs.find((x) => x?.state === 'unknown')!;
-      Object.assign(patch, { status: 'unknown', finished_at: now, error: j.error?.message ?? 'The answer of the service was lost; it may have run (and billed) the task.' });
-    } else {
-      const active = parts.find((p) => p.remote_status !== 'SUCCESS');
-      const st = active?.remote_status;
-      const jobOfActive = active && active.job_id !== null ? this.queue.getJob(active.job_id) : undefined;
-      patch.status = st === 'STARTED' ? 'started' : st === 'PENDING' ? 'pending' : st === 'SUCCESS' || jobOfActive?.phase === 'download' ? 'downloading' : active?.remote_task_id ? 'pending' : 'waiting';
-      if (patch.status !== 'waiting' && row.started_at === null) {
-        patch.started_at = now;
-        // The deadline runs from the moment the task reached the service.
-        if (row.budget_ms !== null) patch.deadline_at = this.now() + row.budget_ms;
-      }
     }
-    store.updateTask(this.ctx.db, id, patch);
+    if (next.cancelParts) this.cancelParts(parts);
+    store.updateTask(this.ctx.db, id, next.patch);
     this.emit(id);
   }
 
@@ -222,35 +183,7 @@ export class CreativeService {
   }
 
   private async finalize(id: number): Promise<void> {
-    const row = store.getTaskRow(this.ctx.db, id)!;
-    const parts = store.partsOf(this.ctx.db, id);
-    const files = parts.map((p) => p.file);
-    for (const f of files) if (!f || !(await stat(f).catch(() => null))) throw new Error('a downloaded part is missing.');
-    const params = JSON.parse(row.params) as Record<string, unknown>;
-    let file = files[0]!;
-    if (files.length > 1) {
-      file = join(this.stagingDir(), `creative-${id}-joined${extname(file)}`);
-      await joinAudio(files as string[], file);
-    }
-    if (row.kind === 'generate' || row.kind === 'edit') {
-      const model = String(params.model ?? (row.kind === 'generate' ? DEFAULT_GENERATE_MODEL : DEFAULT_EDIT_MODEL));
-      await writeImageProvenance(file, { prompt: String(params.prompt), model, seed: typeof params.seed === 'number' ? params.seed : null, taskId: parts[0].remote_task_id });
-    }
-    const sourceName = typeof params.sourceName === 'string' ? params.sourceName : null;
-    if (row.kind === 'vectorize') {
-      await writeImageProvenance(file, { prompt: `Vectorized from ${sourceName ?? 'a raster image'}`, model: 'image_vectorize', taskId: parts[0].remote_task_id });
-    }
-    const label = String(params.title ?? params.prompt ?? (row.kind === 'speech' ? params.voice : sourceName ? `${row.kind}-${sourceName.replace(/\.[^.]+$/, '')}` : row.kind));
-    const dir = join(this.creationsDir(), KIND_DIRS[row.kind]);
-    const dest = await destinationFor(dir, label, id, extname(file));
-    await moveInto(file, dest);
-    if (files.length > 1) for (const f of files) await rm(f!, { force: true });
-    await rm(join(this.stagingDir(), 'inputs', String(id)), { recursive: true, force: true });
-    store.updateTask(this.ctx.db, id, { result_path: dest });
-    const folderId = ensureLibraryFolder(this.ctx, this.creationsDir());
-    const assetId = await indexResult(this.ctx, folderId, dest, this.opts.scanner);
-    store.updateTask(this.ctx.db, id, { status: 'done', finished_at: Date.now(), result_asset_id: assetId, error: assetId === null ? 'Saved, but the file type is not one the library indexes (e.g. SVG).' : null });
-    if (assetId !== null) this.ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [assetId] });
+    await finishTask(this.ctx, id, { staging: this.stagingDir(), creations: this.creationsDir() }, this.opts.scanner);
   }
 
   // ---- settings ---------------------------------------------------------------------------
@@ -294,34 +227,10 @@ export class CreativeService {
     return this.view(id);
   }
 
-  private speechParts(r: SpeechRequest): string[] {
-    v.checkTtsParams({ voice: r.voice, text: r.text, title: r.title });
-    const configured = this.settings().textLimit;
-    const limit = r.endpoint === 'ttsCreateJson' ? Math.min(configured ?? TTS_JSON_MAX, TTS_JSON_MAX) : configured;
-    return splitText(r.text, limit);
-  }
-
-  previewSpeech(r: SpeechRequest): SpeechPreview {
-    let parts: string[];
-    try {
-      parts = this.speechParts(r);
-    } catch (e) {
-      return fail(e);
-    }
-    const limit = r.endpoint === 'ttsCreateJson' ? Math.min(this.settings().textLimit ?? TTS_JSON_MAX, TTS_JSON_MAX) : this.settings().textLimit;
-    const n = parts.length;
-    return {
-      billedTasks: n, partLengths: parts.map((p) => p.length), limit,
-      message: n === 1
-        ? 'One billed text-to-speech task.'
-        : `The text is longer than the limit of ${limit} characters: it is split at sentence ends into ${n} parts, each a billed task, and the audio is joined into one file.`,
-    };
-  }
-
   startSpeech(r: SpeechRequest, retryOf?: number): CreativeTaskView {
     let parts: string[];
     try {
-      parts = this.speechParts(r);
+      parts = speechParts(r, this.settings().textLimit);
     } catch (e) {
       return fail(e);
     }
@@ -353,62 +262,6 @@ export class CreativeService {
     return this.enqueue(endpoint, endpoint, r, sources, [params], retryOf, budgetFor(endpoint, { mediaS }));
   }
 
-  private generateParams(r: GenerateRequest, styleImage: string | null): ImageGenerateParams {
-    const p: ImageGenerateParams = { prompt: r.prompt };
-    if (r.model !== undefined) p.model = r.model;
-    if (r.quality !== undefined) p.quality = r.quality;
-    if (r.imageSize !== undefined) p.image_size = r.imageSize;
-    if (r.resolution !== undefined) p.resolution = r.resolution;
-    if (r.style !== undefined) p.style = r.style;
-    if (r.seed !== undefined) p.seed = r.seed;
-    if (r.loraUrl !== undefined) p.lora_url = r.loraUrl;
-    if (r.controls !== undefined) {
-      p.controls = {};
-      if (r.controls.colors !== undefined) p.controls.colors = r.controls.colors;
-      if (r.controls.backgroundColor !== undefined) p.controls.background_color = r.controls.backgroundColor;
-    }
-    if (styleImage) p.image_url = { path: styleImage };
-    else if (r.styleImage) p.image_url = { path: '/pending-style-image' };
-    return p;
-  }
-
-  private editParams(r: EditRequest, sources: string[]): ImageEditParams {
-    const p: ImageEditParams = { prompt: r.prompt, image_urls: sources.map((path) => ({ path })) };
-    if (r.model !== undefined) p.model = r.model;
-    if (r.quality !== undefined) p.quality = r.quality;
-    if (r.resolution !== undefined) p.resolution = r.resolution;
-    if (r.imageSize !== undefined) p.image_size = r.imageSize;
-    if (r.megapixelRatio !== undefined) p.megapixel_ratio = r.megapixelRatio;
-    if (r.seed !== undefined) p.seed = r.seed;
-    return p;
-  }
-
-  previewImageJob(a: ImageJobArgs): ImageJobPreview {
-    const costNotes: string[] = [];
-    const notes: string[] = [];
-    let model: string;
-    try {
-      if (a.kind === 'generate') {
-        model = a.request.model ?? DEFAULT_GENERATE_MODEL;
-        v.checkGenerateParams(this.generateParams(a.request, null));
-        if (a.request.style !== undefined && model !== 'flux') notes.push('Style values for models other than flux are not documented by the service; external models ignore the style.');
-      } else {
-        const raw = a.request.model ?? DEFAULT_EDIT_MODEL;
-        model = EDIT_ALIASES[raw] ?? raw;
-        v.checkEditParams(this.editParams(a.request, a.request.sources.map((_, i) => `/source-${i}.jpg`)));
-        const per = costPerSourceImage(model);
-        if (per) costNotes.push(`${model} costs $${per.toFixed(2)} per source image in addition to the output: ${a.request.sources.length} source image${a.request.sources.length === 1 ? '' : 's'} = $${(per * a.request.sources.length).toFixed(2)}.`);
-        notes.push(`Sources are sent as downscaled copies (at most 2048 px on the long side, metadata removed).`);
-      }
-    } catch (e) {
-      const m = a.kind === 'generate' ? (a.request.model ?? DEFAULT_GENERATE_MODEL) : (a.request.model ?? DEFAULT_EDIT_MODEL);
-      if (e instanceof ServiceError) return { ok: false, model: m, error: { field: (e as ServiceError & { field?: string }).field ?? null, message: e.message }, billedTasks: 0, costNotes, notes };
-      throw e;
-    }
-    notes.push(`Billed under ${billingKey(a.kind === 'generate' ? 'imageGenerate' : 'imageEdit', { model })}; prices per model are not published in the interface.`);
-    return { ok: true, model, error: null, billedTasks: 1, costNotes, notes };
-  }
-
   async startGenerate(r: GenerateRequest, retryOf?: number): Promise<CreativeTaskView> {
     let style: { path: string; assetId: number | null } | null = null;
     if (r.styleImage) {
@@ -417,7 +270,7 @@ export class CreativeService {
     }
     let params: ImageGenerateParams;
     try {
-      params = v.checkGenerateParams(this.generateParams(r, style?.path ?? null));
+      params = v.checkGenerateParams(generateParams(r, style?.path ?? null));
     } catch (e) {
       return fail(e);
     }
@@ -426,7 +279,7 @@ export class CreativeService {
 
   async startEdit(r: EditRequest, retryOf?: number): Promise<CreativeTaskView> {
     try {
-      v.checkEditParams(this.editParams(r, r.sources.map((_, i) => `/source-${i}.jpg`)));
+      v.checkEditParams(editParams(r, r.sources.map((_, i) => `/source-${i}.jpg`)));
     } catch (e) {
       fail(e);
     }
@@ -441,7 +294,7 @@ export class CreativeService {
     await mkdir(dir, { recursive: true });
     const copies = [];
     for (const [i, m] of resolved.entries()) copies.push(await prepareEditSource(m.path, dir, `source-${i}`));
-    const params = this.editParams(r, copies);
+    const params = editParams(r, copies);
     return this.enqueue('edit', 'imageEdit', r, resolved.map((m) => m.assetId).filter((x): x is number => x !== null), [params], retryOf);
   }
 
@@ -474,6 +327,14 @@ export class CreativeService {
       fail(e);
     }
     return this.enqueue('vectorize', 'imageVectorize', { ...r, sourceName: basename(source.path) }, source.assetId !== null ? [source.assetId] : [], [params], retryOf);
+  }
+
+  previewSpeech(r: SpeechRequest): SpeechPreview {
+    return previewSpeech(r, this.settings().textLimit);
+  }
+
+  previewImageJob(a: ImageJobArgs): ImageJobPreview {
+    return previewImageJob(a);
   }
 
   // ---- control -----------------------------------------------------------------------------

@@ -12,9 +12,24 @@ export { LIMIT_PRESETS, TEXT_LIMITS, checkKeywords, checkTextLimits } from '../m
 // else lower case), the user's exclude list and required keywords, and the keyword limit in
 // force (the agencies' presets and checks are in metadata/stock-limits.ts).
 
-export const DEFAULT_SETTINGS: KeywordSettings = { exclude: [], required: [], limit: LIMIT_PRESETS.default, casing: 'lower' };
+export const DEFAULT_SETTINGS: KeywordSettings = { exclude: [], required: [], limit: LIMIT_PRESETS.default, casing: 'byLanguage' };
 
 const lower = (s: string): string => s.toLocaleLowerCase();
+
+/** Keyword languages (interface 4.2) whose nouns are written with a capital: German. */
+export const NOUN_CAPITALISING_LANGS: readonly string[] = ['de'];
+
+/** A word in ALL CAPS (two letters or more that have a case) becomes Capitalised; other words stay as they are. */
+export function unshout(text: string): string {
+  return text.replace(/\p{L}[\p{L}\p{M}'’-]*/gu, (w) => (w.length > 1 && w === w.toLocaleUpperCase() && w !== w.toLocaleLowerCase() ? w[0] + w.slice(1).toLocaleLowerCase() : w));
+}
+
+/** The spelling of a word new to the library under a casing setting, for the language it came in. */
+export function caseKeyword(k: string, casing: KeywordSettings['casing'], lang = 'en'): string {
+  if (casing === 'asSent') return k;
+  if (casing === 'lower') return lower(k);
+  return NOUN_CAPITALISING_LANGS.includes(lang) ? unshout(k) : lower(k);
+}
 
 /** A keyword (or each level of a hierarchy 'Animals|Cat') normalised: NFC, whitespace collapsed. */
 export function cleanKeyword(raw: string): string {
@@ -47,7 +62,7 @@ export function setKeywordSettings(ctx: LibraryCtx, patch: Partial<Omit<KeywordS
   if (patch.exclude) next.exclude = list(patch.exclude);
   if (patch.required) next.required = list(patch.required);
   if (patch.casing) {
-    if (patch.casing !== 'lower' && patch.casing !== 'asSent') throw new SettingsError('Casing is “lower” or “asSent”.', 'casing');
+    if (patch.casing !== 'lower' && patch.casing !== 'asSent' && patch.casing !== 'byLanguage') throw new SettingsError('Casing is “byLanguage”, “lower” or “asSent”.', 'casing');
     next.casing = patch.casing;
   }
   if (patch.limit) {
@@ -83,12 +98,12 @@ export class Vocabulary {
     for (const n of names) if (!this.byLower.has(lower(n))) this.byLower.set(lower(n), n);
   }
 
-  /** The spelling to store: the library's when it has the word, else per the casing setting. */
-  spell(raw: string, casing: KeywordSettings['casing']): string {
+  /** The spelling to store: the library's when it has the word, else per the casing setting and the word's language. */
+  spell(raw: string, casing: KeywordSettings['casing'], lang = 'en'): string {
     const k = cleanKeyword(raw);
     const known = this.byLower.get(lower(k));
     if (known) return known;
-    const spelled = casing === 'lower' ? lower(k) : k;
+    const spelled = caseKeyword(k, casing, lang);
     this.byLower.set(lower(k), spelled);
     return spelled;
   }

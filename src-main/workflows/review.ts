@@ -102,7 +102,7 @@ function mergeAccepted(
   const added: SuggestionRow[] = [];
   const skipped: { row: SuggestionRow; reason: 'excluded' | 'limit' | 'already_present' }[] = [];
   for (const row of [...picks].sort((a, b) => b.score - a.score || a.position - b.position)) {
-    const word = vocab.spell(row.keyword, settings.casing);
+    const word = vocab.spell(row.keyword, settings.casing, row.lang);
     const key = lower(word);
     if (excluded.has(key)) { skipped.push({ row, reason: 'excluded' }); continue; }
     if (present.has(key)) { skipped.push({ row, reason: 'already_present' }); continue; }
@@ -130,7 +130,7 @@ function mergeAccepted(
   while (list.length > settings.limit.max && added.length) {
     const weakest = added.reduce((w, r) => (r.score < w.score ? r : w));
     added.splice(added.indexOf(weakest), 1);
-    const key = lower(vocab.spell(weakest.keyword, settings.casing));
+    const key = lower(vocab.spell(weakest.keyword, settings.casing, weakest.lang));
     list.splice(list.findIndex((k) => lower(k) === key), 1);
     skipped.push({ row: weakest, reason: 'limit' });
   }

@@ -258,7 +258,7 @@ function storeKeywords(ctx: LibraryCtx, ra: RunAssetRow, result: KeywordsResult,
   const list = [...(result.keywords ?? [])].map((k, i) => ({ ...k, i })).sort((a, b) => b.score - a.score || a.i - b.i);
   for (const k of list) {
     if (typeof k.keyword !== 'string' || !cleanKeyword(k.keyword)) continue;
-    const spelled = vocab.spell(k.keyword, settings.casing);
+    const spelled = vocab.spell(k.keyword, settings.casing, lang);
     const key = spelled.toLocaleLowerCase();
     if (seen.has(key)) continue; // the strongest of two spellings of one word
     seen.add(key);

@@ -150,8 +150,13 @@ export interface KeywordSettings {
   /** Added to every asset that accepts suggestions, when missing. */
   required: string[];
   limit: KeywordLimit;
-  /** 'lower': a word new to the library is stored in lower case; 'asSent': as the service spelled it. */
-  casing: 'lower' | 'asSent';
+  /**
+   * How a word new to the library is spelled (the library's existing spelling always wins):
+   * 'byLanguage' (default): lower case where the language does not capitalise nouns, the
+   * service's casing cleaned of ALL CAPS where it does (German); 'lower': always lower case;
+   * 'asSent': as the service spelled it.
+   */
+  casing: 'byLanguage' | 'lower' | 'asSent';
 }
 
 export type Agency = 'adobe' | 'shutterstock';

@@ -18,6 +18,7 @@ import {
   listLibraryKeywords, mergeKeywords, moveKeyword, previewKeywordRun, rejectPending, rejectSuggestions, renameKeyword, revertRun,
   setKeywordSettings, startKeywordRun, LIMIT_PRESETS,
 } from '../../src-main/workflows';
+import { caseKeyword, unshout } from '../../src-main/workflows/hygiene';
 import { seedAssets, seedFolder } from '../helpers/seed';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
@@ -142,6 +143,39 @@ describe('keyword runs', () => {
     acceptAbove(ctx, [ids[1]], 0, { runIds: [ru.runId] });
     expect(kw(ids[1]).every((w) => w === w.normalize('NFC'))).toBe(true);
     expect(kw(ids[1]).length).toBe(words(ru.runId).length);
+  });
+
+  it('casing by language (issue 15): German nouns keep their capitals (ALL CAPS cleaned), English is lower case; the library\'s spelling wins', async () => {
+    editKeywords(ctx, [ids[4]], ['wald'], []); // the library already spells this word its own way
+    const de = await run([ids[1]], { lang: 'de' });
+    const en = await run([ids[1]], { lang: 'en' });
+    const words = (runId: number) => getAssetReview(ctx, ids[1], { runId }).suggestions.map((s) => s.keyword);
+    const german = words(de.runId);
+    expect(german).toEqual(expect.arrayContaining(['Natur', 'grün', 'Gras', 'Blatt']));
+    expect(german).toContain('wald');
+    expect(german).not.toContain('Wald');
+    expect(german.filter((w) => w.length > 1 && w === w.toUpperCase())).toEqual([]);
+    expect(words(en.runId).every((w) => w === w.toLowerCase())).toBe(true);
+    // the older setting still lower-cases every word new to the library
+    setKeywordSettings(ctx, { casing: 'lower' });
+    const low = await run([ids[2]], { lang: 'de' });
+    expect(getAssetReview(ctx, ids[2], { runId: low.runId }).suggestions.every((s) => s.keyword === s.keyword.toLowerCase())).toBe(true);
+    setKeywordSettings(ctx, { casing: 'byLanguage' });
+    acceptAbove(ctx, [ids[1]], 0, { runIds: [de.runId] });
+    expect(kw(ids[1])).toEqual(expect.arrayContaining(['Natur', 'grün', 'wald']));
+  });
+
+  it('unshout and caseKeyword: ALL CAPS cleaned only where the language capitalises nouns', () => {
+    expect(unshout('HIMMEL')).toBe('Himmel');
+    expect(unshout('blauer HIMMEL')).toBe('blauer Himmel');
+    expect(unshout('Sonnenuntergang')).toBe('Sonnenuntergang');
+    expect(unshout('A')).toBe('A');
+    expect(caseKeyword('STRAND', 'byLanguage', 'de')).toBe('Strand');
+    expect(caseKeyword('Strand', 'byLanguage', 'de')).toBe('Strand');
+    expect(caseKeyword('Beach', 'byLanguage', 'en')).toBe('beach');
+    expect(caseKeyword('Plage', 'byLanguage', 'fr')).toBe('plage');
+    expect(caseKeyword('Strand', 'lower', 'de')).toBe('strand');
+    expect(caseKeyword('Beach', 'asSent', 'en')).toBe('Beach');
   });
 
   it('accepts above a score (existing first, strongest next), rejects one, accepts across a selection, reorders, and undoes', async () => {

@@ -100,7 +100,7 @@ function keywordList(a: Analysis, p: KeywordParams) {
   return scoreConcepts(a.features)
     .filter((c) => c.score >= p.threshold)
     .slice(0, p.count)
-    .map((c) => ({ keyword: caseFor(translate(c.index, p.lang)), score: c.score }));
+    .map((c) => ({ keyword: caseFor(translate(c.index, p.lang), p.lang), score: c.score }));
 }
 
 export const keywords: Handler = async (ctx) => {

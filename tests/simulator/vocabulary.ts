@@ -118,8 +118,12 @@ export function hash(text: string): number {
   return h;
 }
 
-/** The live service varies casing; the simulator does too, but stably per keyword. */
-export function caseFor(word: string): string {
+/**
+ * The live service varies casing; the simulator does too, but stably per keyword: lower case or
+ * Title Case, and for German its own spelling (nouns capitalised) or now and then ALL CAPS.
+ */
+export function caseFor(word: string, lang = 'en'): string {
+  if (lang === 'de') return hash(word) % 4 === 0 ? word.toUpperCase() : word;
   if (hash(word) % 3 !== 0) return word.toLowerCase();
   return word.replace(/(^|\s)(\p{L})/gu, (_m, sp: string, c: string) => sp + c.toUpperCase());
 }

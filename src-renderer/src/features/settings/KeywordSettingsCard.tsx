@@ -131,6 +131,7 @@ export function KeywordSettingsCard({ active }: { active: boolean }) {
         <label className="form-row">
           <span className="form-label">Casing</span>
           <select value={draft.casing} onChange={(e) => set({ casing: e.target.value as KeywordSettings['casing'] })} data-testid="kw-casing">
+            <option value="byLanguage">by language: lower case, German nouns capitalised (your existing spelling wins)</option>
             <option value="lower">lower case for new words (your existing spelling wins)</option>
             <option value="asSent">as the service spells them</option>
           </select>
