@@ -250,6 +250,9 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     expect(lines).toHaveLength(21);
     const firstName = (await api.getAsset({ id: firstId })).name;
     expect(lines.find((l) => l.startsWith(`${firstName},`))).toBe(`${firstName},${EDITED_CAPTION},"${chosenOrder.join(',')}",,`);
+    await expect(csvDialog.getByTestId('csv-result')).toContainText('20 rows exported for Adobe Stock');
+    await csvDialog.getByTestId('csv-done').click();
+    await expect(csvDialog).toHaveCount(0);
 
     // ---- The keyword list: counts, hierarchy, a click filters the grid, merge ------------
     await api.editKeywords({ ids: ids.slice(0, 3), add: ['Animals|Cat'] });
