@@ -1,17 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, screen, session, shell } from 'electron';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../src-preload/api-methods';
 import { createApi, type ApiHost } from './api';
 import { MEDIA_SCHEME, resolveMediaPath } from './core/media';
 import { resolveDataDir } from './core/paths';
-import { log, setLogFile } from './core/log';
+import { readAppSettings, updateAppSettings } from './core/app-settings';
+import { catchProcessErrors, flushLog, log, logFile, setLogFile } from './core/log';
 import { applyPendingRestore, holdLibrary, startDailyBackups, type BackupInfo } from './library/backup';
 import type { LibraryCtx } from './library/context';
 import { openCheckedLibrary } from './library/recover';
 import { listFolders } from './library/folders';
-import { CONTENT_SECURITY_POLICY, isTrustedSender, mainWindowOptions } from './window';
+import { foldersInArgv, secondInstanceHandler } from './instance';
+import { CONTENT_SECURITY_POLICY, isTrustedSender, mainWindowOptions, restoredBounds } from './window';
 
 // Electron main: one window, one IPC channel for the Api, one for events, and the media
 // protocol. All logic lives in the domain folders; this file only wires them to Electron.
@@ -19,6 +21,20 @@ import { CONTENT_SECURITY_POLICY, isTrustedSender, mainWindowOptions } from './w
 protocol.registerSchemesAsPrivileged([
   { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
 ]);
+
+// One Tagsmith at a time (two would run two scanners, watchers and exiftool pools on one
+// library): a second launch hands its command line to this one (see instance.ts) and quits.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+  process.exit(0);
+}
+
+// Main-process errors outside any handler: logged, and the user told, never a silent death.
+catchProcessErrors((err) => {
+  if (app.isReady()) {
+    dialog.showErrorBox('Tagsmith ran into an error', `${err instanceof Error ? err.message : String(err)}\n\nThe details are in the log: ${logFile() ?? 'not available'}`);
+  }
+});
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererUrl = process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(here, '../renderer/index.html')).href;
@@ -92,9 +108,22 @@ function hardenContents(): void {
   });
 }
 
+let mainWindow: BrowserWindow | null = null;
+
 async function createWindow(library: LibraryCtx): Promise<void> {
-  const win = new BrowserWindow(mainWindowOptions(join(here, '../preload/index.cjs')));
-  win.once('ready-to-show', () => win.show());
+  const dataDir = library.paths.dataDir;
+  const saved = restoredBounds(readAppSettings(dataDir).window, screen.getAllDisplays().map((d) => d.workArea));
+  const win = new BrowserWindow({ ...mainWindowOptions(join(here, '../preload/index.cjs')), ...(saved?.bounds ?? {}) });
+  mainWindow = win;
+  win.once('ready-to-show', () => {
+    if (saved?.maximized) win.maximize();
+    win.show();
+  });
+  // The size and place the user gave the window, for the next start.
+  win.on('close', () => {
+    const b = win.getNormalBounds();
+    updateAppSettings(dataDir, { window: { x: b.x, y: b.y, width: b.width, height: b.height, maximized: win.isMaximized() } });
+  });
   const forward = library.events.onAny((name, payload) => {
     if (!win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, name, payload);
   });
@@ -142,7 +171,20 @@ app.whenReady().then(async () => {
   stopBackups = startDailyBackups(ctx.db, dataDir, (err) => log.error('daily catalogue backup failed', err));
   registerMediaProtocol(ctx);
   registerIpc(host);
+  const api = host.api;
+  const addFolder = async (path: string): Promise<void> => {
+    try {
+      await api.addFolder({ path });
+    } catch (err) {
+      // Already in the library, or not readable: said in the log; the window shows the library as it is.
+      log.warn(`could not add ${path} from the command line`, err);
+    }
+  };
+  const onSecondInstance = secondInstanceHandler({ window: () => mainWindow, addFolder, appPath: app.isPackaged ? null : app.getAppPath() });
+  app.on('second-instance', (_event, argv, workingDirectory) => void onSecondInstance(argv, workingDirectory));
   await createWindow(ctx);
+  // A folder on this launch's own command line is added too.
+  for (const f of foldersInArgv(process.argv, process.cwd(), app.isPackaged ? null : app.getAppPath())) await addFolder(f);
   const library = ctx;
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) void createWindow(library);
@@ -159,8 +201,11 @@ app.on('will-quit', (event) => {
   const h = host;
   host = null;
   stopBackups();
-  void h.dispose().finally(() => {
-    releaseLibrary();
-    app.quit();
-  });
+  void h
+    .dispose()
+    .finally(() => flushLog())
+    .finally(() => {
+      releaseLibrary();
+      app.quit();
+    });
 });

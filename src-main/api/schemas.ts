@@ -12,6 +12,10 @@ const keywords = z.array(keyword).max(1000);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2024-05-31');
 const text = z.string().max(20_000);
 
+const range = z
+  .strictObject({ min: z.number().min(0).max(1e7).optional(), max: z.number().min(0).max(1e7).optional() })
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, 'the lower end must not be above the upper end');
+
 export const searchQuery = z.strictObject({
   text: z.string().max(1000).optional(),
   kinds: z.array(z.enum(['image', 'video', 'audio'])).max(3).optional(),
@@ -23,6 +27,10 @@ export const searchQuery = z.strictObject({
   takenFrom: isoDate.optional(),
   takenTo: isoDate.optional(),
   camera: z.string().max(500).optional(),
+  lens: z.string().max(500).optional(),
+  iso: range.optional(),
+  focalLength: range.optional(),
+  aperture: range.optional(),
   duplicatesOnly: z.boolean().optional(),
   errorsOnly: z.boolean().optional(),
   // analysis filters
@@ -164,6 +172,10 @@ export const schemas = {
   listBackups: none,
   backupNow: none,
   restoreBackup: z.strictObject({ path }),
+  reportError: z.strictObject({ message: z.string().max(4000), stack: z.string().max(20_000).optional(), where: z.string().max(200).optional() }),
+  getViewState: none,
+  // View state is small: a few dozen keys of plain JSON (checked by size, not by shape).
+  setViewState: z.strictObject({ state: z.record(z.string().max(100), z.unknown()).refine((s) => JSON.stringify(s).length <= 64_000, 'view state too large') }),
   listFolders: none,
   addFolder: z.strictObject({ path }),
   removeFolder: z.strictObject({ id }),

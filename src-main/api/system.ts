@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Api, BackupView, SystemReport, SystemSettings } from '../../src-preload/contract';
 import { readAppSettings, updateAppSettings } from '../core/app-settings';
+import { log } from '../core/log';
 import { checkTools, setToolPaths } from '../core/tools';
 import { backupCatalogue, listBackups, pruneBackups, requestRestore } from '../library/backup';
 import type { LibraryCtx } from '../library/context';
@@ -54,7 +55,10 @@ export interface SystemOptions {
   relaunch?: () => void;
 }
 
-type SystemMethods = Pick<Api, 'systemStatus' | 'systemSettings' | 'setSystemSettings' | 'listBackups' | 'backupNow' | 'restoreBackup'>;
+type SystemMethods = Pick<
+  Api,
+  'systemStatus' | 'systemSettings' | 'setSystemSettings' | 'listBackups' | 'backupNow' | 'restoreBackup' | 'reportError' | 'getViewState' | 'setViewState'
+>;
 
 export function systemMethods(ctx: LibraryCtx, service: ServiceHost, opts: SystemOptions = {}): SystemMethods {
   const dataDir = ctx.paths.dataDir;
@@ -100,6 +104,15 @@ export function systemMethods(ctx: LibraryCtx, service: ServiceHost, opts: Syste
         return { restartRequired: false };
       }
       return { restartRequired: true };
+    },
+    async reportError({ message, stack, where }) {
+      log.error(`renderer${where ? ` (${where})` : ''}: ${message}${stack ? `\n${stack}` : ''}`);
+    },
+    async getViewState() {
+      return readAppSettings(dataDir).viewState;
+    },
+    async setViewState({ state }) {
+      updateAppSettings(dataDir, { viewState: { ...readAppSettings(dataDir).viewState, ...state } });
     },
   };
 }

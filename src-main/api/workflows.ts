@@ -6,7 +6,7 @@ import { AGENCY_PROFILES, agencyProfile, agencyView } from '../metadata/agencies
 import { checkAssets } from '../metadata/agency-check';
 import { buildAgencyCsv } from '../metadata/csv-export';
 import { previewWrite } from '../metadata/preview';
-import { getSyncState } from '../metadata/state';
+import { getSyncState } from '../library/file-state';
 import { writeThroughQueue } from '../metadata/write-job';
 import * as wf from '../workflows';
 import { ApiError } from '../core/errors';

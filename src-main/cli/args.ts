@@ -62,10 +62,30 @@ export interface Parsed {
   positionals: string[];
 }
 
+/**
+ * node:util refuses a value that starts with a dash (`--focal -35`, an open range) as
+ * ambiguous; for a string option followed by something that reads as a number or a range,
+ * the two are joined as `--focal=-35`.
+ */
+function joinDashValues(args: readonly string[], options: OptionSpecs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const next = args[i + 1];
+    if (a.startsWith('--') && !a.includes('=') && options[a.slice(2)]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
+}
+
 export function parseCommandArgs(args: readonly string[], options: OptionSpecs, command?: string): Parsed {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinDashValues(args, options), options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
   } catch (err) {
     // node:util's messages name the offending option; drop its hint about '--' which only confuses.
     const msg = err instanceof Error ? err.message.replace(/\s*To specify a positional argument.*$/s, '') : String(err);
@@ -100,4 +120,23 @@ export function numberValue(v: string | boolean | string[] | undefined, name: st
   const n = Number(s);
   if (!/^-?(\d+\.?\d*|\.\d+)$/.test(s) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max} (got “${s}”).`, command);
   return n;
+}
+
+/**
+ * An inclusive range `MIN-MAX` where either end may be left open (`800-`, `-35`), or a single
+ * value `N` (exactly N). Undefined when the option is not given.
+ */
+export function rangeValue(v: string | boolean | string[] | undefined, name: string, command?: string): { min?: number; max?: number } | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v).trim();
+  const num = '(\\d+(?:\\.\\d*)?|\\.\\d+)';
+  const m = new RegExp(`^${num}?(-)?${num}?$`).exec(s);
+  const bad = () => new UsageError(`--${name} must be a range MIN-MAX, MIN- or -MAX, such as 100-800, 800- or -35 (got “${s}”).`, command);
+  if (!m || (m[1] === undefined && m[3] === undefined)) throw bad();
+  if (m[2] === undefined) return { min: Number(m[1]), max: Number(m[1]) };
+  const r: { min?: number; max?: number } = {};
+  if (m[1] !== undefined) r.min = Number(m[1]);
+  if (m[3] !== undefined) r.max = Number(m[3]);
+  if (r.min !== undefined && r.max !== undefined && r.min > r.max) throw new UsageError(`--${name}: the lower end ${r.min} is above the upper end ${r.max}.`, command);
+  return r;
 }

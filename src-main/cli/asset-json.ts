@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import type { AssetKind } from '../../src-preload/contract';
+import type { AssetKind, Exposure } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
 import { getAssetAnalysis } from '../analysis/store';
-import { assetErrors, assetKeywords, assetPath, getAssetRow, thumbPath } from '../library/assets';
+import { assetErrors, assetKeywords, assetPath, exposureOfRow, getAssetRow, thumbPath } from '../library/assets';
 import { CliError } from './args';
 
 // The one shape the CLI prints for an asset (search, show, tag, caption, rate). It is a
@@ -18,6 +18,8 @@ export interface CliAsset {
   takenAt: string | null;
   cameraMake: string | null;
   cameraModel: string | null;
+  /** Always an object; each member null where the file does not record it. */
+  exposure: Exposure;
   gps: { lat: number; lon: number } | null;
   rating: number;
   keywords: string[];
@@ -58,6 +60,7 @@ export function cliAsset(ctx: LibraryCtx, id: number): CliAsset {
     takenAt: row.taken_at,
     cameraMake: row.camera_make,
     cameraModel: row.camera_model,
+    exposure: exposureOfRow(row),
     gps: row.gps_lat !== null && row.gps_lon !== null ? { lat: row.gps_lat, lon: row.gps_lon } : null,
     rating: row.rating,
     keywords: assetKeywords(row),

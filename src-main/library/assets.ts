@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { AssetDetail, AssetKind } from '../../src-preload/contract';
+import type { AssetDetail, AssetKind, Exposure } from '../../src-preload/contract';
 import { notFound } from '../core/errors';
 import { isInside, mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
@@ -32,6 +32,13 @@ export interface AssetRow {
   camera_make: string | null;
   camera_model: string | null;
   lens: string | null;
+  aperture: number | null;
+  shutter: string | null;
+  iso: number | null;
+  focal_length: number | null;
+  focal_length_35: number | null;
+  exposure_bias: number | null;
+  flash: number | null;
   gps_lat: number | null;
   gps_lon: number | null;
   rating: number;
@@ -54,7 +61,7 @@ export interface AssetRow {
 }
 
 /** Formats a browser shows as they are, so the original can be its own preview. */
-const BROWSER_IMAGE_FORMATS = new Set(['jpeg', 'jpg', 'png', 'webp', 'gif']);
+const BROWSER_IMAGE_FORMATS = new Set(['jpeg', 'jpg', 'png', 'webp', 'gif', 'avif']);
 
 /** The row of a live asset, or null. */
 export function getAssetRow(ctx: LibraryCtx, id: number): AssetRow | null {
@@ -73,6 +80,19 @@ export function assetPath(row: Pick<AssetRow, 'folder_path' | 'rel_path'>): stri
 
 export function assetKeywords(row: Pick<AssetRow, 'keywords_text'>): string[] {
   return row.keywords_text ? row.keywords_text.split('\n') : [];
+}
+
+/** The exposure columns as the Api and the CLI give them: always an object, null where unknown. */
+export function exposureOfRow(row: Pick<AssetRow, 'aperture' | 'shutter' | 'iso' | 'focal_length' | 'focal_length_35' | 'exposure_bias' | 'flash'>): Exposure {
+  return {
+    aperture: row.aperture,
+    shutter: row.shutter,
+    iso: row.iso,
+    focalLength: row.focal_length,
+    focalLength35: row.focal_length_35,
+    exposureBias: row.exposure_bias,
+    flash: row.flash === null ? null : row.flash === 1,
+  };
 }
 
 /** Absolute thumbnail path (assets.thumb is relative to the cache dir), or null. */
@@ -122,6 +142,7 @@ export function getAssetDetail(ctx: LibraryCtx, id: number, previewPath?: string
     cameraMake: row.camera_make,
     cameraModel: row.camera_model,
     lens: row.lens,
+    exposure: exposureOfRow(row),
     gps: row.gps_lat !== null && row.gps_lon !== null ? { lat: row.gps_lat, lon: row.gps_lon } : null,
     colorLabel: row.color_label,
     videoCodec: row.video_codec,

@@ -167,7 +167,15 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     if (camera < 0) return empty;
   }
 
-  const { attrs, folder, make, model, takenPos, mark, hits } = c;
+  // Lens text: the codes of the lens names that contain it. Exposure ranges: an unknown
+  // value (NaN) fails every comparison, as NULL does in SQL.
+  const lensCodes = query.lens ? ix.codesContaining(query.lens) : null;
+  const range = (r: { min?: number; max?: number } | undefined): [number, number] | null =>
+    r && (r.min !== undefined || r.max !== undefined) ? [r.min ?? -Infinity, r.max ?? Infinity] : null;
+  const isoRange = range(query.iso);
+  const focalRange = range(query.focalLength);
+  const apertureRange = range(query.aperture);
+  const { attrs, folder, make, model, lens, iso, focal, aperture, takenPos, mark, hits } = c;
   mark.fill(0);
   let count = 0;
   // Candidates: the smallest required set, else the date range, else every id.
@@ -184,6 +192,10 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     if (byFolder) ok &= +(folder[id] === folderId);
     if (dateLo >= 0) ok &= +(takenPos[id] >= dateLo) & +(takenPos[id] < dateHi);
     if (camera) ok &= +(model[id] === camera) | +(make[id] === camera);
+    if (lensCodes) ok &= lensCodes[lens[id]];
+    if (isoRange) ok &= +(iso[id] >= isoRange[0]) & +(iso[id] <= isoRange[1]);
+    if (focalRange) ok &= +(focal[id] >= focalRange[0]) & +(focal[id] <= focalRange[1]);
+    if (apertureRange) ok &= +(aperture[id] >= apertureRange[0]) & +(aperture[id] <= apertureRange[1]);
     if (m > 1) ok &= +(counts[id] === m);
     if (excluding) ok &= 1 - without[id];
     mark[id] = ok;

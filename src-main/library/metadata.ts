@@ -3,17 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import exifr from 'exifr';
 import { DefaultExiftoolArgs, ExifTool } from 'exiftool-vendored';
-import { cleanKeywordList } from './keywords';
+import { emptyBlocks, keywordUnion, reconcileBlocks, type BlockDisagreement, type BlockTextField, type MetadataBlocks } from './metadata-blocks';
 
-// Reads what a file already says about itself: capture date, camera, lens, GPS,
-// orientation, rating, label, keywords, caption and title. exifr parses from the Buffer the
-// scan already holds (~1 ms, no extra I/O) for JPEG/TIFF/PNG/HEIC and TIFF-based RAWs; one
-// kept-open exiftool serves what exifr cannot (CR3, RAF, ORF, RW2, videos, XMP sidecars).
-// Both are reduced to RawTags so the merging rules (keyword union, caption precedence,
-// dates exactly as written) live in one place.
+// Reads what a file already says about itself: capture date, camera, lens, exposure, GPS,
+// orientation, rating, label, keywords, caption, title and rights, the values exiftool reads.
+// exifr parses from the Buffer the scan already holds (~1 ms, no extra I/O) for JPEG/TIFF/
+// PNG/HEIC/WebP and TIFF-based RAWs. Where it finds no date, neither keywords nor caption,
+// leaves a block unparsed (UTF-16 XMP, IPTC inside a TIFF) or sees IPTC and XMP disagree,
+// the file goes to the one kept-open exiftool (a -stay_open batch, never a process per
+// file), which also serves what exifr cannot read at all (CR3, RAF, ORF, RW2, videos, XMP
+// sidecars). Both are reduced to RawTags so the rules (MWG reconciliation of IPTC and XMP in
+// metadata-blocks.ts, date precedence, dates exactly as written) live in one place.
 
 export interface FileMetadata {
-  /** 'YYYY-MM-DDTHH:MM:SS', plus '+HH:MM' only when the file records an offset. */
+  /** 'YYYY-MM-DDTHH:MM:SS[.fff]', plus '+HH:MM' only when the file records an offset. */
   takenAt: string | null;
   cameraMake: string | null;
   cameraModel: string | null;
@@ -33,6 +36,8 @@ export interface FileMetadata {
   rights: Record<RightsField, string | null>;
   /** How the picture was exposed; each member null where the file does not record it. */
   exposure: Exposure;
+  /** When the file's IPTC and XMP blocks disagreed: which fields, and which block was taken. */
+  blockDisagreement: BlockDisagreement | null;
 }
 
 /** Exposure as exiftool prints it: the units photographers read, not the EXIF rationals. */
@@ -73,11 +78,17 @@ interface RawExposure {
 export type RightsField = 'headline' | 'creator' | 'copyright' | 'credit' | 'city' | 'country';
 const RIGHTS: readonly RightsField[] = ['headline', 'creator', 'copyright', 'credit', 'city', 'country'];
 
+/** One date a file records, with the sub-seconds and offset that belong to it. */
+interface DateCandidate {
+  value: string;
+  subSec?: string;
+  offset?: string;
+}
+
 /** The fields we use, as found in one source (the file or its sidecar). */
 interface RawTags {
-  dateOriginal?: string;
-  offsetOriginal?: string;
-  createDate?: string;
+  /** Capture-date candidates in precedence order (EXIF original, EXIF digitized, then the rest). */
+  dates: DateCandidate[];
   make?: string;
   model?: string;
   lens?: string;
@@ -88,21 +99,11 @@ interface RawTags {
   height?: number;
   rating?: number;
   label?: string;
-  iptcKeywords: string[];
-  xmpSubject: string[];
-  hierarchical: string[];
-  tagsList: string[];
-  captions: string[];
-  titles: string[];
-  rights: Record<RightsField, string[]>;
+  blocks: MetadataBlocks;
   exposure: RawExposure;
 }
 
-const emptyRaw = (): RawTags => ({
-  iptcKeywords: [], xmpSubject: [], hierarchical: [], tagsList: [], captions: [], titles: [],
-  rights: { headline: [], creator: [], copyright: [], credit: [], city: [], country: [] },
-  exposure: {},
-});
+const emptyRaw = (): RawTags => ({ dates: [], blocks: emptyBlocks(), exposure: {} });
 
 // ---------------------------------------------------------------------------- exiftool
 
@@ -209,7 +210,7 @@ function decodeIptc(s: string, utf8Declared: boolean): string {
 
 const IPTC_UTF8_MARK = Buffer.from([0x1c, 0x01, 0x5a, 0x00, 0x03, 0x1b, 0x25, 0x47]);
 
-const DATE_RE = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?/;
+const DATE_RE = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.(\d+))?\s*(Z|[+-]\d{2}:?\d{2})?/;
 
 function normOffset(o: string | undefined): string | null {
   if (!o) return null;
@@ -219,13 +220,18 @@ function normOffset(o: string | undefined): string | null {
   return m ? `${m[1]}${m[2]}:${m[3]}` : null;
 }
 
-/** The wall-clock time exactly as written; never converted to UTC or to this machine's zone. */
-export function formatTakenAt(raw: string | undefined, offset?: string): string | null {
+/**
+ * The wall-clock time exactly as written ('YYYY-MM-DDTHH:MM:SS[.fff][+HH:MM]'); never
+ * converted to UTC or to this machine's zone. Sub-seconds and the offset come from the value
+ * itself or from the EXIF tags that go with it (SubSecTimeOriginal, OffsetTimeOriginal).
+ */
+export function formatTakenAt(raw: string | undefined, offset?: string, subSec?: string): string | null {
   if (!raw) return null;
   const m = DATE_RE.exec(raw.trim());
-  if (!m || m[1] === '0000' || m[2] === '00') return null;
-  const base = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}`;
-  const off = normOffset(offset) ?? normOffset(m[7]);
+  if (!m || m[1] === '0000' || m[2] === '00' || m[3] === '00') return null;
+  const frac = m[7] ?? (subSec !== undefined && /^\d+$/.test(subSec.trim()) ? subSec.trim() : undefined);
+  const base = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${frac ? `.${frac}` : ''}`;
+  const off = normOffset(m[8]) ?? normOffset(offset);
   return off ? base + off : base;
 }
 
@@ -259,23 +265,22 @@ export function exposureOf(raw: RawExposure): Exposure {
   };
 }
 
-/** lr:hierarchicalSubject is 'A|B'; digiKam's TagsList is 'A/B'. Both become 'A|B'. */
-const fromDigikam = (s: string): string => s.split('/').map((p) => p.trim()).filter(Boolean).join('|');
+/** IPTC DateCreated ('2024:05:06') and TimeCreated ('07:08:09+02:00') as one date. */
+function iptcDate(date: string | undefined, time: string | undefined): DateCandidate | undefined {
+  if (!date || !/^\d{4}[:-]?\d{2}[:-]?\d{2}$/.test(date.trim())) return undefined;
+  const d = date.trim().replace(/^(\d{4})[:-]?(\d{2})[:-]?(\d{2})$/, '$1:$2:$3');
+  const t = /^(\d{2}):?(\d{2}):?(\d{2})(.*)$/.exec((time ?? '').trim());
+  return t ? { value: `${d} ${t[1]}:${t[2]}:${t[3]}${t[4]}` } : { value: `${d} 00:00:00` };
+}
 
-/**
- * Union of every keyword field of every source, nothing silently dropped. A flat keyword
- * that only repeats a component of a hierarchy in the same set (Lightroom writes both
- * 'Berlin' and 'Places|Europe|Berlin') is folded into that hierarchy.
- */
-export function unionKeywords(sources: readonly RawTags[]): string[] {
-  const all: string[] = [];
-  for (const s of sources) {
-    all.push(...s.iptcKeywords, ...s.xmpSubject, ...s.hierarchical, ...s.tagsList.map(fromDigikam));
+/** Windows Explorer's XPKeywords: 'a;b;c', stored as UTF-16LE bytes (exifr) or text (exiftool). */
+function xpList(v: unknown): string[] {
+  let s: string | undefined;
+  if (typeof v === 'string') s = v;
+  else if (v instanceof Uint8Array || (Array.isArray(v) && v.every((x) => typeof x === 'number'))) {
+    s = Buffer.from(v as ArrayLike<number>).toString('utf16le');
   }
-  const list = cleanKeywordList(all.map((k) => k.split('|').map((p) => p.trim()).filter(Boolean).join('|')));
-  const components = new Set<string>();
-  for (const k of list) if (k.includes('|')) for (const part of k.split('|')) components.add(part.toLocaleLowerCase());
-  return list.filter((k) => k.includes('|') || !components.has(k.toLocaleLowerCase()));
+  return (s ?? '').replace(/\0+$/, '').split(';').map((k) => k.trim()).filter(Boolean);
 }
 
 // ---------------------------------------------------------------------------- exifr
@@ -286,7 +291,8 @@ const EXIFR_OPTIONS = {
   gps: true,
   ifd1: false,
   interop: false,
-  makerNote: false,
+  // Only to know that a maker note is there (a date may hide in it); its bytes are not parsed.
+  makerNote: true,
   userComment: false,
   iptc: true,
   xmp: true,
@@ -306,16 +312,56 @@ const EXIFR_OPTIONS = {
 
 /** Formats exifr reads reliably (TIFF-based RAWs included). */
 const EXIFR_FORMATS = new Set(['jpeg', 'png', 'tiff', 'heic', 'heif', 'webp', 'dng', 'cr2', 'nef', 'arw']);
+const TIFF_BASED = new Set(['tiff', 'dng', 'cr2', 'nef', 'arw']);
 
 export function exifrCanRead(format: string): boolean {
   return EXIFR_FORMATS.has(format);
 }
 
-async function rawFromExifr(buf: Buffer): Promise<RawTags> {
+/** What exifr read, and whether the file holds blocks exifr left unread. */
+interface ExifrResult {
+  raw: RawTags;
+  /** Something is in the file that exifr did not parse (UTF-16 XMP, IPTC inside a TIFF, ...). */
+  unreadBlocks: boolean;
+  /** Blocks only exiftool reads that may hold a capture date (maker notes, vendor APP segments). */
+  opaqueBlocks: boolean;
+}
+
+/** The JPEG APP segments exifr reads, or that hold no capture date (by their identifier). */
+const KNOWN_APP: readonly [number, string][] = [
+  [0xe0, 'JFIF'], [0xe0, 'JFXX'], [0xe1, 'Exif'], [0xe1, 'http://ns.adobe.com/'], [0xe2, 'ICC_PROFILE'], [0xe2, 'MPF'],
+  [0xed, 'Photoshop 3.0'], [0xee, 'Adobe'],
+];
+
+/** Whether a JPEG carries APP segments exifr does not read (Olympus/Agfa picture info, FlashPix, vendor data). */
+function jpegHasOpaqueSegments(buf: Buffer): boolean {
+  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return false;
+  let i = 2;
+  while (i + 4 <= buf.length && buf[i] === 0xff) {
+    const marker = buf[i + 1];
+    if (marker === 0xda || marker === 0xd9) break; // image data: no more metadata segments
+    const len = buf.readUInt16BE(i + 2);
+    if (marker >= 0xe0 && marker <= 0xef) {
+      const id = buf.toString('latin1', i + 4, Math.min(i + 4 + 32, i + 2 + len));
+      if (!KNOWN_APP.some(([m, prefix]) => m === marker && id.startsWith(prefix))) return true;
+    }
+    i += 2 + len;
+  }
+  return false;
+}
+
+const NOT_XMP_SECTIONS = new Set(['ifd0', 'exif', 'gps', 'iptc', 'ihdr', 'errors']);
+const UTF16_XMP = Buffer.from('xmpmeta', 'utf16le');
+const XMP_MARK = Buffer.from('<x:xmpmeta');
+const XMP_RDF_MARK = Buffer.from('<rdf:RDF');
+// TIFF tags IPTC-NAA (33723) and Photoshop (34377) in either byte order.
+const TIFF_IPTC_TAGS = [[0xbb, 0x83, 0x07, 0x00], [0x83, 0xbb, 0x00, 0x07], [0x49, 0x86, 0x01, 0x00], [0x86, 0x49, 0x00, 0x01]].map((b) => Buffer.from(b));
+
+async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   const out: unknown = await exifr.parse(buf, EXIFR_OPTIONS);
   const r = emptyRaw();
-  if (!isDict(out)) return r;
-  const sec = (k: string): Dict => (isDict(out[k]) ? out[k] : {});
+  const o: Dict = isDict(out) ? out : {};
+  const sec = (k: string): Dict => (isDict(o[k]) ? o[k] : {});
   const ifd0 = sec('ifd0');
   const exif = sec('exif');
   const gps = sec('gps');
@@ -328,10 +374,17 @@ async function rawFromExifr(buf: Buffer): Promise<RawTags> {
   const photoshop = sec('photoshop');
   const utf8Declared = buf.indexOf(IPTC_UTF8_MARK) >= 0;
   const iptcText = (v: unknown): string[] => texts(v).map((s) => decodeIptc(s, utf8Declared));
+  const iptcFirst = (v: unknown): string | undefined => iptcText(v).map((s) => s.trim()).find(Boolean);
 
-  r.dateOriginal = firstText(exif.DateTimeOriginal) ?? firstText(photoshop.DateCreated);
-  r.offsetOriginal = firstText(exif.OffsetTimeOriginal);
-  r.createDate = firstText(exif.CreateDate) ?? firstText(exif.DateTimeDigitized) ?? firstText(xmp.CreateDate);
+  const push = (value: string | undefined, extra: Omit<DateCandidate, 'value'> = {}): void => {
+    if (value) r.dates.push({ value, ...extra });
+  };
+  push(firstText(exif.DateTimeOriginal), { subSec: firstText(exif.SubSecTimeOriginal), offset: firstText(exif.OffsetTimeOriginal) });
+  push(firstText(exif.CreateDate) ?? firstText(exif.DateTimeDigitized), { subSec: firstText(exif.SubSecTimeDigitized), offset: firstText(exif.OffsetTimeDigitized) });
+  push(firstText(photoshop.DateCreated));
+  push(firstText(xmp.CreateDate));
+  const fromIptc = iptcDate(firstText(iptc.DateCreated), firstText(iptc.TimeCreated));
+  if (fromIptc) r.dates.push(fromIptc);
   r.make = firstText(ifd0.Make);
   r.model = firstText(ifd0.Model);
   r.lens = firstText(exif.LensModel) ?? firstText(sec('aux').Lens);
@@ -352,22 +405,31 @@ async function rawFromExifr(buf: Buffer): Promise<RawTags> {
     exposureBias: num(exif.ExposureCompensation),
     flash: num(exif.Flash),
   };
-  r.iptcKeywords = iptcText(iptc.Keywords);
-  r.xmpSubject = texts(dc.subject);
-  r.hierarchical = texts(lr.hierarchicalSubject);
-  r.tagsList = texts(digiKam.TagsList);
-  r.captions = [...texts(dc.description), ...iptcText(iptc.Caption), ...texts(ifd0.ImageDescription)];
-  r.titles = [...texts(dc.title), ...iptcText(iptc.ObjectName)];
-  // XMP first, as for captions: it holds the full text where IPTC may be cut to its byte limits.
-  r.rights = {
-    headline: [...texts(photoshop.Headline), ...iptcText(iptc.Headline)],
-    creator: [...texts(dc.creator), ...iptcText(iptc.Byline)],
-    copyright: [...texts(dc.rights), ...iptcText(iptc.CopyrightNotice)],
-    credit: [...texts(photoshop.Credit), ...iptcText(iptc.Credit)],
-    city: [...texts(photoshop.City), ...iptcText(iptc.City)],
-    country: [...texts(photoshop.Country), ...iptcText(iptc.Country)],
+  const b = r.blocks;
+  b.iptc.keywords = iptcText(iptc.Keywords);
+  b.iptc.text = {
+    caption: iptcFirst(iptc.Caption), title: iptcFirst(iptc.ObjectName), headline: iptcFirst(iptc.Headline),
+    creator: iptcFirst(iptc.Byline), copyright: iptcFirst(iptc.CopyrightNotice), credit: iptcFirst(iptc.Credit),
+    city: iptcFirst(iptc.City), country: iptcFirst(iptc.Country),
   };
-  return r;
+  b.xmp.subject = texts(dc.subject);
+  b.xmp.hierarchical = texts(lr.hierarchicalSubject);
+  b.xmp.tagsList = texts(digiKam.TagsList);
+  b.xmp.text = {
+    caption: firstText(dc.description), title: firstText(dc.title), headline: firstText(photoshop.Headline),
+    creator: firstText(dc.creator), copyright: firstText(dc.rights), credit: firstText(photoshop.Credit),
+    city: firstText(photoshop.City), country: firstText(photoshop.Country),
+  };
+  b.exif.text = { caption: firstText(ifd0.ImageDescription), creator: firstText(ifd0.Artist), copyright: firstText(ifd0.Copyright) };
+  b.exif.xpKeywords = xpList(ifd0.XPKeywords);
+
+  // exifr puts each XMP namespace under its prefix; anything beyond the TIFF/IPTC/PNG sections is XMP.
+  const xmpParsed = Object.keys(o).some((k) => !NOT_XMP_SECTIONS.has(k));
+  const unreadBlocks = buf.includes(UTF16_XMP)
+    || ((buf.includes(XMP_MARK) || buf.includes(XMP_RDF_MARK)) && !xmpParsed)
+    || (TIFF_BASED.has(format) && Object.keys(iptc).length === 0 && TIFF_IPTC_TAGS.some((t) => buf.includes(t)));
+  const opaqueBlocks = exif.MakerNote !== undefined || (format === 'jpeg' && jpegHasOpaqueSegments(buf));
+  return { raw: r, unreadBlocks, opaqueBlocks };
 }
 
 // ---------------------------------------------------------------------------- exiftool
@@ -387,17 +449,111 @@ function pick(tags: Dict, names: readonly string[]): unknown {
   return undefined;
 }
 
-async function rawFromExiftool(path: string): Promise<RawTags> {
-  // -G1: family-1 group names so IPTC and XMP keywords stay apart; -n: numbers, signed GPS.
-  const tags = (await sharedExifTool().readRaw(path, ['-G1', '-n'])) as unknown as Dict;
+const hasCharAbove = (s: string, max: number): boolean => {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > max) return true;
+  return false;
+};
+
+const IPTC_UTF8_VALUES = new Set(['\u001b%G', 'UTF8']);
+
+/**
+ * exiftool reads undeclared IPTC as Latin-1. Software that wrote UTF-8 without declaring it
+ * is common: bytes that are valid multi-byte UTF-8 are read as UTF-8 (as exifr's path does),
+ * real Latin-1 stays Latin-1.
+ */
+function fixUndeclaredIptc(tags: Dict): Dict {
+  if (IPTC_UTF8_VALUES.has(String(tags['IPTC:CodedCharacterSet'] ?? ''))) return tags;
+  const fix = (s: string): string => {
+    const bytes = Buffer.from(s, 'latin1');
+    if (!bytes.some((x) => x >= 0x80) || hasCharAbove(s, 0xff)) return s;
+    try {
+      return utf8Strict.decode(bytes);
+    } catch {
+      return s;
+    }
+  };
+  for (const [k, v] of Object.entries(tags)) {
+    if (!k.startsWith('IPTC:')) continue;
+    if (typeof v === 'string') tags[k] = fix(v);
+    else if (Array.isArray(v)) tags[k] = v.map((x) => (typeof x === 'string' ? fix(x) : x));
+  }
+  return tags;
+}
+
+/**
+ * Every tag exiftool reads from one file: family-1 groups (-G1) so IPTC, XMP and EXIF stay
+ * apart, duplicates (-a) so a maker-note date is not hidden behind another, numbers (-n),
+ * and the digest of the IPTC block as it is now (for the MWG rule). MWG mode stays off: it
+ * would hide metadata stored in non-standard places, which the user still expects to see.
+ */
+export async function readExiftoolTags(path: string): Promise<Dict> {
+  const tags = (await sharedExifTool().readRaw(path, { readArgs: ['-G1', '-a', '-n', '-all', '-CurrentIPTCDigest'], useMWG: false })) as unknown as Dict;
+  return fixUndeclaredIptc(tags);
+}
+
+/** The IPTC / XMP / EXIF blocks as exiftool reports them (also the writer's view of a file). */
+export function blocksFromTags(tags: Dict): MetadataBlocks {
+  const t = (name: string): string | undefined => firstText(tags[name]);
+  const b = emptyBlocks();
+  b.iptc.keywords = texts(tags['IPTC:Keywords']);
+  b.iptc.text = {
+    caption: t('IPTC:Caption-Abstract'), title: t('IPTC:ObjectName'), headline: t('IPTC:Headline'), creator: t('IPTC:By-line'),
+    copyright: t('IPTC:CopyrightNotice'), credit: t('IPTC:Credit'), city: t('IPTC:City'), country: t('IPTC:Country-PrimaryLocationName'),
+  };
+  b.xmp.subject = texts(tags['XMP-dc:Subject']);
+  b.xmp.hierarchical = texts(tags['XMP-lr:HierarchicalSubject']);
+  b.xmp.tagsList = texts(tags['XMP-digiKam:TagsList']);
+  b.xmp.text = {
+    caption: t('XMP-dc:Description'), title: t('XMP-dc:Title'), headline: t('XMP-photoshop:Headline'), creator: t('XMP-dc:Creator'),
+    copyright: t('XMP-dc:Rights'), credit: t('XMP-photoshop:Credit'), city: t('XMP-photoshop:City'), country: t('XMP-photoshop:Country'),
+  };
+  b.exif.text = { caption: t('IFD0:ImageDescription'), creator: t('IFD0:Artist'), copyright: t('IFD0:Copyright') };
+  b.exif.xpKeywords = xpList(tags['IFD0:XPKeywords']);
+  b.storedDigest = t('Photoshop:IPTCDigest');
+  b.currentDigest = t('File:CurrentIPTCDigest');
+  return b;
+}
+
+/** Groups that describe the file, not the picture (file dates are not capture dates). */
+const NOT_CAPTURE = /^(System|File|ExifTool|Composite|ICC_Profile|ICC-header|XMP-xmpMM|XMP-photoshop:History|XMP-stEvt)/;
+const DATE_NAMES = ['DateTimeOriginal', 'CreateDate', 'DateCreated', 'CreationDate', 'DateTimeCreated', 'ContentCreateDate', 'MediaCreateDate', 'TrackCreateDate'];
+
+/**
+ * Capture dates in precedence order: EXIF DateTimeOriginal, EXIF CreateDate, then every other
+ * group that records one: XMP (exif, photoshop, xmp), IPTC DateCreated+TimeCreated, QuickTime
+ * (Keys/ItemList/UserData with their zone first, then the movie header's), maker notes.
+ */
+function datesFromTags(tags: Dict): DateCandidate[] {
+  const t = (name: string): string | undefined => firstText(tags[name]);
+  const out: DateCandidate[] = [];
+  const seen = new Set<string>();
+  const push = (key: string, extra: Omit<DateCandidate, 'value'> = {}): void => {
+    const value = t(key);
+    seen.add(key);
+    if (value && formatTakenAt(value)) out.push({ value, ...extra });
+  };
+  push('ExifIFD:DateTimeOriginal', { subSec: t('ExifIFD:SubSecTimeOriginal'), offset: t('ExifIFD:OffsetTimeOriginal') });
+  push('ExifIFD:CreateDate', { subSec: t('ExifIFD:SubSecTimeDigitized'), offset: t('ExifIFD:OffsetTimeDigitized') });
+  for (const k of ['XMP-exif:DateTimeOriginal', 'XMP-photoshop:DateCreated', 'XMP-xmp:CreateDate']) push(k);
+  const fromIptc = iptcDate(t('IPTC:DateCreated'), t('IPTC:TimeCreated'));
+  if (fromIptc) out.push(fromIptc);
+  for (const k of ['Keys:CreationDate', 'ItemList:ContentCreateDate', 'UserData:DateTimeOriginal', 'QuickTime:CreateDate', 'QuickTime:MediaCreateDate', 'QuickTime:TrackCreateDate']) push(k);
+  for (const name of DATE_NAMES) {
+    for (const k of Object.keys(tags)) {
+      if (seen.has(k) || NOT_CAPTURE.test(k) || k.slice(k.indexOf(':') + 1) !== name) continue;
+      push(k);
+    }
+  }
+  return out;
+}
+
+function rawFromTags(tags: Dict): RawTags {
   const r = emptyRaw();
   const s = (names: string[]): string | undefined => firstText(pick(tags, names));
-  r.dateOriginal = s(['DateTimeOriginal', 'XMP-photoshop:DateCreated', 'Keys:CreationDate', 'UserData:DateTimeOriginal']);
-  r.offsetOriginal = s(['OffsetTimeOriginal']);
-  r.createDate = s(['ExifIFD:CreateDate', 'XMP-xmp:CreateDate', 'QuickTime:CreateDate']);
+  r.dates = datesFromTags(tags);
   r.make = s(['IFD0:Make', 'Make', 'Keys:Make']);
   r.model = s(['IFD0:Model', 'Model', 'Keys:Model']);
-  r.lens = s(['LensModel', 'Lens', 'LensType']);
+  r.lens = s(['ExifIFD:LensModel', 'LensModel', 'Lens', 'LensType']);
   r.orientation = num(pick(tags, ['IFD0:Orientation', 'Orientation']));
   r.lat = num(pick(tags, ['Composite:GPSLatitude']));
   r.lon = num(pick(tags, ['Composite:GPSLongitude']));
@@ -405,13 +561,7 @@ async function rawFromExiftool(path: string): Promise<RawTags> {
   r.height = num(pick(tags, ['ExifIFD:ExifImageHeight', 'ImageHeight']));
   r.rating = num(pick(tags, ['XMP-xmp:Rating']));
   r.label = s(['XMP-xmp:Label']);
-  r.iptcKeywords = texts(pick(tags, ['IPTC:Keywords']));
-  r.xmpSubject = texts(pick(tags, ['XMP-dc:Subject']));
-  r.hierarchical = texts(pick(tags, ['XMP-lr:HierarchicalSubject']));
-  r.tagsList = texts(pick(tags, ['XMP-digiKam:TagsList']));
-  r.captions = [...texts(pick(tags, ['XMP-dc:Description'])), ...texts(pick(tags, ['IPTC:Caption-Abstract'])), ...texts(pick(tags, ['IFD0:ImageDescription']))];
-  r.titles = [...texts(pick(tags, ['XMP-dc:Title'])), ...texts(pick(tags, ['IPTC:ObjectName']))];
-  const both = (xmp: string, iptc: string): string[] => [...texts(pick(tags, [xmp])), ...texts(pick(tags, [iptc]))];
+  r.blocks = blocksFromTags(tags);
   // EXIF first, then XMP-exif (sidecars, tools that write XMP only), then any group
   // (maker notes, QuickTime) as exiftool's own reading would show the tag.
   const exposureNum = (name: string): number | undefined => num(firstValue(pick(tags, [`ExifIFD:${name}`, `XMP-exif:${name}`, name])));
@@ -426,24 +576,36 @@ async function rawFromExiftool(path: string): Promise<RawTags> {
     exposureBias: exposureNum('ExposureCompensation'),
     flash: num(pick(tags, ['ExifIFD:Flash', 'Flash'])) ?? (flashFired === undefined ? undefined : /^true$/i.test(String(flashFired)) ? 1 : 0),
   };
-  r.rights = {
-    headline: both('XMP-photoshop:Headline', 'IPTC:Headline'),
-    creator: both('XMP-dc:Creator', 'IPTC:By-line'),
-    copyright: both('XMP-dc:Rights', 'IPTC:CopyrightNotice'),
-    credit: both('XMP-photoshop:Credit', 'IPTC:Credit'),
-    city: both('XMP-photoshop:City', 'IPTC:City'),
-    country: both('XMP-photoshop:Country', 'IPTC:Country-PrimaryLocationName'),
-  };
   return r;
+}
+
+async function rawFromExiftool(path: string): Promise<RawTags> {
+  return rawFromTags(await readExiftoolTags(path));
 }
 
 // ---------------------------------------------------------------------------- merge
 
 const EXPOSURE_KEYS: readonly (keyof RawExposure)[] = ['fNumber', 'apertureValue', 'exposureTime', 'iso', 'focalLength', 'focalLength35', 'exposureBias', 'flash'];
 
-function merge(file: RawTags, sidecar: RawTags | null): FileMetadata {
-  // Sidecar first where one value must be chosen: it is where RAW workflows keep edits.
-  const srcs = sidecar ? [sidecar, file] : [file];
+const RIGHTS_FROM_BLOCKS: Readonly<Record<RightsField, BlockTextField>> = {
+  headline: 'headline', creator: 'creator', copyright: 'copyright', credit: 'credit', city: 'city', country: 'country',
+};
+
+/** Where the fields come from when a file has an XMP sidecar too (README: "Sidecars"). */
+export type SidecarRule = 'sidecar-wins' | 'file-wins';
+
+/**
+ * Sidecar wins for camera RAW (the file is never written; the sidecar is where Lightroom,
+ * darktable, digiKam and Capture One keep edits); the file's own XMP wins for formats that
+ * hold XMP themselves (DNG, JPEG, TIFF, HEIC, PNG, WebP, video), the sidecar filling only
+ * what the file lacks. Keywords are the union of both either way.
+ */
+export function sidecarRuleFor(format: string, isRaw: boolean): SidecarRule {
+  return isRaw && format !== 'dng' ? 'sidecar-wins' : 'file-wins';
+}
+
+function merge(file: RawTags, sidecar: RawTags | null, rule: SidecarRule): FileMetadata {
+  const srcs = sidecar ? (rule === 'sidecar-wins' ? [sidecar, file] : [file, sidecar]) : [file];
   const first = <T>(get: (r: RawTags) => T | undefined): T | undefined => {
     for (const r of srcs) {
       const v = get(r);
@@ -451,11 +613,17 @@ function merge(file: RawTags, sidecar: RawTags | null): FileMetadata {
     }
     return undefined;
   };
-  const firstOf = (get: (r: RawTags) => string[]): string | null =>
-    srcs.flatMap(get).map((t) => t.trim()).find((t) => t.length > 0) ?? null;
+  const reconciled = srcs.map((r) => reconcileBlocks(r.blocks));
+  const firstText = (f: BlockTextField): string | null => reconciled.map((x) => x.text[f]).find((v) => v !== null) ?? null;
 
-  const dated = first((r) => (r.dateOriginal ? r : undefined)) ?? first((r) => (r.createDate ? r : undefined));
-  const takenAt = dated ? formatTakenAt(dated.dateOriginal ?? dated.createDate, dated.offsetOriginal) : null;
+  let takenAt: string | null = null;
+  for (const r of srcs) {
+    for (const d of r.dates) {
+      takenAt = formatTakenAt(d.value, d.offset, d.subSec);
+      if (takenAt) break;
+    }
+    if (takenAt) break;
+  }
   const rating = first((r) => r.rating);
   const lat = file.lat ?? sidecar?.lat;
   const lon = file.lon ?? sidecar?.lon;
@@ -474,12 +642,13 @@ function merge(file: RawTags, sidecar: RawTags | null): FileMetadata {
     // XMP allows -1 for "rejected"; the catalogue keeps 0..5.
     rating: rating === undefined ? null : Math.min(5, Math.max(0, Math.round(rating))),
     colorLabel: first((r) => r.label) ?? null,
-    caption: firstOf((r) => r.captions),
-    title: firstOf((r) => r.titles),
-    keywords: unionKeywords([file, ...(sidecar ? [sidecar] : [])]),
-    rights: Object.fromEntries(RIGHTS.map((f) => [f, firstOf((r) => r.rights[f])])) as Record<RightsField, string | null>,
+    caption: firstText('caption'),
+    title: firstText('title'),
+    keywords: keywordUnion(reconciled.map((x) => x.keywords)),
+    rights: Object.fromEntries(RIGHTS.map((f) => [f, firstText(RIGHTS_FROM_BLOCKS[f])])) as Record<RightsField, string | null>,
     // The file's own EXIF is what the camera recorded; a sidecar only fills what it lacks.
     exposure: exposureOf(Object.fromEntries(EXPOSURE_KEYS.map((k) => [k, file.exposure[k] ?? sidecar?.exposure[k]])) as RawExposure),
+    blockDisagreement: reconciled.find((x) => x.disagreement)?.disagreement ?? null,
   };
 }
 
@@ -489,22 +658,39 @@ export interface ReadOptions {
   buf: Buffer | null;
   /** Absolute path of an XMP sidecar, when one sits next to the file. */
   sidecarPath: string | null;
+  /** Camera RAW (not DNG): its sidecar wins over the file. Default: from the format. */
+  isRaw?: boolean;
+}
+
+const RAW_FORMATS = new Set(['cr2', 'cr3', 'nef', 'arw', 'raf', 'orf', 'rw2', 'pef', 'srw', 'nrw', 'raw', 'rwl', '3fr', 'iiq', 'x3f', 'erf', 'mrw', 'srf', 'sr2', 'dcr', 'kdc', 'mos']);
+
+/** Formats whose other dates (PNG text chunks, HEIF/WebP containers) only exiftool reads. */
+const DATE_ELSEWHERE = new Set(['png', 'webp', 'heic', 'heif']);
+
+/**
+ * Whether exifr's fast reading is enough: it parsed every block the file holds that can carry
+ * keywords or a caption; when it found no date, there is nowhere else one could be (no maker
+ * note, no vendor segment, not a container with dates of its own); and the IPTC and XMP
+ * blocks agree (when they do not, only exiftool knows the IPTC digest that decides between
+ * them). A camera JPEG without keywords stays on the fast path (~1 ms instead of a round trip
+ * to exiftool): exiftool would read nothing more from it.
+ */
+function exifrIsEnough(r: ExifrResult, format: string): boolean {
+  if (r.unreadBlocks) return false;
+  if (r.raw.dates.length === 0 && (r.opaqueBlocks || DATE_ELSEWHERE.has(format))) return false;
+  return reconcileBlocks(r.raw.blocks).disagreement === null;
 }
 
 /** Read one file's metadata (and its sidecar's). Throws only when nothing could be read. */
 export async function readMetadata(path: string, opts: ReadOptions): Promise<FileMetadata> {
-  let file: RawTags;
+  let file: RawTags | null = null;
   if (opts.buf && exifrCanRead(opts.format)) {
-    try {
-      file = await rawFromExifr(opts.buf);
-    } catch {
-      file = await rawFromExiftool(path);
-    }
-  } else {
-    file = await rawFromExiftool(path);
+    const fast = await rawFromExifr(opts.buf, opts.format).catch(() => null);
+    if (fast && exifrIsEnough(fast, opts.format)) file = fast.raw;
   }
+  file ??= await rawFromExiftool(path);
   const sidecar = opts.sidecarPath ? await rawFromExiftool(opts.sidecarPath).catch(() => null) : null;
-  return merge(file, sidecar);
+  return merge(file, sidecar, sidecarRuleFor(opts.format, opts.isRaw ?? RAW_FORMATS.has(opts.format)));
 }
 
 export const emptyMetadata = (): FileMetadata => ({
@@ -512,4 +698,5 @@ export const emptyMetadata = (): FileMetadata => ({
   gpsLat: null, gpsLon: null, rating: null, colorLabel: null, caption: null, title: null, keywords: [],
   rights: { headline: null, creator: null, copyright: null, credit: null, city: null, country: null },
   exposure: emptyExposure(),
+  blockDisagreement: null,
 });

@@ -5,11 +5,12 @@ import type { LibraryCtx } from './context';
 import { stackKeyOf } from './formats';
 import { indexFile, type IndexedFile } from './index-file';
 import { IMAGE_DATA_HASHED, imageDataHash } from './media-hash';
+import { emptyExposure, readMetadata, type Exposure } from './metadata';
 import { rekeyResults } from './result-cache';
 import { getAssetKeywords, setAssetKeywords } from './keywords';
-import type { ManagedFields } from '../metadata/fields';
-import { threeWayMerge } from '../metadata/merge';
-import { getFileSnapshot, recordFileRead } from '../metadata/state';
+import { threeWayMerge } from './field-merge';
+import { getFileSnapshot, recordFileRead } from './file-state';
+import type { ManagedFields } from './managed-fields';
 import { walkFolder, type WalkedFile } from './walk';
 
 // Incremental scan of one library folder:
@@ -46,6 +47,7 @@ interface ExistingRow {
   content_hash: string | null;
   media_hash: string | null;
   format: string;
+  exposure_read: number;
   removed_at: number | null;
   thumb: string | null;
 }
@@ -132,7 +134,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
 
   const rows = db
-    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, removed_at, thumb FROM assets WHERE folder_id = ?')
+    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, exposure_read, removed_at, thumb FROM assets WHERE folder_id = ?')
     .all(folderId);
   const byPath = new Map(rows.map((r) => [r.rel_path, r]));
   // Files that could not be read for want of a tool (ffprobe, perl...) are read again, even
@@ -159,12 +161,14 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   // Classify against the in-memory rows: no query per unchanged file.
   const work: WorkItem[] = [];
   const rehash: { row: ExistingRow; path: string }[] = [];
+  const exposureToRead: { row: ExistingRow; file: WalkedFile; sidecarPath: string | null }[] = [];
   const seen = new Set<string>();
   for (const f of walked.files) {
     seen.add(f.relPath);
     const row = byPath.get(f.relPath) ?? null;
     if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs && !toolBlocked.has(row.id)) {
       if (needsMediaRehash(row)) rehash.push({ row, path: f.absPath });
+      if (row.exposure_read === 0) exposureToRead.push({ row, file: f, sidecarPath: sidecarFor(f, walked.sidecars, root) });
       continue;
     }
     work.push({ file: f, existing: row, sidecarPath: sidecarFor(f, walked.sidecars, root) });
@@ -226,6 +230,8 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
   commit(); // finished work is kept even when cancelled
   await upgradeMediaHashes(ctx, rehash, opts.signal);
+  const backfilled = await backfillExposure(ctx, exposureToRead, opts.signal);
+  if (backfilled.length > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: backfilled });
 
   if (opts.signal?.aborted) return finish(true);
 
@@ -266,6 +272,45 @@ async function upgradeMediaHashes(ctx: LibraryCtx, rows: { row: ExistingRow; pat
   }
 }
 
+// Exposure columns (migration 13) and the reader's values bound to them.
+const EXPOSURE_FIELDS = [
+  ['aperture', 'aperture'], ['shutter', 'shutter'], ['iso', 'iso'], ['focal_length', 'focalLength'],
+  ['focal_length_35', 'focalLength35'], ['exposure_bias', 'exposureBias'], ['flash', 'flash'],
+] as const;
+const EXPOSURE_COLUMNS = EXPOSURE_FIELDS.map(([c]) => c).join(', ');
+const EXPOSURE_PARAMS = EXPOSURE_FIELDS.map(([, p]) => `@${p}`).join(', ');
+const EXPOSURE_SET = EXPOSURE_FIELDS.map(([c, p]) => `${c} = @${p}`).join(', ');
+
+function exposureParams(e: Exposure): Record<(typeof EXPOSURE_FIELDS)[number][1], number | string | null> {
+  return { ...e, flash: e.flash === null ? null : e.flash ? 1 : 0 };
+}
+
+/**
+ * Pictures catalogued before exposure was kept (migration 13) get it from their metadata
+ * alone: no hash, no thumbnail, nothing else about the row changes.
+ */
+async function backfillExposure(ctx: LibraryCtx, items: { row: ExistingRow; file: WalkedFile; sidecarPath: string | null }[], signal: AbortSignal | undefined): Promise<number[]> {
+  const set = ctx.db.prepare(`UPDATE assets SET ${EXPOSURE_SET}, exposure_read = 1 WHERE id = @id`);
+  const done: number[] = [];
+  // A few files at a time, as the indexer reads them; one short transaction per few.
+  const step = 8;
+  for (let i = 0; i < items.length && !signal?.aborted; i += step) {
+    const batch = items.slice(i, i + step);
+    const read = await Promise.all(batch.map(async ({ row, file, sidecarPath }) => {
+      try {
+        return { id: row.id, exposure: (await readMetadata(file.absPath, { format: file.format.format, buf: null, sidecarPath })).exposure };
+      } catch {
+        return { id: row.id, exposure: emptyExposure() }; // unreadable now: the next full read of the file tries again
+      }
+    }));
+    ctx.db.transaction(() => {
+      for (const r of read) set.run({ id: r.id, ...exposureParams(r.exposure) });
+    })();
+    done.push(...read.map((r) => r.id));
+  }
+  return done;
+}
+
 /** Writes one indexed file (insert, update or move) inside the batch's transaction. */
 class BatchWriter {
   private readonly insert;
@@ -289,11 +334,12 @@ class BatchWriter {
     this.insert = db.prepare(
       `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, media_hash, width, height,
          orientation, duration_s, video_codec, audio_codec, taken_at, camera_make, camera_model, lens, gps_lat, gps_lon,
-         rating, color_label, caption, title, headline, creator, copyright, credit, city, country, thumb, stack_key, has_error, added_at, indexed_at)
+         rating, color_label, caption, title, headline, creator, copyright, credit, city, country, thumb, stack_key, has_error, added_at, indexed_at,
+         ${EXPOSURE_COLUMNS}, exposure_read)
        VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @mediaHash, @width, @height,
          @orientation, @durationS, @videoCodec, @audioCodec, @takenAt, @cameraMake, @cameraModel, @lens, @gpsLat, @gpsLon,
          COALESCE(@rating, 0), @colorLabel, @caption, @title, @headline, @creator, @copyright, @credit, @city, @country,
-         @thumb, @stackKey, @hasError, @now, @now)`,
+         @thumb, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1)`,
     );
     // A changed file: file facts are replaced; what the user may have set (rating, caption,
     // title) is only replaced when the file now carries a value of its own.
@@ -307,7 +353,8 @@ class BatchWriter {
          headline = COALESCE(@headline, headline), creator = COALESCE(@creator, creator), copyright = COALESCE(@copyright, copyright),
          credit = COALESCE(@credit, credit), city = COALESCE(@city, city), country = COALESCE(@country, country),
          thumb = @thumb, preview = NULL,
-         stack_key = @stackKey, has_error = @hasError, indexed_at = @now, removed_at = NULL
+         stack_key = @stackKey, has_error = @hasError, indexed_at = @now, removed_at = NULL,
+         ${EXPOSURE_SET}, exposure_read = 1
        WHERE id = @id`,
     );
     // A moved file is the same content: only where it lives changes; everything known is kept.
@@ -342,6 +389,7 @@ class BatchWriter {
       cameraModel: r.meta.cameraModel, lens: r.meta.lens, gpsLat: r.meta.gpsLat, gpsLon: r.meta.gpsLon,
       rating: r.meta.rating, colorLabel: r.meta.colorLabel, caption: r.meta.caption, title: r.meta.title, ...r.meta.rights,
       thumb: r.thumb, stackKey: stackKeyOf(f.relPath), hasError: r.problems.length > 0 ? 1 : 0, now,
+      ...exposureParams(r.meta.exposure),
     };
 
     // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).

@@ -36,6 +36,9 @@ interface Built {
  * candidate row: there, set-valued subqueries (`id IN (SELECT ...)`) would be rebuilt on
  * every evaluation, so each filter is written as a per-row lookup instead.
  */
+/** The exposure ranges of a search and their columns (migration 13). */
+export const EXPOSURE_RANGES = [['iso', 'iso'], ['focalLength', 'focal_length'], ['aperture', 'aperture']] as const;
+
 function buildWhere(query: SearchQuery, x: string, probe: boolean): Built {
   const clauses = [`${x}.removed_at IS NULL`];
   const params: unknown[] = [];
@@ -89,6 +92,22 @@ function buildWhere(query: SearchQuery, x: string, probe: boolean): Built {
   if (query.camera) {
     clauses.push(`(${x}.camera_model = ? OR ${x}.camera_make = ?)`);
     params.push(query.camera, query.camera);
+  }
+  if (query.lens) {
+    // SQLite's lower() folds ASCII only; the catalogue index folds the same way (asciiLower).
+    clauses.push(`instr(lower(${x}.lens), lower(?)) > 0`);
+    params.push(query.lens);
+  }
+  for (const [range, column] of EXPOSURE_RANGES) {
+    const r = query[range];
+    if (r?.min !== undefined) {
+      clauses.push(`${x}.${column} >= ?`);
+      params.push(r.min);
+    }
+    if (r?.max !== undefined) {
+      clauses.push(`${x}.${column} <= ?`);
+      params.push(r.max);
+    }
   }
   if (query.duplicatesOnly) {
     clauses.push(

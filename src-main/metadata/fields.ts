@@ -1,39 +1,17 @@
-import { normalizeKeyword } from '../library/keywords';
+import { blocksFromTags } from '../library/metadata';
+import { reconcileBlocks, authorityOf } from '../library/metadata-blocks';
+import { fileKeywordList, type FileFields, type TextFieldName } from '../library/managed-fields';
+
+// The field model lives with the catalogue that reads and merges it; the writer uses it from here too.
+export {
+  FIELD_NAMES, OPTIONAL_FIELDS, canonicalKeywords, fileKeywordList, flattenKeywords, hierarchiesOf, normHierarchy, normText, sameField,
+  type FieldName, type FileFields, type ManagedFields, type TextFieldName,
+} from '../library/managed-fields';
 
 // The fields Tagsmith manages inside files, how each maps onto IPTC IIM / XMP / EXIF tags,
 // and how a file's tags are turned back into field values. The reading side follows
 // library/metadata.ts (same tag precedence, same keyword folding) so that what the writer
 // puts into a file is what the indexer reads back.
-
-export interface ManagedFields {
-  /** Accepted keywords in order; 'A|B' is a hierarchy (Lightroom's separator). */
-  keywords: string[];
-  caption: string | null;
-  title: string | null;
-  /** 0..5 stars. */
-  rating: number;
-  // The fields below are optional: `undefined` means "not managed for this asset, leave the
-  // file's value alone"; `null` means "clear it".
-  /** Lightroom encodes a reject as XMP Rating -1. */
-  rejected?: boolean;
-  headline?: string | null;
-  creator?: string | null;
-  copyright?: string | null;
-  credit?: string | null;
-  city?: string | null;
-  country?: string | null;
-}
-
-export type FieldName = keyof ManagedFields;
-export type TextFieldName = 'caption' | 'title' | 'headline' | 'creator' | 'copyright' | 'credit' | 'city' | 'country';
-
-export const FIELD_NAMES: readonly FieldName[] = [
-  'keywords', 'caption', 'title', 'rating', 'rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country',
-];
-export const OPTIONAL_FIELDS: readonly FieldName[] = ['rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country'];
-
-/** A file's current values: every field known (null/empty/false when absent). */
-export type FileFields = Required<ManagedFields>;
 
 /** Where each text field goes. IPTC limits are bytes (IIM record 2 maximum lengths). */
 interface TextMapping {
@@ -60,12 +38,14 @@ export const TAG = {
   tagsList: 'XMP-digiKam:TagsList',
   rating: 'XMP-xmp:Rating',
   codedCharset: 'IPTC:CodedCharacterSet',
+  xpKeywords: 'IFD0:XPKeywords',
+  iptcDigest: 'Photoshop:IPTCDigest',
 } as const;
 export const IPTC_KEYWORD_MAX_BYTES = 64;
 
 /** Every tag the writer may change: the verifier expects exactly these (and no others) to differ. */
 export const MANAGED_TAGS: ReadonlySet<string> = new Set([
-  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.rating, TAG.codedCharset,
+  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.rating, TAG.codedCharset, TAG.xpKeywords,
   ...Object.values(TEXT_MAPPINGS).flatMap((m) => [m.xmp, ...(m.iptc ? [m.iptc.tag] : []), ...(m.exif ? [m.exif] : [])]),
 ]);
 
@@ -84,119 +64,33 @@ export function texts(v: unknown): string[] {
   return [];
 }
 
-const firstText = (v: unknown): string | null => texts(v).map((s) => s.trim()).find((s) => s.length > 0) ?? null;
-
-/** Text as compared: NFC, trimmed, '' is absent. */
-export function normText(s: string | null | undefined): string | null {
-  const t = (s ?? '').normalize('NFC').trim();
-  return t.length > 0 ? t : null;
-}
-
-const kwKey = (k: string): string => normalizeKeyword(k).toLocaleLowerCase();
-
-/** 'A | B|' -> 'A|B'. */
-export const normHierarchy = (k: string): string => k.split('|').map((p) => normalizeKeyword(p)).filter(Boolean).join('|');
-
 /**
- * Lightroom's flattening: every component of a hierarchy (ancestors and leaf) is also a flat
- * keyword in dc:subject / IPTC Keywords, so tools that know no hierarchies still find 'Cat'.
- * Order follows the library's order; duplicates are dropped case-insensitively.
+ * Field values as one target (a file or a sidecar) holds them, read as the indexer reads
+ * them: IPTC and XMP reconciled by the MWG rule (library/metadata-blocks.ts), EXIF
+ * ImageDescription / Artist / Copyright where neither has a value, keywords the union of
+ * every keyword tag in the authoritative block's order.
  */
-export function flattenKeywords(keywords: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const k of keywords) {
-    for (const part of normHierarchy(k).split('|')) {
-      if (!part || seen.has(kwKey(part))) continue;
-      seen.add(kwKey(part));
-      out.push(part);
-    }
-  }
-  return out;
-}
-
-export const hierarchiesOf = (keywords: readonly string[]): string[] => keywords.map(normHierarchy).filter((k) => k.includes('|'));
-
-/**
- * The keyword list a file's tags stand for: the same set library/metadata.ts's unionKeywords
- * reads (all keyword tags, a flat keyword that is a component of a hierarchy folded into it),
- * but ordered by the flat list, so a list written in the library's order reads back in it.
- */
-export function fileKeywordList(flat: readonly string[], hierarchical: readonly string[]): string[] {
-  const hier: string[] = [];
-  const hierSeen = new Set<string>();
-  for (const h of hierarchical.map(normHierarchy)) {
-    if (!h || hierSeen.has(kwKey(h))) continue;
-    hierSeen.add(kwKey(h));
-    hier.push(h);
-  }
-  const byComponent = new Map<string, string[]>();
-  for (const h of hier) {
-    for (const part of h.split('|')) {
-      const list = byComponent.get(kwKey(part)) ?? [];
-      list.push(h);
-      byComponent.set(kwKey(part), list);
-    }
-  }
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const push = (k: string): void => {
-    if (!k || seen.has(kwKey(k))) return;
-    seen.add(kwKey(k));
-    out.push(k);
-  };
-  for (const f of flat.map(normHierarchy)) {
-    const owners = byComponent.get(kwKey(f));
-    if (owners) owners.forEach(push);
-    else push(f);
-  }
-  hier.forEach(push);
-  return out;
-}
-
-/** The library's list in the form it takes in a file: flat keywords that only repeat a hierarchy component fold into it. */
-export function canonicalKeywords(keywords: readonly string[]): string[] {
-  return fileKeywordList(flattenKeywords(keywords), hierarchiesOf(keywords));
-}
-
-/** Field values as one target (a file or a sidecar) holds them. */
 export function fieldsFromTags(tags: Dict): FileFields {
   const rawRating = Number(texts(tags[TAG.rating])[0]);
   const rating = Number.isFinite(rawRating) ? rawRating : 0;
-  const text = (f: TextFieldName): string | null => {
-    const m = TEXT_MAPPINGS[f];
-    return firstText(tags[m.xmp]) ?? (m.iptc ? firstText(tags[m.iptc.tag]) : null) ?? (m.exif ? firstText(tags[m.exif]) : null);
-  };
-  const flat = [...texts(tags[TAG.iptcKeywords]), ...texts(tags[TAG.xmpSubject])];
-  const hier = [...texts(tags[TAG.hierarchical]), ...texts(tags[TAG.tagsList]).map((s) => s.split('/').join('|'))];
+  const blocks = blocksFromTags(tags);
+  const { text } = reconcileBlocks(blocks);
+  const xmpFirst = authorityOf(blocks).took === 'xmp';
+  const flat = xmpFirst ? [...blocks.xmp.subject, ...blocks.iptc.keywords] : [...blocks.iptc.keywords, ...blocks.xmp.subject];
+  const hier = [...blocks.xmp.hierarchical, ...blocks.xmp.tagsList.map((s) => s.split('/').join('|'))];
   return {
-    keywords: fileKeywordList(flat, hier),
-    caption: text('caption'),
-    title: text('title'),
+    keywords: fileKeywordList([...flat, ...blocks.exif.xpKeywords], hier),
+    caption: text.caption,
+    title: text.title,
     rating: Math.min(5, Math.max(0, Math.round(rating))),
     rejected: rating === -1,
-    headline: text('headline'),
-    creator: text('creator'),
-    copyright: text('copyright'),
-    credit: text('credit'),
-    city: text('city'),
-    country: text('country'),
+    headline: text.headline,
+    creator: text.creator,
+    copyright: text.copyright,
+    credit: text.credit,
+    city: text.city,
+    country: text.country,
   };
-}
-
-/**
- * Whether two values of a field mean the same. Keywords compare as the catalogue dedupes
- * them (NFC, case-insensitive) and in order; text compares exactly after NFC + trim.
- */
-export function sameField(field: FieldName, a: unknown, b: unknown): boolean {
-  if (field === 'keywords') {
-    const x = canonicalKeywords((a as string[] | undefined) ?? []).map(kwKey);
-    const y = canonicalKeywords((b as string[] | undefined) ?? []).map(kwKey);
-    return x.length === y.length && x.every((k, i) => k === y[i]);
-  }
-  if (field === 'rating') return Number(a ?? 0) === Number(b ?? 0);
-  if (field === 'rejected') return Boolean(a) === Boolean(b);
-  return normText(a as string | null) === normText(b as string | null);
 }
 
 // ---------------------------------------------------------------------------- IPTC bytes

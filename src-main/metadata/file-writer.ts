@@ -3,12 +3,14 @@ import type { Stats } from 'node:fs';
 import { chmod, link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { WriteTags } from 'exiftool-vendored';
-import { sharedExifTool } from '../library/metadata';
+import { blocksFromTags, readExiftoolTags, sharedExifTool } from '../library/metadata';
+import { reconcileBlocks } from '../library/metadata-blocks';
 import {
   FIELD_NAMES, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES,
   fieldsFromTags, flattenKeywords, hierarchiesOf, normHierarchy, sameField, shortenedWarning, texts, truncateUtf8,
   type Dict, type FieldName, type FileFields, type ManagedFields, type TextFieldName,
 } from './fields';
+import { desiredForWrite } from '../library/field-merge';
 import { capsForPath, type Caps } from './targets';
 
 // Writes the managed fields into ONE file (an image/video in place, or an XMP sidecar):
@@ -28,6 +30,12 @@ export class MetadataWriteError extends Error {
 export interface WriteFileOptions {
   /** What the file can hold; by default from its extension. */
   caps?: Caps;
+  /**
+   * What the file held when Tagsmith last read or wrote it (file_state). Given (even null),
+   * `desired` is the library's values and only what the user changed since is applied to the
+   * file as it is now (merge.ts desiredForWrite); left out, `desired` is written as it is.
+   */
+  base?: Partial<ManagedFields> | null;
   /**
    * Test seam: runs after the temp file is written, flushed and verified, just before it
    * replaces the original. Throwing here (or changing the original) aborts the write.
@@ -52,10 +60,13 @@ export interface FileWriteResult {
   after: FileFields;
 }
 
-/** Read the tags we compare, grouped (family 1) so IPTC, XMP and EXIF stay apart. */
+/**
+ * Read the tags we compare, grouped (family 1) so IPTC, XMP and EXIF stay apart: the same
+ * reading the indexer uses (undeclared UTF-8 IPTC decoded as UTF-8, the IPTC digest), so the
+ * comparison sees what the catalogue saw.
+ */
 export async function readTags(path: string): Promise<Dict> {
-  const tags = (await sharedExifTool().readRaw(path, ['-G1', '-n'])) as unknown as Dict;
-  return fixUndeclaredIptc(tags);
+  return readExiftoolTags(path);
 }
 
 const hasCharAbove = (s: string, max: number): boolean => {
@@ -64,33 +75,8 @@ const hasCharAbove = (s: string, max: number): boolean => {
 };
 
 const UTF8_MARKS = new Set(['\u001b%G', 'UTF8']);
-const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 const isIptcKey = (k: string): boolean => k.startsWith('IPTC:');
 const iptcDeclaredUtf8 = (tags: Dict): boolean => UTF8_MARKS.has(String(tags[TAG.codedCharset] ?? ''));
-
-/**
- * exiftool reads undeclared IPTC as Latin-1. Software that wrote UTF-8 without declaring it
- * is common, and the indexer (library/metadata.ts decodeIptc) reads such bytes as UTF-8:
- * do the same, so the comparison sees what the catalogue saw.
- */
-function fixUndeclaredIptc(tags: Dict): Dict {
-  if (iptcDeclaredUtf8(tags)) return tags;
-  const fix = (s: string): string => {
-    const bytes = Buffer.from(s, 'latin1');
-    if (!bytes.some((b) => b >= 0x80) || hasCharAbove(s, 0xff)) return s;
-    try {
-      return utf8Strict.decode(bytes);
-    } catch {
-      return s;
-    }
-  };
-  for (const [k, v] of Object.entries(tags)) {
-    if (!isIptcKey(k)) continue;
-    if (typeof v === 'string') tags[k] = fix(v);
-    else if (Array.isArray(v)) tags[k] = v.map((x) => (typeof x === 'string' ? fix(x) : x));
-  }
-  return tags;
-}
 
 /** Undeclared IPTC holding real Latin-1 text: converted to UTF-8 before UTF-8 values are added. */
 function needsIptcConversion(tags: Dict): boolean {
@@ -161,6 +147,11 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): Write
         setList(TAG.iptcKeywords, iptc);
       }
       setList(TAG.hierarchical, keepFileSpelling(hierarchiesOf(list), texts(tags[TAG.hierarchical])));
+      // Windows Explorer's keywords, where a file has them, follow too (else they would go stale).
+      if (tags[TAG.xpKeywords] !== undefined) {
+        const xp = keepFileSpelling(flat, texts(tags[TAG.xpKeywords]).join(';').split(';').map((k) => k.trim()).filter(Boolean)).join(';');
+        if (texts(tags[TAG.xpKeywords]).join(';') !== xp) plan.tags[TAG.xpKeywords] = xp.length > 0 ? xp : null;
+      }
       continue;
     }
     const f = field as TextFieldName;
@@ -182,6 +173,21 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): Write
     if (!(now.length === 0 && raw === 0) && !(now.length === 1 && Number(now[0]) === raw)) plan.tags[TAG.rating] = raw;
   }
 
+  const writesIptc = Object.keys(plan.tags).some(isIptcKey);
+  if (writesIptc && tags[TAG.iptcDigest] !== undefined) {
+    // The MWG digest (metadata-blocks.ts) says which block is current. A file that had one gets
+    // it updated, so readers keep believing the XMP Tagsmith just wrote; where the blocks
+    // disagreed on a field the user did not change, both get the value readers took before,
+    // so no reading of that field changes because the digest did.
+    for (const f of reconcileBlocks(blocksFromTags(tags)).disagreement?.fields ?? []) {
+      if (f === 'keywords' || !(f in TEXT_MAPPINGS) || plan.changedFields.includes(f as FieldName)) continue;
+      const m = TEXT_MAPPINGS[f as TextFieldName];
+      const value = current[f as TextFieldName];
+      setText(m.xmp, value);
+      if (m.iptc && caps.iptc) setText(m.iptc.tag, value === null ? null : iptcFit(m.iptc.label, value, m.iptc.maxBytes));
+    }
+    plan.tags[TAG.iptcDigest] = 'new';
+  }
   if (Object.keys(plan.tags).some((k) => isIptcKey(k) && plan.tags[k] !== null) && !iptcDeclaredUtf8(tags)) {
     plan.tags[TAG.codedCharset] = 'UTF8';
   }
@@ -233,6 +239,11 @@ export function verifyReadBack(before: Dict, after: Dict, written: Record<string
     }
     if (tag === TAG.codedCharset) {
       if (!iptcDeclaredUtf8(after)) return 'The IPTC character set was not recorded as UTF-8.';
+      continue;
+    }
+    if (tag === TAG.iptcDigest) {
+      const now = after['File:CurrentIPTCDigest'];
+      if (now !== undefined && String(got ?? '').toLowerCase() !== String(now).toLowerCase()) return 'The IPTC digest was not updated to match the new IPTC block.';
       continue;
     }
     const want = Array.isArray(value) ? value : [String(value)];
@@ -295,8 +306,9 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
   const before = original ? await readTags(path).catch((e) => {
     throw fail(`The file's metadata could not be read, so nothing was written: ${firstLine(e)}`);
   }) : {};
-  const plan = planWrite(before, desired, caps);
   const beforeFields = fieldsFromTags(before);
+  const wanted = opts.base !== undefined ? desiredForWrite(opts.base, beforeFields, desired) : desired;
+  const plan = planWrite(before, wanted, caps);
   if (Object.keys(plan.tags).length === 0) {
     return { path, created: false, changedFields: plan.changedFields, tags: [], warnings: plan.warnings, before: beforeFields, after: beforeFields };
   }

@@ -3,7 +3,7 @@
 export { FIELD_NAMES, truncateUtf8, type FieldName, type FileFields, type ManagedFields } from './fields';
 export { MetadataWriteError, removeStaleTemps, writeFileMetadata, writeAssetMetadata, type FileWriteResult, type WriteResult, type WriteAssetOptions } from './writer';
 export { previewWrite, type FieldChange, type PreviewResult } from './preview';
-export { threeWayMerge, mergeKeywords, type MergeResult, type FieldConflict } from './merge';
-export { getSyncState, recordFileRead, getFileSnapshot, libraryFields, type AssetSyncState, type SyncStatus } from './state';
+export { threeWayMerge, mergeKeywords, type MergeResult, type FieldConflict } from '../library/field-merge';
+export { getSyncState, recordFileRead, getFileSnapshot, libraryFields, type AssetSyncState, type SyncStatus } from '../library/file-state';
 export { exportCsv, csvField, csvText, type CsvRow } from './csv';
 export { targetsFor, type Target } from './targets';

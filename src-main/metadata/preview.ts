@@ -4,7 +4,7 @@ import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { FIELD_NAMES, fieldsFromTags, sameField, type FieldName } from './fields';
 import { readTags } from './file-writer';
-import { getFileSnapshot, libraryFields } from './state';
+import { getFileSnapshot, libraryFields } from '../library/file-state';
 import { targetsFor } from './targets';
 
 // What a batch write would change, per asset and field, before anything is written.

@@ -3,9 +3,10 @@ import { notFound } from '../core/errors';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { FULL_HASH_LIMIT, hashFile, sampledHash } from '../library/hash';
-import type { FieldName, FileFields, ManagedFields } from './fields';
+import { setAssetKeywords } from '../library/keywords';
+import { sameField, type FieldName, type FileFields, type ManagedFields } from './fields';
 import { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
-import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from './state';
+import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from '../library/file-state';
 import { targetsFor } from './targets';
 
 export { MetadataWriteError, removeStaleTemps, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
@@ -29,11 +30,35 @@ export interface WriteResult {
 
 export type WriteAssetOptions = Pick<WriteFileOptions, 'beforeCommit' | 'tamperReadBack'>;
 
-/** Snapshot for file_state: what the file now holds, optional fields the library leaves alone included. */
-function snapshotOf(desired: ManagedFields, after: FileFields): ManagedFields {
+/**
+ * file_state for a RAW written through its sidecar: the catalogue read the RAW and its sidecar
+ * together, so the recorded values are the library's (what both files together now say).
+ */
+function sidecarSnapshot(desired: ManagedFields, after: FileFields): ManagedFields {
   const out: ManagedFields = { ...after };
   for (const [k, v] of Object.entries(desired)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
   return out;
+}
+
+const ADOPTED_TEXT = ['caption', 'title', 'headline', 'creator', 'copyright', 'credit', 'city', 'country'] as const;
+
+/**
+ * After a write the file holds the user's changes plus what it already had that the catalogue
+ * had not seen (a caption in a block the old reading missed, another program's keywords): the
+ * catalogue takes those values too, so it shows what the file holds and the next write starts
+ * from the same place. Returns whether anything changed.
+ */
+function adoptFileValues(ctx: LibraryCtx, assetId: number, library: ManagedFields, after: FileFields): boolean {
+  const keywords = !sameField('keywords', library.keywords, after.keywords);
+  const text = ADOPTED_TEXT.filter((f) => library[f] !== undefined && !sameField(f, library[f], after[f]));
+  const rating = !sameField('rating', library.rating, after.rating);
+  if (!keywords && !text.length && !rating) return false;
+  ctx.db.transaction(() => {
+    if (keywords) setAssetKeywords(ctx.db, assetId, after.keywords);
+    for (const f of text) ctx.db.prepare(`UPDATE assets SET ${f} = ? WHERE id = ?`).run(after[f], assetId);
+    if (rating) ctx.db.prepare('UPDATE assets SET rating = ? WHERE id = ?').run(after.rating, assetId);
+  })();
+  return true;
 }
 
 export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts: WriteAssetOptions = {}): Promise<WriteResult> {
@@ -45,25 +70,31 @@ export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts:
     return { ...result, status: 'failed', error };
   };
   if (row.online !== 1) return failed('The folder holding this file is offline. Reconnect the drive, then write again.');
-  const desired = libraryFields(ctx, assetId, getFileSnapshot(ctx, assetId));
+  const base = getFileSnapshot(ctx, assetId);
+  const desired = libraryFields(ctx, assetId, base);
   if (!desired) throw notFound('That photo');
   const path = assetPath(row);
 
-  let snapshot: ManagedFields | null = null;
+  let snapshot: FileFields | null = null;
+  let inPlace = false;
   try {
     for (const target of await targetsFor(path)) {
-      const r = await writeFileMetadata(target.path, desired, { ...opts, caps: target.caps });
+      // The file as it is now, with only what the user changed applied (merge.ts desiredForWrite).
+      const r = await writeFileMetadata(target.path, desired, { ...opts, caps: target.caps, base });
       result.files.push({ ...r, role: target.role });
       for (const f of r.changedFields) if (!result.changedFields.includes(f)) result.changedFields.push(f);
       result.warnings.push(...r.warnings.filter((w) => !result.warnings.includes(w)));
-      snapshot ??= snapshotOf(desired, r.after);
+      snapshot ??= r.after;
+      if (result.files.length === 1) inPlace = target.role === 'file';
       if (target.role === 'file' && r.tags.length > 0) await refreshFileFacts(ctx, assetId, target.path);
     }
   } catch (e) {
     const why = e instanceof MetadataWriteError ? e.message : 'Writing the metadata failed; the file was left as it was.';
     return failed(why);
   }
-  recordFileWritten(ctx, assetId, snapshot ?? desired);
+  // A RAW's sidecar holds only part of what the catalogue read (the RAW's own tags are the rest).
+  if (snapshot && inPlace && adoptFileValues(ctx, assetId, desired, snapshot)) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [assetId] });
+  recordFileWritten(ctx, assetId, snapshot ? (inPlace ? snapshot : sidecarSnapshot(desired, snapshot)) : desired);
   return { ...result, status: result.files.some((f) => f.tags.length > 0) ? 'written' : 'in_sync' };
 }
 

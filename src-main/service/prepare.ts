@@ -71,15 +71,20 @@ export interface VideoProbe {
   durationS: number | null;
   bytes: number;
   format: string | null;
+  /** codec names of the first video and audio streams (null: none) */
+  videoCodec: string | null;
+  audioCodec: string | null;
 }
 
 export async function probeVideo(path: string): Promise<VideoProbe> {
   const bytes = (await stat(path)).size;
   try {
-    const stdout = (await runTool('ffprobe', ['-v', 'error', '-show_entries', 'format=duration,format_name', '-of', 'json', path], { timeoutMs: 30_000 })).toString('utf8');
-    const f = (JSON.parse(stdout) as { format?: { duration?: string; format_name?: string } }).format ?? {};
+    const stdout = (await runTool('ffprobe', ['-v', 'error', '-show_entries', 'format=duration,format_name:stream=codec_type,codec_name', '-of', 'json', path], { timeoutMs: 30_000 })).toString('utf8');
+    const j = JSON.parse(stdout) as { format?: { duration?: string; format_name?: string }; streams?: { codec_type?: string; codec_name?: string }[] };
+    const f = j.format ?? {};
     const d = f.duration !== undefined ? Number(f.duration) : NaN;
-    return { durationS: Number.isFinite(d) ? d : null, bytes, format: f.format_name ?? null };
+    const codec = (type: string) => j.streams?.find((x) => x.codec_type === type)?.codec_name ?? null;
+    return { durationS: Number.isFinite(d) ? d : null, bytes, format: f.format_name ?? null, videoCodec: codec('video'), audioCodec: codec('audio') };
   } catch (e) {
     // A missing ffprobe is said as such: the video itself is fine.
     if (isToolMissing(e)) throw new ServiceError('invalid_input', e.message, { local: true });
@@ -96,10 +101,27 @@ export interface PreparedVideo {
   cleanup(): Promise<void>;
 }
 
+/** Containers video keywording takes (interface 4.3: MP4, MPEG, MOV, AVI), by extension. */
+export const VIDEO_KEYWORD_EXTS = ['.mp4', '.m4v', '.mov', '.avi', '.mpg', '.mpeg'];
+/** Codecs an MP4 carries that a stream copy may keep; anything else is transcoded. */
+const MP4_VIDEO_CODECS = ['h264', 'hevc', 'mpeg4'];
+const MP4_AUDIO_CODECS = ['aac', 'mp3'];
+
+/** The 5-60 s recommendation of interface 4.3 as a warning (null: within it, or unknown). */
+export function videoDurationWarning(durationS: number | null): string | null {
+  if (durationS === null) return null;
+  if (durationS < VIDEO_RECOMMENDED_SECONDS.min) return `The video is ${durationS.toFixed(1)} s long; the service recommends 5 to 60 s (under 5 s may give too few keywords).`;
+  if (durationS > VIDEO_RECOMMENDED_SECONDS.max) return `The video is ${Math.round(durationS)} s long; the service recommends 5 to 60 s (beyond 60 s keywords become less relevant).`;
+  return null;
+}
+
 /**
  * Checks the size (<= 100 MB, refused with the reason) and length (5-60 s recommended: a
  * warning), and writes a copy with all container and stream metadata stripped
- * (`-map_metadata -1`, streams copied, no re-encode).
+ * (`-map_metadata -1`, streams copied, no re-encode). A container the service does not take
+ * (MKV, WebM, ...) becomes an MP4 here: a stream copy when the codecs fit MP4 (H.264/HEVC/MPEG-4
+ * with AAC/MP3), else a fast H.264/AAC transcode; when neither works it is refused before any
+ * upload, with the reason.
  */
 export async function prepareVideo(path: string, opts: { tmpDir?: string; maxBytes?: number } = {}): Promise<PreparedVideo> {
   const max = opts.maxBytes ?? VIDEO_MAX_BYTES;
@@ -109,20 +131,47 @@ export async function prepareVideo(path: string, opts: { tmpDir?: string; maxByt
     throw new ServiceError('invalid_input', `The video is ${mb(probe.bytes)}; the service accepts at most ${mb(max)}. Trim it or export a smaller copy.`, { local: true, field: 'data' });
   }
   const warnings: string[] = [];
-  if (probe.durationS !== null && probe.durationS < VIDEO_RECOMMENDED_SECONDS.min) warnings.push(`The video is ${probe.durationS.toFixed(1)} s long; under 5 s may give too few keywords.`);
-  if (probe.durationS !== null && probe.durationS > VIDEO_RECOMMENDED_SECONDS.max) warnings.push(`The video is ${Math.round(probe.durationS)} s long; beyond 60 s keywords become less relevant.`);
+  const long = videoDurationWarning(probe.durationS);
+  if (long) warnings.push(long);
   const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'tagsmith-video-'));
-  const ext = extname(path).toLowerCase() || '.mp4';
+  const srcExt = extname(path).toLowerCase();
+  const convert = !VIDEO_KEYWORD_EXTS.includes(srcExt);
+  const ext = convert ? '.mp4' : srcExt;
   const out = join(dir, `upload-${randomBytes(4).toString('hex')}${ext}`);
   const cleanup = () => rm(dir, { recursive: true, force: true });
+  const strip = ['-map_metadata', '-1', '-map_metadata:s', '-1', '-map_chapters', '-1', '-fflags', '+bitexact'];
+  const container = (srcExt.slice(1) || probe.format || 'this').toUpperCase();
   try {
-    await runTool('ffmpeg', [
-      '-nostdin', '-v', 'error', '-y', '-i', path, '-map', '0', '-map_metadata', '-1', '-map_metadata:s', '-1', '-map_chapters', '-1',
-      '-c', 'copy', '-fflags', '+bitexact', out,
-    ], { timeoutMs: 120_000 });
+    if (!convert) {
+      await runTool('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', path, '-map', '0', ...strip, '-c', 'copy', out], { timeoutMs: 120_000 });
+    } else {
+      if (!probe.videoCodec) throw new ServiceError('invalid_input', `The ${container} file has no video stream; nothing was sent.`, { local: true, field: 'data' });
+      const copyable = MP4_VIDEO_CODECS.includes(probe.videoCodec) && (probe.audioCodec === null || MP4_AUDIO_CODECS.includes(probe.audioCodec));
+      const streams = ['-map', '0:v:0', '-map', '0:a:0?'];
+      let copied = false;
+      if (copyable) {
+        try {
+          await runTool('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', path, ...streams, ...strip, '-c', 'copy', '-movflags', '+faststart', out], { timeoutMs: 120_000 });
+          copied = true;
+        } catch (e) {
+          if (isToolMissing(e)) throw e;
+        }
+      }
+      if (!copied) {
+        await runTool('ffmpeg', [
+          '-nostdin', '-v', 'error', '-y', '-i', path, ...streams, ...strip, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
+          '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', out,
+        ], { timeoutMs: 600_000 });
+      }
+      warnings.push(`${container} is not a format the service takes (MP4, MPEG, MOV, AVI): a ${copied ? 'stream copy' : 'transcoded copy'} in MP4 was sent instead; the file itself is unchanged.`);
+    }
   } catch (e) {
     await cleanup();
-    throw new ServiceError('invalid_input', `The video could not be copied without its metadata: ${isToolMissing(e) ? e.message : toolErrorLine(e)}`, { local: true });
+    if (e instanceof ServiceError) throw e;
+    const why = isToolMissing(e) ? e.message : toolErrorLine(e);
+    throw new ServiceError('invalid_input', convert
+      ? `The ${container} video could not be converted to MP4, which the service needs (it takes MP4, MPEG, MOV or AVI); nothing was sent: ${why}`
+      : `The video could not be copied without its metadata: ${why}`, { local: true });
   }
   const bytes = (await stat(out)).size;
   if (bytes > max) {

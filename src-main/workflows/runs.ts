@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { extname } from 'node:path';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
 import type { AnalyzeEndpoint, AnalyzePayload } from '../jobs/handlers';
@@ -10,6 +11,7 @@ import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
 import { searchIds } from '../library/search';
 import { ServiceError } from '../service/errors';
+import { VIDEO_KEYWORD_EXTS, videoDurationWarning } from '../service/prepare';
 import type { CaptionResult, KeywordParams, KeywordsResult } from '../service/types';
 import * as v from '../service/validate';
 import { Vocabulary, cleanKeyword, getKeywordSettings } from './hygiene';
@@ -40,6 +42,7 @@ interface Plan {
   items: { assetId: number; hash: string | null }[];
   skipped: SkippedAsset[];
   total: number;
+  warnings: { assetId: number; message: string }[];
 }
 
 // ---- events ------------------------------------------------------------------------------
@@ -145,6 +148,7 @@ function plan(ctx: LibraryCtx, kind: RunKind, target: RunTarget, options: Keywor
   const specs: JobSpec[] = [];
   const items: Plan['items'] = [];
   const skipped: SkippedAsset[] = [];
+  const warnings: Plan['warnings'] = [];
   for (const id of ids) {
     const row = getAssetRow(ctx, id);
     if (!row) continue;
@@ -175,16 +179,24 @@ function plan(ctx: LibraryCtx, kind: RunKind, target: RunTarget, options: Keywor
     };
     specs.push({ kind: 'analyze', payload });
     items.push({ assetId: id, hash });
+    if (endpoint === 'videoKeywords') {
+      const long = videoDurationWarning(row.duration_s);
+      if (long) warnings.push({ assetId: id, message: long });
+      const ext = extname(row.name).toLowerCase();
+      if (!VIDEO_KEYWORD_EXTS.includes(ext)) {
+        warnings.push({ assetId: id, message: `${ext.slice(1).toUpperCase() || row.format.toUpperCase()} is not a format the service takes (MP4, MPEG, MOV, AVI): an MP4 copy is made and sent (the file itself is unchanged).` });
+      }
+    }
   }
   const lang = kind === 'keywords' ? ((params.image.lang as KeywordLang | undefined) ?? 'en') : null;
   const n = items.length;
   const what = `${n} ${n === 1 ? 'file' : 'files'}`;
   const label = kind === 'keywords' ? `Keywords for ${what} (${lang})` : `Captions for ${what} (${(options as CaptionRunOptions).length ?? 'normal'})`;
-  return { kind, options, lang, paramsKey, label, specs, items, skipped, total: ids.length };
+  return { kind, options, lang, paramsKey, label, specs, items, skipped, total: ids.length, warnings };
 }
 
 function previewOf(queue: JobQueue, p: Plan): RunPreview {
-  return { ...queue.preview(p.specs), assets: p.total, skipped: p.skipped };
+  return { ...queue.preview(p.specs), assets: p.total, skipped: p.skipped, ...(p.warnings.length ? { warnings: p.warnings } : {}) };
 }
 
 function cleanOptions<T extends object>(o: T): T {

@@ -25,6 +25,14 @@ export interface SearchQuery {
   takenTo?: string;
   /** Camera model or make, exact match as shown in the facets. */
   camera?: string;
+  /** Lens name contains this text (case-insensitive). */
+  lens?: string;
+  /** Inclusive ranges on the exposure; an end left out is open. Photos that do not record the value never match. */
+  iso?: NumberRange;
+  /** Focal length in mm (as recorded, not the 35 mm equivalent). */
+  focalLength?: NumberRange;
+  /** F-number. */
+  aperture?: NumberRange;
   /** Only assets that have at least one exact duplicate (same content hash). */
   duplicatesOnly?: boolean;
   /** Only assets with a recorded error (corrupt, unreadable, unsupported). */
@@ -52,6 +60,29 @@ export interface SearchQuery {
   color?: ColorQuery;
   sort?: SortKey;
   order?: 'asc' | 'desc';
+}
+
+/** An inclusive range; either end may be left out (open). */
+export interface NumberRange {
+  min?: number;
+  max?: number;
+}
+
+/** Exposure as exiftool prints it (the units photographers read). */
+export interface Exposure {
+  /** F-number, e.g. 2.8. */
+  aperture: number | null;
+  /** '1/250' below a quarter second, else seconds ('2.5', '30'). */
+  shutter: string | null;
+  iso: number | null;
+  /** mm */
+  focalLength: number | null;
+  /** 35 mm equivalent, mm */
+  focalLength35: number | null;
+  /** EV */
+  exposureBias: number | null;
+  /** Whether the flash fired. */
+  flash: boolean | null;
 }
 
 /** The `color` filter of a search (the palettes come from colour analysis). */
@@ -122,6 +153,8 @@ export interface AssetDetail extends AssetSummary {
   cameraMake: string | null;
   cameraModel: string | null;
   lens: string | null;
+  /** How the photo was exposed; always an object, each member null where the file does not record it. */
+  exposure: Exposure;
   gps: { lat: number; lon: number } | null;
   colorLabel: string | null;
   videoCodec: string | null;

@@ -55,4 +55,10 @@ export interface SystemApi {
    * happens as the app starts again (it restarts itself when it can; `restartRequired` says so).
    */
   restoreBackup(args: { path: string }): Promise<{ restartRequired: boolean }>;
+  /** A renderer error (an error boundary, window.onerror, an unhandled rejection), written to the app's log. */
+  reportError(args: { message: string; stack?: string; where?: string }): Promise<void>;
+  /** The renderer's view state as it was left (last view, sort, thumbnail size, panel widths, filters). */
+  getViewState(): Promise<Record<string, unknown>>;
+  /** Merged into the stored view state (keys given replace theirs). */
+  setViewState(args: { state: Record<string, unknown> }): Promise<void>;
 }

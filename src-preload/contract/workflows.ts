@@ -42,6 +42,11 @@ export interface RunPreview extends BatchPreview {
   /** Assets in the selection or search. */
   assets: number;
   skipped: SkippedAsset[];
+  /**
+   * What to know before running, per asset (video keywording: a length outside the service's
+   * recommended 5-60 s; a container it does not take, sent as an MP4 copy). Nothing is refused for it.
+   */
+  warnings?: { assetId: number; message: string }[];
 }
 
 export interface RunStarted {

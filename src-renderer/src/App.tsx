@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { FolderInfo } from '../../src-preload/contract';
+import { useClient } from './api/ClientContext';
 import { useQuery } from './api/useQuery';
 import { ActivityTopBar, ActivityView } from './features/activity/ActivityView';
 import { CreateView } from './features/create/CreateView';
@@ -7,6 +8,8 @@ import { useRevealListener } from './features/create/reveal';
 import { LibraryView } from './features/library/LibraryView';
 import { SettingsView } from './features/settings/SettingsView';
 import { VIEWS, ViewNav, type ViewName } from './features/shell/ViewNav';
+import { isOneOf, usePersistentState } from './state/viewState';
+import { ViewErrorBoundary } from './ui/ErrorBoundary';
 import { TopBarSlot, TopBarSlotContext } from './ui/TopBarSlot';
 
 /**
@@ -15,9 +18,10 @@ import { TopBarSlot, TopBarSlotContext } from './ui/TopBarSlot';
  * so its search, filters, selection and scroll position are where the user left them.
  */
 export function App() {
-  const [view, setView] = useState<ViewName>('library');
+  const { api } = useClient();
+  const [view, setView] = usePersistentState<ViewName>('view', 'library', isOneOf(...VIEWS.map((v) => v.name)));
   const [slot, setSlot] = useState<HTMLElement | null>(null);
-  const [visited, setVisited] = useState<ReadonlySet<ViewName>>(() => new Set(['library']));
+  const [visited, setVisited] = useState<ReadonlySet<ViewName>>(() => new Set(['library', view]));
   const folders = useQuery<FolderInfo[]>('folders', ['folders'], (a) => a.listFolders());
 
   const show = (v: ViewName) => {
@@ -40,7 +44,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [setView]);
 
   return (
     <TopBarSlotContext.Provider value={slot}>
@@ -51,14 +55,18 @@ export function App() {
           <ViewNav view={view} onView={show} />
         </header>
         <div className={`view${view === 'library' ? '' : ' view-hidden'}`} inert={view !== 'library'} data-testid="view-library">
-          <LibraryView active={view === 'library'} />
+          <ViewErrorBoundary view="Library" api={api}>
+            <LibraryView active={view === 'library'} />
+          </ViewErrorBoundary>
         </div>
         {visited.has('activity') && (
           <div className={`view${view === 'activity' ? '' : ' view-hidden'}`} inert={view !== 'activity'}>
             <TopBarSlot active={view === 'activity'}>
               <ActivityTopBar />
             </TopBarSlot>
-            <ActivityView active={view === 'activity'} onOpenSettings={() => show('settings')} />
+            <ViewErrorBoundary view="Activity" api={api}>
+              <ActivityView active={view === 'activity'} onOpenSettings={() => show('settings')} />
+            </ViewErrorBoundary>
           </div>
         )}
         {visited.has('settings') && (
@@ -67,7 +75,9 @@ export function App() {
               <h1 className="view-title">Settings</h1>
               <span className="result-count">Service, credentials, usage caps, backups and tools</span>
             </TopBarSlot>
-            <SettingsView active={view === 'settings'} />
+            <ViewErrorBoundary view="Settings" api={api}>
+              <SettingsView active={view === 'settings'} />
+            </ViewErrorBoundary>
           </div>
         )}
         {visited.has('create') && (
@@ -76,7 +86,9 @@ export function App() {
               <h1 className="view-title">Create</h1>
               <span className="result-count">Speech, lipsync and images made by the service — saved to the library</span>
             </TopBarSlot>
-            <CreateView active={view === 'create'} />
+            <ViewErrorBoundary view="Create" api={api}>
+              <CreateView active={view === 'create'} />
+            </ViewErrorBoundary>
           </div>
         )}
       </div>

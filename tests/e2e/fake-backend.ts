@@ -55,6 +55,7 @@ export function fakeBackend(opts: { count: number; thumbFile: string; mediaRoot:
       cameraMake: null,
       cameraModel: null,
       lens: null,
+      exposure: { aperture: null, shutter: null, iso: null, focalLength: null, focalLength35: null, exposureBias: null, flash: null },
       gps: null,
       colorLabel: null,
       videoCodec: null,

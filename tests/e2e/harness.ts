@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, type Browser, type Page } from '@playwright/test';
-import type { Api } from '../../src-preload/contract';
+import type { Api, ApiEnvelope } from '../../src-preload/contract';
 import { createApi, type ApiHost, type ApiOptions } from '../../src-main/api';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { openRenderer, type RendererHandle } from './renderer';
@@ -28,6 +28,8 @@ export interface LaunchOptions {
   dataDir?: string;
   api?: ApiOptions;
   viewport?: { width: number; height: number };
+  /** Answer a renderer call instead of the Api (undefined: the Api answers), e.g. to hand a view bad data. */
+  intercept?: (method: string, args: unknown) => ApiEnvelope<unknown> | undefined;
 }
 
 export async function launchApp(browser: Browser, opts: LaunchOptions = {}): Promise<AppHandle> {
@@ -40,7 +42,7 @@ export async function launchApp(browser: Browser, opts: LaunchOptions = {}): Pro
     renderer = await openRenderer(
       browser,
       {
-        invoke: (method, args) => host.invoke(method, args),
+        invoke: (method, args) => Promise.resolve(opts.intercept?.(method, args) ?? host.invoke(method, args)),
         onAny: (listener) => ctx.events.onAny(listener),
         mediaRoots: async () => [ctx.paths.cacheDir, ...(await host.api.listFolders()).map((f) => f.path)],
       },

@@ -317,7 +317,7 @@ describe('the analysis side refuses what it cannot send, before sending', () => 
     await q.waitForIdle();
     const j = q.getJob(job.id)!;
     expect(j.state, j.error?.message).toBe('done');
-    expect((j.result as { warnings?: string[] }).warnings?.join(' ')).toMatch(/10800 s long; beyond 60 s/);
+    expect((j.result as { warnings?: string[] }).warnings?.join(' ')).toMatch(/10800 s long; the service recommends 5 to 60 s \(beyond 60 s/);
   });
 
   it('the 50,000 x 50,000 PNG, a truncated JPEG and a text file named .jpg never reach the service as garbage', async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -187,3 +187,31 @@ describe('tagsmith caption (AI) and export', () => {
     expect((await cli(['export', p('brick.jpg'), '--json'])).code).toBe(2);
   }, 60_000);
 });
+
+describe('video keywording inputs (issue 15)', () => {
+  it('an MKV goes as an MP4 stream copy, a WebM as a transcoded MP4; both are keyworded; the 5-60 s recommendation is a warning', async () => {
+    const vids = join(root, 'videos');
+    mkdirSync(vids, { recursive: true });
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0x2f6fe0:size=160x120:rate=10:duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', join(vids, 'clip.mkv')]);
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0x2ea83a:size=160x120:rate=10:duration=2', '-c:v', 'libvpx-vp9', '-b:v', '200k', '-y', join(vids, 'clip.webm')]);
+    const idx = await cli(['index', vids, '--json']);
+    expect(idx.code, idx.stderr).toBe(0);
+    const before = sim.log.filter((e) => e.path === '/v1/video_keywords').length;
+    const r = await cli(['keyword', join(vids, 'clip.mkv'), join(vids, 'clip.webm'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.json<KeywordJson>();
+    for (const a of out.assets) {
+      expect(a.error, a.path).toBeUndefined();
+      expect(a.suggestions.length, a.path).toBeGreaterThan(0);
+    }
+    expect(out.assets.find((a) => a.path.endsWith('.mkv'))!.suggestions.map((s) => s.keyword.toLowerCase())).toContain('blue');
+    // warned before anything is sent: the MP4 copy and the length outside 5-60 s
+    expect(r.stderr).toMatch(/clip\.mkv: MKV is not a format the service takes.*MP4 copy/);
+    expect(r.stderr).toMatch(/clip\.webm: WEBM is not a format the service takes/);
+    expect(r.stderr).toMatch(/clip\.mkv: The video is 2\.0 s long; the service recommends 5 to 60 s/);
+    // the service saw two MP4 uploads and refused none
+    const calls = sim.log.filter((e) => e.path === '/v1/video_keywords').slice(before);
+    expect(calls.map((e) => e.status)).toEqual([200, 200]);
+  }, 120_000);
+});
+

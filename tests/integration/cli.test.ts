@@ -129,8 +129,9 @@ describe.runIf(hasIndexer)('tagsmith CLI: index, search, show, edits', () => {
     expect(list.map((a) => a.path).sort()).toEqual(['broken.jpg', 'green.jpg', 'red.jpg', 'sub/blue.jpg'].map((p) => join(photos, p)).sort());
     const red = list.find((a) => a.path === join(photos, 'red.jpg'))!;
     expect(Object.keys(red).sort()).toEqual(
-      ['path', 'kind', 'width', 'height', 'durationS', 'takenAt', 'cameraMake', 'cameraModel', 'gps', 'rating', 'keywords', 'caption', 'title', 'thumbnail'].sort(),
+      ['path', 'kind', 'width', 'height', 'durationS', 'takenAt', 'cameraMake', 'cameraModel', 'gps', 'rating', 'keywords', 'caption', 'title', 'thumbnail', 'exposure'].sort(),
     );
+    expect(red.exposure).toEqual({ aperture: null, shutter: null, iso: null, focalLength: null, focalLength35: null, exposureBias: null, flash: null });
     expect(red).toMatchObject({ kind: 'image', width: 320, height: 240, durationS: null, takenAt: '2021-06-15T14:30:05', cameraMake: 'Canon', cameraModel: 'Canon EOS R5', rating: 0, keywords: [] });
     const gps = red.gps as { lat: number; lon: number };
     expect(gps.lat).toBeCloseTo(-33.4489, 3);

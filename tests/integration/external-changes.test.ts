@@ -10,7 +10,7 @@ import { addFolder } from '../../src-main/library/folders';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { scanFolder } from '../../src-main/library/scan';
 import { writeFileMetadata } from '../../src-main/metadata/file-writer';
-import { getSyncState } from '../../src-main/metadata/state';
+import { getSyncState } from '../../src-main/library/file-state';
 
 // Another program edits a file the library knows: the rescan merges field by field against
 // what the file held when Tagsmith last read it. Nothing is silently dropped.

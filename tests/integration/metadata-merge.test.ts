@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalKeywords, fileKeywordList, flattenKeywords, truncateUtf8 } from '../../src-main/metadata/fields';
-import { mergeKeywords, threeWayMerge } from '../../src-main/metadata/merge';
+import { mergeKeywords, threeWayMerge } from '../../src-main/library/field-merge';
 
 // The rescan's three-way merge (pure) and the keyword forms the writer relies on.
 

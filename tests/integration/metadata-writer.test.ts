@@ -10,7 +10,7 @@ import { closeMetadataReader, readMetadata, sharedExifTool } from '../../src-mai
 import { fieldsFromTags } from '../../src-main/metadata/fields';
 import { readTags, removeStaleTemps, writeFileMetadata, MetadataWriteError } from '../../src-main/metadata/file-writer';
 import { previewWrite } from '../../src-main/metadata/preview';
-import { getSyncState } from '../../src-main/metadata/state';
+import { getSyncState } from '../../src-main/library/file-state';
 import { writeAssetMetadata } from '../../src-main/metadata/writer';
 import { seedAsset, seedFolder } from '../helpers/seed';
 

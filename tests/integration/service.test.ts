@@ -186,6 +186,41 @@ describe('service client round trips', () => {
   });
 });
 
+describe('video keywording inputs: other containers become MP4 before upload (issue 15)', () => {
+  it('MKV with H.264: a stream copy; WebM with VP9: a fast transcode; the service refuses the MKV as it is', async () => {
+    const mkv = join(dir, 'clip.mkv');
+    const webm = join(dir, 'clip.webm');
+    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', mkv]);
+    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1', '-c:v', 'libvpx-vp9', '-b:v', '200k', '-y', webm]);
+    // its own simulator with two accounts: video keywording allows one request per second per account
+    const creds2 = { clientId: 'svc-2', clientSecret: 'svc-2-secret' };
+    const other = await startSimulator({ accounts: [creds, creds2] });
+    const c = new ServiceClient({ baseUrl: other.url, credentials: creds });
+    const c2 = new ServiceClient({ baseUrl: other.url, credentials: creds2 });
+    const copied = await prepareVideo(mkv);
+    const transcoded = await prepareVideo(webm);
+    try {
+      expect(copied.path).toMatch(/\.mp4$/);
+      expect(copied.warnings.join(' ')).toMatch(/MKV is not a format the service takes.*stream copy in MP4/);
+      expect(transcoded.path).toMatch(/\.mp4$/);
+      expect(transcoded.warnings.join(' ')).toMatch(/WEBM .*transcoded copy in MP4/);
+      const probe = JSON.parse((await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name:format=format_name', '-of', 'json', transcoded.path])).stdout);
+      expect(probe.streams[0].codec_name).toBe('h264');
+      expect(probe.format.format_name).toContain('mp4');
+      expect((await c.videoKeywords({ path: copied.path })).keywords.length).toBeGreaterThan(0);
+      // what the conversion spares the user: the service takes MP4, MPEG, MOV or AVI only
+      const e = await c2.videoKeywords({ path: mkv }).then(() => null, (x: unknown) => x as ServiceError);
+      expect(e).toMatchObject({ kind: 'invalid_input', status: 400 });
+    } finally {
+      await copied.cleanup();
+      await transcoded.cleanup();
+      await c.close();
+      await c2.close();
+      await other.close();
+    }
+  });
+});
+
 describe('two documented paths: the client falls back either way and remembers', () => {
   for (const [served, missing] of [['/v1/imageswap/create', '/v1/imageswap'], ['/v1/imageswap', '/v1/imageswap/create']]) {
     it(`face swap on a service that serves only ${served}`, async () => {

@@ -25,19 +25,6 @@ const RANK: Record<string, number> = {
 };
 const ENTRY_RANK = 6;
 
-/**
- * Known upward arrows still to mend, each with why it is there. The test fails when one of
- * them is gone (take it off the list) as well as when a new one appears.
- */
-const KNOWN_UPWARD: Record<string, string> = {
-  // A scan reads the managed fields from each file and merges them three ways with the
-  // catalogue (external changes, issue 12): the file-state record and the merge still live
-  // in metadata/.
-  'src-main/library/scan.ts -> src-main/metadata/fields.ts': 'three-way merge on scan',
-  'src-main/library/scan.ts -> src-main/metadata/merge.ts': 'three-way merge on scan',
-  'src-main/library/scan.ts -> src-main/metadata/state.ts': 'three-way merge on scan',
-};
-
 /** Runtime values shared across the process line: the Api's method names and channel names (no code that runs in preload). */
 const SHARED_RUNTIME = new Set(['src-preload/api-methods.ts']);
 
@@ -157,8 +144,7 @@ describe('source layering', () => {
         return a && b && a.rank < b.rank;
       })
       .map((e) => `${e.from} -> ${e.to}`);
-    expect(upward.filter((u) => !(u in KNOWN_UPWARD))).toEqual([]);
-    expect(Object.keys(KNOWN_UPWARD).filter((k) => !upward.includes(k)), 'mended: take it off KNOWN_UPWARD').toEqual([]);
+    expect(upward).toEqual([]);
   });
 
   it('has no cycle between files (type-only imports count)', () => {

@@ -58,6 +58,26 @@ describe('catalogue migrations', () => {
     after.close();
   });
 
+  it('13 (exposure) adds empty exposure columns and marks the pictures, not the videos, to be read by the next scan', () => {
+    const file = tmp();
+    const before = openDb(file, { upTo: 12 });
+    before.prepare('INSERT INTO folders (id, path, added_at) VALUES (1, ?, 0)').run('/p');
+    const add = before.prepare(
+      `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, size, mtime_ms, stack_key, added_at, indexed_at, content_hash)
+       VALUES (1, ?, ?, ?, ?, ?, 1, 1, ?, 0, 0, 'h')`,
+    );
+    add.run('a.jpg', 'a.jpg', 'jpg', 'image', 'jpeg', 'a');
+    add.run('b.mp4', 'b.mp4', 'mp4', 'video', 'mp4', 'b');
+    before.close();
+    const after = openDb(file, { upTo: 13 });
+    expect(after.prepare('SELECT name, iso, aperture, focal_length, shutter, flash, exposure_read, content_hash FROM assets ORDER BY name').all()).toEqual([
+      { name: 'a.jpg', iso: null, aperture: null, focal_length: null, shutter: null, flash: null, exposure_read: 0, content_hash: 'h' },
+      { name: 'b.mp4', iso: null, aperture: null, focal_length: null, shutter: null, flash: null, exposure_read: 1, content_hash: 'h' },
+    ]);
+    expect(() => after.prepare("UPDATE assets SET flash = 2 WHERE name = 'a.jpg'").run()).toThrow(/CHECK/);
+    after.close();
+  });
+
   it('refuses a catalogue made by a newer version, with a message saying what to do', () => {
     const file = tmp();
     const raw = new Database(file);

@@ -1,4 +1,5 @@
 import { getAssetKeywords } from '../../library/keywords';
+import { assetPath, getAssetRow } from '../../library/assets';
 import { KEYWORD_LANGS, acceptAbove, getAssetReview, previewKeywordRun, startKeywordRun, type KeywordLang } from '../../workflows';
 import { UsageError, intValue, numberValue } from '../args';
 import type { Command } from '../command';
@@ -52,6 +53,10 @@ export const command: Command = {
     const { service, close } = serviceFor(ctx, args);
     try {
       const preview = previewKeywordRun(ctx, service.queue, target, options);
+      for (const w of preview.warnings ?? []) {
+        const row = getAssetRow(ctx, w.assetId);
+        out.warn(`tagsmith: ${row ? assetPath(row) : `asset ${w.assetId}`}: ${w.message}`);
+      }
       await confirmBillable(service, preview, args, 'keyword', `Keyword ${ids.length} file${ids.length === 1 ? '' : 's'}`);
       const started = startKeywordRun(ctx, service.queue, target, options);
       const outcome = await waitWithProgress(ctx, service, started, out, 'Keywording');

@@ -7,7 +7,7 @@ import { isInside } from '../../core/media';
 import type { LibraryCtx } from '../../library/context';
 import { parseHex } from '../../core/color';
 import { importKeywordColors } from '../../analysis/runs';
-import { CliError, UsageError, intValue, listValue } from '../args';
+import { CliError, UsageError, intValue, listValue, rangeValue } from '../args';
 import { cliAsset, humanAsset } from '../asset-json';
 import type { Command } from '../command';
 
@@ -34,7 +34,7 @@ function folderScope(ctx: LibraryCtx, path: string): { folderId: number; prefix:
 
 export const command: Command = {
   name: 'search',
-  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX]',
+  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX] [--lens TEXT] [--iso MIN-MAX] [--focal MIN-MAX] [--aperture MIN-MAX]',
   summary: 'Find assets; lists every match (every file of a RAW+JPEG pair) unless --limit is given.',
   help: [
     'TEXT                 words matched as prefixes in file name, keywords, caption and title',
@@ -50,6 +50,10 @@ export const command: Command = {
     '--has-faces          at least one face found',
     '--child              a face estimated under 18',
     '--color HEX          mostly this colour (perceptual match, e.g. #1e50c8)',
+    '--lens TEXT          lens name contains TEXT (case-insensitive)',
+    '--iso MIN-MAX        ISO in the range; either end may be left open: 800-, -400',
+    '--focal MIN-MAX      focal length in mm (as recorded, not 35 mm equivalent), e.g. -35',
+    '--aperture MIN-MAX   F-number, e.g. 1.4-2.8',
   ],
   options: {
     keyword: { type: 'string', multiple: true },
@@ -64,6 +68,10 @@ export const command: Command = {
     'has-faces': { type: 'boolean' },
     child: { type: 'boolean' },
     color: { type: 'string' },
+    lens: { type: 'string' },
+    iso: { type: 'string' },
+    focal: { type: 'string' },
+    aperture: { type: 'string' },
   },
   async run(ctx, { values, positionals }, out) {
     const type = values.type as string | undefined;
@@ -94,6 +102,10 @@ export const command: Command = {
       hasFaces: values['has-faces'] === true || undefined,
       child: values.child === true || undefined,
       color: color !== undefined ? { hex: color } : undefined,
+      lens: typeof values.lens === 'string' && values.lens.trim() ? values.lens.trim() : undefined,
+      iso: rangeValue(values.iso, 'iso', 'search'),
+      focalLength: rangeValue(values.focal, 'focal', 'search'),
+      aperture: rangeValue(values.aperture, 'aperture', 'search'),
     };
     // Palettes of keyword runs made by `tagsmith keyword --colors` (no queue listener there).
     if (color !== undefined) importKeywordColors(ctx, null);

@@ -134,6 +134,21 @@ export class CatalogueIndex {
     c.folder[id] = r[3];
     c.make[id] = this.code(r[8]);
     c.model[id] = this.code(r[9]);
+    c.lens[id] = this.code(r[11]);
+    c.iso[id] = r[12] ?? NaN;
+    c.focal[id] = r[13] ?? NaN;
+    c.aperture[id] = r[14] ?? NaN;
+  }
+
+  /**
+   * The codes of the strings that contain `text`, folded as SQLite's lower() folds (ASCII
+   * only), as a lookup by code; for the lens filter, which SQL answers with instr(lower(..)).
+   */
+  codesContaining(text: string): Uint8Array {
+    const want = asciiLower(text);
+    const out = new Uint8Array(this.strings.size + 1);
+    for (const [s, code] of this.strings) if (asciiLower(s).includes(want)) out[code] = 1;
+    return out;
   }
 
   /** Read the asset columns of ids (lo, hi]; returns the last id read, or -1 when done. */
@@ -422,4 +437,9 @@ export class CatalogueIndex {
 
 function rawPluck(db: Db, sql: string, ...params: unknown[]): number[] {
   return prepared(db, sql).pluck(true).all(...params) as number[];
+}
+
+/** SQLite's lower(): ASCII letters only. */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 32));
 }

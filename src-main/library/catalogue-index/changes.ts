@@ -28,6 +28,7 @@ const TRIGGERS = /* sql */ `
     OR old.content_hash IS NOT new.content_hash OR old.name IS NOT new.name OR old.taken_at IS NOT new.taken_at
     OR old.added_at IS NOT new.added_at OR old.size IS NOT new.size
     OR old.keywords_text IS NOT new.keywords_text OR old.caption IS NOT new.caption OR old.title IS NOT new.title
+    OR old.lens IS NOT new.lens OR old.iso IS NOT new.iso OR old.focal_length IS NOT new.focal_length OR old.aperture IS NOT new.aperture
   BEGIN
     INSERT INTO idx_dirty (id, sort, text) VALUES (new.id, (old.removed_at IS NOT new.removed_at OR old.name IS NOT new.name
       OR old.taken_at IS NOT new.taken_at OR old.added_at IS NOT new.added_at OR old.size IS NOT new.size),

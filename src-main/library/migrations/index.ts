@@ -15,6 +15,7 @@ import { migration as m009 } from './009-metadata-presets';
 import { migration as m010 } from './010-capture-date-order-in-one-index';
 import { migration as m011 } from './011-creative-vectorize';
 import { migration as m012 } from './012-creative-deadlines';
+import { migration as m013 } from './013-exposure';
 
 export type { Migration } from './migration';
 
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   m010,
   m011,
   m012,
+  m013,
 ];

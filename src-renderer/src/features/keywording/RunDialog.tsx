@@ -267,6 +267,15 @@ function RunCost({ preview, problem, done, other, otherReason }: { preview: RunP
           <span>{preview.message || 'This run does not fit under your usage caps. Raise them in Settings, or select fewer photos.'}</span>
         </div>
       )}
+      {(preview.warnings ?? []).length > 0 && (
+        <div className="run-cost-warn" data-testid="run-warnings">
+          <IconWarn />
+          <ul className="run-warning-list">
+            {[...new Set(preview.warnings!.map((w) => w.message))].slice(0, 5).map((m) => <li key={m}>{m}</li>)}
+            {new Set(preview.warnings!.map((w) => w.message)).size > 5 && <li className="muted">…and more</li>}
+          </ul>
+        </div>
+      )}
       {other > 0 && (
         <div className="muted small" data-testid="run-skipped">
           {formatCount(other)} skipped: {otherReason}

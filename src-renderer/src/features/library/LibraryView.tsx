@@ -14,6 +14,7 @@ import { Loupe } from '../loupe/Loupe';
 import { useKeyboard } from '../../state/useKeyboard';
 import { useSelection } from '../../state/useSelection';
 import { useDebounced } from '../../state/useDebounced';
+import { isNumberIn, isOneOf, isPlainObject, usePersistentState } from '../../state/viewState';
 import { useToast } from '../../ui/Toasts';
 import { Button, IconButton, Spinner } from '../../ui/primitives';
 import { IconGrid, IconLoupe, IconReview } from '../../ui/icons';
@@ -46,10 +47,11 @@ export function LibraryView({ active }: { active: boolean }) {
 
   const [text, setText] = useState('');
   const debouncedText = useDebounced(text.trim(), 150);
-  const [filters, setFilters] = useState<FilterState>({});
-  const [sort, setSort] = useState<SortKey>('takenAt');
-  const [order, setOrder] = useState<'asc' | 'desc'>('desc');
-  const [thumbSize, setThumbSize] = useState(180);
+  // Filters, sort and thumbnail size are as the user left them, also after a restart.
+  const [filters, setFilters] = usePersistentState<FilterState>('library.filters', {}, isPlainObject);
+  const [sort, setSort] = usePersistentState<SortKey>('library.sort', 'takenAt', isOneOf<SortKey>('takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch'));
+  const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
+  const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
   const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull'>('grid');
   const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
   const [showScores, setShowScores] = useState(false);

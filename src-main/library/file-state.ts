@@ -1,7 +1,7 @@
-import type { LibraryCtx } from '../library/context';
-import { prepared } from '../library/db';
-import { FIELD_NAMES, OPTIONAL_FIELDS, sameField, type FieldName, type ManagedFields } from './fields';
-import type { FieldConflict } from './merge';
+import type { LibraryCtx } from './context';
+import { prepared } from './db';
+import type { FieldConflict } from './field-merge';
+import { FIELD_NAMES, OPTIONAL_FIELDS, sameField, type FieldName, type ManagedFields } from './managed-fields';
 
 // file_state (migration 4): per asset, what its file holds for the managed fields as last
 // read or written, the outcome of the last write, and unresolved merge conflicts. The

@@ -1,5 +1,5 @@
-import { normalizeKeyword } from '../library/keywords';
-import { FIELD_NAMES, sameField, type FieldName, type ManagedFields } from './fields';
+import { normalizeKeyword } from './keywords';
+import { FIELD_NAMES, sameField, type FieldName, type ManagedFields } from './managed-fields';
 
 // The three-way merge a rescan does when another program changed a file Tagsmith manages.
 // base: what the file held when Tagsmith last read or wrote it (file_state.fields);
@@ -90,4 +90,36 @@ export function threeWayMerge(base: Partial<ManagedFields> | null, file: Partial
     }
   }
   return result;
+}
+
+const TEXT_FIELDS: readonly FieldName[] = ['caption', 'title', 'headline', 'creator', 'copyright', 'credit', 'city', 'country'];
+
+/**
+ * What a write puts into a file: only what the user changed in the library since the file was
+ * last read (`base`), applied to what the file holds NOW (re-read just before the write), so
+ * values the catalogue never saw or that another program wrote meanwhile are kept.
+ * Keywords merge as edits: the file's list in its order, the user's removals removed, the
+ * user's additions appended, foreign keywords kept. A field the user did not change keeps the
+ * file's value. Without a base (never recorded) nothing is cleared: the library's values are
+ * added to the file's, never put in their place when the library has none.
+ */
+export function desiredForWrite(base: Partial<ManagedFields> | null, file: ManagedFields & Partial<ManagedFields>, library: ManagedFields): ManagedFields {
+  const out: ManagedFields = { ...library };
+  const o = out as unknown as Record<string, unknown>;
+  const baseKeys = new Set((base?.keywords ?? []).map(key));
+  const libKeys = new Set(library.keywords.map(key));
+  const removedByUser = base?.keywords ? new Set([...baseKeys].filter((k) => !libKeys.has(k))) : new Set<string>();
+  const kept = file.keywords.filter((k) => !removedByUser.has(key(k)));
+  const have = new Set(kept.map(key));
+  const added = library.keywords.filter((k) => !have.has(key(k)) && !(base?.keywords && baseKeys.has(key(k))));
+  out.keywords = [...kept, ...added];
+  for (const f of [...TEXT_FIELDS, 'rating', 'rejected'] as FieldName[]) {
+    const lv = library[f];
+    if (lv === undefined) continue;
+    const b = base?.[f];
+    // Without a recorded value, a value the library has counts as the user's; an empty one does not.
+    const userChanged = b !== undefined ? !sameField(f, b, lv) : f === 'rating' ? lv !== 0 : f === 'rejected' ? lv === true : lv !== null;
+    if (!userChanged) o[f] = file[f] ?? lv;
+  }
+  return out;
 }
