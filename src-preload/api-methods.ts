@@ -82,6 +82,8 @@ export const API_METHODS = [
   // agencies: profiles and the check
   'listAgencies',
   'checkForAgency',
+  'getStockFields',
+  'setStockFields',
   // analysis: quality, faces, colours, flags
   'previewAnalysisRun',
   'startAnalysisRun',

@@ -278,6 +278,13 @@ export const schemas = {
   // agencies: profiles and the check
   listAgencies: none,
   checkForAgency: z.strictObject({ ids, agency: agencyId }),
+  getStockFields: z.strictObject({ id }),
+  setStockFields: z.strictObject({
+    ids,
+    editorial: z.boolean().optional(),
+    releases: z.array(z.string().min(1).max(200)).max(100).optional(),
+    categories: z.strictObject({ agency: agencyId, values: z.array(z.string().min(1).max(100)).max(5) }).optional(),
+  }),
   pickSavePath: z.strictObject({ defaultName: z.string().min(1).max(255).refine((n) => !/[\\/\0]/.test(n), 'must be a file name, not a path') }),
 
   // analysis: quality, faces, colours, flags

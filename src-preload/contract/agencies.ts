@@ -35,8 +35,19 @@ export interface AgencyVerdict {
   problems: string[];
 }
 
+/** A photo's agency fields (stored in the catalogue, editable for a selection). */
+export interface StockFieldsView {
+  editorial: boolean;
+  releases: string[];
+  /** Per agency, its categories in order (Adobe: a number as text; Shutterstock: names). */
+  categories: Partial<Record<AgencyId, string[]>>;
+}
+
 export interface AgenciesApi {
   listAgencies(): Promise<AgencyProfileView[]>;
   /** Every asset against the agency's rules (reads the catalogue only). */
   checkForAgency(args: { ids: number[]; agency: AgencyId }): Promise<AgencyVerdict[]>;
+  getStockFields(args: { id: number }): Promise<StockFieldsView>;
+  /** One undoable edit over the selection; a field left out is kept. Categories replace that agency's only. */
+  setStockFields(args: { ids: number[]; editorial?: boolean; releases?: string[]; categories?: { agency: AgencyId; values: string[] } }): Promise<void>;
 }
