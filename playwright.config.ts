@@ -9,8 +9,10 @@ export default defineConfig({
   reporter: 'list',
   retries: 0,
   workers: 1,
-  timeout: 60_000,
-  expect: { timeout: 15_000 },
+  // Safety nets for a broken build, not speeds the tests rely on: every step waits on what the
+  // user would see, and a busy machine (CI under load) only makes the waits longer.
+  timeout: 180_000,
+  expect: { timeout: 60_000 },
   use: {
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CredentialStore } from '../../src-main/credentials';
 import { startSimulator } from '../simulator/index';
 import { expect, test } from './harness';
+import { shot } from './shots';
 
 // Issue 5's proof, end to end: the built renderer driving the REAL Api (queue, analysis
 // runs, culling) against the loopback simulator. A folder is scored through Analyse…, the
@@ -14,8 +15,6 @@ import { expect, test } from './harness';
 // the faces and colour filters return exactly the right files; the loupe's face box sits
 // over the magenta "face".
 
-const SCREENS = '.tmp/screens';
-mkdirSync(SCREENS, { recursive: true });
 const CLIENT_ID = 'e2e-analysis';
 const SECRET = `s3cret-${randomUUID()}`;
 const W = 600;
@@ -62,11 +61,6 @@ async function makeFolder(): Promise<string> {
   return root;
 }
 
-async function shot(page: Page, name: string, target?: Locator): Promise<void> {
-  await page.waitForTimeout(200); // let the last paint land (pictures only; nothing is asserted on it)
-  if (target) await target.screenshot({ path: `${SCREENS}/${name}.png` });
-  else await page.screenshot({ path: `${SCREENS}/${name}.png` });
-}
 
 async function gridNames(page: Page): Promise<string[]> {
   return (await page.getByTestId('grid-cell').evaluateAll((els) => els.map((e) => e.getAttribute('data-name') ?? ''))).sort();
@@ -95,7 +89,7 @@ async function expectBoxOnFace(page: Page, imgTestId: string): Promise<void> {
 }
 
 test('score a folder, drag the threshold, reject below it, undo; filter by faces and colour; face boxes on the loupe; culling', async ({ launchApp }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }] });
   try {
     const app = await launchApp({ api: { credentials: new CredentialStore({ env: {}, service: `tagsmith-e2e-${randomUUID()}` }) }, viewport: { width: 1440, height: 900 } });

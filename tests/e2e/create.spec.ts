@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { CredentialStore } from '../../src-main/credentials';
 import { startSimulator } from '../simulator/index';
 import { expect, test, type AppHandle } from './harness';
+import { shot } from './shots';
 
 // Create, end to end: the built renderer driving the REAL Api (creative service, durable
 // queue, downloads into the Creations library folder) against the service simulator with a
@@ -14,8 +15,6 @@ import { expect, test, type AppHandle } from './harness';
 // is lipsynced onto a portrait picked from the library; an image is generated with a model
 // whose rules narrow the form, then edited; every result is found in the library.
 
-const SCREENS = '.tmp/screens';
-mkdirSync(SCREENS, { recursive: true });
 const CLIENT_ID = 'e2e-create';
 const SECRET = `s3cret-${randomUUID()}`;
 
@@ -23,11 +22,6 @@ const PARAGRAPH =
   'Morning light falls across the harbour. The boats are still, the water is glass, and the first gulls call over the market. ' +
   'By noon the quay is loud with voices; by evening, only the tide is left.';
 
-async function shot(page: Page, name: string, target?: Locator): Promise<void> {
-  await page.waitForTimeout(150); // let the last paint land (pictures only; nothing is asserted on it)
-  if (target) await target.screenshot({ path: `${SCREENS}/${name}.png` });
-  else await page.screenshot({ path: `${SCREENS}/${name}.png` });
-}
 
 /** A portrait JPEG with a face-like shape (the simulator only checks the format). */
 async function portrait(dir: string): Promise<string> {
@@ -44,19 +38,27 @@ async function portrait(dir: string): Promise<string> {
 
 const task = (page: Page, kind: string) => page.locator(`[data-testid="task-card"][data-kind="${kind}"]`);
 
-/** Open the result of the newest task of a kind in the library and check its provenance. */
+/**
+ * Open a task's result in the library and check its provenance. What the user waits on is the
+ * inspector showing that very file (another asset with provenance may be on screen before it).
+ */
 async function showInLibrary(page: Page, card: Locator): Promise<Locator> {
-  await card.getByTestId('task-open').click();
+  const open = card.getByTestId('task-open');
+  const assetId = await open.getAttribute('data-asset-id');
+  expect(assetId).toMatch(/^\d+$/);
+  await open.click();
   await expect(page.locator('.app')).toHaveAttribute('data-view', 'library');
-  const prov = page.getByTestId('provenance');
+  const shown = page.locator(`[data-testid="inspector-single"][data-asset-id="${assetId}"]`);
+  await expect(shown).toBeVisible();
+  const prov = shown.getByTestId('provenance');
   await expect(prov).toBeVisible();
-  await expect(page.getByTestId('provenance-ai')).toHaveText('AI-generated');
+  await expect(prov.getByTestId('provenance-ai')).toHaveText('AI-generated');
   await prov.scrollIntoViewIfNeeded();
   return prov;
 }
 
 test('speak, lipsync onto a portrait, generate with narrowed model rules and edit — every result in the library with its provenance', async ({ launchApp }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 700, startedMs: 900 } });
   let app: AppHandle | undefined;
   try {
@@ -77,8 +79,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     const allVoices = await speech.getByTestId('voice').count();
     await speech.getByTestId('voice-lang').selectOption('eng');
     await speech.getByTestId('voice-gender').selectOption('female');
-    const filtered = await speech.getByTestId('voice').count();
-    expect(filtered).toBeLessThan(allVoices);
+    await expect.poll(() => speech.getByTestId('voice').count()).toBeLessThan(allVoices);
     await speech.getByTestId('voice-search').fill('ser');
     await expect(speech.getByTestId('voice')).toHaveCount(1);
     await speech.locator('[data-testid="voice"][data-voice="Serena"]').click();
@@ -102,9 +103,9 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await expect(second.getByTestId('task-status')).toHaveAttribute('data-status', 'waiting');
     await expect(first.getByTestId('task-status')).toHaveAttribute('data-status', /pending|started|downloading/);
     await shot(page, 'create-speech-waiting');
-    await expect(first.getByTestId('task-status')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await expect(first.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
     await expect(first.getByTestId('task-audio')).toBeVisible();
-    await expect(second.getByTestId('task-status')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await expect(second.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
     await expect(first.getByTestId('task-elapsed')).not.toHaveText('');
     await shot(page, 'create-speech-done');
 
@@ -135,7 +136,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await shot(page, 'create-lipsync-form');
     await lip.getByTestId('lipsync-start').click();
     const lipCard = task(page, 'imageLipsync').first();
-    await expect(lipCard.getByTestId('task-status')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await expect(lipCard.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
     await expect(lipCard.getByTestId('task-video')).toBeVisible();
     await shot(page, 'create-lipsync-done');
     prov = await showInLibrary(page, lipCard);
@@ -176,7 +177,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await shot(page, 'create-generate-form');
     await gen.getByTestId('gen-start').click();
     const genCard = task(page, 'generate').first();
-    await expect(genCard.getByTestId('task-status')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await expect(genCard.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
     await expect(genCard.getByTestId('task-image')).toBeVisible();
     await shot(page, 'create-generate-done');
     prov = await showInLibrary(page, genCard);
@@ -203,7 +204,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await shot(page, 'create-edit-form');
     await edit.getByTestId('edit-start').click();
     const editCard = task(page, 'edit').first();
-    await expect(editCard.getByTestId('task-status')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await expect(editCard.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
     prov = await showInLibrary(page, editCard);
     await expect(prov.getByTestId('provenance-model')).toHaveText('gpt-image-2');
     await expect(prov.locator('[data-testid="provenance-source"]', { hasText: generatedName })).toBeVisible();

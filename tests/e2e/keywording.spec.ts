@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { ExifTool } from 'exiftool-vendored';
@@ -6,14 +6,13 @@ import { CredentialStore } from '../../src-main/credentials';
 import { startSimulator } from '../simulator/index';
 import { expect, test, type AppHandle } from './harness';
 import { makePhotoTree, type TestPhoto } from './photos';
+import { shot } from './shots';
 
 // Issue 4's proof, end to end: the built renderer driving the REAL Api (queue, workflows,
 // metadata writer) against the loopback service simulator. Twenty photos are keyworded and
 // reviewed through the UI, captioned, written into their files — and the files, read back
 // with exiftool in this process, carry exactly the accepted keywords in the chosen order.
 
-const SCREENS = '.tmp/screens';
-mkdirSync(SCREENS, { recursive: true });
 
 const CLIENT_ID = 'e2e-keywording';
 const SECRET = `s3cret-${randomUUID()}`;
@@ -43,11 +42,6 @@ function twentyPhotos(): TestPhoto[] {
 
 const texts = (v: unknown): string[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
 
-async function shot(page: Page, name: string, target?: Locator): Promise<void> {
-  await page.waitForTimeout(150); // let the last paint land (pictures only; nothing is asserted on it)
-  if (target) await target.screenshot({ path: `${SCREENS}/${name}.png` });
-  else await page.screenshot({ path: `${SCREENS}/${name}.png` });
-}
 
 async function selectAll(page: Page): Promise<void> {
   await page.getByTestId('grid-cell').first().click();
@@ -63,7 +57,7 @@ async function runFinishes(page: Page, kind: 'keywords' | 'caption'): Promise<Lo
 }
 
 test('keyword 20 photos, review, caption, write into the files and export CSV; the files carry exactly the accepted keywords in order', async ({ launchApp }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(450_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 30, startedMs: 60 } });
   const exiftool = new ExifTool({ maxProcs: 1 });
   let app: AppHandle | undefined;
@@ -192,6 +186,8 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     await card.getByTestId('caption-accept').click();
     await expect(page.getByTestId('review-caption')).toHaveText(EDITED_CAPTION);
     await page.keyboard.press('j');
+    await expect(page.getByTestId('review-position')).toHaveText('2 / 20');
+    await expect(review).not.toHaveAttribute('data-asset-id', String(firstId));
     const secondId = Number(await review.getAttribute('data-asset-id'));
     const secondCaption = (await api.getAssetReview({ assetId: secondId })).captions[0].text;
     await page.getByTestId('caption-suggestion').first().getByTestId('caption-accept').click();

@@ -1,14 +1,13 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, type AppHandle } from './harness';
 import { makePhotoTree, PHOTOS } from './photos';
+import { SCREENS } from './shots';
 
 // The library, end to end: the built renderer driving the real Api over real files.
 // Grid order is the default sort, capture date newest first:
 const BY_DATE_DESC = ['city-night.jpg', 'beach-sunset.jpg', 'forest-path.jpg', 'mountain-lake.jpg', 'snow-field.jpg', 'red-door.jpg'];
-const SCREENS = '.tmp/screens';
-mkdirSync(SCREENS, { recursive: true });
 
 const cells = (page: Page) => page.getByTestId('grid-cell');
 const cell = (page: Page, name: string) => page.locator(`[data-testid="grid-cell"][data-name="${name}"]`);
@@ -48,7 +47,7 @@ test('empty library explains what to do; adding a folder by path shows real thum
   await addFolderViaUi(app, root);
   await expect(page.getByTestId('result-count')).toHaveText('6 photos');
   await expect(page.getByTestId('folder-count')).toHaveText('6');
-  expect(await cells(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-name')))).toEqual(BY_DATE_DESC);
+  await expect.poll(() => cells(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-name')))).toEqual(BY_DATE_DESC);
   await page.screenshot({ path: `${SCREENS}/grid.png` });
 });
 

@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { expect, test } from './harness';
 import { makePhotoTree, PHOTOS } from './photos';
+import { SCREENS } from './shots';
 
 // Stock and rights fields in the inspector: edited for one photo, saved as a named preset,
 // applied to a whole selection in one step, and undone with Ctrl+Z.
-const SCREENS = '.tmp/screens';
-mkdirSync(SCREENS, { recursive: true });
 
 test('rights fields: edit one photo, save a preset, apply it to a selection, undo', async ({ launchApp }) => {
   const app = await launchApp();

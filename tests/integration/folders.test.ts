@@ -9,6 +9,7 @@ import { addFolder, listFolders, relinkFolder, removeFolder } from '../../src-ma
 import { setAssetKeywords } from '../../src-main/library/keywords';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { scanFolder } from '../../src-main/library/scan';
+import { until } from '../helpers/until';
 
 // Adding, refusing, relinking and forgetting library folders.
 
@@ -78,7 +79,7 @@ describe('library folders', () => {
     expect(existsSync(join(dir, 'a/one.jpg'))).toBe(true);
     const names = ctx.db.prepare<[], { name: string }>('SELECT name FROM keywords').all().map((r) => r.name);
     expect(names).toEqual(['Shared']);
-    await expect.poll(() => existsSync(join(ctx.paths.cacheDir, one.thumb))).toBe(false);
+    await until(() => !existsSync(join(ctx.paths.cacheDir, one.thumb)), 'the removed folder\'s thumbnail to be deleted');
     expect(existsSync(join(ctx.paths.cacheDir, two.thumb))).toBe(true);
     expect(thrown(() => removeFolder(ctx, a.id)).kind).toBe('not_found');
   });

@@ -10,6 +10,7 @@ import { JobQueue, builtinHandlers, type AnalyzePayload, type JobSpec, type Task
 import { openDb, type Db } from '../../src-main/library/db';
 import { ServiceClient } from '../../src-main/service/client';
 import { startSimulator, type Simulator } from '../simulator/index.js';
+import { until } from '../helpers/until';
 
 const creds = { clientId: 'jobs', clientSecret: 'jobs-secret' };
 const TUNING = { pollMs: 40, pollMaxMs: 200, offlineProbeMs: 150, offlineProbeMaxMs: 600, retryBaseMs: 100, retryMaxMs: 500 };
@@ -17,15 +18,6 @@ let dir: string;
 let photos: string[] = [];
 const open: { q: JobQueue; db: Db; client: ServiceClient; sim?: Simulator }[] = [];
 
-async function until<T>(probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v as T;
-    if (Date.now() > end) throw new Error('timed out waiting for a condition');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function setup(simOpts: Partial<Parameters<typeof startSimulator>[0]> = {}, clientCreds = creds, existingSim?: Simulator) {
   const sim = existingSim ?? await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 30, startedMs: 60 }, ...simOpts });
@@ -270,20 +262,22 @@ describe('kill -9 mid-batch', () => {
     const dbFile = join(await mkdtemp(join(dir, 'kill-')), 'library.sqlite');
     const env = { SIM_URL: sim.url, DB_FILE: dbFile, CLIENT_ID: creds.clientId, CLIENT_SECRET: creds.clientSecret, PHOTOS: photos.join('\n') };
     try {
-      // The async create stays on the wire (latency) while the process dies.
-      sim.inject({ kind: 'latency', path: '/v1/image_generate', count: 1, ms: 4000 });
+      // The async create is held on the wire until the process has died.
+      sim.inject({ kind: 'hold', path: '/v1/image_generate', count: 1 });
       const child = worker({ ...env, ENQUEUE: '120' });
       let out = '';
       child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-      await until(() => /done 30\b/.test(out) && /generate sent/.test(out), 30_000);
+      await until(() => /done 30\b/.test(out) && /generate sent/.test(out));
+      await sim.held.until(1, '/v1/image_generate');
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
+      sim.held.release('/v1/image_generate');
       // Restart in this process and finish.
       const db = openDb(dbFile);
       const client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
       const q = new JobQueue({ db, client, handlers: builtinHandlers, tuning: TUNING });
       q.start();
-      await until(() => sim.tasks().length === 1, 10_000); // the latency-delayed create was carried out
+      await until(() => sim.tasks().length === 1); // the held create was carried out
       await q.waitForIdle();
       const jobs = q.listJobs({ limit: 1000 });
       expect(jobs).toHaveLength(121);

@@ -9,6 +9,7 @@ import { findAssetByPath } from '../../src-main/library/assets';
 import { openLibrary } from '../../src-main/library/context';
 import { readTags } from '../../src-main/metadata/file-writer';
 import { WRITE_LANE } from '../../src-main/metadata/write-job';
+import { until } from '../helpers/until';
 
 // Writing into files goes through the durable queue: it shows as a batch, pauses and resumes
 // with the user's "pause all", and no service hold (offline, quota, credentials) stops it.
@@ -75,7 +76,7 @@ describe('writing metadata as queue jobs', () => {
     const api = host!.api;
     const queue = host!.service.queue;
     queue.enqueue({ kind: 'analyze', payload: { file: files[0], endpoint: 'keywords' } });
-    await expect.poll(() => queue.status().hold?.reason, { timeout: 20_000 }).toBe('offline');
+    await until(() => queue.status().hold?.reason === 'offline', 'the offline hold');
     await api.setTitle({ ids, title: 'Still written' });
     const [r] = await api.writeMetadata({ ids });
     expect(r.status).toBe('written');

@@ -7,7 +7,8 @@ import * as tasks from './async-endpoints.js';
 import { parseBody, parseDataUri, type ParsedBody } from './body.js';
 import { QuotaExhausted, type Handler, type RequestContext } from './context.js';
 import { hasEmbeddedMetadata, imageSize, sniffImage } from './media.js';
-import { Faults, Meter, RateLimiter, type FaultSpec, type QuotaSetting } from './meter.js';
+import { SimClock } from './clock.js';
+import { Faults, Gate, Meter, RateLimiter, type FaultSpec, type QuotaSetting } from './meter.js';
 import { TaskEngine, type CallbackRecord, type SimTask, type TaskClock } from './tasks.js';
 import { Invalid, ServiceError } from './validation.js';
 
@@ -37,6 +38,8 @@ export interface SimulatorOptions {
   disabledPaths?: string[];
 }
 
+export { SimClock };
+
 export interface RequestLogEntry {
   path: string;
   method: string;
@@ -60,8 +63,16 @@ export interface Simulator {
   log: RequestLogEntry[];
   /** billed calls: { clientId: { model: count } } (models: endpoint names; `image_generate:<model>`, `image_edit:<model>`) */
   billed(): Record<string, Record<string, number>>;
+  /** The clock rate limits, tasks and retention count by (freeze or advance it; see advanceClock). */
+  clock: SimClock;
   inject(fault: FaultSpec): void;
   clearFaults(): void;
+  /** Requests held by `hold` faults: wait until `n` are held, or let them go on. */
+  held: {
+    count(path?: string | RegExp): number;
+    until(n: number, path?: string | RegExp): Promise<void>;
+    release(path?: string | RegExp): number;
+  };
   /** Replace the quota of every account (or one); null = unlimited. */
   setQuota(setting: QuotaSetting | null, clientId?: string): void;
   tasks(): SimTask[];
@@ -168,13 +179,16 @@ function authenticate(req: IncomingMessage, accounts: Account[]): string | null 
 export async function startSimulator(opts: SimulatorOptions): Promise<Simulator> {
   const log: RequestLogEntry[] = [];
   const limiter = new RateLimiter();
+  const clock = new SimClock();
   const meter = new Meter(opts.accounts.map((a) => a.clientId), { freeQuota: opts.freeQuota, balance: opts.balance });
   const faults = new Faults();
+  const gate = new Gate();
   let baseUrl = '';
   const engine = new TaskEngine(
     { pendingMs: opts.taskClock?.pendingMs ?? 100, startedMs: opts.taskClock?.startedMs ?? 300 },
     () => baseUrl,
     opts.retentionMs,
+    clock,
   );
   const disabled = new Set(opts.disabledPaths ?? []);
   const videoMaxBytes = opts.videoMaxBytes ?? VIDEO_MAX;
@@ -220,6 +234,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     // Injected faults, in the order a network path would show them.
     const latency = faults.take(path, ['latency']);
     if (latency) await sleep(latency.ms ?? 1000);
+    if (faults.take(path, ['hold'])) await gate.hold(path);
     if (faults.take(path, ['drop'])) return drop();
     const fault = faults.take(path, ['5xx', '502', 'quota', 'error', 'quota200']);
     if (fault?.kind === '5xx') return reply(fault.status ?? 500, { detail: 'Internal Server Error' });
@@ -240,7 +255,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     if (!route.methods.includes(method)) return reply(405, { detail: 'Method Not Allowed' });
 
     // Over the per-second limit the service answers 502 from its gateway (no JSON, no headers).
-    if (!limiter.admit(clientId, route.rateKey ?? path)) {
+    if (!limiter.admit(clientId, route.rateKey ?? path, clock.now())) {
       return reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
     }
 
@@ -289,13 +304,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     log,
     billed: () => meter.billed(),
     inject: (f) => faults.inject(f),
+    clock,
     clearFaults: () => faults.clear(),
+    held: { count: (p) => gate.count(p), until: (n, p) => gate.until(n, p), release: (p) => gate.release(p) },
     setQuota: (s, id) => meter.set(s, id),
     tasks: () => engine.list(),
     advanceClock: (ms) => engine.advance(ms),
     callbacks: engine.callbacks,
     files: engine.files,
     async close() {
+      faults.clear();
+      gate.release();
       await engine.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

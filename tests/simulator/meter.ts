@@ -95,7 +95,7 @@ export class Meter {
 }
 
 export type FaultKind =
-  | 'latency' | 'drop' | 'dropAfter' | '5xx' | '502' | 'quota' | 'taskFailure' | 'slowTask'
+  | 'latency' | 'hold' | 'drop' | 'dropAfter' | '5xx' | '502' | 'quota' | 'taskFailure' | 'slowTask'
   /** `{status: "error", message}` with `status` (default 400): a client error the service states in words */
   | 'error'
   /** quota exhaustion answered as 200 `{status: "error", message}` (the old free tier) */
@@ -113,19 +113,22 @@ export interface FaultSpec {
   ms?: number;
   /** 5xx: the status to answer (default 500); error: default 400 */
   status?: number;
+  /** let this many matching requests through untouched before the fault applies */
+  skip?: number;
   /** error / quota200: the message of the answer; oddStatus: the status reported */
   message?: string;
 }
 
 interface ActiveFault extends FaultSpec {
   remaining: number;
+  skipping: number;
 }
 
 export class Faults {
   private list: ActiveFault[] = [];
 
   inject(spec: FaultSpec): void {
-    this.list.push({ ...spec, remaining: spec.count ?? Infinity });
+    this.list.push({ ...spec, remaining: spec.count ?? Infinity, skipping: spec.skip ?? 0 });
   }
 
   clear(): void {
@@ -135,8 +138,56 @@ export class Faults {
   /** Take the first matching fault of these kinds, consuming one use. */
   take(path: string, kinds: FaultKind[]): ActiveFault | undefined {
     const f = this.list.find((x) => kinds.includes(x.kind) && x.remaining > 0 && matches(x.path, path));
-    if (f) f.remaining -= 1;
+    if (!f) return undefined;
+    if (f.skipping > 0) {
+      f.skipping -= 1;
+      return undefined;
+    }
+    f.remaining -= 1;
     return f;
+  }
+}
+
+/**
+ * Requests held by a `hold` fault: they wait, on the wire, until the test releases them. A
+ * test that needs requests in flight at a moment of its choosing waits on `held()` instead of
+ * betting on a latency being long enough for a busy machine.
+ */
+export class Gate {
+  private waiting: { path: string; open(): void }[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  hold(path: string): Promise<void> {
+    return new Promise((open) => {
+      this.waiting.push({ path, open });
+      this.listeners.forEach((l) => l());
+    });
+  }
+
+  /** How many requests (on this path, or any) are held now. */
+  count(path?: string | RegExp): number {
+    return this.waiting.filter((w) => matches(path, w.path)).length;
+  }
+
+  /** Let the held requests (on this path, or all) go on. */
+  release(path?: string | RegExp): number {
+    const go = this.waiting.filter((w) => matches(path, w.path));
+    this.waiting = this.waiting.filter((w) => !matches(path, w.path));
+    go.forEach((w) => w.open());
+    return go.length;
+  }
+
+  /** Resolves once at least `n` requests (on this path, or any) are held. */
+  async until(n: number, path?: string | RegExp): Promise<void> {
+    if (this.count(path) >= n) return;
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (this.count(path) < n) return;
+        this.listeners.delete(check);
+        resolve();
+      };
+      this.listeners.add(check);
+    });
   }
 }
 

@@ -2,6 +2,7 @@
 // one at a time per account and lane, callbacks on completion, results as real files.
 import { randomUUID } from 'node:crypto';
 import { isLoopbackUrl } from './validation.js';
+import { SimClock } from './clock.js';
 
 export type TaskStatus = 'PENDING' | 'STARTED' | 'SUCCESS' | 'FAILURE' | 'REVOKED';
 export const FINAL: TaskStatus[] = ['SUCCESS', 'FAILURE', 'REVOKED'];
@@ -68,22 +69,25 @@ export class TaskEngine {
   readonly callbacks: CallbackRecord[] = [];
   private timer: NodeJS.Timeout;
   private pendingCallbacks = new Set<Promise<void>>();
-  /** The simulator's clock runs ahead of the wall clock by this much (advance(), never real waiting). */
-  private offsetMs = 0;
-
-  constructor(public clock: TaskClock, private baseUrl: () => string, private readonly retentionMs = RETENTION_MS) {
+  constructor(
+    public clock: TaskClock,
+    private baseUrl: () => string,
+    private readonly retentionMs = RETENTION_MS,
+    /** The simulator's clock (the rate limits count by the same one): real time unless a test moves it. */
+    private readonly time: SimClock = new SimClock(),
+  ) {
     const every = Math.max(5, Math.min(50, Math.floor(Math.min(clock.pendingMs, clock.startedMs) / 4) || 5));
     this.timer = setInterval(() => this.tick(), every);
     this.timer.unref();
   }
 
   now(): number {
-    return Date.now() + this.offsetMs;
+    return this.time.now();
   }
 
   /** Move the simulator's clock forward: tasks progress and results expire as if that time had passed. */
   advance(ms: number): void {
-    this.offsetMs += ms;
+    this.time.advance(ms);
     this.tick();
   }
 

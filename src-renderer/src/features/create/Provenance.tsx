@@ -12,10 +12,14 @@ function SourceLink({ id, onJump }: { id: number; onJump(id: number): void }) {
   );
 }
 
+/** The task that made an asset (null for the user's own files). */
+export function useCreationOf(assetId: number | null) {
+  return useQuery<CreativeTaskView | null>(assetId === null ? null : `creationOf:${assetId}`, ['assets'], (api) => api.creationOf({ assetId: assetId! }));
+}
+
 /** Inspector section for assets Tagsmith made: what made them, from what, so they can be found and reproduced. */
 export function ProvenanceSection({ assetId, onJump }: { assetId: number; onJump(id: number): void }) {
-  const q = useQuery<CreativeTaskView | null>(`creationOf:${assetId}`, ['assets'], (api) => api.creationOf({ assetId }));
-  const t = q.data;
+  const t = useCreationOf(assetId).data;
   if (!t) return null;
   const p = t.params;
   const str = (k: string): string | null => (p[k] === undefined || p[k] === null || p[k] === '' ? null : String(p[k]));

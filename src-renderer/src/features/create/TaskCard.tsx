@@ -57,7 +57,7 @@ export function TaskActions({ task, compact }: { task: CreativeTaskView; compact
   return (
     <div className="ct-actions">
       {task.resultAssetId !== null && (
-        <Button small onClick={() => revealAsset(task.resultAssetId!)} data-testid="task-open">
+        <Button small onClick={() => revealAsset(task.resultAssetId!)} data-testid="task-open" data-asset-id={task.resultAssetId}>
           {compact ? 'Open' : 'Show in library'}
         </Button>
       )}

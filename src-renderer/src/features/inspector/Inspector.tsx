@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { AssetDetail } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
 import { Stars } from '../../ui/Stars';
@@ -9,7 +9,7 @@ import { AgencySection } from './AgencySection';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
-import { ProvenanceSection } from '../create/Provenance';
+import { ProvenanceSection, useCreationOf } from '../create/Provenance';
 import { MeasurementsSection } from '../analysis/Measurements';
 
 export function useAssetDetail(id: number | null) {
@@ -35,16 +35,27 @@ export function Inspector({ focusId, selectedIds, onJump }: { focusId: number | 
   );
 }
 
+/**
+ * One asset. The panel switches to a newly focused asset only once what it shows about it has
+ * arrived (its detail and whether Tagsmith made it); until then the previous asset stays, whole,
+ * so moving through photos never blanks the panel, loses its scroll position or remounts its
+ * sections. A refetch of the shown asset updates it in place.
+ */
 function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void }) {
-  const detail = useAssetDetail(id);
+  const wanted = useAssetDetail(id);
+  const wantedCreation = useCreationOf(id);
+  const wantedReady = wanted.data?.id === id && (wantedCreation.data !== undefined || wantedCreation.error !== undefined);
+  const [shownId, setShownId] = useState<number | null>(null);
+  if (wantedReady && shownId !== id) setShownId(id);
+  const shown = useAssetDetail(shownId);
   const edits = useEdits();
-  const a = detail.data?.id === id ? detail.data : undefined;
-  if (!a) {
-    return detail.error ? <p className="inspector-empty error-text">{detail.error.message}</p> : <p className="inspector-empty muted">Loading…</p>;
+  const a = shownId !== null && shown.data?.id === shownId ? shown.data : undefined;
+  if (!a || (wanted.error && !wanted.loading && shownId !== id)) {
+    return wanted.error ? <p className="inspector-empty error-text">{wanted.error.message}</p> : <p className="inspector-empty muted">Loading…</p>;
   }
   const ids = [a.id];
   return (
-    <div data-testid="inspector-single" data-asset-id={a.id}>
+    <div data-testid="inspector-single" data-asset-id={a.id} aria-busy={a.id !== id}>
       <div className="inspector-title">
         <h2 title={a.name} data-testid="inspector-name">{a.name}</h2>
         <Stars value={a.rating} onChange={(n) => void edits.setRating(ids, n)} testId="inspector-rating" />

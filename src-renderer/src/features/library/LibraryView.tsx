@@ -64,23 +64,29 @@ export function LibraryView({ active }: { active: boolean }) {
 
   const query = useMemo<SearchQuery>(() => ({ ...filters, ...(debouncedText ? { text: debouncedText } : {}), sort, order }), [filters, debouncedText, sort, order]);
   const { store, total, version } = useAssetPages(query);
-  const { sel, select, selectAll, clear, focusAt } = useSelection(store, toast.error);
-  const focusItem = sel.focus !== null ? store.get(sel.focus) : undefined;
+  const { sel, select, selectAll, clear, focusAt } = useSelection(store, version, toast.error);
+  // The focused asset's row, once its page holds it at the focused place (while the list is
+  // re-found after a change, the inspector still knows the asset by its id).
+  const atFocus = sel.focus !== null ? store.get(sel.focus) : undefined;
+  const focusItem = atFocus && atFocus.id === sel.focusId ? atFocus : undefined;
   const selectedIds = useMemo(() => [...sel.ids], [sel.ids]);
   const flagSets = useFlagSets(total ? query : null);
   const cellDecorations = useMemo(() => ({ flags: flagSets, showScores }), [flagSets, showScores]);
 
   // "Show in library" from Create (a result, a source): select it, clearing a search that hides it.
-  useLibraryReveal(
-    store,
-    focusAt,
-    () => {
+  useLibraryReveal(store, {
+    focusAt: (index, id) => {
+      focusAt(index, id);
+      if (view === 'review' || view === 'cull') setView('grid');
+    },
+    hasQuery: activeFilterCount(filters) > 0 || text.trim() !== '' || debouncedText !== '',
+    clearQuery: () => {
       setFilters({});
       setText('');
       setView('grid');
     },
-    () => toast.info('That file is not in the library yet. It appears once it is indexed.'),
-  );
+    onMissing: () => toast.info('That file is not in the library yet. It is selected as soon as it is indexed.'),
+  });
 
   const addFolder = useCallback(async () => {
     const path = await folders.pickFolder();
@@ -91,8 +97,8 @@ export function LibraryView({ active }: { active: boolean }) {
 
   const targetIds = useCallback((): number[] => {
     if (sel.ids.size > 0) return [...sel.ids];
-    return focusItem ? [focusItem.id] : [];
-  }, [sel.ids, focusItem]);
+    return sel.focusId !== null ? [sel.focusId] : [];
+  }, [sel.ids, sel.focusId]);
 
   /** Review the selection (in grid order), or everything shown when at most one photo is selected. */
   const openReview = useCallback(async () => {
@@ -100,13 +106,13 @@ export function LibraryView({ active }: { active: boolean }) {
       const all = await store.allIds();
       const ids = sel.ids.size > 1 ? all.filter((id) => sel.ids.has(id)) : all;
       if (!ids.length) return;
-      const start = focusItem ? Math.max(0, ids.indexOf(focusItem.id)) : 0;
+      const start = sel.focusId !== null ? Math.max(0, ids.indexOf(sel.focusId)) : 0;
       setReview({ ids, index: start });
       setView('review');
     } catch (err) {
       toast.error(err);
     }
-  }, [store, sel.ids, focusItem, toast]);
+  }, [store, sel.ids, sel.focusId, toast]);
 
   const openRun = useCallback(
     (run: RunKindUi) => {
@@ -360,7 +366,7 @@ export function LibraryView({ active }: { active: boolean }) {
           </footer>
         </main>
         {view !== 'review' && <Inspector
-          focusId={focusItem?.id ?? null}
+          focusId={sel.focusId}
           selectedIds={selectedIds}
           onJump={async (id) => {
             try {
