@@ -115,6 +115,13 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
           </label>
         ))}
       </div>
+      {profile && (
+        <details className="muted small" data-testid="csv-rules">
+          <summary>{profile.name}’s rules ({profile.sources.map((x) => x.checked).sort().at(-1)})</summary>
+          <ul>{profile.rules.map((r) => <li key={r}>{r}</li>)}</ul>
+          <ul>{profile.sources.map((x) => <li key={x.url}>{x.what}: {x.url}</li>)}</ul>
+        </details>
+      )}
       {profile && profile.notFound.length > 0 && (
         <details className="muted small" data-testid="csv-not-found">
           <summary>Rules {profile.name}’s documentation did not give ({profile.notFound.length})</summary>
