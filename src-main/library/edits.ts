@@ -1,8 +1,9 @@
-import type { KeywordCount } from '../../src-preload/contract';
+import type { ColorLabel, KeywordCount } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
 import { prepared } from './db';
+import { LABEL_NAMES, labelOf } from './labels';
 import { readStockFields, writeStockField } from './stock-fields';
 
 // Hand edits. Each one is committed to SQLite in ONE transaction before it returns (a person
@@ -15,7 +16,7 @@ export type RightsField = (typeof RIGHTS_FIELDS)[number];
 /** Agency fields (issue 19) live in asset_stock: editorial 0/1, releases and 'agency:value' categories as lists. */
 const STOCK_FIELDS = ['editorial', 'releases', 'categories'] as const;
 type StockField = (typeof STOCK_FIELDS)[number];
-type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | RightsField | StockField;
+type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | RightsField | StockField;
 type Value = string[] | string | number | null;
 
 /** The column of each directly stored field: a fixed map, so no SQL is ever built from input. */
@@ -24,6 +25,7 @@ const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | StockField>, string> = {
   title: 'UPDATE assets SET title = ? WHERE id = ?',
   rating: 'UPDATE assets SET rating = ? WHERE id = ?',
   flag: 'UPDATE assets SET flag = ? WHERE id = ?',
+  label: 'UPDATE assets SET color_label = ? WHERE id = ?',
   headline: 'UPDATE assets SET headline = ? WHERE id = ?',
   creator: 'UPDATE assets SET creator = ? WHERE id = ?',
   copyright: 'UPDATE assets SET copyright = ? WHERE id = ?',
@@ -88,7 +90,7 @@ function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
   }
   const row = prepared(
     ctx.db,
-    'SELECT caption, title, rating, flag, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
+    'SELECT caption, title, rating, flag, color_label AS label, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
   ).get(assetId) as Record<string, Value>;
   return row[field];
 }
@@ -235,6 +237,24 @@ export function setRating(ctx: LibraryCtx, ids: number[], rating: number): void 
   const what = countNoun(ctx, live);
   const description = rating === 0 ? `clear the rating of ${what}` : `rate ${what} ${rating} star${rating === 1 ? '' : 's'}`;
   applyEdit(ctx, live, 'rating', () => rating, description);
+}
+
+/**
+ * Set the colour label of several assets (null clears it) as one undoable edit. The catalogue
+ * stores Lightroom's name ('Red'), which is what the file gets as xmp:Label; an asset that
+ * already has that label in another spelling ('red') keeps its spelling.
+ */
+export function setLabel(ctx: LibraryCtx, ids: number[], label: ColorLabel | null): void {
+  const live = checkIds(ctx, ids);
+  const what = countNoun(ctx, live);
+  const name = label === null ? null : LABEL_NAMES[label];
+  applyEdit(
+    ctx,
+    live,
+    'label',
+    (old) => (label !== null && labelOf(old as string | null) === label ? old : name),
+    label === null ? `clear the colour label of ${what}` : `label ${what} ${label}`,
+  );
 }
 
 /** Revert the most recent edit not yet undone; returns "Undo: <what it was>", or null. */

@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 14,
+  version: 15,
   name: 'agency fields',
   // Issue 19. asset_stock: what stock agencies ask of a photo beyond IPTC — the editorial
   // flag, release names (JSON array) and a category per agency (JSON array of "agency:value",
