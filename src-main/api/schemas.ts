@@ -45,6 +45,7 @@ export const searchQuery = z.strictObject({
   ageMax: z.number().min(0).max(200).optional(),
   releaseNeeded: z.boolean().optional(),
   flag: z.enum(['pick', 'reject', 'unflagged']).optional(),
+  label: z.enum(['red', 'yellow', 'green', 'blue', 'purple', 'none']).optional(),
   color: z
     .strictObject({
       hex: z.string().regex(/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour like #1e50c8'),
@@ -126,6 +127,7 @@ const generateRequest = z.strictObject({
 const editRequest = z.strictObject({
   prompt: z.string().min(1).max(20_000),
   sources: z.array(mediaRef).min(1).max(100),
+  sourceRoles: z.array(z.enum(['object', 'character', 'style'])).max(100).optional(),
   model: shortText.optional(),
   quality: shortText.optional(),
   resolution: shortText.optional(),
@@ -191,6 +193,7 @@ export const schemas = {
   setCaption: z.strictObject({ ids, caption: text.nullable() }),
   setTitle: z.strictObject({ ids, title: z.string().max(2000).nullable() }),
   setRating: z.strictObject({ ids, rating: z.number().int().min(0).max(5) }),
+  setLabel: z.strictObject({ ids, label: z.enum(['red', 'yellow', 'green', 'blue', 'purple']).nullable() }),
   setRightsFields: z.strictObject({ ids, fields: rightsFields }),
   listPresets: none,
   savePreset: z.strictObject({ name: z.string().min(1).max(200), fields: rightsFields }),

@@ -5,6 +5,8 @@ import {
   A_FLAG_MASK,
   A_FLAG_SHIFT,
   A_KIND_SHIFT,
+  A_LABEL_MASK,
+  A_LABEL_SHIFT,
   A_LIVE,
   A_NO_KEYWORDS,
   A_RATING_SHIFT,
@@ -18,6 +20,7 @@ import {
 } from './catalogue-index';
 import { prepared, type Db } from './db';
 import { ftsWord, ftsWords } from './fts-query';
+import { wantedLabelCode } from './labels';
 
 /** A plain array of the ids (a loop into a sized array: several times faster than Array.from for a million). */
 export function toArray(ids: Int32Array): number[] {
@@ -158,6 +161,10 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     maskBits |= A_FLAG_MASK;
     want |= FLAG_CODE[query.flag] << A_FLAG_SHIFT;
   }
+  if (query.label) {
+    maskBits |= A_LABEL_MASK;
+    want |= wantedLabelCode(query.label) << A_LABEL_SHIFT;
+  }
   const minRating = query.minRating !== undefined && query.minRating > 0 ? query.minRating : 0;
   const byFolder = query.folderId !== undefined;
   const folderId = query.folderId ?? 0;
@@ -188,7 +195,7 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     const a = attrs[id];
     let ok = +((a & maskBits) === want);
     if (kinds) ok &= +((a & kinds) !== 0);
-    if (minRating) ok &= +(a >> A_RATING_SHIFT >= minRating);
+    if (minRating) ok &= +(((a >> A_RATING_SHIFT) & 7) >= minRating);
     if (byFolder) ok &= +(folder[id] === folderId);
     if (dateLo >= 0) ok &= +(takenPos[id] >= dateLo) & +(takenPos[id] < dateHi);
     if (camera) ok &= +(model[id] === camera) | +(make[id] === camera);

@@ -70,6 +70,8 @@ function library(seed: number, count: number): { ix: LibraryCtx; sql: LibraryCtx
   seedAssets(ix.db, assets);
   // Flags are not part of the seed helper.
   ix.db.prepare("UPDATE assets SET flag = CASE id % 7 WHEN 1 THEN 'pick' WHEN 2 THEN 'reject' END").run();
+  // Colour labels as files hold them: Lightroom's names, other spellings, padding, another program's label, blank.
+  ix.db.prepare("UPDATE assets SET color_label = CASE id % 9 WHEN 1 THEN 'Red' WHEN 2 THEN 'yellow' WHEN 3 THEN ' Green ' WHEN 4 THEN 'Approved' WHEN 5 THEN '' WHEN 6 THEN 'Purple' WHEN 7 THEN 'BLUE' END").run();
   // Exposure (migration 13): lens names in several cases, values missing now and then.
   ix.db.prepare(`UPDATE assets SET lens = CASE id % 5 WHEN 0 THEN NULL WHEN 1 THEN 'EF50mm f/1.8 STM' WHEN 2 THEN 'RF24-70mm F2.8 L' WHEN 3 THEN 'xf35mmF1.4 R' ELSE 'Summilux-M 35' END,
     iso = CASE WHEN id % 6 = 0 THEN NULL ELSE (id % 8) * 200 + 100 END,
@@ -108,6 +110,7 @@ function randomQuery(rand: () => number, folders: number[]): SearchQuery {
   if (maybe(0.1)) q.duplicatesOnly = true;
   if (maybe(0.1)) q.errorsOnly = true;
   if (maybe(0.1)) q.flag = pick(['pick', 'reject', 'unflagged'] as const);
+  if (maybe(0.15)) q.label = pick(['red', 'yellow', 'green', 'blue', 'purple', 'none'] as const);
   if (maybe(0.7)) q.sort = pick(['takenAt', 'name', 'addedAt', 'size'] as const);
   if (maybe(0.5)) q.order = pick(['asc', 'desc'] as const);
   return q;
@@ -162,6 +165,7 @@ describe('catalogue index', () => {
     const some = (n: number) => Array.from({ length: n }, () => ids[Math.floor(rand() * ids.length)]);
     const edits: [string, () => void][] = [
       ['ratings and flags', () => some(60).forEach((id, i) => db.prepare('UPDATE assets SET rating = ?, flag = ? WHERE id = ?').run(i % 6, i % 3 ? 'pick' : null, id))],
+      ['colour labels set and cleared', () => some(60).forEach((id, i) => db.prepare('UPDATE assets SET color_label = ? WHERE id = ?').run([null, 'Blue', 'red', 'Other'][i % 4], id))],
       ['keywords added and removed', () => {
         for (const id of some(80)) {
           const kw = db.prepare('INSERT INTO keywords (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id').pluck().get(WORDS[id % WORDS.length]) as number;

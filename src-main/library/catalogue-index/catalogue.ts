@@ -1,7 +1,8 @@
 import { prepared, type Db } from '../db';
 import { TextIndexBuilder, Tokenizer, type TextIndex } from '../text-index';
+import { labelCode } from '../labels';
 import { clearDirty } from './changes';
-import { A_DUP, A_ERROR, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_NO_KEYWORDS, A_RATING_SHIFT, Columns, FLAG_CODE, KIND_CODE, ROW_COLUMNS, type Row, type StackArrays } from './columns';
+import { A_DUP, A_ERROR, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_LABEL_SHIFT, A_NO_KEYWORDS, A_RATING_SHIFT, Columns, FLAG_CODE, KIND_CODE, ROW_COLUMNS, type Row, type StackArrays } from './columns';
 import { indexOptions } from './options';
 
 // The index itself: its columns, each keyword's postings, RAW+JPEG stack siblings, each
@@ -130,7 +131,8 @@ export class CatalogueIndex {
       (r[7] === 0 ? A_NO_KEYWORDS : 0) |
       (r[10] ? c.attrs[id] & A_DUP : 0) |
       (flag << A_FLAG_SHIFT) |
-      ((Math.min(Math.max(r[4], 0), 7) & 7) << A_RATING_SHIFT);
+      ((Math.min(Math.max(r[4], 0), 7) & 7) << A_RATING_SHIFT) |
+      (labelCode(r[15]) << A_LABEL_SHIFT);
     c.folder[id] = r[3];
     c.make[id] = this.code(r[8]);
     c.model[id] = this.code(r[9]);

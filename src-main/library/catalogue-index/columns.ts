@@ -1,15 +1,15 @@
 // The index's per-asset columns: typed arrays by asset id, with every yes/no filter and the
-// rating packed into one attribute word, and the asset columns they are read from.
+// rating and colour label packed into one attribute word, and the asset columns they are read from.
 
 export const KIND_CODE: Record<string, number> = { image: 1, video: 2, audio: 3 };
 export const FLAG_CODE: Record<string, number> = { pick: 1, reject: 2 };
 
 /** The asset columns each row of the index is read from (CatalogueIndex.setRow). */
 export const ROW_COLUMNS = `id, removed_at IS NULL AS live, kind, folder_id, rating, flag, has_error, keyword_count, camera_make, camera_model,
-  content_hash IS NOT NULL AS hashed, lens, iso, focal_length, aperture`;
+  content_hash IS NOT NULL AS hashed, lens, iso, focal_length, aperture, color_label`;
 export type Row = [
   number, number, string, number, number, string | null, number, number, string | null, string | null, number,
-  string | null, number | null, number | null, number | null,
+  string | null, number | null, number | null, number | null, string | null,
 ];
 
 /**
@@ -24,6 +24,8 @@ export const A_DUP = 64;
 export const A_FLAG_SHIFT = 7; // 2 bits: 0 none, 1 pick, 2 reject, 3 other
 export const A_FLAG_MASK = 3 << A_FLAG_SHIFT;
 export const A_RATING_SHIFT = 9; // 3 bits
+export const A_LABEL_SHIFT = 12; // 3 bits: labels.ts labelCode (0 none, 1..5 the five, 6 other)
+export const A_LABEL_MASK = 7 << A_LABEL_SHIFT;
 
 export interface StackArrays {
   raws: Int32Array;

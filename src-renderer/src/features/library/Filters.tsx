@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import type { AssetKind, Facets, SearchQuery } from '../../../../src-preload/contract';
+import type { AssetKind, Facets, NumberRange, SearchQuery } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
+import { COLOR_LABELS, labelName } from '../../ui/ColorLabel';
 import { Section, formatCount } from '../../ui/primitives';
 
 export type FilterState = Omit<SearchQuery, 'text' | 'sort' | 'order'>;
@@ -47,6 +48,28 @@ function KeywordFilter({ label, values, onChange, testId }: { label: string; val
             } else if (e.key === 'Backspace' && !text && values.length) onChange(values.slice(0, -1));
           }}
         />
+      </div>
+    </div>
+  );
+}
+
+/** MIN – MAX, either end may stay empty (open). */
+function RangeFilter({ label, unit, value, onChange, testId, step }: { label: string; unit: string; value: NumberRange | undefined; onChange(v: NumberRange | undefined): void; testId: string; step: string }) {
+  const end = (key: 'min' | 'max', text: string) => {
+    const n = text.trim() === '' ? undefined : Number(text);
+    const next: NumberRange = { ...value, [key]: n !== undefined && Number.isFinite(n) && n >= 0 ? n : undefined };
+    if (next.min === undefined) delete next.min;
+    if (next.max === undefined) delete next.max;
+    onChange(next.min === undefined && next.max === undefined ? undefined : next);
+  };
+  return (
+    <div className="filter-row">
+      <label className="filter-label">{label}</label>
+      <div className="number-range">
+        <input type="number" min="0" step={step} value={value?.min ?? ''} placeholder="min" aria-label={`${label} from`} data-testid={`${testId}-min`} onChange={(e) => end('min', e.target.value)} />
+        <span className="muted">–</span>
+        <input type="number" min="0" step={step} value={value?.max ?? ''} placeholder="max" aria-label={`${label} up to`} data-testid={`${testId}-max`} onChange={(e) => end('max', e.target.value)} />
+        {unit && <span className="muted small">{unit}</span>}
       </div>
     </div>
   );
@@ -115,6 +138,26 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
         </div>
         <span className="muted small">{filters.minRating ? `≥ ${filters.minRating}` : 'any'}</span>
       </div>
+      <div className="filter-row">
+        <label className="filter-label">Label</label>
+        <div className="label-picker" role="group" aria-label="Colour label">
+          {COLOR_LABELS.map((l) => (
+            <button
+              key={l}
+              type="button"
+              className={`label-swatch label-${l}${filters.label === l ? ' on' : ''}`}
+              aria-pressed={filters.label === l}
+              aria-label={`${labelName(l)} label`}
+              title={`${labelName(l)} label`}
+              data-testid={`filter-label-${l}`}
+              onClick={() => set({ label: filters.label === l ? undefined : l })}
+            />
+          ))}
+          <button type="button" className="label-none" aria-pressed={filters.label === 'none'} data-testid="filter-label-none" title="No colour label" onClick={() => set({ label: filters.label === 'none' ? undefined : 'none' })}>
+            None
+          </button>
+        </div>
+      </div>
       <KeywordFilter label="With" values={filters.keywords ?? []} onChange={(v) => set({ keywords: v })} testId="filter-keyword" />
       <KeywordFilter label="Without" values={filters.withoutKeywords ?? []} onChange={(v) => set({ withoutKeywords: v })} testId="filter-without-keyword" />
       <div className="filter-row">
@@ -135,6 +178,13 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
           ))}
         </select>
       </div>
+      <div className="filter-row">
+        <label className="filter-label">Lens</label>
+        <input type="text" value={filters.lens ?? ''} placeholder="any lens" onChange={(e) => set({ lens: e.target.value || undefined })} data-testid="filter-lens" />
+      </div>
+      <RangeFilter label="ISO" unit="" step="100" value={filters.iso} onChange={(iso) => set({ iso })} testId="filter-iso" />
+      <RangeFilter label="Focal" unit="mm" step="1" value={filters.focalLength} onChange={(focalLength) => set({ focalLength })} testId="filter-focal" />
+      <RangeFilter label="Aperture" unit="ƒ/" step="0.1" value={filters.aperture} onChange={(aperture) => set({ aperture })} testId="filter-aperture" />
       <div className="filter-checks">
         <label>
           <input type="checkbox" checked={!!filters.noKeywords} onChange={(e) => set({ noKeywords: e.target.checked })} data-testid="filter-no-keywords" />

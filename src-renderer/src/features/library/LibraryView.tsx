@@ -53,6 +53,8 @@ export function LibraryView({ active }: { active: boolean }) {
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
   const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull'>('grid');
+  // The loupe's info overlay (I), kept while stepping from photo to photo.
+  const [loupeInfo, setLoupeInfo] = useState(false);
   const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
   const [showScores, setShowScores] = useState(false);
   const [review, setReview] = useState<{ ids: number[]; index: number }>({ ids: [], index: 0 });
@@ -169,7 +171,12 @@ export function LibraryView({ active }: { active: boolean }) {
       const ids = targetIds();
       if (ids.length) void edits.setRating(ids, n);
     },
-    letters: { k: () => openRun('keywords'), c: () => openRun('caption'), r: () => void openReview() },
+    // Pressing a label's key again takes it off (Lightroom): judged by the photo in focus.
+    label: (l) => {
+      const ids = targetIds();
+      if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
+    },
+    letters: { k: () => openRun('keywords'), c: () => openRun('caption'), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on) },
   });
 
   // Folders dropped onto the window become library folders (Electron gives us their path).
@@ -258,7 +265,7 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
-    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} />;
+    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} info={loupeInfo} />;
   } else {
     centre = (
       <CellDecorationsContext.Provider value={cellDecorations}>
