@@ -350,11 +350,11 @@ class BatchWriter {
       `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, media_hash, width, height,
          orientation, duration_s, video_codec, audio_codec, taken_at, camera_make, camera_model, lens, gps_lat, gps_lon,
          rating, color_label, caption, title, headline, creator, copyright, credit, city, country, thumb, stack_key, has_error, added_at, indexed_at,
-         ${EXPOSURE_COLUMNS}, exposure_read)
+         ${EXPOSURE_COLUMNS}, exposure_read, block_disagreement)
        VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @mediaHash, @width, @height,
          @orientation, @durationS, @videoCodec, @audioCodec, @takenAt, @cameraMake, @cameraModel, @lens, @gpsLat, @gpsLon,
          COALESCE(@rating, 0), @colorLabel, @caption, @title, @headline, @creator, @copyright, @credit, @city, @country,
-         @thumb, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1)`,
+         @thumb, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1, @blockDisagreement)`,
     );
     // A changed file: file facts are replaced; what the user may have set (rating, caption,
     // title) is only replaced when the file now carries a value of its own.
@@ -369,7 +369,7 @@ class BatchWriter {
          credit = COALESCE(@credit, credit), city = COALESCE(@city, city), country = COALESCE(@country, country),
          thumb = @thumb, preview = NULL,
          stack_key = @stackKey, has_error = @hasError, indexed_at = @now, removed_at = NULL,
-         ${EXPOSURE_SET}, exposure_read = 1
+         ${EXPOSURE_SET}, exposure_read = 1, block_disagreement = @blockDisagreement
        WHERE id = @id`,
     );
     // A moved file is the same content: only where it lives changes; everything known is kept.
@@ -405,6 +405,7 @@ class BatchWriter {
       rating: r.meta.rating, colorLabel: r.meta.colorLabel, caption: r.meta.caption, title: r.meta.title, ...r.meta.rights,
       thumb: r.thumb, stackKey: stackKeyOf(f.relPath), hasError: r.problems.length > 0 ? 1 : 0, now,
       ...exposureParams(r.meta.exposure),
+      blockDisagreement: r.meta.blockDisagreement ? JSON.stringify(r.meta.blockDisagreement) : null,
     };
 
     // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).

@@ -150,6 +150,17 @@ export interface MetadataPreset {
   updatedAt: number;
 }
 
+/**
+ * A file whose IPTC and XMP blocks disagreed when it was last read: which fields, which block
+ * was taken and why (the IPTC digest matched, differed from the IPTC block, or was absent;
+ * the Metadata Working Group's rule). Keywords: the union was taken, the named block first.
+ */
+export interface BlockDisagreement {
+  fields: string[];
+  took: 'xmp' | 'iptc';
+  digest: 'matches' | 'differs' | 'absent';
+}
+
 export interface AssetDetail extends AssetSummary {
   path: string;
   folderId: number;
@@ -171,6 +182,8 @@ export interface AssetDetail extends AssetSummary {
   caption: string | null;
   title: string | null;
   rights: Required<RightsFields>;
+  /** Null when the file's IPTC and XMP agreed (or it has only one of them). */
+  blockDisagreement: BlockDisagreement | null;
   addedAt: number;
   /** Media token for a large preview (JPEG), or the original when the browser can show it. */
   preview: string | null;

@@ -50,6 +50,7 @@ export function fakeBackend(opts: { count: number; thumbFile: string; mediaRoot:
       folderId: 1,
       size: 1_000_000,
       rights: { headline: null, creator: null, copyright: null, credit: null, city: null, country: null },
+      blockDisagreement: null,
       mtimeMs: 0,
       contentHash: null,
       orientation: 1,

@@ -1,16 +1,18 @@
 import { useState, type ReactNode } from 'react';
-import type { AssetDetail } from '../../../../src-preload/contract';
+import type { AssetDetail, BlockDisagreement } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
 import { LabelPicker } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
 import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '../../ui/primitives';
 import { KeywordEditor } from './KeywordEditor';
 import { RightsSection } from './RightsSection';
+import { AgencySection } from './AgencySection';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
 import { ProvenanceSection, useCreationOf } from '../create/Provenance';
 import { MeasurementsSection } from '../analysis/Measurements';
+import { exposureLine, formatBias, formatFlash, formatFocal, hasExposure } from '../../ui/exposure';
 
 export function useAssetDetail(id: number | null) {
   return useQuery<AssetDetail>(id === null ? null : `asset:${id}`, ['assets', 'keywords'], (a) => a.getAsset({ id: id! }));
@@ -74,7 +76,9 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <TextField key={`t${a.id}`} label="Title" value={a.title ?? ''} placeholder="Add a title" onSave={(v) => edits.setTitle(ids, v)} testId="title" />
         <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
+      {a.blockDisagreement && <BlockNote d={a.blockDisagreement} />}
       <RightsSection ids={ids} values={a.rights} />
+      <AgencySection ids={ids} sampleId={a.id} />
       <MeasurementsSection id={a.id} />
       {a.errors.length > 0 && (
         <Section title="Problems">
@@ -103,6 +107,14 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
           <Row label="Taken">{formatTaken(a.takenAt)}</Row>
           <Row label="Camera">{cameraName(a.cameraMake, a.cameraModel)}</Row>
           <Row label="Lens">{a.lens ?? '—'}</Row>
+          {hasExposure(a.exposure) && (
+            <>
+              <Row label="Exposure"><span data-testid="inspector-exposure">{exposureLine(a.exposure) ?? '—'}</span></Row>
+              <Row label="Focal length">{formatFocal(a.exposure) ?? '—'}</Row>
+              {a.exposure.exposureBias !== null && <Row label="Compensation">{formatBias(a.exposure.exposureBias)}</Row>}
+              {a.exposure.flash !== null && <Row label="Flash">{formatFlash(a.exposure.flash)}</Row>}
+            </>
+          )}
           <Row label="GPS">{a.gps ? `${a.gps.lat.toFixed(5)}, ${a.gps.lon.toFixed(5)}` : '—'}</Row>
         </dl>
       </Section>
@@ -134,8 +146,28 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
   );
 }
 
+const WHY: Record<BlockDisagreement['digest'], string> = {
+  absent: 'the file has no IPTC digest, so its XMP counts as current',
+  matches: 'the IPTC digest shows the XMP was written after the last IPTC change',
+  differs: 'the IPTC digest shows a program that ignores XMP changed the IPTC afterwards',
+};
+
+/** When the file's IPTC and XMP blocks disagreed: what was taken, and why (the MWG rule). */
+function BlockNote({ d }: { d: BlockDisagreement }) {
+  const fields = d.fields.join(', ');
+  const took = d.took === 'xmp' ? 'XMP' : 'IPTC';
+  return (
+    <Section title="Metadata in the file">
+      <p className="inspector-note small" data-testid="inspector-block-disagreement" data-took={d.took}>
+        {`The file's IPTC and XMP disagreed on ${fields}. Tagsmith shows the ${took} values: ${WHY[d.digest]}.`}
+        {d.fields.includes('keywords') ? ` Keywords from both are kept, ${took}'s first.` : ''}
+      </p>
+    </Section>
+  );
+}
+
 /** 'Canon' + 'Canon EOS R5' reads as 'Canon EOS R5', not 'Canon Canon EOS R5'. */
-function cameraName(make: string | null, model: string | null): string {
+export function cameraName(make: string | null, model: string | null): string {
   if (!model) return make ?? '—';
   if (!make) return model;
   const brand = make.split(/\s+/)[0].toLowerCase();
@@ -209,6 +241,7 @@ function MultiInspector({ ids, sampleId }: { ids: number[]; sampleId: number }) 
         <TextField key={`c${key}`} label="Caption for all" value="" placeholder="Set one caption for all" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
       <RightsSection ids={ids} values={null} />
+      <AgencySection ids={ids} sampleId={sampleId} />
     </div>
   );
 }

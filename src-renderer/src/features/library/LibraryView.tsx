@@ -54,6 +54,8 @@ export function LibraryView({ active }: { active: boolean }) {
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
   const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull'>('grid');
+  // The loupe's info overlay (I), kept while stepping from photo to photo.
+  const [loupeInfo, setLoupeInfo] = useState(false);
   const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
   const [showScores, setShowScores] = useState(false);
   const [review, setReview] = useState<{ ids: number[]; index: number }>({ ids: [], index: 0 });
@@ -175,7 +177,7 @@ export function LibraryView({ active }: { active: boolean }) {
       const ids = targetIds();
       if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
     },
-    letters: { k: () => openRun('keywords'), c: () => openRun('caption'), r: () => void openReview() },
+    letters: { k: () => openRun('keywords'), c: () => openRun('caption'), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on) },
   });
 
   // Folders dropped onto the window become library folders (Electron gives us their path).
@@ -264,7 +266,7 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
-    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} />;
+    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} info={loupeInfo} />;
   } else {
     centre = (
       <CellDecorationsContext.Provider value={cellDecorations}>
