@@ -6,6 +6,7 @@ import { Stars } from '../../ui/Stars';
 import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '../../ui/primitives';
 import { KeywordEditor } from './KeywordEditor';
 import { RightsSection } from './RightsSection';
+import { AgencySection } from './AgencySection';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
@@ -77,6 +78,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
       </Section>
       {a.blockDisagreement && <BlockNote d={a.blockDisagreement} />}
       <RightsSection ids={ids} values={a.rights} />
+      <AgencySection ids={ids} sampleId={a.id} />
       <MeasurementsSection id={a.id} />
       {a.errors.length > 0 && (
         <Section title="Problems">
@@ -239,6 +241,7 @@ function MultiInspector({ ids, sampleId }: { ids: number[]; sampleId: number }) 
         <TextField key={`c${key}`} label="Caption for all" value="" placeholder="Set one caption for all" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
       <RightsSection ids={ids} values={null} />
+      <AgencySection ids={ids} sampleId={sampleId} />
     </div>
   );
 }
