@@ -321,10 +321,19 @@ describe('quota', () => {
 
 describe('asynchronous tasks', () => {
   it('moves a TTS task PENDING -> STARTED -> SUCCESS and serves a real WAV without credentials', async () => {
-    const r = await fetch(`${sim.url}/v1/tts`, { method: 'POST', headers: auth(), body: new URLSearchParams({ voice: 'Ryan', text: 'Hello from the simulator, a sentence or two.' }) });
-    expect(r.status).toBe(201);
-    const created = await r.json();
-    expect(created).toMatchObject({ task_id: expect.any(String), status: 'PENDING', eta: expect.any(Number), queue: expect.any(Number), result: '' });
+    // The clock stands still while the task is created, so it is PENDING when asked, however
+    // long a busy machine takes between the create and the question.
+    sim.clock.freeze();
+    let created;
+    try {
+      const r = await fetch(`${sim.url}/v1/tts`, { method: 'POST', headers: auth(), body: new URLSearchParams({ voice: 'Ryan', text: 'Hello from the simulator, a sentence or two.' }) });
+      expect(r.status).toBe(201);
+      created = await r.json();
+      expect(created).toMatchObject({ task_id: expect.any(String), status: 'PENDING', eta: expect.any(Number), queue: expect.any(Number), result: '' });
+      expect((await statusOf(created.task_id)).status).toBe('PENDING');
+    } finally {
+      sim.clock.thaw();
+    }
     const done = await waitFor(async () => {
       const s = await statusOf(created.task_id);
       return s.status === 'SUCCESS' ? s : undefined;
@@ -345,9 +354,16 @@ describe('asynchronous tasks', () => {
 
   it('runs TTS one at a time per account, others wait with queue positions', async () => {
     const make = async () => (await (await fetch(`${sim.url}/v1/tts/create?voice=Serena&text=queued`, { headers: auth('queue') })).json()).task_id as string;
-    const ids = [await make(), await make(), await make()];
-    const first = await Promise.all(ids.map((id) => statusOf(id, 'queue')));
-    expect(first.map((s) => s.queue)).toEqual([1, 2, 3]);
+    // Created and asked at one instant of the simulator's clock: all three are still waiting.
+    sim.clock.freeze();
+    let ids: string[];
+    try {
+      ids = [await make(), await make(), await make()];
+      const first = await Promise.all(ids.map((id) => statusOf(id, 'queue')));
+      expect(first.map((s) => s.queue)).toEqual([1, 2, 3]);
+    } finally {
+      sim.clock.thaw();
+    }
     let maxStarted = 0;
     await waitFor(() => {
       const mine = sim.tasks().filter((t) => ids.includes(t.task_id));
