@@ -300,5 +300,5 @@ describe('kill -9 mid-batch', () => {
     } finally {
       await sim.close();
     }
-  }, 90_000);
+  });
 });
