@@ -6,12 +6,14 @@ import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../src-preload/api-methods';
 import { createApi, type ApiHost } from './api';
 import { MEDIA_SCHEME, resolveMediaPath } from './core/media';
 import { resolveDataDir } from './core/paths';
+import { adoptSystemProxy } from './core/proxy';
 import { readAppSettings, updateAppSettings } from './core/app-settings';
 import { catchProcessErrors, flushLog, log, logFile, setLogFile } from './core/log';
 import { applyPendingRestore, holdLibrary, startDailyBackups, type BackupInfo } from './library/backup';
 import type { LibraryCtx } from './library/context';
 import { openCheckedLibrary } from './library/recover';
 import { listFolders } from './library/folders';
+import { DEFAULT_BASE_URL } from './service/client';
 import { foldersInArgv, secondInstanceHandler } from './instance';
 import { CONTENT_SECURITY_POLICY, isTrustedSender, mainWindowOptions, restoredBounds } from './window';
 
@@ -150,6 +152,14 @@ app.whenReady().then(async () => {
     dialog.showErrorBox('Tagsmith could not open its library', `${(err as Error).message}\n\nLibrary: ${dataDir}`);
     app.exit(1);
     return;
+  }
+  // The system proxy (macOS/Windows settings, PAC, GNOME), unless HTTPS_PROXY is set: the
+  // service client reads the variables when it is made.
+  try {
+    const proxy = adoptSystemProxy(await session.defaultSession.resolveProxy(DEFAULT_BASE_URL));
+    if (proxy) log.info(`using the system proxy ${proxy}`);
+  } catch (err) {
+    log.warn('could not read the system proxy settings', err);
   }
   host = createApi(ctx, {
     native: true,

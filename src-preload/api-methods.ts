@@ -32,6 +32,7 @@ export const API_METHODS = [
   'setCaption',
   'setTitle',
   'setRating',
+  'setLabel',
   'setRightsFields',
   'listPresets',
   'savePreset',

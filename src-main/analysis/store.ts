@@ -33,12 +33,24 @@ export function storeUgc(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: Ug
     .run(ra.asset_id, score, cls, ra.run_id, JSON.stringify(params), Date.now());
 }
 
-/** Boxes come in pixels of the uploaded derivative (already EXIF-rotated): divided by its size they are fractions of the displayed picture. */
+/**
+ * The interface gives bbox as [x_min, y_min, x_max, y_max] without a unit. Pixels of the upload
+ * is what has been seen; fractions 0..1 of it are accepted too, detected from the values: when
+ * every coordinate of every face lies within 0..1 (and the upload is larger than a few pixels,
+ * where a pixel box that small would be a speck), the boxes are taken as fractions.
+ */
+export function boxesAreNormalised(faces: { bbox: number[] }[], w: number, h: number): boolean {
+  const all = faces.flatMap((f) => f.bbox);
+  return all.length > 0 && Math.min(w, h) > 8 && all.every((v) => Number.isFinite(v) && v >= 0 && v <= 1) && all.some((v) => v > 0 && v < 1);
+}
+
+/** Boxes come in pixels of the uploaded derivative (already EXIF-rotated), or as fractions of it: stored as fractions of the displayed picture. */
 export function storeFaces(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: FacesResult): void {
-  const w = ra.derivative_width;
-  const h = ra.derivative_height;
-  if (!w || !h) throw new ApiError('io', 'The size of the picture could not be read, so its faces cannot be placed.');
   const faces = (r.faces ?? []).filter((f) => Number.isFinite(f.age));
+  const normalised = boxesAreNormalised(faces, ra.derivative_width ?? 0, ra.derivative_height ?? 0);
+  const w = normalised ? 1 : ra.derivative_width;
+  const h = normalised ? 1 : ra.derivative_height;
+  if (!w || !h) throw new ApiError('io', 'The size of the picture could not be read, so its faces cannot be placed.');
   prepared(ctx.db, 'DELETE FROM asset_faces WHERE asset_id = ?').run(ra.asset_id);
   const add = prepared(ctx.db, 'INSERT INTO asset_faces (asset_id, position, age, score, class, x0, y0, x1, y1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
   faces.forEach((f, i) => {
@@ -54,7 +66,7 @@ export function storeFaces(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: 
     ctx.db,
     `INSERT OR REPLACE INTO asset_face_scans (asset_id, face_count, min_age, max_age, derivative_width, derivative_height, run_id, params, measured_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(ra.asset_id, faces.length, ages.length ? Math.min(...ages) : null, ages.length ? Math.max(...ages) : null, w, h, ra.run_id, JSON.stringify(params), Date.now());
+  ).run(ra.asset_id, faces.length, ages.length ? Math.min(...ages) : null, ages.length ? Math.max(...ages) : null, ra.derivative_width, ra.derivative_height, ra.run_id, JSON.stringify(params), Date.now());
 }
 
 export function storeColors(ctx: LibraryCtx, ra: Pick<RunAssetRow, 'asset_id' | 'run_id'>, params: object, r: KeywordsResult, at = Date.now()): void {

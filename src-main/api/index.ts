@@ -7,7 +7,7 @@ import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } fro
 import { Scanner } from '../library/scan';
 import { facets, search, searchIds } from '../library/search';
 import { getAssetDetail } from '../library/assets';
-import { editKeywords, listKeywords, setCaption, setKeywords, setRating, setRightsFields, setTitle, undo } from '../library/edits';
+import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
 import { applyPreset, deletePreset, listPresets, savePreset } from '../library/presets';
 import { ensurePreview } from '../library/thumbs';
 import { startWatching } from '../library/watch';
@@ -133,6 +133,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     },
     async setRating({ ids, rating }) {
       setRating(ctx, ids, rating);
+    },
+    async setLabel({ ids, label }) {
+      setLabel(ctx, ids, label);
     },
     async setRightsFields({ ids, fields }) {
       setRightsFields(ctx, ids, fields);

@@ -45,6 +45,7 @@ export const searchQuery = z.strictObject({
   ageMax: z.number().min(0).max(200).optional(),
   releaseNeeded: z.boolean().optional(),
   flag: z.enum(['pick', 'reject', 'unflagged']).optional(),
+  label: z.enum(['red', 'yellow', 'green', 'blue', 'purple', 'none']).optional(),
   color: z
     .strictObject({
       hex: z.string().regex(/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour like #1e50c8'),
@@ -191,6 +192,7 @@ export const schemas = {
   setCaption: z.strictObject({ ids, caption: text.nullable() }),
   setTitle: z.strictObject({ ids, title: z.string().max(2000).nullable() }),
   setRating: z.strictObject({ ids, rating: z.number().int().min(0).max(5) }),
+  setLabel: z.strictObject({ ids, label: z.enum(['red', 'yellow', 'green', 'blue', 'purple']).nullable() }),
   setRightsFields: z.strictObject({ ids, fields: rightsFields }),
   listPresets: none,
   savePreset: z.strictObject({ name: z.string().min(1).max(200), fields: rightsFields }),
@@ -229,6 +231,7 @@ export const schemas = {
       pricePerCall: z.record(z.string().min(1).max(200), z.number().min(0).max(1_000_000)).optional(),
       dailySpend: z.number().min(0).max(1e12).nullable().optional(),
       monthlySpend: z.number().min(0).max(1e12).nullable().optional(),
+      accountRatePerSecond: z.number().min(0).max(1000).nullable().optional(),
     }),
   }),
 

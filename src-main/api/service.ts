@@ -3,7 +3,7 @@ import { CredentialsError, CredentialStore } from '../credentials';
 import { JobQueue } from '../jobs/queue';
 import { builtinHandlers } from '../jobs/handlers';
 import type { LibraryCtx } from '../library/context';
-import { DEFAULT_BASE_URL, ServiceClient } from '../service/client';
+import { DEFAULT_BASE_URL, insecureAddressProblem, ServiceClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import { attachWorkflows, onWorkflowEvent } from '../workflows';
 import { WRITE_KIND, writeMetadataHandler } from '../metadata/write-job';
@@ -104,6 +104,8 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
         if (url.protocol !== 'https:' && url.protocol !== 'http:') {
           throw new ApiError('validation', 'The service address must start with https://.', 'baseUrl');
         }
+        const insecure = insecureAddressProblem(url);
+        if (insecure) throw new ApiError('validation', insecure, 'baseUrl');
         ctx.db.prepare('INSERT OR REPLACE INTO service_settings (key, value) VALUES (?, ?)').run(BASE_URL_KEY, JSON.stringify(url.href.replace(/\/+$/, '')));
       } else {
         ctx.db.prepare('DELETE FROM service_settings WHERE key = ?').run(BASE_URL_KEY);

@@ -3,6 +3,7 @@ import type { AssetKind, Exposure } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
 import { getAssetAnalysis } from '../analysis/store';
 import { assetErrors, assetKeywords, assetPath, exposureOfRow, getAssetRow, thumbPath } from '../library/assets';
+import { labelOf } from '../library/labels';
 import { CliError } from './args';
 
 // The one shape the CLI prints for an asset (search, show, tag, caption, rate). It is a
@@ -22,6 +23,11 @@ export interface CliAsset {
   exposure: Exposure;
   gps: { lat: number; lon: number } | null;
   rating: number;
+  /**
+   * show (and label) only, so search's documented shape stays as it was: red, yellow, green,
+   * blue or purple; another program's label text as it is; null for none.
+   */
+  label?: string | null;
   keywords: string[];
   caption: string | null;
   title: string | null;
@@ -71,14 +77,24 @@ export function cliAsset(ctx: LibraryCtx, id: number): CliAsset {
   };
 }
 
+/** The colour label as the CLI prints it (see CliAsset.label). */
+export function cliLabel(ctx: LibraryCtx, id: number): string | null {
+  const text = getAssetRow(ctx, id)?.color_label ?? null;
+  return labelOf(text) ?? (text?.trim() || null);
+}
+
+/** The asset with its colour label (the `label` command's result). */
+export const cliAssetWithLabel = (ctx: LibraryCtx, id: number): CliAsset => ({ ...cliAsset(ctx, id), label: cliLabel(ctx, id) });
+
 export function cliAssetWithErrors(ctx: LibraryCtx, id: number): CliAssetWithErrors {
-  return { ...cliAsset(ctx, id), errors: assetErrors(ctx, id).map((e) => ({ stage: e.stage, reason: e.reason })) };
+  return { ...cliAssetWithLabel(ctx, id), errors: assetErrors(ctx, id).map((e) => ({ stage: e.stage, reason: e.reason })) };
 }
 
 /** One line per asset for people: path, then what is worth a glance. */
 export function humanAsset(a: CliAsset): string {
   const bits = [a.kind, a.takenAt ?? 'no date'];
   if (a.rating) bits.push('★'.repeat(a.rating));
+  if (a.label) bits.push(`label ${a.label}`);
   if (a.keywords.length) bits.push(a.keywords.join(', '));
   if (a.quality?.score != null) bits.push(`quality ${Math.round(a.quality.score * 100)}%`);
   if (a.quality?.ugcClass != null) bits.push(`UGC class ${a.quality.ugcClass}`);

@@ -6,10 +6,10 @@ import type { Output } from './output';
  * Run an edit and print `{updated, assets}`: `updated` counts the assets whose values
  * actually changed, `assets` shows every named asset after the change.
  */
-export function runEdit(ctx: LibraryCtx, ids: number[], out: Output, verb: string, edit: () => void): number {
-  const before = ids.map((id) => JSON.stringify(cliAsset(ctx, id)));
+export function runEdit(ctx: LibraryCtx, ids: number[], out: Output, verb: string, edit: () => void, shape: (ctx: LibraryCtx, id: number) => CliAsset = cliAsset): number {
+  const before = ids.map((id) => JSON.stringify(shape(ctx, id)));
   edit();
-  const assets: CliAsset[] = ids.map((id) => cliAsset(ctx, id));
+  const assets: CliAsset[] = ids.map((id) => shape(ctx, id));
   const updated = assets.filter((a, i) => JSON.stringify(a) !== before[i]).length;
   out.result({ updated, assets }, () => [`${verb} ${updated} of ${ids.length} file${ids.length === 1 ? '' : 's'}.`, ...assets.map(humanAsset)].join('\n'));
   return 0;

@@ -77,6 +77,10 @@ export function previewBatch(store: JobStore, jobs: JobDescription[]): BatchPrev
 
 /** Caps are numbers of 0 or more (or empty for no cap); prices numbers of 0 or more. */
 export function validateCaps(caps: QueueCaps): void {
+  const ceiling = caps.accountRatePerSecond;
+  if (ceiling !== null && ceiling !== undefined && (typeof ceiling !== 'number' || !(ceiling > 0) || ceiling > 30)) {
+    throw new ServiceError('invalid_input', 'accountRatePerSecond: requests per second for the whole account, more than 0 and at most 30 (the interface\'s highest limit), or empty for off', { local: true, field: 'accountRatePerSecond' });
+  }
   for (const [k, v] of Object.entries(caps)) {
     if (k === 'pricePerCall') {
       for (const [m, p] of Object.entries((v as Record<string, number>) ?? {})) {

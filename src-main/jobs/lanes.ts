@@ -31,6 +31,20 @@ const holdBlocks = (reason: HoldReason): boolean =>
 export class Lanes {
   private readonly limiters = new Map<string, RateLimiter>();
   private readonly running = new Map<string, number>();
+  private account: { rate: number; limiter: RateLimiter } | null = null;
+
+  /**
+   * The account-wide ceiling (issue 15: off by default): one limiter every service call also
+   * passes when the user set one. null when off.
+   */
+  accountLimiter(ratePerSecond: number | null | undefined): RateLimiter | null {
+    if (!ratePerSecond || !(ratePerSecond > 0)) {
+      this.account = null;
+      return null;
+    }
+    if (this.account?.rate !== ratePerSecond) this.account = { rate: ratePerSecond, limiter: new RateLimiter(ratePerSecond, this.marginMs) };
+    return this.account.limiter;
+  }
 
   constructor(
     private readonly marginMs: number,

@@ -423,7 +423,20 @@ export class JobQueue {
         if (billing) checkCaps(q.store, q.reserved, billing);
         let release: () => void;
         try {
-          release = await q.pacing.limiter(endpoint).acquire(f.controller.signal);
+          const own = await q.pacing.limiter(endpoint).acquire(f.controller.signal);
+          // The account-wide ceiling, when the user set one, on top of the endpoint's own pace.
+          const account = q.pacing.accountLimiter(q.store.caps().accountRatePerSecond);
+          let shared: (() => void) | null = null;
+          try {
+            shared = account ? await account.acquire(f.controller.signal) : null;
+          } catch (e) {
+            own();
+            throw e;
+          }
+          release = () => {
+            own();
+            shared?.();
+          };
         } catch {
           throw new ServiceError('cancelled', 'The job was stopped.');
         }

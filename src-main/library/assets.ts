@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { AssetDetail, AssetKind, Exposure } from '../../src-preload/contract';
+import type { AssetDetail, AssetKind, BlockDisagreement, Exposure } from '../../src-preload/contract';
 import { notFound } from '../core/errors';
 import { isInside, mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
@@ -39,6 +39,8 @@ export interface AssetRow {
   focal_length_35: number | null;
   exposure_bias: number | null;
   flash: number | null;
+  /** JSON of a BlockDisagreement (migration 14), or null. */
+  block_disagreement: string | null;
   gps_lat: number | null;
   gps_lon: number | null;
   rating: number;
@@ -153,6 +155,7 @@ export function getAssetDetail(ctx: LibraryCtx, id: number, previewPath?: string
     rights: {
       headline: row.headline, creator: row.creator, copyright: row.copyright, credit: row.credit, city: row.city, country: row.country,
     },
+    blockDisagreement: row.block_disagreement ? (JSON.parse(row.block_disagreement) as BlockDisagreement) : null,
     addedAt: row.added_at,
     preview,
     original: mediaToken(path),

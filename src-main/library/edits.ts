@@ -1,8 +1,9 @@
-import type { KeywordCount } from '../../src-preload/contract';
+import type { ColorLabel, KeywordCount } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
 import { prepared } from './db';
+import { LABEL_NAMES, labelOf } from './labels';
 
 // Hand edits. Each one is committed to SQLite in ONE transaction before it returns (a person
 // who saw "saved" never loses it), and logged in edits/edit_changes with the value before and
@@ -11,7 +12,7 @@ import { prepared } from './db';
 /** Stock and rights fields (IPTC Core / XMP), edited like captions. */
 export const RIGHTS_FIELDS = ['headline', 'creator', 'copyright', 'credit', 'city', 'country'] as const;
 export type RightsField = (typeof RIGHTS_FIELDS)[number];
-type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | RightsField;
+type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | RightsField;
 type Value = string[] | string | number | null;
 
 /** The column of each directly stored field: a fixed map, so no SQL is ever built from input. */
@@ -20,6 +21,7 @@ const COLUMN_UPDATE: Record<Exclude<Field, 'keywords'>, string> = {
   title: 'UPDATE assets SET title = ? WHERE id = ?',
   rating: 'UPDATE assets SET rating = ? WHERE id = ?',
   flag: 'UPDATE assets SET flag = ? WHERE id = ?',
+  label: 'UPDATE assets SET color_label = ? WHERE id = ?',
   headline: 'UPDATE assets SET headline = ? WHERE id = ?',
   creator: 'UPDATE assets SET creator = ? WHERE id = ?',
   copyright: 'UPDATE assets SET copyright = ? WHERE id = ?',
@@ -74,7 +76,7 @@ function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
   if (field === 'keywords') return getAssetKeywords(ctx.db, assetId);
   const row = prepared(
     ctx.db,
-    'SELECT caption, title, rating, flag, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
+    'SELECT caption, title, rating, flag, color_label AS label, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
   ).get(assetId) as Record<string, Value>;
   return row[field];
 }
@@ -189,6 +191,24 @@ export function setRating(ctx: LibraryCtx, ids: number[], rating: number): void 
   const what = countNoun(ctx, live);
   const description = rating === 0 ? `clear the rating of ${what}` : `rate ${what} ${rating} star${rating === 1 ? '' : 's'}`;
   applyEdit(ctx, live, 'rating', () => rating, description);
+}
+
+/**
+ * Set the colour label of several assets (null clears it) as one undoable edit. The catalogue
+ * stores Lightroom's name ('Red'), which is what the file gets as xmp:Label; an asset that
+ * already has that label in another spelling ('red') keeps its spelling.
+ */
+export function setLabel(ctx: LibraryCtx, ids: number[], label: ColorLabel | null): void {
+  const live = checkIds(ctx, ids);
+  const what = countNoun(ctx, live);
+  const name = label === null ? null : LABEL_NAMES[label];
+  applyEdit(
+    ctx,
+    live,
+    'label',
+    (old) => (label !== null && labelOf(old as string | null) === label ? old : name),
+    label === null ? `clear the colour label of ${what}` : `label ${what} ${label}`,
+  );
 }
 
 /** Revert the most recent edit not yet undone; returns "Undo: <what it was>", or null. */

@@ -92,7 +92,7 @@ export function threeWayMerge(base: Partial<ManagedFields> | null, file: Partial
   return result;
 }
 
-const TEXT_FIELDS: readonly FieldName[] = ['caption', 'title', 'headline', 'creator', 'copyright', 'credit', 'city', 'country'];
+const TEXT_FIELDS: readonly FieldName[] = ['caption', 'title', 'headline', 'creator', 'copyright', 'credit', 'city', 'country', 'label'];
 
 /**
  * What a write puts into a file: only what the user changed in the library since the file was

@@ -46,6 +46,7 @@ interface LibraryRow {
   credit: string | null;
   city: string | null;
   country: string | null;
+  color_label: string | null;
 }
 
 function stateRow(ctx: LibraryCtx, assetId: number): FileStateRow | null {
@@ -66,7 +67,7 @@ export function getFileSnapshot(ctx: LibraryCtx, assetId: number): Partial<Manag
 export function libraryFields(ctx: LibraryCtx, assetId: number, base: Partial<ManagedFields> | null = getFileSnapshot(ctx, assetId)): ManagedFields | null {
   const r = prepared(
     ctx.db,
-    'SELECT keywords_text, caption, title, rating, flag, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
+    'SELECT keywords_text, caption, title, rating, flag, headline, creator, copyright, credit, city, country, color_label FROM assets WHERE id = ?',
   ).get(assetId) as LibraryRow | undefined;
   if (!r) return null;
   const out: ManagedFields = {
@@ -81,6 +82,8 @@ export function libraryFields(ctx: LibraryCtx, assetId: number, base: Partial<Ma
     if (r[f] !== null && r[f].trim() !== '') out[f] = r[f];
     else if (base?.[f]) out[f] = null;
   }
+  if (r.color_label !== null && r.color_label.trim() !== '') out.label = r.color_label;
+  else if (base?.label) out.label = null;
   return out;
 }
 

@@ -79,7 +79,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   }
   out.mediaHash ??= out.hash;
   try {
-    out.meta = await readMetadata(file.absPath, { format, buf, sidecarPath });
+    out.meta = await readMetadata(file.absPath, { format, buf, sidecarPath, isRaw: file.format.isRaw });
   } catch {
     const tool = exiftoolUsable();
     out.problems.push(tool

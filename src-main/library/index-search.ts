@@ -5,6 +5,8 @@ import {
   A_FLAG_MASK,
   A_FLAG_SHIFT,
   A_KIND_SHIFT,
+  A_LABEL_MASK,
+  A_LABEL_SHIFT,
   A_LIVE,
   A_NO_KEYWORDS,
   A_RATING_SHIFT,
@@ -18,6 +20,7 @@ import {
 } from './catalogue-index';
 import { prepared, type Db } from './db';
 import { ftsWord, ftsWords } from './fts-query';
+import { wantedLabelCode } from './labels';
 
 /** A plain array of the ids (a loop into a sized array: several times faster than Array.from for a million). */
 export function toArray(ids: Int32Array): number[] {
@@ -158,6 +161,10 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     maskBits |= A_FLAG_MASK;
     want |= FLAG_CODE[query.flag] << A_FLAG_SHIFT;
   }
+  if (query.label) {
+    maskBits |= A_LABEL_MASK;
+    want |= wantedLabelCode(query.label) << A_LABEL_SHIFT;
+  }
   const minRating = query.minRating !== undefined && query.minRating > 0 ? query.minRating : 0;
   const byFolder = query.folderId !== undefined;
   const folderId = query.folderId ?? 0;
@@ -167,7 +174,15 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     if (camera < 0) return empty;
   }
 
-  const { attrs, folder, make, model, takenPos, mark, hits } = c;
+  // Lens text: the codes of the lens names that contain it. Exposure ranges: an unknown
+  // value (NaN) fails every comparison, as NULL does in SQL.
+  const lensCodes = query.lens ? ix.codesContaining(query.lens) : null;
+  const range = (r: { min?: number; max?: number } | undefined): [number, number] | null =>
+    r && (r.min !== undefined || r.max !== undefined) ? [r.min ?? -Infinity, r.max ?? Infinity] : null;
+  const isoRange = range(query.iso);
+  const focalRange = range(query.focalLength);
+  const apertureRange = range(query.aperture);
+  const { attrs, folder, make, model, lens, iso, focal, aperture, takenPos, mark, hits } = c;
   mark.fill(0);
   let count = 0;
   // Candidates: the smallest required set, else the date range, else every id.
@@ -180,10 +195,14 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     const a = attrs[id];
     let ok = +((a & maskBits) === want);
     if (kinds) ok &= +((a & kinds) !== 0);
-    if (minRating) ok &= +(a >> A_RATING_SHIFT >= minRating);
+    if (minRating) ok &= +(((a >> A_RATING_SHIFT) & 7) >= minRating);
     if (byFolder) ok &= +(folder[id] === folderId);
     if (dateLo >= 0) ok &= +(takenPos[id] >= dateLo) & +(takenPos[id] < dateHi);
     if (camera) ok &= +(model[id] === camera) | +(make[id] === camera);
+    if (lensCodes) ok &= lensCodes[lens[id]];
+    if (isoRange) ok &= +(iso[id] >= isoRange[0]) & +(iso[id] <= isoRange[1]);
+    if (focalRange) ok &= +(focal[id] >= focalRange[0]) & +(focal[id] <= focalRange[1]);
+    if (apertureRange) ok &= +(aperture[id] >= apertureRange[0]) & +(aperture[id] <= apertureRange[1]);
     if (m > 1) ok &= +(counts[id] === m);
     if (excluding) ok &= 1 - without[id];
     mark[id] = ok;

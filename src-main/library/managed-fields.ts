@@ -22,15 +22,17 @@ export interface ManagedFields {
   credit?: string | null;
   city?: string | null;
   country?: string | null;
+  /** The colour label as XMP xmp:Label holds it (Lightroom's names: 'Red' ... 'Purple'). */
+  label?: string | null;
 }
 
 export type FieldName = keyof ManagedFields;
-export type TextFieldName = 'caption' | 'title' | 'headline' | 'creator' | 'copyright' | 'credit' | 'city' | 'country';
+export type TextFieldName = 'caption' | 'title' | 'headline' | 'creator' | 'copyright' | 'credit' | 'city' | 'country' | 'label';
 
 export const FIELD_NAMES: readonly FieldName[] = [
-  'keywords', 'caption', 'title', 'rating', 'rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country',
+  'keywords', 'caption', 'title', 'rating', 'rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country', 'label',
 ];
-export const OPTIONAL_FIELDS: readonly FieldName[] = ['rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country'];
+export const OPTIONAL_FIELDS: readonly FieldName[] = ['rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country', 'label'];
 
 /** A file's current values: every field known (null/empty/false when absent). */
 export type FileFields = Required<ManagedFields>;

@@ -50,6 +50,7 @@ interface ExistingRow {
   exposure_read: number;
   removed_at: number | null;
   thumb: string | null;
+  indexed_at: number;
 }
 
 interface WorkItem {
@@ -89,6 +90,18 @@ function sidecarFor(file: WalkedFile, sidecars: Map<string, string>, root: strin
   const byBase = file.format.browserViewable ? undefined : sidecars.get(`${stackKeyOf(file.relPath)}.xmp`);
   const rel = exact ?? byBase;
   return rel ? `${root}/${rel}` : null;
+}
+
+/**
+ * Whether a sidecar was written after its file was last indexed: Lightroom and others change
+ * only the sidecar of a RAW (a label, a rating), so the RAW's own size and time stay the same.
+ */
+async function changedSince(path: string, indexedAt: number): Promise<boolean> {
+  try {
+    return (await stat(path)).mtimeMs > indexedAt;
+  } catch {
+    return false;
+  }
 }
 
 export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOptions = {}): Promise<ScanSummary> {
@@ -134,7 +147,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
 
   const rows = db
-    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, exposure_read, removed_at, thumb FROM assets WHERE folder_id = ?')
+    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, exposure_read, removed_at, thumb, indexed_at FROM assets WHERE folder_id = ?')
     .all(folderId);
   const byPath = new Map(rows.map((r) => [r.rel_path, r]));
   // Files that could not be read for want of a tool (ffprobe, perl...) are read again, even
@@ -166,12 +179,14 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   for (const f of walked.files) {
     seen.add(f.relPath);
     const row = byPath.get(f.relPath) ?? null;
-    if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs && !toolBlocked.has(row.id)) {
+    const sidecarPath = sidecarFor(f, walked.sidecars, root);
+    if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs && !toolBlocked.has(row.id) &&
+      !(sidecarPath && (await changedSince(sidecarPath, row.indexed_at)))) {
       if (needsMediaRehash(row)) rehash.push({ row, path: f.absPath });
-      if (row.exposure_read === 0) exposureToRead.push({ row, file: f, sidecarPath: sidecarFor(f, walked.sidecars, root) });
+      if (row.exposure_read === 0) exposureToRead.push({ row, file: f, sidecarPath });
       continue;
     }
-    work.push({ file: f, existing: row, sidecarPath: sidecarFor(f, walked.sidecars, root) });
+    work.push({ file: f, existing: row, sidecarPath });
   }
   // Rows whose file is gone. Folders that could not be listed this time keep their rows.
   const vanished = new Map<number, ExistingRow>();
@@ -335,11 +350,11 @@ class BatchWriter {
       `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, media_hash, width, height,
          orientation, duration_s, video_codec, audio_codec, taken_at, camera_make, camera_model, lens, gps_lat, gps_lon,
          rating, color_label, caption, title, headline, creator, copyright, credit, city, country, thumb, stack_key, has_error, added_at, indexed_at,
-         ${EXPOSURE_COLUMNS}, exposure_read)
+         ${EXPOSURE_COLUMNS}, exposure_read, block_disagreement)
        VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @mediaHash, @width, @height,
          @orientation, @durationS, @videoCodec, @audioCodec, @takenAt, @cameraMake, @cameraModel, @lens, @gpsLat, @gpsLon,
          COALESCE(@rating, 0), @colorLabel, @caption, @title, @headline, @creator, @copyright, @credit, @city, @country,
-         @thumb, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1)`,
+         @thumb, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1, @blockDisagreement)`,
     );
     // A changed file: file facts are replaced; what the user may have set (rating, caption,
     // title) is only replaced when the file now carries a value of its own.
@@ -354,7 +369,7 @@ class BatchWriter {
          credit = COALESCE(@credit, credit), city = COALESCE(@city, city), country = COALESCE(@country, country),
          thumb = @thumb, preview = NULL,
          stack_key = @stackKey, has_error = @hasError, indexed_at = @now, removed_at = NULL,
-         ${EXPOSURE_SET}, exposure_read = 1
+         ${EXPOSURE_SET}, exposure_read = 1, block_disagreement = @blockDisagreement
        WHERE id = @id`,
     );
     // A moved file is the same content: only where it lives changes; everything known is kept.
@@ -368,11 +383,11 @@ class BatchWriter {
     );
     this.clearErrors = db.prepare('DELETE FROM scan_errors WHERE asset_id = ?');
     this.readLibrary = db.prepare<[number], Omit<Required<ManagedFields>, 'keywords' | 'rejected'>>(
-      'SELECT caption, title, rating, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
+      'SELECT caption, title, rating, headline, creator, copyright, credit, city, country, color_label AS label FROM assets WHERE id = ?',
     );
     this.applyMerged = db.prepare(
       `UPDATE assets SET caption = @caption, title = @title, rating = @rating, headline = @headline, creator = @creator,
-         copyright = @copyright, credit = @credit, city = @city, country = @country WHERE id = @id`,
+         copyright = @copyright, credit = @credit, city = @city, country = @country, color_label = @label WHERE id = @id`,
     );
     this.addError = db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, ?, ?, ?, ?, ?)');
   }
@@ -390,11 +405,13 @@ class BatchWriter {
       rating: r.meta.rating, colorLabel: r.meta.colorLabel, caption: r.meta.caption, title: r.meta.title, ...r.meta.rights,
       thumb: r.thumb, stackKey: stackKeyOf(f.relPath), hasError: r.problems.length > 0 ? 1 : 0, now,
       ...exposureParams(r.meta.exposure),
+      blockDisagreement: r.meta.blockDisagreement ? JSON.stringify(r.meta.blockDisagreement) : null,
     };
 
     // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).
     const fileFields: Partial<ManagedFields> = {
       keywords: r.meta.keywords, caption: r.meta.caption, title: r.meta.title, rating: r.meta.rating ?? 0, ...r.meta.rights,
+      label: r.meta.colorLabel,
     };
 
     let id: number;
@@ -413,7 +430,7 @@ class BatchWriter {
         this.applyMerged.run({
           id, caption: m.caption ?? null, title: m.title ?? null, rating: m.rating ?? library.rating,
           headline: m.headline ?? null, creator: m.creator ?? null, copyright: m.copyright ?? null,
-          credit: m.credit ?? null, city: m.city ?? null, country: m.country ?? null,
+          credit: m.credit ?? null, city: m.city ?? null, country: m.country ?? null, label: m.label ?? null,
         });
         recordFileRead(this.ctx, id, fileFields, merge.conflicts);
       } else {

@@ -7,6 +7,7 @@ import type { LibraryCtx } from './context';
 import { ftsQuery } from './fts-query';
 import { fromIndex, toArray } from './index-search';
 import { prepared } from './db';
+import { labelOf } from './labels';
 import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, recalled, remembered } from './search-sets';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. In the app most searches
@@ -117,6 +118,12 @@ function buildWhere(query: SearchQuery, x: string, probe: boolean): Built {
     );
   }
   if (query.errorsOnly) clauses.push(`${x}.has_error = 1`);
+  // Labels compare as labels.ts reads them: trimmed, case-insensitive; blank is no label.
+  if (query.label === 'none') clauses.push(`trim(coalesce(${x}.color_label, '')) = ''`);
+  else if (query.label) {
+    clauses.push(`trim(${x}.color_label) = ? COLLATE NOCASE`);
+    params.push(query.label);
+  }
   analysisFilters(query, x, probe, clauses, params);
   return { where: clauses.join(' AND '), params };
 }
@@ -264,6 +271,7 @@ interface SummaryRow {
   duration_s: number | null;
   taken_at: string | null;
   rating: number;
+  color_label: string | null;
   thumb: string | null;
   stack_size: number;
   has_error: number;
@@ -282,6 +290,7 @@ export function toSummary(ctx: LibraryCtx, row: SummaryRow): AssetSummary {
     durationS: row.duration_s,
     takenAt: row.taken_at,
     rating: row.rating,
+    label: labelOf(row.color_label),
     // assets.thumb is relative to the cache dir; the token carries the absolute path.
     thumb: row.thumb ? mediaToken(join(ctx.paths.cacheDir, row.thumb)) : null,
     stackCount: Math.max(0, row.stack_size - 1),
@@ -312,7 +321,7 @@ const SORT_INDEX: Partial<Record<NonNullable<SearchQuery['sort']>, string>> = {
   size: 'assets_live_size',
 };
 
-const SUMMARY_COLUMNS = `a.id, a.name, a.kind, a.format, a.width, a.height, a.duration_s, a.taken_at, a.rating, a.thumb,
+const SUMMARY_COLUMNS = `a.id, a.name, a.kind, a.format, a.width, a.height, a.duration_s, a.taken_at, a.rating, a.color_label, a.thumb,
   a.has_error, a.keyword_count, (SELECT f.online FROM folders f WHERE f.id = a.folder_id) AS online`;
 // Stack size only for the page's rows: one index probe each, not a pass over the library.
 const STACK_SIZE = `(SELECT count(*) FROM assets s WHERE s.folder_id = a.folder_id AND s.stack_key = a.stack_key AND s.removed_at IS NULL)`;

@@ -29,6 +29,8 @@ export const TEXT_MAPPINGS: Readonly<Record<TextFieldName, TextMapping>> = {
   credit: { xmp: 'XMP-photoshop:Credit', iptc: { tag: 'IPTC:Credit', maxBytes: 32, label: 'Credit' } },
   city: { xmp: 'XMP-photoshop:City', iptc: { tag: 'IPTC:City', maxBytes: 32, label: 'City' } },
   country: { xmp: 'XMP-photoshop:Country', iptc: { tag: 'IPTC:Country-PrimaryLocationName', maxBytes: 64, label: 'Country' } },
+  // XMP only: IPTC IIM has no colour label.
+  label: { xmp: 'XMP-xmp:Label' },
 };
 
 export const TAG = {
@@ -90,8 +92,12 @@ export function fieldsFromTags(tags: Dict): FileFields {
     credit: text.credit,
     city: text.city,
     country: text.country,
+    label: labelFromTags(tags),
   };
 }
+
+/** The colour label a target holds (xmp:Label; IIM has none). */
+export const labelFromTags = (tags: Dict): string | null => texts(tags[TEXT_MAPPINGS.label.xmp]).map((s) => s.trim()).find((s) => s.length > 0) ?? null;
 
 // ---------------------------------------------------------------------------- IPTC bytes
 

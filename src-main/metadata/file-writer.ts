@@ -4,7 +4,7 @@ import { chmod, link, lstat, open, readdir, rename, unlink } from 'node:fs/promi
 import { basename, dirname, join } from 'node:path';
 import type { WriteTags } from 'exiftool-vendored';
 import { blocksFromTags, readExiftoolTags, sharedExifTool } from '../library/metadata';
-import { reconcileBlocks } from '../library/metadata-blocks';
+import { reconcileBlocks, type BlockDisagreement } from '../library/metadata-blocks';
 import {
   FIELD_NAMES, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES,
   fieldsFromTags, flattenKeywords, hierarchiesOf, normHierarchy, sameField, shortenedWarning, texts, truncateUtf8,
@@ -58,6 +58,8 @@ export interface FileWriteResult {
   /** Field values in the file before and after. */
   before: FileFields;
   after: FileFields;
+  /** Where the file's IPTC and XMP still disagree after the write (null: they agree). */
+  blockDisagreement: BlockDisagreement | null;
 }
 
 /**
@@ -310,7 +312,10 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
   const wanted = opts.base !== undefined ? desiredForWrite(opts.base, beforeFields, desired) : desired;
   const plan = planWrite(before, wanted, caps);
   if (Object.keys(plan.tags).length === 0) {
-    return { path, created: false, changedFields: plan.changedFields, tags: [], warnings: plan.warnings, before: beforeFields, after: beforeFields };
+    return {
+      path, created: false, changedFields: plan.changedFields, tags: [], warnings: plan.warnings, before: beforeFields, after: beforeFields,
+      blockDisagreement: reconcileBlocks(blocksFromTags(before)).disagreement,
+    };
   }
 
   const et = sharedExifTool();
@@ -361,7 +366,7 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
     await fsyncPath(dirname(path)).catch(() => undefined); // directories cannot be fsynced everywhere (Windows)
     return {
       path, created: !original, changedFields: plan.changedFields, tags: Object.keys(plan.tags), warnings: plan.warnings,
-      before: beforeFields, after: fieldsFromTags(after),
+      before: beforeFields, after: fieldsFromTags(after), blockDisagreement: reconcileBlocks(blocksFromTags(after)).disagreement,
     };
   } catch (e) {
     await unlink(temp).catch(() => undefined);

@@ -94,6 +94,10 @@ export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts:
   }
   // A RAW's sidecar holds only part of what the catalogue read (the RAW's own tags are the rest).
   if (snapshot && inPlace && adoptFileValues(ctx, assetId, desired, snapshot)) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [assetId] });
+  if (inPlace && result.files[0]) {
+    const d = result.files[0].blockDisagreement;
+    ctx.db.prepare('UPDATE assets SET block_disagreement = ? WHERE id = ?').run(d ? JSON.stringify(d) : null, assetId);
+  }
   recordFileWritten(ctx, assetId, snapshot ? (inPlace ? snapshot : sidecarSnapshot(desired, snapshot)) : desired);
   return { ...result, status: result.files.some((f) => f.tags.length > 0) ? 'written' : 'in_sync' };
 }

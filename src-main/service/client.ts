@@ -6,7 +6,7 @@ import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Agent, request, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { mimeFor } from '../core/media';
 import { formBody, jsonWithMedia, multipart, type StreamBody } from './body';
 import { ENDPOINTS, IMAGE_EXT, LIPSYNC_AUDIO_EXT, LIPSYNC_VIDEO_EXT, type Endpoint, type EndpointName } from './endpoints';
@@ -25,6 +25,18 @@ import * as v from './validate';
  * override it (Settings, --service-url).
  */
 export const DEFAULT_BASE_URL = 'https://api.everypixel.com';
+
+/** 127.0.0.0/8, ::1 and localhost: the only hosts plain http may carry credentials to (the simulator). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** Basic credentials travel over https only; plain http is allowed for this computer alone. */
+export function insecureAddressProblem(url: URL): string | null {
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return null;
+  return `The service address ${url.origin} uses plain http, which would send your Client ID and Secret Key unencrypted. Use https:// (plain http is allowed only for this computer, e.g. the simulator at http://127.0.0.1).`;
+}
 
 export interface Credentials {
   clientId: string;
@@ -72,12 +84,16 @@ export class ServiceClient {
   constructor(private readonly opts: ServiceClientOptions) {
     const base = new URL(opts.baseUrl ?? DEFAULT_BASE_URL);
     if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new ServiceError('invalid_input', 'The service address must start with https://', { field: 'baseUrl', local: true });
+    const insecure = insecureAddressProblem(base);
+    if (insecure) throw new ServiceError('invalid_input', insecure, { field: 'baseUrl', local: true });
     this.baseUrl = base.href.replace(/\/+$/, '');
     this.origin = base.origin;
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.uploadTimeoutMs = opts.uploadTimeoutMs ?? 300_000;
     this.ownDispatcher = !opts.dispatcher;
-    this.dispatcher = opts.dispatcher ?? new Agent({ connect: { timeout: opts.connectTimeoutMs ?? 10_000 }, keepAliveTimeout: 4_000 });
+    // HTTPS_PROXY / HTTP_PROXY / NO_PROXY as curl reads them (the app puts the system proxy
+    // there at start when none is set): every call and download goes through it.
+    this.dispatcher = opts.dispatcher ?? new EnvHttpProxyAgent({ connect: { timeout: opts.connectTimeoutMs ?? 10_000 }, keepAliveTimeout: 4_000 });
   }
 
   async close(): Promise<void> {

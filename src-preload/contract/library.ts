@@ -3,6 +3,9 @@
 
 export type AssetKind = 'image' | 'video' | 'audio';
 
+/** Lightroom's colour labels (keys 6-9 set red, yellow, green, blue; purple from the menu). */
+export type ColorLabel = 'red' | 'yellow' | 'green' | 'blue' | 'purple';
+
 /** 'quality' and 'ugcQuality' sort by the measured score; assets not measured come last in either direction. */
 /** 'colorMatch': most of the colour of the `color` filter first (by share of the picture); without one, by date. */
 export type SortKey = 'takenAt' | 'name' | 'addedAt' | 'size' | 'quality' | 'ugcQuality' | 'colorMatch';
@@ -56,6 +59,8 @@ export interface SearchQuery {
   releaseNeeded?: boolean;
   /** Lightroom-style flag. */
   flag?: 'pick' | 'reject' | 'unflagged';
+  /** Colour label; 'none' = no label at all (a label other software named otherwise matches neither). */
+  label?: ColorLabel | 'none';
   /** Colour by perceptual distance (CIE76 in L*a*b*) to the measured palette. */
   color?: ColorQuery;
   sort?: SortKey;
@@ -111,6 +116,8 @@ export interface AssetSummary {
   durationS: number | null;
   takenAt: string | null;
   rating: number;
+  /** The colour label, when it is one of Lightroom's five. */
+  label: ColorLabel | null;
   /** Media token for the grid thumbnail; turn into a URL with the renderer's mediaUrl(). Null when no thumbnail could be made. */
   thumb: string | null;
   /** Number of other files in the same RAW+JPEG stack (0 when not stacked). */
@@ -143,6 +150,17 @@ export interface MetadataPreset {
   updatedAt: number;
 }
 
+/**
+ * A file whose IPTC and XMP blocks disagreed when it was last read: which fields, which block
+ * was taken and why (the IPTC digest matched, differed from the IPTC block, or was absent;
+ * the Metadata Working Group's rule). Keywords: the union was taken, the named block first.
+ */
+export interface BlockDisagreement {
+  fields: string[];
+  took: 'xmp' | 'iptc';
+  digest: 'matches' | 'differs' | 'absent';
+}
+
 export interface AssetDetail extends AssetSummary {
   path: string;
   folderId: number;
@@ -156,6 +174,7 @@ export interface AssetDetail extends AssetSummary {
   /** How the photo was exposed; always an object, each member null where the file does not record it. */
   exposure: Exposure;
   gps: { lat: number; lon: number } | null;
+  /** The label text as stored (as read from the file, or Lightroom's name when set here). */
   colorLabel: string | null;
   videoCodec: string | null;
   audioCodec: string | null;
@@ -163,6 +182,8 @@ export interface AssetDetail extends AssetSummary {
   caption: string | null;
   title: string | null;
   rights: Required<RightsFields>;
+  /** Null when the file's IPTC and XMP agreed (or it has only one of them). */
+  blockDisagreement: BlockDisagreement | null;
   addedAt: number;
   /** Media token for a large preview (JPEG), or the original when the browser can show it. */
   preview: string | null;
@@ -257,6 +278,8 @@ export interface LibraryApi {
   setCaption(args: { ids: number[]; caption: string | null }): Promise<void>;
   setTitle(args: { ids: number[]; title: string | null }): Promise<void>;
   setRating(args: { ids: number[]; rating: number }): Promise<void>;
+  /** Set (or with null clear) the colour label of several assets as one undoable edit; written into files as XMP Label. */
+  setLabel(args: { ids: number[]; label: ColorLabel | null }): Promise<void>;
   /** Headline, creator, copyright, credit, city, country on several assets (one undoable edit; null clears, absent keeps). */
   setRightsFields(args: { ids: number[]; fields: RightsFields }): Promise<void>;
   listPresets(): Promise<MetadataPreset[]>;

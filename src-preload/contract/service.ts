@@ -105,6 +105,13 @@ export interface QueueCaps {
   pricePerCall?: Record<string, number>;
   dailySpend?: number | null;
   monthlySpend?: number | null;
+  /**
+   * A safety ceiling on requests per second to the service across every endpoint together
+   * (null/absent = off, the default). The interface gives its limits per endpoint (30/s, faces
+   * 10/s, captioning and video 1/s) and does not say whether they are counted per endpoint or
+   * for the account; set this (e.g. 25) to keep all lanes together under 30/s.
+   */
+  accountRatePerSecond?: number | null;
 }
 
 export interface BatchPreview {

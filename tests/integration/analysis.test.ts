@@ -21,6 +21,7 @@ import { ServiceClient } from '../../src-main/service/client';
 import { parseQualityUgc } from '../../src-main/service/parse';
 import { prepareImage } from '../../src-main/service/prepare';
 import { seedAssets, seedFolder } from '../helpers/seed';
+import { boxesAreNormalised } from '../../src-main/analysis/store';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
 const creds = { clientId: 'an', clientSecret: 'an-secret' };
@@ -223,6 +224,34 @@ describe('faces', () => {
     }
     expect(getAssetAnalysis(ctx, ids['kid-o6.jpg']).faces![0]).toMatchObject({ class: 'Age - Child' });
     expect(getAssetAnalysis(ctx, ids['kid-o6.jpg']).faces![0].age).toBeLessThan(13);
+  });
+
+  it('boxes given as fractions 0..1 (the interface states no unit) are detected and land in the same place', async () => {
+    const norm = await startSimulator({ port: 0, accounts: [creds], faceBoxes: 'normalized' });
+    const c = new ServiceClient({ baseUrl: norm.url, credentials: creds });
+    const q = new JobQueue({ db: ctx.db, client: c, handlers: builtinHandlers, tuning: { pollMs: 40, retryBaseMs: 50, retryMaxMs: 200 } });
+    const off = attachAnalysis(ctx, q);
+    q.start();
+    try {
+      await startAnalysisRun(ctx, q, { assetIds: FACE_FILES.map((f) => ids[f.name]) }, { kind: 'faces' });
+      await q.waitForIdle();
+      for (const f of FACE_FILES) {
+        const got = [...getAssetAnalysis(ctx, ids[f.name]).faces!].sort((p, r) => p.bbox[1] - r.bbox[1]);
+        expect(got, f.name).toHaveLength(f.faces.length);
+        f.faces.forEach((spec, i) => {
+          const want = [spec.box[0] / f.w, spec.box[1] / f.h, spec.box[2] / f.w, spec.box[3] / f.h];
+          got[i].bbox.forEach((v, k) => expect(Math.abs(v - want[k]), `${f.name} face ${i} coord ${k}: ${v} vs ${want[k]}`).toBeLessThan(0.015));
+        });
+      }
+    } finally {
+      off();
+      await q.stop();
+      await c.close();
+      await norm.close();
+    }
+    expect(boxesAreNormalised([{ bbox: [12, 30, 80, 110] }], 300, 300)).toBe(false);
+    expect(boxesAreNormalised([{ bbox: [0.1, 0.2, 0.4, 0.5] }], 300, 300)).toBe(true);
+    expect(boxesAreNormalised([{ bbox: [0, 0, 1, 1] }], 4, 4)).toBe(false); // a tiny upload: pixels
   });
 
   it('filters: has faces, count, child, age range, release needed', async () => {

@@ -70,6 +70,13 @@ function library(seed: number, count: number): { ix: LibraryCtx; sql: LibraryCtx
   seedAssets(ix.db, assets);
   // Flags are not part of the seed helper.
   ix.db.prepare("UPDATE assets SET flag = CASE id % 7 WHEN 1 THEN 'pick' WHEN 2 THEN 'reject' END").run();
+  // Colour labels as files hold them: Lightroom's names, other spellings, padding, another program's label, blank.
+  ix.db.prepare("UPDATE assets SET color_label = CASE id % 9 WHEN 1 THEN 'Red' WHEN 2 THEN 'yellow' WHEN 3 THEN ' Green ' WHEN 4 THEN 'Approved' WHEN 5 THEN '' WHEN 6 THEN 'Purple' WHEN 7 THEN 'BLUE' END").run();
+  // Exposure (migration 13): lens names in several cases, values missing now and then.
+  ix.db.prepare(`UPDATE assets SET lens = CASE id % 5 WHEN 0 THEN NULL WHEN 1 THEN 'EF50mm f/1.8 STM' WHEN 2 THEN 'RF24-70mm F2.8 L' WHEN 3 THEN 'xf35mmF1.4 R' ELSE 'Summilux-M 35' END,
+    iso = CASE WHEN id % 6 = 0 THEN NULL ELSE (id % 8) * 200 + 100 END,
+    focal_length = CASE WHEN id % 7 = 0 THEN NULL ELSE 12 + (id % 11) * 9.5 END,
+    aperture = CASE WHEN id % 9 = 0 THEN NULL ELSE 1.4 + (id % 6) * 1.4 END`).run();
   const sql = openLibrary(dir);
   useCatalogueIndex(sql.db, false);
   // As the app does when it opens a library (a CLI command keeps no index).
@@ -91,9 +98,19 @@ function randomQuery(rand: () => number, folders: number[]): SearchQuery {
   if (maybe(0.2)) q.takenFrom = pick(['2012-01-01', '2015-05-13', '2030-01-01']);
   if (maybe(0.2)) q.takenTo = pick(['2014-12-31', '2016-05-13', '2011-01-01']);
   if (maybe(0.15)) q.camera = pick(['Canon EOS R5', 'SONY', 'Apple', 'Leica']);
+  if (maybe(0.12)) q.lens = pick(['ef50', 'MM', 'summilux', '35', 'zzz', 'f1.4']);
+  // Bounds on the stored values themselves (inclusive ends are where the two could differ) and between them.
+  const range = (bounds: number[]) => {
+    const [a, b] = [pick(bounds), pick(bounds)].sort((x, y) => x - y);
+    return pick([{ min: a }, { max: b }, { min: a, max: b }, { min: a, max: a }]);
+  };
+  if (maybe(0.15)) q.iso = range([100, 300, 500, 700, 1000, 1500, 3200]);
+  if (maybe(0.12)) q.focalLength = range([12, 21.5, 40.5, 50, 107, 200]);
+  if (maybe(0.12)) q.aperture = range([0.95, 1.4, 2.8, 4.2, 5, 8.4]);
   if (maybe(0.1)) q.duplicatesOnly = true;
   if (maybe(0.1)) q.errorsOnly = true;
   if (maybe(0.1)) q.flag = pick(['pick', 'reject', 'unflagged'] as const);
+  if (maybe(0.15)) q.label = pick(['red', 'yellow', 'green', 'blue', 'purple', 'none'] as const);
   if (maybe(0.7)) q.sort = pick(['takenAt', 'name', 'addedAt', 'size'] as const);
   if (maybe(0.5)) q.order = pick(['asc', 'desc'] as const);
   return q;
@@ -148,6 +165,7 @@ describe('catalogue index', () => {
     const some = (n: number) => Array.from({ length: n }, () => ids[Math.floor(rand() * ids.length)]);
     const edits: [string, () => void][] = [
       ['ratings and flags', () => some(60).forEach((id, i) => db.prepare('UPDATE assets SET rating = ?, flag = ? WHERE id = ?').run(i % 6, i % 3 ? 'pick' : null, id))],
+      ['colour labels set and cleared', () => some(60).forEach((id, i) => db.prepare('UPDATE assets SET color_label = ? WHERE id = ?').run([null, 'Blue', 'red', 'Other'][i % 4], id))],
       ['keywords added and removed', () => {
         for (const id of some(80)) {
           const kw = db.prepare('INSERT INTO keywords (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id').pluck().get(WORDS[id % WORDS.length]) as number;
@@ -194,6 +212,8 @@ describe('catalogue index', () => {
       ['rows deleted (folder rows gone)', () => some(40).forEach((id) => db.prepare('DELETE FROM assets WHERE id = ?').run(id))],
       ['kinds, errors and cameras', () => some(40).forEach((id, i) =>
         db.prepare('UPDATE assets SET kind = ?, has_error = ?, camera_model = ?, camera_make = NULL WHERE id = ?').run(['image', 'video', 'audio'][i % 3], i % 2, i % 2 ? 'Leica' : null, id))],
+      ['exposure changed', () => some(40).forEach((id, i) =>
+        db.prepare('UPDATE assets SET lens = ?, iso = ?, focal_length = ?, aperture = ? WHERE id = ?').run(i % 3 ? 'Noct 58mm' : null, i % 4 ? 3200 : null, i % 2 ? 200 : null, i % 5 ? 0.95 : 2.8, id))],
       ['text changed', () => some(40).forEach((id, i) => db.prepare('UPDATE assets SET caption = ?, title = ? WHERE id = ?').run(i % 2 ? 'sunny beach' : null, 'Café night', id))],
       ['so much text changed that the full-text part is read again', () => {
         currentIndex(db)!.text!.rebuildAt = 50;

@@ -147,6 +147,30 @@ describe('job queue', () => {
     expect(q.status().hold).toBeNull();
   });
 
+  it('an account-wide ceiling (off by default) holds every lane together under it, against a service that counts the account', async () => {
+    const { sim, q } = await setup({ rateScope: 'account' });
+    expect(q.getCaps().accountRatePerSecond ?? null).toBeNull();
+    expect(() => q.setCaps({ accountRatePerSecond: 31 })).toThrow(/accountRatePerSecond/);
+    q.setCaps({ accountRatePerSecond: 12 });
+    const specs = [
+      ...Array.from({ length: 25 }, (_, i) => analyze(i, 'keywords', `acct-k-${i}`)),
+      ...Array.from({ length: 25 }, (_, i) => analyze(i, 'quality', `acct-q-${i}`)),
+      ...Array.from({ length: 10 }, (_, i) => analyze(i, 'faces', `acct-f-${i}`)),
+    ];
+    const { batch } = q.enqueueBatch('three lanes', specs);
+    await q.waitForIdle();
+    expect(q.getBatch(batch.id)!.counts.done).toBe(60);
+    expect(count502(sim)).toBe(0);
+    // arrivals at the service over any rolling second, all endpoints together
+    const at = sim.log.filter((e) => e.status === 200 && ['/v1/keywords', '/v1/quality', '/v1/faces'].includes(e.path)).map((e) => e.at).sort((a, b) => a - b);
+    let most = 0;
+    for (let i = 0, j = 0; i < at.length; i++) {
+      while (at[i] - at[j] >= 1000) j++;
+      most = Math.max(most, i - j + 1);
+    }
+    expect(most).toBeLessThanOrEqual(12);
+  });
+
   it('a 401 stops everything and asks for credentials', async () => {
     const { sim, q } = await setup({}, { clientId: 'jobs', clientSecret: 'wrong' });
     const events: string[] = [];

@@ -316,6 +316,8 @@ describe('assets: sidecars for RAW, RAW+JPEG pairs, status and preview', () => {
     const folderId = seedFolder(ctx.db, dir);
     const rawId = seedAsset(ctx.db, { folderId, relPath: 'IMG_0001.CR2', format: 'cr2', isRaw: true, keywords: ['Old', 'Гора', 'Animals|Dog'], caption: 'Schnee am Gipfel', rating: 3 });
     const jpgId = seedAsset(ctx.db, { folderId, relPath: 'IMG_0001.JPG', format: 'jpeg', keywords: ['JPEG only'], caption: 'Die JPEG-Fassung' });
+    // The sidecar's label, as the scan reads it into the catalogue (left alone by this write).
+    ctx.db.prepare("UPDATE assets SET color_label = 'Red' WHERE id = ?").run(rawId);
 
     const preview = await previewWrite(ctx, [rawId]);
     expect(preview.problems).toEqual([]);

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findAssetByPath, getAssetDetail } from '../../src-main/library/assets';
+import { openLibrary } from '../../src-main/library/context';
 import { closeMetadataReader, readMetadata } from '../../src-main/library/metadata';
 import {
   buildCorpus, combinedReading, compareReadings, exiftoolJsonMany, exiftoolReadings, type CorpusFile, type Reading, type Tags,
@@ -124,6 +126,17 @@ describe('writing into real-world structures', () => {
     const index = await cli(['index', corpus, '--json']);
     expect(index.code, index.stderr).toBe(0);
 
+    // The catalogue records which files' blocks disagreed and what was taken (the inspector shows it).
+    const lib = openLibrary(library);
+    const detail = (rel: string) => getAssetDetail(lib, findAssetByPath(lib, abs(rel))!);
+    try {
+      expect(detail('disagree-digest-stale.jpg').blockDisagreement).toEqual({ fields: ['keywords', 'caption', 'creator'], took: 'iptc', digest: 'differs' });
+      expect(detail('disagree-nodigest.jpg').blockDisagreement).toEqual({ fields: ['keywords', 'caption', 'title'], took: 'xmp', digest: 'absent' });
+      expect(detail('iptc-utf8.jpg').blockDisagreement).toBeNull();
+    } finally {
+      lib.db.close();
+    }
+
     // What every file (and sidecar) holds before, and what exiftool reads from it.
     const written = (f: CorpusFile): string[] => (f.isRaw ? [f.sidecar!] : f.sidecar ? [f.rel, f.sidecar] : [f.rel]);
     const rels = files.flatMap((f) => [f.rel, ...(f.sidecar ? [f.sidecar] : [])]);
@@ -207,6 +220,16 @@ describe('writing into real-world structures', () => {
     expect(shown.keywords).toEqual(['Fjord', 'Ålesund', 'Boote', 'Hafen', NEW_KEYWORD]);
     expect(shown.caption).toBe('Boote im Hafen von Ålesund');
     expect(shown.title).toBe('Über den Fjord');
+
+    // After the write the stale-digest file's blocks agree (its digest updated, the disagreeing
+    // fields settled to what was read); the file without a digest still disagrees on its title.
+    const lib2 = openLibrary(library);
+    try {
+      expect(getAssetDetail(lib2, findAssetByPath(lib2, abs('disagree-digest-stale.jpg'))!).blockDisagreement).toBeNull();
+      expect(getAssetDetail(lib2, findAssetByPath(lib2, abs('disagree-nodigest.jpg'))!).blockDisagreement).toMatchObject({ took: 'xmp', digest: 'absent' });
+    } finally {
+      lib2.db.close();
+    }
 
     // A second export finds every file in sync: nothing is written twice.
     const again = await cli(['export', ...all, '--write-files', '--json']);

@@ -353,24 +353,21 @@ describe('asynchronous tasks', () => {
   });
 
   it('runs TTS one at a time per account, others wait with queue positions', async () => {
-    const make = async () => (await (await fetch(`${sim.url}/v1/tts/create?voice=Serena&text=queued`, { headers: auth('queue') })).json()).task_id as string;
-    // Created and asked at one instant of the simulator's clock: all three are still waiting.
-    sim.clock.freeze();
-    let ids: string[];
+    // A long PENDING time holds all three in the queue until the clock is moved (no race with a busy machine).
+    const slow = await startSimulator({ accounts: [{ clientId: 'queue', clientSecret: 'secret-queue' }], taskClock: { pendingMs: 60_000, startedMs: 80 } });
     try {
-      ids = [await make(), await make(), await make()];
-      const first = await Promise.all(ids.map((id) => statusOf(id, 'queue')));
+      const make = async () => (await (await fetch(`${slow.url}/v1/tts/create?voice=Serena&text=queued`, { headers: auth('queue') })).json()).task_id as string;
+      const ids = [await make(), await make(), await make()];
+      const first = await Promise.all(ids.map(async (id) => (await (await fetch(`${slow.url}/v1/status?task_id=${id}`, { headers: auth('queue') })).json()) as { queue: number }));
       expect(first.map((s) => s.queue)).toEqual([1, 2, 3]);
+      slow.advanceClock(60_000);
+      await waitFor(() => slow.tasks().every((t) => t.status === 'SUCCESS') || undefined);
+      // one at a time: each started only after the one before had finished
+      const done = slow.tasks().sort((a, b) => a.startedAt! - b.startedAt!);
+      for (let i = 1; i < done.length; i++) expect(done[i].startedAt!).toBeGreaterThanOrEqual(done[i - 1].finishedAt!);
     } finally {
-      sim.clock.thaw();
+      await slow.close();
     }
-    let maxStarted = 0;
-    await waitFor(() => {
-      const mine = sim.tasks().filter((t) => ids.includes(t.task_id));
-      maxStarted = Math.max(maxStarted, mine.filter((t) => t.status === 'STARTED').length);
-      return mine.every((t) => t.status === 'SUCCESS') || undefined;
-    });
-    expect(maxStarted).toBe(1);
   });
 
   it('cancels: REVOKED, idempotent, and 409 once finished', async () => {

@@ -1,6 +1,6 @@
 // Synchronous analysis endpoints: keywords, video keywords, captioning, faces, quality.
 import { queryParam as param, type Handler, type RequestContext } from './context.js';
-import { analyseImage, sniffImage, sniffVideo, videoFrame, type Analysis } from './media.js';
+import { analyseImage, imageSize, sniffImage, sniffVideo, videoFrame, type Analysis } from './media.js';
 import { Issues, ServiceError, isLoopbackUrl, parseBool, parseFloatStrict, parseIntStrict } from './validation.js';
 import { LANGS, caseFor, scoreConcepts, translate, type Lang } from './vocabulary.js';
 
@@ -155,8 +155,17 @@ export const captioning: Handler = async (ctx) => {
 };
 
 export const faces: Handler = async (ctx) => {
-  const a = await imageInput(ctx, new Issues());
+  const iss = new Issues();
+  const buf = ctx.faceBoxes === 'normalized' ? await input(ctx, iss) : null;
+  const a = await imageInput(ctx, iss);
   ctx.charge('faces');
+  if (ctx.faceBoxes === 'normalized' && buf) {
+    // The interface does not say which unit bbox is in: this mode answers fractions of the picture.
+    const size = (await imageSize(buf))!;
+    const r = (v: number, d: number) => Math.round((v / d) * 10_000) / 10_000;
+    const list = a.faces.map((f) => ({ ...f, bbox: [r(f.bbox[0], size.width), r(f.bbox[1], size.height), r(f.bbox[2], size.width), r(f.bbox[3], size.height)] }));
+    return { status: 200, body: { faces: list, status: 'ok' } };
+  }
   return { status: 200, body: { faces: a.faces, status: 'ok' } };
 };
 

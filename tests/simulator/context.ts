@@ -15,6 +15,8 @@ export interface RequestContext {
   engine: TaskEngine;
   faults: Faults;
   videoMaxBytes: number;
+  /** how /v1/faces gives its boxes: pixels of the upload (default) or fractions 0..1 of it */
+  faceBoxes: 'pixels' | 'normalized';
 }
 
 export interface Reply {

@@ -36,6 +36,13 @@ export interface SimulatorOptions {
   retentionMs?: number;
   /** paths this service does not serve (answered 404): a live service that has only one of two documented paths */
   disabledPaths?: string[];
+  /** /v1/faces boxes in pixels of the upload (default) or as fractions 0..1 (the interface states no unit) */
+  faceBoxes?: 'pixels' | 'normalized';
+  /**
+   * 'endpoint' (default): each endpoint's limit counts on its own; 'account': additionally every
+   * request of the account counts against one 30/s window (the interface does not say which).
+   */
+  rateScope?: 'endpoint' | 'account';
 }
 
 export { SimClock };
@@ -255,13 +262,13 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     if (!route.methods.includes(method)) return reply(405, { detail: 'Method Not Allowed' });
 
     // Over the per-second limit the service answers 502 from its gateway (no JSON, no headers).
-    if (!limiter.admit(clientId, route.rateKey ?? path, clock.now())) {
+    if ((opts.rateScope === 'account' && !limiter.admit(clientId, '*account*', clock.now())) || !limiter.admit(clientId, route.rateKey ?? path, clock.now())) {
       return reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
     }
 
     const ctx: RequestContext = {
       method, path, query: url.searchParams, body, contentType: entry.contentType ?? '', clientId,
-      engine, faults, videoMaxBytes,
+      engine, faults, videoMaxBytes, faceBoxes: opts.faceBoxes ?? 'pixels',
       charge(model) {
         if (!meter.canCharge(clientId, model)) throw new QuotaExhausted(`Free quota and balance exhausted for ${model}`);
         meter.charge(clientId, model);

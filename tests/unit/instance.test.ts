@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { foldersInArgv, secondInstanceHandler, type FocusableWindow } from '../../src-main/instance';
 import { restoredBounds } from '../../src-main/window';
+import { adoptSystemProxy, proxyFromPac } from '../../src-main/core/proxy';
 
 // The single-instance handler: a second launch focuses the first window and adds the folder it
 // was given; nothing else on its command line is taken for a folder.
@@ -64,5 +65,20 @@ describe('window bounds restored at start', () => {
     expect(restoredBounds({ x: 2500, y: 100, width: 1200, height: 800 }, screen)).toEqual({ bounds: { width: 1200, height: 800 }, maximized: false });
     expect(restoredBounds({ x: 10, y: 10, width: 200, height: 100 }, screen)?.bounds).toEqual({ x: 10, y: 10, width: 960, height: 600 });
     expect(restoredBounds(null, screen)).toBeNull();
+  });
+});
+
+describe('the system proxy', () => {
+  it('is taken from the PAC answer into HTTP(S)_PROXY, unless the user set one', () => {
+    expect(proxyFromPac('PROXY proxy.corp:3128; DIRECT')).toBe('http://proxy.corp:3128');
+    expect(proxyFromPac('HTTPS secure.corp:443')).toBe('https://secure.corp:443');
+    expect(proxyFromPac('DIRECT')).toBeNull();
+    expect(proxyFromPac('SOCKS5 s:1080')).toBeNull();
+    const env: NodeJS.ProcessEnv = {};
+    expect(adoptSystemProxy('PROXY proxy.corp:3128', env)).toBe('http://proxy.corp:3128');
+    expect(env).toEqual({ HTTPS_PROXY: 'http://proxy.corp:3128', HTTP_PROXY: 'http://proxy.corp:3128' });
+    const own: NodeJS.ProcessEnv = { https_proxy: 'http://mine:8080' };
+    expect(adoptSystemProxy('PROXY proxy.corp:3128', own)).toBeNull();
+    expect(own).toEqual({ https_proxy: 'http://mine:8080' });
   });
 });

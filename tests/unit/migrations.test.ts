@@ -78,6 +78,22 @@ describe('catalogue migrations', () => {
     after.close();
   });
 
+  it('14 (metadata block disagreement) adds an empty JSON column that the next reading fills in', () => {
+    const file = tmp();
+    const before = openDb(file, { upTo: 13 });
+    before.prepare('INSERT INTO folders (id, path, added_at) VALUES (1, ?, 0)').run('/p');
+    before.prepare(
+      `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, size, mtime_ms, stack_key, added_at, indexed_at, content_hash)
+       VALUES (1, 'a.jpg', 'a.jpg', 'jpg', 'image', 'jpeg', 1, 1, 'a', 0, 0, 'h')`,
+    ).run();
+    before.close();
+    const after = openDb(file, { upTo: 14 });
+    expect(after.prepare('SELECT name, block_disagreement, content_hash FROM assets').all()).toEqual([{ name: 'a.jpg', block_disagreement: null, content_hash: 'h' }]);
+    after.prepare('UPDATE assets SET block_disagreement = ?').run(JSON.stringify({ fields: ['caption'], took: 'iptc', digest: 'differs' }));
+    expect(() => after.prepare("UPDATE assets SET block_disagreement = 'not json'").run()).toThrow(/CHECK/);
+    after.close();
+  });
+
   it('refuses a catalogue made by a newer version, with a message saying what to do', () => {
     const file = tmp();
     const raw = new Database(file);

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetKind, SearchQuery, SortKey } from '../../../src-preload/contract';
 import { listFolders } from '../../library/folders';
+import { COLOR_LABELS } from '../../library/labels';
 import { searchIds } from '../../library/search';
 import { isInside } from '../../core/media';
 import type { LibraryCtx } from '../../library/context';
@@ -12,6 +13,8 @@ import { cliAsset, humanAsset } from '../asset-json';
 import type { Command } from '../command';
 
 const KINDS: AssetKind[] = ['image', 'video', 'audio'];
+const LABELS = [...COLOR_LABELS, 'none'] as string[];
+const FLAGS = ['pick', 'reject', 'none'];
 const SORTS: SortKey[] = ['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch'];
 
 /** --folder F: a library folder (its id) or a folder inside one (its id plus a path prefix). */
@@ -34,7 +37,7 @@ function folderScope(ctx: LibraryCtx, path: string): { folderId: number; prefix:
 
 export const command: Command = {
   name: 'search',
-  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX] [--lens TEXT] [--iso MIN-MAX] [--focal MIN-MAX] [--aperture MIN-MAX]',
+  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX] [--lens TEXT] [--iso MIN-MAX] [--focal MIN-MAX] [--aperture MIN-MAX] [--label red|yellow|green|blue|purple|none] [--flag pick|reject|none]',
   summary: 'Find assets; lists every match (every file of a RAW+JPEG pair) unless --limit is given.',
   help: [
     'TEXT                 words matched as prefixes in file name, keywords, caption and title',
@@ -54,6 +57,8 @@ export const command: Command = {
     '--iso MIN-MAX        ISO in the range; either end may be left open: 800-, -400',
     '--focal MIN-MAX      focal length in mm (as recorded, not 35 mm equivalent), e.g. -35',
     '--aperture MIN-MAX   F-number, e.g. 1.4-2.8',
+    '--label L            colour label red, yellow, green, blue or purple; none = no label',
+    '--flag F             pick, reject, or none (unflagged)',
   ],
   options: {
     keyword: { type: 'string', multiple: true },
@@ -72,6 +77,8 @@ export const command: Command = {
     iso: { type: 'string' },
     focal: { type: 'string' },
     aperture: { type: 'string' },
+    label: { type: 'string' },
+    flag: { type: 'string' },
   },
   async run(ctx, { values, positionals }, out) {
     const type = values.type as string | undefined;
@@ -90,6 +97,10 @@ export const command: Command = {
     });
     const color = values.color as string | undefined;
     if (color !== undefined && !parseHex(color)) throw new UsageError(`--color must be a hex colour such as #1e50c8 (got “${color}”).`, 'search');
+    const label = values.label as string | undefined;
+    if (label !== undefined && !LABELS.includes(label)) throw new UsageError(`--label must be one of ${LABELS.join(', ')} (got “${label}”).`, 'search');
+    const flag = values.flag as string | undefined;
+    if (flag !== undefined && !FLAGS.includes(flag)) throw new UsageError(`--flag must be one of ${FLAGS.join(', ')} (got “${flag}”).`, 'search');
     const query: SearchQuery = {
       text: positionals.join(' ') || undefined,
       keywords: listValue(values.keyword),
@@ -106,6 +117,8 @@ export const command: Command = {
       iso: rangeValue(values.iso, 'iso', 'search'),
       focalLength: rangeValue(values.focal, 'focal', 'search'),
       aperture: rangeValue(values.aperture, 'aperture', 'search'),
+      label: label as SearchQuery['label'],
+      flag: flag === undefined ? undefined : flag === 'none' ? 'unflagged' : (flag as 'pick' | 'reject'),
     };
     // Palettes of keyword runs made by `tagsmith keyword --colors` (no queue listener there).
     if (color !== undefined) importKeywordColors(ctx, null);

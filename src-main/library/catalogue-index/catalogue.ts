@@ -1,7 +1,8 @@
 import { prepared, type Db } from '../db';
 import { TextIndexBuilder, Tokenizer, type TextIndex } from '../text-index';
+import { labelCode } from '../labels';
 import { clearDirty } from './changes';
-import { A_DUP, A_ERROR, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_NO_KEYWORDS, A_RATING_SHIFT, Columns, FLAG_CODE, KIND_CODE, ROW_COLUMNS, type Row, type StackArrays } from './columns';
+import { A_DUP, A_ERROR, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_LABEL_SHIFT, A_NO_KEYWORDS, A_RATING_SHIFT, Columns, FLAG_CODE, KIND_CODE, ROW_COLUMNS, type Row, type StackArrays } from './columns';
 import { indexOptions } from './options';
 
 // The index itself: its columns, each keyword's postings, RAW+JPEG stack siblings, each
@@ -130,10 +131,26 @@ export class CatalogueIndex {
       (r[7] === 0 ? A_NO_KEYWORDS : 0) |
       (r[10] ? c.attrs[id] & A_DUP : 0) |
       (flag << A_FLAG_SHIFT) |
-      ((Math.min(Math.max(r[4], 0), 7) & 7) << A_RATING_SHIFT);
+      ((Math.min(Math.max(r[4], 0), 7) & 7) << A_RATING_SHIFT) |
+      (labelCode(r[15]) << A_LABEL_SHIFT);
     c.folder[id] = r[3];
     c.make[id] = this.code(r[8]);
     c.model[id] = this.code(r[9]);
+    c.lens[id] = this.code(r[11]);
+    c.iso[id] = r[12] ?? NaN;
+    c.focal[id] = r[13] ?? NaN;
+    c.aperture[id] = r[14] ?? NaN;
+  }
+
+  /**
+   * The codes of the strings that contain `text`, folded as SQLite's lower() folds (ASCII
+   * only), as a lookup by code; for the lens filter, which SQL answers with instr(lower(..)).
+   */
+  codesContaining(text: string): Uint8Array {
+    const want = asciiLower(text);
+    const out = new Uint8Array(this.strings.size + 1);
+    for (const [s, code] of this.strings) if (asciiLower(s).includes(want)) out[code] = 1;
+    return out;
   }
 
   /** Read the asset columns of ids (lo, hi]; returns the last id read, or -1 when done. */
@@ -422,4 +439,9 @@ export class CatalogueIndex {
 
 function rawPluck(db: Db, sql: string, ...params: unknown[]): number[] {
   return prepared(db, sql).pluck(true).all(...params) as number[];
+}
+
+/** SQLite's lower(): ASCII letters only. */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 32));
 }

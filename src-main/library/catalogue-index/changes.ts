@@ -22,12 +22,13 @@ const TRIGGERS = /* sql */ `
   END;
   CREATE TEMP TRIGGER IF NOT EXISTS idx_assets_au AFTER UPDATE ON main.assets WHEN
     old.removed_at IS NOT new.removed_at OR old.kind IS NOT new.kind OR old.folder_id IS NOT new.folder_id
-    OR old.rating IS NOT new.rating OR old.flag IS NOT new.flag OR old.has_error IS NOT new.has_error
+    OR old.rating IS NOT new.rating OR old.flag IS NOT new.flag OR old.color_label IS NOT new.color_label OR old.has_error IS NOT new.has_error
     OR old.keyword_count IS NOT new.keyword_count OR old.camera_make IS NOT new.camera_make
     OR old.camera_model IS NOT new.camera_model OR old.is_raw IS NOT new.is_raw OR old.stack_key IS NOT new.stack_key
     OR old.content_hash IS NOT new.content_hash OR old.name IS NOT new.name OR old.taken_at IS NOT new.taken_at
     OR old.added_at IS NOT new.added_at OR old.size IS NOT new.size
     OR old.keywords_text IS NOT new.keywords_text OR old.caption IS NOT new.caption OR old.title IS NOT new.title
+    OR old.lens IS NOT new.lens OR old.iso IS NOT new.iso OR old.focal_length IS NOT new.focal_length OR old.aperture IS NOT new.aperture
   BEGIN
     INSERT INTO idx_dirty (id, sort, text) VALUES (new.id, (old.removed_at IS NOT new.removed_at OR old.name IS NOT new.name
       OR old.taken_at IS NOT new.taken_at OR old.added_at IS NOT new.added_at OR old.size IS NOT new.size),

@@ -6,7 +6,7 @@ import { trackChanges } from './changes';
 import { indexOptions } from './options';
 
 export { CatalogueIndex, type SortPerm } from './catalogue';
-export { A_DUP, A_ERROR, A_FLAG_MASK, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_NO_KEYWORDS, A_RATING_SHIFT, FLAG_CODE, KIND_CODE, type StackArrays } from './columns';
+export { A_DUP, A_ERROR, A_FLAG_MASK, A_FLAG_SHIFT, A_KIND_SHIFT, A_LABEL_MASK, A_LABEL_SHIFT, A_LIVE, A_NO_KEYWORDS, A_RATING_SHIFT, FLAG_CODE, KIND_CODE, type StackArrays } from './columns';
 export { indexOptions } from './options';
 
 // An in-memory column index of the catalogue, so that a new search over a million assets
@@ -201,11 +201,6 @@ export function indexable(query: SearchQuery): boolean {
     query.ageMin === undefined &&
     query.ageMax === undefined &&
     query.releaseNeeded === undefined &&
-    !query.color &&
-    // Exposure (migration 13) is not in the index yet: SQL answers those filters.
-    !query.lens &&
-    query.iso === undefined &&
-    query.focalLength === undefined &&
-    query.aperture === undefined
+    !query.color
   );
 }

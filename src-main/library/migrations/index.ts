@@ -16,6 +16,7 @@ import { migration as m010 } from './010-capture-date-order-in-one-index';
 import { migration as m011 } from './011-creative-vectorize';
 import { migration as m012 } from './012-creative-deadlines';
 import { migration as m013 } from './013-exposure';
+import { migration as m014 } from './014-metadata-block-disagreement';
 
 export type { Migration } from './migration';
 
@@ -33,4 +34,5 @@ export const migrations: Migration[] = [
   m011,
   m012,
   m013,
+  m014,
 ];

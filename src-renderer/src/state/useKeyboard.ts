@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'react';
+import type { ColorLabel } from '../../../src-preload/contract';
+import { LABEL_KEYS } from '../ui/ColorLabel';
 
 export interface KeyActions {
   focusSearch(): void;
@@ -9,6 +11,8 @@ export interface KeyActions {
   loupe(): void;
   escape(): void;
   rate(stars: number): void;
+  /** 6 red, 7 yellow, 8 green, 9 blue (Lightroom's keys). */
+  label?(label: ColorLabel): void;
   /** More single-letter commands of the view (e.g. k: Keyword…), lower-case key -> action. */
   letters?: Record<string, () => void>;
 }
@@ -61,6 +65,7 @@ export function useKeyboard(enabled: boolean, actions: KeyActions): void {
         a.loupe();
       } else if (key === 'escape') a.escape();
       else if (/^[0-5]$/.test(key)) a.rate(Number(key));
+      else if (LABEL_KEYS[key] && a.label) a.label(LABEL_KEYS[key]);
       else if (!e.shiftKey && a.letters?.[key]) {
         e.preventDefault();
         a.letters[key]();

@@ -1,6 +1,7 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import type { AssetSummary } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
+import { LabelDot } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
 import { IconAudio, IconPlay, IconWarn } from '../../ui/icons';
 import { formatDuration } from '../../ui/primitives';
@@ -155,12 +156,13 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
   };
   return (
     <div
-      className={`cell${selected ? ' is-selected' : ''}${focused ? ' is-focused' : ''}${item.folderOnline ? '' : ' is-offline'}`}
+      className={`cell${selected ? ' is-selected' : ''}${focused ? ' is-focused' : ''}${item.folderOnline ? '' : ' is-offline'}${item.label ? ` label-${item.label}` : ''}`}
       style={cellStyle(x, y, width, height)}
       data-testid="grid-cell"
       data-index={index}
       data-asset-id={item.id}
       data-name={item.name}
+      data-label={item.label ?? undefined}
       data-selected={selected}
       aria-selected={selected}
       role="gridcell"
@@ -194,7 +196,10 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
         <span className="cell-name">{item.name}</span>
         <span className="cell-sub">
           <span className="cell-format">{item.format.toUpperCase()}</span>
-          <Stars value={item.rating} size="sm" testId="cell-stars" />
+          <span className="cell-sub-right">
+            <Stars value={item.rating} size="sm" testId="cell-stars" />
+            <LabelDot label={item.label} testId="cell-label" />
+          </span>
         </span>
       </div>
     </div>

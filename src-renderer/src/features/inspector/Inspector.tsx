@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import type { AssetDetail } from '../../../../src-preload/contract';
+import type { AssetDetail, BlockDisagreement } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
+import { LabelPicker } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
 import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '../../ui/primitives';
 import { KeywordEditor } from './KeywordEditor';
@@ -60,6 +61,11 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <Stars value={a.rating} onChange={(n) => void edits.setRating(ids, n)} testId="inspector-rating" />
         <SyncBadge id={a.id} />
       </div>
+      <div className="inspector-label">
+        <span className="muted small">Label</span>
+        <LabelPicker value={a.label} onChange={(l) => void edits.setLabel(ids, l)} testId="inspector-label" />
+        {a.colorLabel && !a.label && <span className="muted small" title="A label another program set; choosing one of the five replaces it">“{a.colorLabel}”</span>}
+      </div>
       <ProvenanceSection assetId={a.id} onJump={onJump} />
       <Section title="Keywords">
         <KeywordEditor keywords={a.keywords} onAdd={(words) => edits.addKeywords(ids, words)} onRemove={(k) => edits.removeKeywords(ids, [k])} />
@@ -68,6 +74,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <TextField key={`t${a.id}`} label="Title" value={a.title ?? ''} placeholder="Add a title" onSave={(v) => edits.setTitle(ids, v)} testId="title" />
         <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
+      {a.blockDisagreement && <BlockNote d={a.blockDisagreement} />}
       <RightsSection ids={ids} values={a.rights} />
       <MeasurementsSection id={a.id} />
       {a.errors.length > 0 && (
@@ -128,6 +135,26 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
   );
 }
 
+const WHY: Record<BlockDisagreement['digest'], string> = {
+  absent: 'the file has no IPTC digest, so its XMP counts as current',
+  matches: 'the IPTC digest shows the XMP was written after the last IPTC change',
+  differs: 'the IPTC digest shows a program that ignores XMP changed the IPTC afterwards',
+};
+
+/** When the file's IPTC and XMP blocks disagreed: what was taken, and why (the MWG rule). */
+function BlockNote({ d }: { d: BlockDisagreement }) {
+  const fields = d.fields.join(', ');
+  const took = d.took === 'xmp' ? 'XMP' : 'IPTC';
+  return (
+    <Section title="Metadata in the file">
+      <p className="inspector-note small" data-testid="inspector-block-disagreement" data-took={d.took}>
+        {`The file's IPTC and XMP disagreed on ${fields}. Tagsmith shows the ${took} values: ${WHY[d.digest]}.`}
+        {d.fields.includes('keywords') ? ` Keywords from both are kept, ${took}'s first.` : ''}
+      </p>
+    </Section>
+  );
+}
+
 /** 'Canon' + 'Canon EOS R5' reads as 'Canon EOS R5', not 'Canon Canon EOS R5'. */
 function cameraName(make: string | null, model: string | null): string {
   if (!model) return make ?? '—';
@@ -184,6 +211,10 @@ function MultiInspector({ ids, sampleId }: { ids: number[]; sampleId: number }) 
       <div className="inspector-title">
         <h2 data-testid="selected-count">{formatCount(ids.length)} selected</h2>
         <Stars value={null} onChange={(n) => void edits.setRating(ids, n)} testId="multi-rating" />
+      </div>
+      <div className="inspector-label">
+        <span className="muted small">Label</span>
+        <LabelPicker value={null} onChange={(l) => void edits.setLabel(ids, l)} testId="multi-label" />
       </div>
       <p className="muted small inspector-note">Changes here apply to all {formatCount(ids.length)} selected items.</p>
       <Section title="Keywords in common">

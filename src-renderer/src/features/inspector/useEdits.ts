@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import type { ColorLabel } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { useToast } from '../../ui/Toasts';
 
@@ -28,6 +29,7 @@ export function useEdits() {
     setCaption: (ids: number[], caption: string | null) => commit(() => api.setCaption({ ids, caption })),
     setTitle: (ids: number[], title: string | null) => commit(() => api.setTitle({ ids, title })),
     setRating: (ids: number[], rating: number) => commit(() => api.setRating({ ids, rating })),
+    setLabel: (ids: number[], label: ColorLabel | null) => commit(() => api.setLabel({ ids, label })),
     moveKeyword: (assetId: number, from: number, to: number) => commit(() => api.moveKeyword({ assetId, from, to })),
     /** Any other committed change (review decisions, vocabulary edits): run it, then re-query. */
     commit,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { AssetKind, Facets, SearchQuery } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
+import { COLOR_LABELS, labelName } from '../../ui/ColorLabel';
 import { Section, formatCount } from '../../ui/primitives';
 
 export type FilterState = Omit<SearchQuery, 'text' | 'sort' | 'order'>;
@@ -114,6 +115,26 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
           ))}
         </div>
         <span className="muted small">{filters.minRating ? `≥ ${filters.minRating}` : 'any'}</span>
+      </div>
+      <div className="filter-row">
+        <label className="filter-label">Label</label>
+        <div className="label-picker" role="group" aria-label="Colour label">
+          {COLOR_LABELS.map((l) => (
+            <button
+              key={l}
+              type="button"
+              className={`label-swatch label-${l}${filters.label === l ? ' on' : ''}`}
+              aria-pressed={filters.label === l}
+              aria-label={`${labelName(l)} label`}
+              title={`${labelName(l)} label`}
+              data-testid={`filter-label-${l}`}
+              onClick={() => set({ label: filters.label === l ? undefined : l })}
+            />
+          ))}
+          <button type="button" className="label-none" aria-pressed={filters.label === 'none'} data-testid="filter-label-none" title="No colour label" onClick={() => set({ label: filters.label === 'none' ? undefined : 'none' })}>
+            None
+          </button>
+        </div>
       </div>
       <KeywordFilter label="With" values={filters.keywords ?? []} onChange={(v) => set({ keywords: v })} testId="filter-keyword" />
       <KeywordFilter label="Without" values={filters.withoutKeywords ?? []} onChange={(v) => set({ withoutKeywords: v })} testId="filter-without-keyword" />

@@ -169,6 +169,11 @@ export function LibraryView({ active }: { active: boolean }) {
       const ids = targetIds();
       if (ids.length) void edits.setRating(ids, n);
     },
+    // Pressing a label's key again takes it off (Lightroom): judged by the photo in focus.
+    label: (l) => {
+      const ids = targetIds();
+      if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
+    },
     letters: { k: () => openRun('keywords'), c: () => openRun('caption'), r: () => void openReview() },
   });
 

@@ -2,6 +2,7 @@ import { useClient } from '../../api/ClientContext';
 import type { AssetSummary } from '../../../../src-preload/contract';
 import { useAssetDetail } from '../inspector/Inspector';
 import { IconChevronLeft, IconChevronRight } from '../../ui/icons';
+import { LabelDot } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
 import { formatCount, Spinner } from '../../ui/primitives';
 import { FaceOverlay } from '../analysis/FaceOverlay';
@@ -32,10 +33,11 @@ export function Loupe({ item, index, total, onStep }: { item: AssetSummary | und
         <div className="loupe-caption">
           <span className="loupe-name">{item.name}</span>
           <Stars value={item.rating} size="sm" />
+          <LabelDot label={item.label} testId="loupe-label" />
           <span className="muted">
             {formatCount(index + 1)} / {formatCount(total)}
           </span>
-          <span className="muted small">Esc or G: back to grid · ←/→: step · 0–5: rate</span>
+          <span className="muted small">Esc or G: back to grid · ←/→: step · 0–5: rate · 6–9: label</span>
         </div>
       )}
     </div>

@@ -13,6 +13,7 @@ interface Draft {
   monthlyCalls: string;
   dailySpend: string;
   monthlySpend: string;
+  accountRatePerSecond: string;
   prices: Record<string, string>;
 }
 
@@ -26,6 +27,7 @@ function toDraft(c: QueueCaps): Draft {
     monthlyCalls: str(c.monthlyCalls),
     dailySpend: str(c.dailySpend),
     monthlySpend: str(c.monthlySpend),
+    accountRatePerSecond: str(c.accountRatePerSecond),
     prices: Object.fromEntries(Object.entries(c.pricePerCall ?? {}).map(([k, v]) => [k, String(v)])),
   };
 }
@@ -46,8 +48,12 @@ function parse(d: Draft): { caps: QueueCaps; problems: Problems } {
     monthlyCalls: num('monthlyCalls', d.monthlyCalls, true),
     dailySpend: num('dailySpend', d.dailySpend, false),
     monthlySpend: num('monthlySpend', d.monthlySpend, false),
+    accountRatePerSecond: num('accountRatePerSecond', d.accountRatePerSecond, false),
     pricePerCall: {},
   };
+  if (caps.accountRatePerSecond != null && !problems.accountRatePerSecond && (caps.accountRatePerSecond <= 0 || caps.accountRatePerSecond > 30)) {
+    problems.accountRatePerSecond = 'More than 0 and at most 30 requests per second, or empty for off.';
+  }
   for (const [key, raw] of Object.entries(d.prices)) {
     const t = raw.trim().replace(',', '.');
     if (!t) continue;
@@ -119,7 +125,7 @@ export function CapsForm({ active }: { active: boolean }) {
 
   const keys = [...BILLING_KEYS.map((b) => b.key), ...Object.keys(draft.prices).filter((k) => !BILLING_KEYS.some((b) => b.key === k))];
   const pricesSet = Object.values(draft.prices).filter((v) => v.trim()).length;
-  const field = (name: 'dailyCalls' | 'monthlyCalls' | 'dailySpend' | 'monthlySpend', label: string, unit: string, placeholder: string) => (
+  const field = (name: 'dailyCalls' | 'monthlyCalls' | 'dailySpend' | 'monthlySpend' | 'accountRatePerSecond', label: string, unit: string, placeholder: string) => (
     <label className="form-row">
       <span className="form-label">{label}</span>
       <span className="form-field">
@@ -153,6 +159,10 @@ export function CapsForm({ active }: { active: boolean }) {
       <form className="form" onSubmit={(e) => void save(e)} noValidate>
         {field('dailyCalls', 'Calls per day', 'billed calls', 'no cap')}
         {field('monthlyCalls', 'Calls per month', 'billed calls', 'no cap')}
+        {field('accountRatePerSecond', 'Whole account', 'requests / s', 'off')}
+        <p className="muted small" data-testid="caps-account-rate-note">
+          The interface gives its request limits per endpoint (30/s; faces 10/s; captioning and video 1/s) but does not say whether the service counts them per endpoint or for the whole account. Tagsmith paces each endpoint; set a ceiling here (e.g. 25) to hold all of them together under 30/s. Off by default.
+        </p>
         <details className="prices" open={pricesSet > 0 || !!problems.prices || undefined}>
           <summary>
             Prices and spend caps <span className="muted small">(optional{pricesSet ? ` · ${pricesSet} price${pricesSet > 1 ? 's' : ''} set` : ''})</span>

@@ -9,7 +9,7 @@ const LABEL: Record<SyncStateView['status'], string> = {
   unknown: 'Not compared with the file yet',
 };
 
-const FIELD: Record<string, string> = { keywords: 'keywords', caption: 'caption', title: 'title', rating: 'rating' };
+const FIELD: Record<string, string> = { keywords: 'keywords', caption: 'caption', title: 'title', rating: 'rating', label: 'colour label' };
 
 /** Whether the file carries what the library says (the inspector's answer to "did I save this?"). */
 export function SyncBadge({ id }: { id: number }) {

@@ -6,7 +6,7 @@ import { Modal } from '../../ui/Modal';
 import { Button, Spinner, formatCount } from '../../ui/primitives';
 import { errorText } from '../../ui/Toasts';
 
-const FIELD_LABEL: Record<string, string> = { keywords: 'Keywords', caption: 'Caption', title: 'Title', rating: 'Rating', rejected: 'Rejected' };
+const FIELD_LABEL: Record<string, string> = { keywords: 'Keywords', caption: 'Caption', title: 'Title', rating: 'Rating', rejected: 'Rejected', label: 'Colour label' };
 
 function show(v: unknown): string {
   if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return '—';
