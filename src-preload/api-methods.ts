@@ -80,6 +80,11 @@ export const API_METHODS = [
   'syncState',
   'exportCsv',
   'pickSavePath',
+  // agencies: profiles and the check
+  'listAgencies',
+  'checkForAgency',
+  'getStockFields',
+  'setStockFields',
   // analysis: quality, faces, colours, flags
   'previewAnalysisRun',
   'startAnalysisRun',

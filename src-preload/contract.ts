@@ -3,6 +3,7 @@
 // methods and events live in contract/<domain>.ts; this file joins them into Api and
 // ApiEvents and re-exports them all, so callers import from here.
 
+import type { AgenciesApi } from './contract/agencies';
 import type { AnalysisApi } from './contract/analysis';
 import type { CreativeApi, CreativeEvents } from './contract/creative';
 import type { LibraryApi, LibraryEvents } from './contract/library';
@@ -18,6 +19,7 @@ export type * from './contract/metadata';
 export type * from './contract/analysis';
 export type * from './contract/creative';
 export type * from './contract/system';
+export type * from './contract/agencies';
 
 /** A human-readable error: `kind` says which, `message` says what happened and what to do. */
 export interface ApiErrorShape {
@@ -26,7 +28,7 @@ export interface ApiErrorShape {
   field?: string;
 }
 
-export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi {}
+export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi, AgenciesApi {}
 
 export type ApiMethod = keyof Api;
 

@@ -68,6 +68,7 @@ const count = z.number().int().min(0).max(1e12);
 const score = z.number().min(0).max(1);
 const lang = z.enum(['en', 'ru', 'es', 'fr', 'de', 'pt', 'it']);
 const agency = z.enum(['adobe', 'shutterstock']);
+const agencyId = z.enum(['adobe', 'shutterstock', 'getty', 'alamy', 'pond5', 'dreamstime', '123rf', 'depositphotos', 'freepik']);
 const target = z.union([z.strictObject({ assetIds: ids }), z.strictObject({ query: searchQuery })]);
 const keywordRunOptions = z.strictObject({
   numKeywords: z.number().int().min(1).max(50).optional(),
@@ -127,6 +128,7 @@ const generateRequest = z.strictObject({
 const editRequest = z.strictObject({
   prompt: z.string().min(1).max(20_000),
   sources: z.array(mediaRef).min(1).max(100),
+  sourceRoles: z.array(z.enum(['object', 'character', 'style'])).max(100).optional(),
   model: shortText.optional(),
   quality: shortText.optional(),
   resolution: shortText.optional(),
@@ -275,7 +277,18 @@ export const schemas = {
   previewWrite: z.strictObject({ ids }),
   writeMetadata: z.strictObject({ ids }),
   syncState: z.strictObject({ id }),
-  exportCsv: z.strictObject({ ids, agency, path: path.optional() }),
+  exportCsv: z.strictObject({ ids, agency: agencyId, path: path.optional(), force: z.boolean().optional() }),
+
+  // agencies: profiles and the check
+  listAgencies: none,
+  checkForAgency: z.strictObject({ ids, agency: agencyId }),
+  getStockFields: z.strictObject({ id }),
+  setStockFields: z.strictObject({
+    ids,
+    editorial: z.boolean().optional(),
+    releases: z.array(z.string().min(1).max(200)).max(100).optional(),
+    categories: z.strictObject({ agency: agencyId, values: z.array(z.string().min(1).max(100)).max(5) }).optional(),
+  }),
   pickSavePath: z.strictObject({ defaultName: z.string().min(1).max(255).refine((n) => !/[\\/\0]/.test(n), 'must be a file name, not a path') }),
 
   // analysis: quality, faces, colours, flags

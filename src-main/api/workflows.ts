@@ -1,13 +1,18 @@
 import { writeFile } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
-import type { Api, SyncStateView } from '../../src-preload/contract';
+import { basename, isAbsolute } from 'node:path';
+import type { Api, StockFieldsView, SyncStateView } from '../../src-preload/contract';
+import { getAssetRow } from '../library/assets';
+import { setStockFields } from '../library/edits';
+import { agencyCategories, readStockFields } from '../library/stock-fields';
 import type { LibraryCtx } from '../library/context';
+import { AGENCY_PROFILES, agencyProfile, agencyView } from '../metadata/agencies';
+import { checkAssets } from '../metadata/agency-check';
 import { buildAgencyCsv } from '../metadata/csv-export';
 import { previewWrite } from '../metadata/preview';
 import { getSyncState } from '../library/file-state';
 import { writeThroughQueue } from '../metadata/write-job';
 import * as wf from '../workflows';
-import { ApiError } from '../core/errors';
+import { ApiError, notFound } from '../core/errors';
 import type { ServiceHost } from './service';
 
 // The keywording/captioning workflows and writing metadata into files, as Api methods. The
@@ -19,7 +24,7 @@ export type WorkflowMethods = Pick<
   | 'acceptSuggestions' | 'acceptAbove' | 'acceptKeyword' | 'rejectSuggestions' | 'rejectPending' | 'moveKeyword'
   | 'editCaptionSuggestion' | 'acceptCaptions' | 'rejectCaptions' | 'revertRun' | 'getKeywordSettings' | 'setKeywordSettings'
   | 'checkKeywords' | 'checkTextLimits' | 'listLibraryKeywords' | 'renameKeyword' | 'mergeKeywords' | 'deleteKeyword'
-  | 'previewWrite' | 'writeMetadata' | 'syncState' | 'exportCsv' | 'pickSavePath'
+  | 'previewWrite' | 'writeMetadata' | 'syncState' | 'exportCsv' | 'pickSavePath' | 'listAgencies' | 'checkForAgency' | 'getStockFields' | 'setStockFields'
 >;
 
 export interface WorkflowOptions {
@@ -153,8 +158,9 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       };
       return view;
     },
-    async exportCsv({ ids, agency, path }) {
-      const built = buildAgencyCsv(ctx, ids, agency);
+    async exportCsv({ ids, agency, path, force }) {
+      if (!agencyProfile(agency).csv) throw new ApiError('validation', `${agencyProfile(agency).name} documents no metadata CSV. Choose an agency that does.`, 'agency');
+      const built = buildAgencyCsv(ctx, ids, agency, { force });
       if (path !== undefined) {
         if (!isAbsolute(path) || !chosenPaths.has(path)) throw new ApiError('validation', 'Choose where to save the CSV file.', 'path');
         try {
@@ -163,7 +169,34 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
           throw new ApiError('io', `The CSV could not be saved to ${path}. Check that the folder exists and can be written to.`, 'path');
         }
       }
-      return { csv: built.csv, rows: built.rows, warnings: built.assets.flatMap((a) => a.warnings) };
+      const warnings = built.assets.flatMap((a) => a.problems.map((p) => `${basename(a.path)}: ${p}`));
+      return { csv: built.csv, rows: built.rows, warnings, verdicts: built.assets };
+    },
+    async listAgencies() {
+      return AGENCY_PROFILES.map(agencyView);
+    },
+    async checkForAgency({ ids, agency }) {
+      return checkAssets(ctx, ids, agency).map(({ assetId, path, ok, problems }) => ({ assetId, path, ok, problems }));
+    },
+    async getStockFields({ id }) {
+      if (!getAssetRow(ctx, id)) throw notFound('The item');
+      const f = readStockFields(ctx.db, id);
+      const categories: StockFieldsView['categories'] = {};
+      for (const p of AGENCY_PROFILES) {
+        const list = agencyCategories(f, p.id);
+        if (list.length) categories[p.id] = list;
+      }
+      return { editorial: f.editorial, releases: f.releases, categories };
+    },
+    async setStockFields({ ids, editorial, releases, categories }) {
+      if (categories) {
+        const p = agencyProfile(categories.agency);
+        const known = new Set((p.categories?.list ?? []).map((c) => c.value));
+        const bad = categories.values.find((v) => !known.has(v));
+        if (bad !== undefined) throw new ApiError('validation', `“${bad}” is not one of ${p.name}'s categories.`, 'categories');
+        if (p.categories && categories.values.length > p.categories.max) throw new ApiError('validation', `${p.name} takes at most ${p.categories.max} categories.`, 'categories');
+      }
+      setStockFields(ctx, ids, { editorial, releases, categories });
     },
     async pickSavePath({ defaultName }) {
       const chosen = opts.pickSavePath ? await opts.pickSavePath(defaultName) : null;

@@ -4,7 +4,7 @@ import { billingKey, DEFAULT_EDIT_MODEL, DEFAULT_GENERATE_MODEL, EDIT_ALIASES } 
 import { ServiceError } from '../service/errors';
 import type { ImageEditParams, ImageGenerateParams } from '../service/types';
 import * as v from '../service/validate';
-import { costPerSourceImage } from './rules';
+import { checkReferenceRoles, costPerSourceImage } from './rules';
 import { splitText } from './text';
 
 // A creative request as the service's parameters: the speech text split by the length limit,
@@ -21,6 +21,15 @@ export const fail = (e: unknown): never => {
 };
 
 /** The length a speech part may have: the user's limit, and at most 200 characters for the JSON endpoint. */
+/** The Gemini reference roles checked (a broken cap is a ServiceError on field sourceRoles); the sources' order as sent. */
+export function rolesOf(model: string, r: EditRequest): { order: number[]; note: string | null } {
+  try {
+    return checkReferenceRoles(model, r.sources.length, r.sourceRoles);
+  } catch (e) {
+    throw new ServiceError('invalid_input', (e as Error).message, { field: 'sourceRoles', local: true });
+  }
+}
+
 export function speechLimit(r: SpeechRequest, textLimit: number | null): number | null {
   return r.endpoint === 'ttsCreateJson' ? Math.min(textLimit ?? TTS_JSON_MAX, TTS_JSON_MAX) : textLimit;
 }
@@ -90,6 +99,8 @@ export function previewImageJob(a: ImageJobArgs): ImageJobPreview {
       const raw = a.request.model ?? DEFAULT_EDIT_MODEL;
       model = EDIT_ALIASES[raw] ?? raw;
       v.checkEditParams(editParams(a.request, a.request.sources.map((_, i) => `/source-${i}.jpg`)));
+      const roles = rolesOf(model, a.request);
+      if (roles.note) notes.push(roles.note);
       const per = costPerSourceImage(model);
       if (per) costNotes.push(`${model} costs $${per.toFixed(2)} per source image in addition to the output: ${a.request.sources.length} source image${a.request.sources.length === 1 ? '' : 's'} = $${(per * a.request.sources.length).toFixed(2)}.`);
       notes.push(`Sources are sent as downscaled copies (at most 2048 px on the long side, metadata removed).`);

@@ -1,8 +1,33 @@
 import type { ModelRules, ModelRuleView } from '../../src-preload/contract';
 import {
   DEFAULT_EDIT_MODEL, DEFAULT_GENERATE_MODEL, EDIT_ALIASES, EDIT_MODELS, GENERATE_MODELS, GPT_QUALITIES, IMAGE_SIZES, LIPSYNC_RESOLUTIONS,
-  MAX_CONTROL_COLORS, MEGAPIXEL_RATIO, type ModelRule,
+  MAX_CONTROL_COLORS, MEGAPIXEL_RATIO, REFERENCE_CAPS, REFERENCE_ROLES, type ModelRule, type ReferenceRole,
 } from '../service/endpoints';
+
+/**
+ * The roles of edit sources checked against the model's per-role caps (interface 4.14). Returns
+ * the sources' order as sent (objects, then characters, then styles) or throws a message naming
+ * the cap. Models without roles take no roles.
+ */
+export function checkReferenceRoles(model: string, count: number, roles: ReferenceRole[] | undefined): { order: number[]; note: string | null } {
+  const caps = REFERENCE_CAPS[model];
+  const identity = Array.from({ length: count }, (_, i) => i);
+  if (!roles || roles.length === 0) return { order: identity, note: null };
+  if (!caps) throw new Error(`sourceRoles: ${model} takes no reference roles (only the Gemini models do).`);
+  if (roles.length !== count) throw new Error(`sourceRoles: give one role per source image (${count}), not ${roles.length}.`);
+  for (const role of REFERENCE_ROLES) {
+    const n = roles.filter((r) => r === role).length;
+    const cap = caps[role] ?? 0;
+    if (n > cap) {
+      throw new Error(cap === 0
+        ? `sourceRoles: ${model} takes no ${role} references; mark them as ${REFERENCE_ROLES.filter((r) => (caps[r] ?? 0) > 0).join(' or ')}.`
+        : `sourceRoles: ${model} takes at most ${cap} ${role} reference${cap === 1 ? '' : 's'} (${n} marked).`);
+    }
+  }
+  const order = REFERENCE_ROLES.flatMap((role) => identity.filter((i) => roles[i] === role));
+  const counts = REFERENCE_ROLES.map((r) => [r, roles.filter((x) => x === r).length] as const).filter(([, n]) => n > 0);
+  return { order, note: `Sent in role order (${counts.map(([r, n]) => `${n} ${r}`).join(', ')}); the interface names no field that marks a role, so say in the instructions which picture is which.` };
+}
 import { ruleExtensions } from './media';
 
 // What the generation and editing forms may offer, straight from the model tables of
@@ -26,6 +51,7 @@ function view(model: string, r: ModelRule, edit: boolean): ModelRuleView {
     stylesNeedingImage: model === 'flux' ? ['transfer'] : [],
     maxImages: edit ? (r.maxImages ?? null) : null,
     costPerSourceImage: edit ? costPerSourceImage(model) : null,
+    referenceCaps: edit && REFERENCE_CAPS[model] ? { ...REFERENCE_CAPS[model] } : null,
   };
 }
 

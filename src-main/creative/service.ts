@@ -12,6 +12,7 @@ import type { JobView } from '../jobs/types';
 import type { LibraryCtx } from '../library/context';
 import type { Scanner } from '../library/scan';
 import type { ServiceClient } from '../service/client';
+import { DEFAULT_EDIT_MODEL, EDIT_ALIASES } from '../service/endpoints';
 import { ServiceError } from '../service/errors';
 import type { ImageGenerateParams } from '../service/types';
 import * as v from '../service/validate';
@@ -19,7 +20,7 @@ import { CREATIVE_JOB, creativeHandler, remoteStatus, type CreativePayload, type
 import { budgetFor, durationOf } from './deadlines';
 import { finishTask } from './finalize';
 import { checkMediaType, isVideoPath, prepareEditSource, resolveRef } from './media';
-import { editParams, fail, generateParams, previewImageJob, previewSpeech, speechParts } from './requests';
+import { editParams, fail, generateParams, previewImageJob, previewSpeech, rolesOf, speechParts } from './requests';
 import { nextStatus } from './status';
 import * as store from './store';
 
@@ -278,8 +279,11 @@ export class CreativeService {
   }
 
   async startEdit(r: EditRequest, retryOf?: number): Promise<CreativeTaskView> {
+    let order: number[] = r.sources.map((_, i) => i);
     try {
       v.checkEditParams(editParams(r, r.sources.map((_, i) => `/source-${i}.jpg`)));
+      const raw = r.model ?? DEFAULT_EDIT_MODEL;
+      order = rolesOf(EDIT_ALIASES[raw] ?? raw, r).order;
     } catch (e) {
       fail(e);
     }
@@ -292,9 +296,10 @@ export class CreativeService {
     // Prepared copies live until the task is finished (the queue reads them when it sends).
     const dir = join(this.stagingDir(), 'inputs', `edit-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
     await mkdir(dir, { recursive: true });
-    const copies = [];
+    const copies: string[] = [];
     for (const [i, m] of resolved.entries()) copies.push(await prepareEditSource(m.path, dir, `source-${i}`));
-    const params = editParams(r, copies);
+    // Gemini roles: the sources go in role order (objects, characters, styles).
+    const params = editParams(r, order.map((i) => copies[i]));
     return this.enqueue('edit', 'imageEdit', r, resolved.map((m) => m.assetId).filter((x): x is number => x !== null), [params], retryOf);
   }
 

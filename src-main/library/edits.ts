@@ -4,6 +4,7 @@ import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
 import { prepared } from './db';
 import { LABEL_NAMES, labelOf } from './labels';
+import { readStockFields, writeStockField } from './stock-fields';
 
 // Hand edits. Each one is committed to SQLite in ONE transaction before it returns (a person
 // who saw "saved" never loses it), and logged in edits/edit_changes with the value before and
@@ -12,11 +13,14 @@ import { LABEL_NAMES, labelOf } from './labels';
 /** Stock and rights fields (IPTC Core / XMP), edited like captions. */
 export const RIGHTS_FIELDS = ['headline', 'creator', 'copyright', 'credit', 'city', 'country'] as const;
 export type RightsField = (typeof RIGHTS_FIELDS)[number];
-type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | RightsField;
+/** Agency fields (issue 19) live in asset_stock: editorial 0/1, releases and 'agency:value' categories as lists. */
+const STOCK_FIELDS = ['editorial', 'releases', 'categories'] as const;
+type StockField = (typeof STOCK_FIELDS)[number];
+type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | RightsField | StockField;
 type Value = string[] | string | number | null;
 
 /** The column of each directly stored field: a fixed map, so no SQL is ever built from input. */
-const COLUMN_UPDATE: Record<Exclude<Field, 'keywords'>, string> = {
+const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | StockField>, string> = {
   caption: 'UPDATE assets SET caption = ? WHERE id = ?',
   title: 'UPDATE assets SET title = ? WHERE id = ?',
   rating: 'UPDATE assets SET rating = ? WHERE id = ?',
@@ -66,14 +70,24 @@ function checkIds(ctx: LibraryCtx, ids: readonly number[]): number[] {
 }
 
 /** Write one field of one asset (keywords through the keyword store, the rest directly). */
+const isStockField = (f: Field): f is StockField => (STOCK_FIELDS as readonly string[]).includes(f);
+
 function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value): Value {
   if (field === 'keywords') return setAssetKeywords(ctx.db, assetId, value as string[]);
+  if (isStockField(field)) {
+    writeStockField(ctx.db, assetId, field, field === 'editorial' ? value === 1 : (value as string[]));
+    return value;
+  }
   prepared(ctx.db, COLUMN_UPDATE[field]).run(value, assetId);
   return value;
 }
 
 function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
   if (field === 'keywords') return getAssetKeywords(ctx.db, assetId);
+  if (isStockField(field)) {
+    const stock = readStockFields(ctx.db, assetId);
+    return field === 'editorial' ? (stock.editorial ? 1 : 0) : stock[field];
+  }
   const row = prepared(
     ctx.db,
     'SELECT caption, title, rating, flag, color_label AS label, headline, creator, copyright, credit, city, country FROM assets WHERE id = ?',
@@ -131,6 +145,38 @@ export function setRightsFields(ctx: LibraryCtx, ids: number[], fields: Partial<
   if (!entries.length) return;
   const names = RIGHTS_FIELDS.filter((f) => fields[f] !== undefined).join(', ');
   applyFields(ctx, live, entries, description ?? `set ${names} of ${countNoun(ctx, live)}`);
+}
+
+/**
+ * Set agency fields on several assets as one undoable edit: the editorial flag, release names
+ * (replacing the list), and one agency's categories (replacing that agency's, keeping others').
+ */
+export function setStockFields(
+  ctx: LibraryCtx,
+  ids: number[],
+  fields: { editorial?: boolean; releases?: string[]; categories?: { agency: string; values: string[] } },
+): void {
+  const live = checkIds(ctx, ids);
+  const entries: [Field, (old: Value) => Value][] = [];
+  const what: string[] = [];
+  if (fields.editorial !== undefined) {
+    entries.push(['editorial', () => (fields.editorial ? 1 : 0)]);
+    what.push(fields.editorial ? 'mark as editorial' : 'mark as commercial');
+  }
+  if (fields.releases !== undefined) {
+    const names = [...new Set(fields.releases.map((r) => r.normalize('NFC').trim()).filter(Boolean))];
+    entries.push(['releases', () => names]);
+    what.push(names.length ? `set releases ${quoteList(names)}` : 'clear the releases');
+  }
+  if (fields.categories !== undefined) {
+    const { agency, values } = fields.categories;
+    const prefix = `${agency}:`;
+    const mine = [...new Set(values.map((v) => v.trim()).filter(Boolean))].map((v) => prefix + v);
+    entries.push(['categories', (old) => [...(old as string[]).filter((c) => !c.startsWith(prefix)), ...mine]]);
+    what.push(mine.length ? `set the ${agency} category to ${quoteList(values)}` : `clear the ${agency} category`);
+  }
+  if (!entries.length) return;
+  applyFields(ctx, live, entries, `${what.join(', ')} of ${countNoun(ctx, live)}`);
 }
 
 const lower = (s: string): string => normalizeKeyword(s).toLocaleLowerCase();

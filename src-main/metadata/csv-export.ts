@@ -1,31 +1,26 @@
-import { basename } from 'node:path';
+import type { AgencyId } from '../../src-preload/contract';
 import type { LibraryCtx } from '../library/context';
-import { getAssetRow } from '../library/assets';
-import { getAssetKeywords } from '../library/keywords';
-import { checkKeywords, checkTextLimits, LIMIT_PRESETS } from './stock-limits';
-import { exportCsv, type Agency, type CsvRow } from './csv';
+import { agencyProfile } from './agencies';
+import { checkAssets } from './agency-check';
+import { csvText } from './csv';
 
 export interface CsvExport {
   csv: string;
   rows: number;
-  /** Per asset, what the agency would object to (count, title or description length). */
-  assets: { assetId: number; warnings: string[] }[];
+  /** Per asset, the agency check's verdict; failing ones are left out unless forced. */
+  assets: { assetId: number; path: string; ok: boolean; problems: string[]; included: boolean }[];
 }
 
-/** The agency CSV for these assets, keywords in their order, with the agency's checks. Shared by the Api and the CLI. */
-export function buildAgencyCsv(ctx: LibraryCtx, ids: readonly number[], agency: Agency): CsvExport {
-  const rows: CsvRow[] = [];
-  const assets: CsvExport['assets'] = [];
-  for (const id of ids) {
-    const row = getAssetRow(ctx, id);
-    if (!row) continue;
-    const keywords = getAssetKeywords(ctx.db, id);
-    rows.push({ filename: basename(row.rel_path), title: row.title, description: row.caption, keywords });
-    const warnings = [
-      ...checkKeywords(keywords, LIMIT_PRESETS[agency]).warnings,
-      ...checkTextLimits({ title: row.title, caption: row.caption }, agency).map((w) => w.message),
-    ];
-    assets.push({ assetId: id, warnings });
-  }
-  return { csv: exportCsv(rows, agency), rows: rows.length, assets };
+/**
+ * The agency CSV for these assets, keywords in their order, after the agency check: a photo
+ * that fails it is held back unless `force` (the CLI's --force, the app's override). Shared
+ * by the Api and the CLI.
+ */
+export function buildAgencyCsv(ctx: LibraryCtx, ids: readonly number[], agency: AgencyId, opts: { force?: boolean } = {}): CsvExport {
+  const profile = agencyProfile(agency);
+  if (!profile.csv) throw new Error(`${profile.name} documents no metadata CSV that Tagsmith could write.`);
+  const checked = checkAssets(ctx, ids, agency);
+  const assets = checked.map((c) => ({ assetId: c.assetId, path: c.path, ok: c.ok, problems: c.problems, included: c.ok || opts.force === true }));
+  const rows = checked.filter((c, i) => assets[i].included).map((c) => profile.csv!.cells(c.row));
+  return { csv: csvText(profile.csv.header, rows), rows: rows.length, assets };
 }

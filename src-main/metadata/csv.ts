@@ -1,4 +1,5 @@
-// CSV files for stock agencies' bulk metadata upload (images and video alike).
+// CSV files for stock agencies' bulk metadata upload (images and video alike). Each agency's
+// columns live in its profile (metadata/agencies/); this file writes the rows.
 //
 // Layouts checked against the agencies' help pages (November 2026):
 // - Adobe Stock, "CSV requirements for Adobe Stock" (helpx.adobe.com/stock/contributor/
@@ -19,7 +20,8 @@
 // doubled; records end with CRLF. A UTF-8 byte-order mark is optional and left to the caller
 // (Excel wants one to show non-ASCII text; the agencies' parsers accept either).
 
-export type Agency = 'adobe' | 'shutterstock';
+import { agencyProfile, type AgencyId, type AgencyRow } from './agencies';
+import { agencyKeywords } from './agencies/check';
 
 export interface CsvRow {
   /** File name with extension, as uploaded (no folder). */
@@ -38,50 +40,37 @@ export interface CsvRow {
   illustration?: boolean;
 }
 
-export const CSV_HEADERS: Readonly<Record<Agency, readonly string[]>> = {
-  adobe: ['Filename', 'Title', 'Keywords', 'Category', 'Releases'],
-  shutterstock: ['Filename', 'Description', 'Keywords', 'Categories', 'Editorial', 'Mature content', 'illustration'],
-};
-
 /** One RFC 4180 field. */
 export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-const leaf = (k: string): string => {
-  const parts = k.split('|').map((p) => p.trim()).filter(Boolean);
-  return parts[parts.length - 1] ?? '';
-};
-
-/** Keywords as the agencies want them: comma-separated, in order; a keyword's own commas would split it, so they become spaces. */
-function keywordList(keywords: readonly string[]): string {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const k of keywords) {
-    const word = leaf(k).replace(/,/g, ' ').replace(/\s+/g, ' ').trim();
-    if (!word || seen.has(word.toLocaleLowerCase())) continue;
-    seen.add(word.toLocaleLowerCase());
-    out.push(word);
-  }
-  return out.join(',');
+/** Header and records as CSV text (CRLF line ends), to be saved as UTF-8. */
+export function csvText(header: readonly string[], records: readonly (readonly string[])[]): string {
+  return [header, ...records].map((l) => l.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
-const yesNo = (b: boolean | undefined): string => (b ? 'Yes' : 'No');
 const text = (s: string | null | undefined): string => (s ?? '').normalize('NFC').trim();
 
-function cells(row: CsvRow, agency: Agency): string[] {
-  const categories = (row.categories ?? []).map(String);
-  if (agency === 'adobe') {
-    return [row.filename, text(row.title) || text(row.description), keywordList(row.keywords), categories[0] ?? '', (row.releases ?? []).join(',')];
-  }
-  return [
-    row.filename, text(row.description) || text(row.title), keywordList(row.keywords), categories.slice(0, 2).join(','),
-    yesNo(row.editorial), yesNo(row.mature), yesNo(row.illustration),
-  ];
+export function toAgencyRow(row: CsvRow): AgencyRow {
+  const title = text(row.title);
+  const description = text(row.description);
+  return {
+    filename: row.filename,
+    title: title || description,
+    description: description || title,
+    keywords: agencyKeywords(row.keywords),
+    categories: (row.categories ?? []).map(String),
+    releases: [...(row.releases ?? [])],
+    editorial: row.editorial === true,
+    mature: row.mature === true,
+    illustration: row.illustration === true,
+  };
 }
 
-/** The whole CSV (header + one record per row), as a string to be saved as UTF-8. */
-export function exportCsv(rows: readonly CsvRow[], agency: Agency): string {
-  const lines = [CSV_HEADERS[agency], ...rows.map((r) => cells(r, agency))];
-  return lines.map((l) => l.map(csvField).join(',')).join('\r\n') + '\r\n';
+/** The whole CSV (header + one record per row) for an agency that documents one. */
+export function exportCsv(rows: readonly CsvRow[], agency: AgencyId): string {
+  const csv = agencyProfile(agency).csv;
+  if (!csv) throw new Error(`${agencyProfile(agency).name} documents no metadata CSV.`);
+  return csvText(csv.header, rows.map((r) => csv.cells(toAgencyRow(r))));
 }

@@ -5,5 +5,5 @@ export { MetadataWriteError, removeStaleTemps, writeFileMetadata, writeAssetMeta
 export { previewWrite, type FieldChange, type PreviewResult } from './preview';
 export { threeWayMerge, mergeKeywords, type MergeResult, type FieldConflict } from '../library/field-merge';
 export { getSyncState, recordFileRead, getFileSnapshot, libraryFields, type AssetSyncState, type SyncStatus } from '../library/file-state';
-export { exportCsv, csvField, CSV_HEADERS, type Agency, type CsvRow } from './csv';
+export { exportCsv, csvField, csvText, type CsvRow } from './csv';
 export { targetsFor, type Target } from './targets';

@@ -191,6 +191,19 @@ export const EDIT_MODELS: Record<string, ModelRule> = {
   'wan2.7-pro': { resolutions: ['1k', '2k'], defaultResolution: '2k', maxImages: 9 },
 };
 export const DEFAULT_EDIT_MODEL = 'flux2';
+
+/** What a source image of an edit stands for (Gemini models count them separately). */
+export type ReferenceRole = 'object' | 'character' | 'style';
+export const REFERENCE_ROLES: readonly ReferenceRole[] = ['object', 'character', 'style'];
+/**
+ * interface 4.14: within the Gemini total, gemini-3.1-flash allows up to 10 object and 4
+ * character references, gemini-3-pro 6 object, 5 character and 3 style. A role absent from a
+ * model's record is not allowed for it.
+ */
+export const REFERENCE_CAPS: Record<string, Partial<Record<ReferenceRole, number>>> = {
+  'gemini-3.1-flash': { object: 10, character: 4 },
+  'gemini-3-pro': { object: 6, character: 5, style: 3 },
+};
 /** interface 4.14: `grok` is accepted for grok-imagine */
 export const EDIT_ALIASES: Record<string, string> = { grok: 'grok-imagine' };
 

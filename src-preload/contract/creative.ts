@@ -125,6 +125,11 @@ export interface GenerateRequest {
 export interface EditRequest {
   prompt: string;
   sources: MediaRef[];
+  /**
+   * Gemini models: what each source stands for, in the order of `sources` (default 'object');
+   * checked against the model's per-role caps (ModelRuleView.referenceCaps).
+   */
+  sourceRoles?: ('object' | 'character' | 'style')[];
   model?: string;
   quality?: string;
   resolution?: string;
@@ -165,6 +170,8 @@ export interface ModelRuleView {
   maxImages: number | null;
   /** editing: dollars per source image (GPT image models) */
   costPerSourceImage: number | null;
+  /** editing with Gemini models: the most references per role (a role missing is not allowed); null = no roles */
+  referenceCaps: { object?: number; character?: number; style?: number } | null;
 }
 
 export interface ModelRules {

@@ -1,7 +1,7 @@
 // Writing metadata into files (IPTC/XMP, sidecars) and agency CSV export.
 // Types only; contract.ts re-exports every one.
 
-import type { Agency } from './workflows';
+import type { AgencyId, AgencyVerdict } from './agencies';
 
 export type SyncStatus = 'in_sync' | 'unsaved' | 'written' | 'failed' | 'unknown';
 
@@ -39,14 +39,26 @@ export interface SyncStateView {
   writtenAt: number | null;
 }
 
+export interface CsvExportResult {
+  csv: string;
+  rows: number;
+  /** Every failing photo's problems, one line each (included or not). */
+  warnings: string[];
+  /** The check's verdict per photo, and whether its row is in the CSV. */
+  verdicts: (AgencyVerdict & { included: boolean })[];
+}
+
 export interface MetadataApi {
   /** Per field, what writing these assets into their files would change. Reads only. */
   previewWrite(args: { ids: number[] }): Promise<WritePreview>;
   /** Write keywords, caption, title and rating into the files (safely, minimally, verified). */
   writeMetadata(args: { ids: number[] }): Promise<WriteSummary[]>;
   syncState(args: { id: number }): Promise<SyncStateView>;
-  /** A stock agency CSV for these assets, written to `path` (a save dialog's answer) or returned as text. */
-  exportCsv(args: { ids: number[]; agency: Agency; path?: string }): Promise<{ csv: string; rows: number; warnings: string[] }>;
+  /**
+   * A stock agency CSV for these assets, written to `path` (a save dialog's answer) or returned
+   * as text. Photos failing the agency check are held back unless `force` (the user overrode).
+   */
+  exportCsv(args: { ids: number[]; agency: AgencyId; path?: string; force?: boolean }): Promise<CsvExportResult>;
   /** Ask the OS where to save a file (native dialog); null when cancelled or unavailable. */
   pickSavePath(args: { defaultName: string }): Promise<string | null>;
 }

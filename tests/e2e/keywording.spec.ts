@@ -233,6 +233,11 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     await page.getByTestId('action-csv').click();
     const csvDialog = page.getByTestId('export-csv');
     await csvDialog.getByTestId('csv-agency-adobe').click();
+    // The small test photos fail Adobe Stock's 4 MP rule: held back unless the user overrides.
+    await expect(csvDialog.getByTestId('csv-summary')).toContainText('0 of 20 pass Adobe Stock');
+    await expect(csvDialog.getByTestId('csv-verdict').first()).toContainText('Adobe Stock needs at least 4 MP');
+    await expect(csvDialog.getByTestId('csv-confirm')).toBeDisabled();
+    await csvDialog.getByTestId('csv-override').locator('input').check();
     const [download] = await Promise.all([page.waitForEvent('download'), csvDialog.getByTestId('csv-confirm').click()]);
     expect(download.suggestedFilename()).toMatch(/^adobe-stock-.*\.csv$/);
     const csv = readFileSync((await download.path())!, 'utf8');
@@ -241,6 +246,9 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     expect(lines).toHaveLength(21);
     const firstName = (await api.getAsset({ id: firstId })).name;
     expect(lines.find((l) => l.startsWith(`${firstName},`))).toBe(`${firstName},${EDITED_CAPTION},"${chosenOrder.join(',')}",,`);
+    await expect(csvDialog.getByTestId('csv-result')).toContainText('20 rows exported for Adobe Stock');
+    await csvDialog.getByTestId('csv-done').click();
+    await expect(csvDialog).toHaveCount(0);
 
     // ---- The keyword list: counts, hierarchy, a click filters the grid, merge ------------
     await api.editKeywords({ ids: ids.slice(0, 3), add: ['Animals|Cat'] });

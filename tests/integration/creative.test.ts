@@ -282,6 +282,36 @@ describe('lipsync and face swap', () => {
   });
 });
 
+describe('Gemini edit reference roles (issue 15)', () => {
+  const src = (n: number) => Array.from({ length: n }, () => ({ path: portrait }));
+  const preview = (model: string, roles: ('object' | 'character' | 'style')[]) =>
+    creative.previewImageJob({ kind: 'edit', request: { prompt: 'p', model, sources: src(roles.length), sourceRoles: roles } });
+
+  it('the forms learn the per-role caps; previews check them and name the cap', () => {
+    const rules = modelRules().edit;
+    expect(rules.find((r) => r.model === 'gemini-3.1-flash')!.referenceCaps).toEqual({ object: 10, character: 4 });
+    expect(rules.find((r) => r.model === 'gemini-3-pro')!.referenceCaps).toEqual({ object: 6, character: 5, style: 3 });
+    expect(rules.find((r) => r.model === 'flux2')!.referenceCaps).toBeNull();
+    expect(preview('gemini-3.1-flash', ['character', 'character', 'character', 'character', 'object'])).toMatchObject({ ok: true });
+    expect(preview('gemini-3.1-flash', Array(5).fill('character'))).toMatchObject({ ok: false, error: { field: 'sourceRoles', message: expect.stringMatching(/at most 4 character references \(5 marked\)/) } });
+    expect(preview('gemini-3.1-flash', ['style'])).toMatchObject({ ok: false, error: { field: 'sourceRoles', message: expect.stringMatching(/no style references/) } });
+    expect(preview('gemini-3-pro', Array(7).fill('object'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/at most 6 object/) } });
+    expect(preview('gemini-3-pro', ['style', 'style', 'style', 'style'])).toMatchObject({ ok: false, error: { message: expect.stringMatching(/at most 3 style/) } });
+    expect(preview('gemini-3-pro', ['style', 'character', 'object'])).toMatchObject({ ok: true, notes: expect.arrayContaining([expect.stringMatching(/role order.*1 object, 1 character, 1 style/)]) });
+    expect(preview('flux2', ['object'])).toMatchObject({ ok: false, error: { message: expect.stringMatching(/takes no reference roles/) } });
+  });
+
+  it('an edit with roles is refused before sending when a cap is broken, and sent in role order when not', async () => {
+    const before = sim.log.filter((e) => e.path === '/v1/image_edit').length;
+    await expect(creative.startEdit({ prompt: 'p', model: 'gemini-3.1-flash', sources: src(5), sourceRoles: Array(5).fill('character') })).rejects.toMatchObject({ field: 'sourceRoles' });
+    expect(sim.log.filter((e) => e.path === '/v1/image_edit').length).toBe(before);
+    const t = await creative.startEdit({ prompt: 'the person from the second picture in the first', model: 'gemini-3-pro', sources: src(2), sourceRoles: ['character', 'object'] });
+    const done = await finished(t.id);
+    expect(done.status, done.error ?? '').toBe('done');
+    expect(done.params.sourceRoles).toEqual(['character', 'object']);
+  });
+});
+
 describe('deadlines, unknown states, unconfirmed cancels (issue 15)', () => {
   const MIN = 60_000;
   it('budgets come from the interface\'s typical times: TTS ~1 min per minute of audio, lipsync ~10 min per minute of video', () => {

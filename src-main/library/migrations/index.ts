@@ -17,6 +17,7 @@ import { migration as m011 } from './011-creative-vectorize';
 import { migration as m012 } from './012-creative-deadlines';
 import { migration as m013 } from './013-exposure';
 import { migration as m014 } from './014-metadata-block-disagreement';
+import { migration as m015 } from './015-agency-fields';
 
 export type { Migration } from './migration';
 
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   m012,
   m013,
   m014,
+  m015,
 ];

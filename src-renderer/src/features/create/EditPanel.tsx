@@ -23,6 +23,8 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
   const [size, setSize] = useState('');
   const [ratio, setRatio] = useState(1);
   const [seed, setSeed] = useState('');
+  /** Gemini models: what each source stands for (object by default) */
+  const [roles, setRoles] = useState<Record<number, 'object' | 'character' | 'style'>>({});
   const [picking, setPicking] = useState(false);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
@@ -48,13 +50,16 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
   const request = useMemo<EditRequest | null>(() => {
     if (!m || !prompt.trim() || !sources.length) return null;
     const r: EditRequest = { prompt: prompt.trim(), model: m, sources: sources.map((s) => ({ assetId: s.id })) };
+    if (rule?.referenceCaps) r.sourceRoles = sources.map((s) => roles[s.id] ?? 'object');
     if (quality && rule?.qualities) r.quality = quality;
     if (resolution && rule?.resolutions) r.resolution = resolution;
     if (size) r.imageSize = size;
     if (ratio !== 1) r.megapixelRatio = ratio;
     if (seedP.seed !== undefined) r.seed = seedP.seed;
     return r;
-  }, [m, prompt, sources, quality, resolution, size, ratio, seedP.seed, rule]);
+  }, [m, prompt, sources, quality, resolution, size, ratio, seedP.seed, rule, roles]);
+  const caps = rule?.referenceCaps ?? null;
+  const roleOptions = caps ? (['object', 'character', 'style'] as const).filter((r) => (caps[r] ?? 0) > 0) : [];
   const preview = useImageJobPreview(request ? { kind: 'edit', request } : null);
   const tooMany = sources.length > max ? `image_urls: ${m} takes at most ${max} source image${max === 1 ? '' : 's'}; remove ${sources.length - max}.` : null;
   const problem = !sources.length ? 'Choose at least one source image.' : !prompt.trim() ? 'Write what to change.' : tooMany ?? seedP.error;
@@ -80,6 +85,17 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
             <figure key={s.id} className="edit-source" data-testid="edit-source" data-asset-id={s.id}>
               {s.thumb ? <img src={mediaUrl(s.thumb)} alt="" /> : <span className="muted small">{s.format.toUpperCase()}</span>}
               <figcaption title={s.name}>{s.name}</figcaption>
+              {caps && (
+                <select
+                  className="edit-source-role"
+                  value={roles[s.id] ?? 'object'}
+                  onChange={(e) => setRoles((x) => ({ ...x, [s.id]: e.target.value as 'object' | 'character' | 'style' }))}
+                  aria-label={`Role of ${s.name}`}
+                  data-testid="edit-source-role"
+                >
+                  {roleOptions.map((r) => <option key={r} value={r}>{r}</option>)}
+                </select>
+              )}
               <IconButton className="edit-source-remove" label={`Remove ${s.name}`} onClick={() => setSources((l) => l.filter((x) => x.id !== s.id))}>×</IconButton>
             </figure>
           ))}
@@ -90,6 +106,11 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
           </button>
         </div>
         {tooMany && <p className="field-error" data-testid="edit-too-many">{tooMany}</p>}
+        {caps && (
+          <p className="muted small" data-testid="edit-role-caps">
+            {m} counts references by role: {roleOptions.map((r) => `up to ${caps[r]} ${r}`).join(', ')}. The interface names no field that marks a role: Tagsmith checks the caps and sends the pictures in role order; say in the instructions which picture is which.
+          </p>
+        )}
         <Field label="Instructions" wide>
           <textarea rows={3} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="What to change, in plain words: “make it dusk, warm street lights”." data-testid="edit-prompt" />
         </Field>

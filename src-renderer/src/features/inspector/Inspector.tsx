@@ -6,11 +6,13 @@ import { Stars } from '../../ui/Stars';
 import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '../../ui/primitives';
 import { KeywordEditor } from './KeywordEditor';
 import { RightsSection } from './RightsSection';
+import { AgencySection } from './AgencySection';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
 import { ProvenanceSection, useCreationOf } from '../create/Provenance';
 import { MeasurementsSection } from '../analysis/Measurements';
+import { exposureLine, formatBias, formatFlash, formatFocal, hasExposure } from '../../ui/exposure';
 
 export function useAssetDetail(id: number | null) {
   return useQuery<AssetDetail>(id === null ? null : `asset:${id}`, ['assets', 'keywords'], (a) => a.getAsset({ id: id! }));
@@ -76,6 +78,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
       </Section>
       {a.blockDisagreement && <BlockNote d={a.blockDisagreement} />}
       <RightsSection ids={ids} values={a.rights} />
+      <AgencySection ids={ids} sampleId={a.id} />
       <MeasurementsSection id={a.id} />
       {a.errors.length > 0 && (
         <Section title="Problems">
@@ -104,6 +107,14 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
           <Row label="Taken">{formatTaken(a.takenAt)}</Row>
           <Row label="Camera">{cameraName(a.cameraMake, a.cameraModel)}</Row>
           <Row label="Lens">{a.lens ?? '—'}</Row>
+          {hasExposure(a.exposure) && (
+            <>
+              <Row label="Exposure"><span data-testid="inspector-exposure">{exposureLine(a.exposure) ?? '—'}</span></Row>
+              <Row label="Focal length">{formatFocal(a.exposure) ?? '—'}</Row>
+              {a.exposure.exposureBias !== null && <Row label="Compensation">{formatBias(a.exposure.exposureBias)}</Row>}
+              {a.exposure.flash !== null && <Row label="Flash">{formatFlash(a.exposure.flash)}</Row>}
+            </>
+          )}
           <Row label="GPS">{a.gps ? `${a.gps.lat.toFixed(5)}, ${a.gps.lon.toFixed(5)}` : '—'}</Row>
         </dl>
       </Section>
@@ -156,7 +167,7 @@ function BlockNote({ d }: { d: BlockDisagreement }) {
 }
 
 /** 'Canon' + 'Canon EOS R5' reads as 'Canon EOS R5', not 'Canon Canon EOS R5'. */
-function cameraName(make: string | null, model: string | null): string {
+export function cameraName(make: string | null, model: string | null): string {
   if (!model) return make ?? '—';
   if (!make) return model;
   const brand = make.split(/\s+/)[0].toLowerCase();
@@ -230,6 +241,7 @@ function MultiInspector({ ids, sampleId }: { ids: number[]; sampleId: number }) 
         <TextField key={`c${key}`} label="Caption for all" value="" placeholder="Set one caption for all" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
       </Section>
       <RightsSection ids={ids} values={null} />
+      <AgencySection ids={ids} sampleId={sampleId} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AssetKind, Facets, SearchQuery } from '../../../../src-preload/contract';
+import type { AssetKind, Facets, NumberRange, SearchQuery } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
 import { COLOR_LABELS, labelName } from '../../ui/ColorLabel';
 import { Section, formatCount } from '../../ui/primitives';
@@ -53,6 +53,28 @@ function KeywordFilter({ label, values, onChange, testId }: { label: string; val
   );
 }
 
+/** MIN – MAX, either end may stay empty (open). */
+function RangeFilter({ label, unit, value, onChange, testId, step }: { label: string; unit: string; value: NumberRange | undefined; onChange(v: NumberRange | undefined): void; testId: string; step: string }) {
+  const end = (key: 'min' | 'max', text: string) => {
+    const n = text.trim() === '' ? undefined : Number(text);
+    const next: NumberRange = { ...value, [key]: n !== undefined && Number.isFinite(n) && n >= 0 ? n : undefined };
+    if (next.min === undefined) delete next.min;
+    if (next.max === undefined) delete next.max;
+    onChange(next.min === undefined && next.max === undefined ? undefined : next);
+  };
+  return (
+    <div className="filter-row">
+      <label className="filter-label">{label}</label>
+      <div className="number-range">
+        <input type="number" min="0" step={step} value={value?.min ?? ''} placeholder="min" aria-label={`${label} from`} data-testid={`${testId}-min`} onChange={(e) => end('min', e.target.value)} />
+        <span className="muted">–</span>
+        <input type="number" min="0" step={step} value={value?.max ?? ''} placeholder="max" aria-label={`${label} up to`} data-testid={`${testId}-max`} onChange={(e) => end('max', e.target.value)} />
+        {unit && <span className="muted small">{unit}</span>}
+      </div>
+    </div>
+  );
+}
+
 export function Filters({ filters, onChange }: { filters: FilterState; onChange(f: FilterState): void }) {
   const facets = useQuery<Facets>('facets', ['facets'], (a) => a.facets());
   const set = (patch: Partial<FilterState>) => {
@@ -71,6 +93,7 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
     <Section
       title="Filters"
       testId="filters"
+      collapseKey="library.filters"
       actions={
         count > 0 ? (
           <button type="button" className="link-btn" onClick={() => onChange(filters.folderId ? { folderId: filters.folderId } : {})} data-testid="clear-filters">
@@ -156,6 +179,13 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
           ))}
         </select>
       </div>
+      <div className="filter-row">
+        <label className="filter-label">Lens</label>
+        <input type="text" value={filters.lens ?? ''} placeholder="any lens" onChange={(e) => set({ lens: e.target.value || undefined })} data-testid="filter-lens" />
+      </div>
+      <RangeFilter label="ISO" unit="" step="100" value={filters.iso} onChange={(iso) => set({ iso })} testId="filter-iso" />
+      <RangeFilter label="Focal" unit="mm" step="1" value={filters.focalLength} onChange={(focalLength) => set({ focalLength })} testId="filter-focal" />
+      <RangeFilter label="Aperture" unit="ƒ/" step="0.1" value={filters.aperture} onChange={(aperture) => set({ aperture })} testId="filter-aperture" />
       <div className="filter-checks">
         <label>
           <input type="checkbox" checked={!!filters.noKeywords} onChange={(e) => set({ noKeywords: e.target.checked })} data-testid="filter-no-keywords" />

@@ -7,6 +7,7 @@ import { useAssetPages } from '../grid/useAssetPages';
 import { Inspector } from '../inspector/Inspector';
 import { useEdits } from '../inspector/useEdits';
 import { Filters, activeFilterCount, type FilterState } from './Filters';
+import { FilterSummary } from './FilterSummary';
 import { FolderList, PathForm } from './FolderList';
 import { TopBar } from './TopBar';
 import { useFolders, useScanProgress } from './useFolders';
@@ -53,6 +54,8 @@ export function LibraryView({ active }: { active: boolean }) {
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
   const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull'>('grid');
+  // The loupe's info overlay (I), kept while stepping from photo to photo.
+  const [loupeInfo, setLoupeInfo] = useState(false);
   const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
   const [showScores, setShowScores] = useState(false);
   const [review, setReview] = useState<{ ids: number[]; index: number }>({ ids: [], index: 0 });
@@ -174,7 +177,7 @@ export function LibraryView({ active }: { active: boolean }) {
       const ids = targetIds();
       if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
     },
-    letters: { k: () => openRun('keywords'), c: () => openRun('caption'), r: () => void openReview() },
+    letters: { k: () => openRun('keywords'), c: () => openRun('caption'), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on) },
   });
 
   // Folders dropped onto the window become library folders (Electron gives us their path).
@@ -263,7 +266,7 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
-    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} />;
+    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} info={loupeInfo} />;
   } else {
     centre = (
       <CellDecorationsContext.Provider value={cellDecorations}>
@@ -306,6 +309,7 @@ export function LibraryView({ active }: { active: boolean }) {
       </TopBar>
       <div className="workspace">
         <aside className="sidebar" data-testid="sidebar" hidden={view === 'review'}>
+          <FilterSummary filters={filters} onChange={setFilters} />
           <FolderList
             folders={folders}
             progress={progress}
@@ -364,8 +368,8 @@ export function LibraryView({ active }: { active: boolean }) {
               <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
               Scores
             </label>
-            <label className="thumb-size">
-              <span className="muted small">Thumbnails</span>
+            <label className="thumb-size" title="Thumbnail size">
+              <span className="muted small">Size</span>
               <input type="range" min={96} max={360} step={4} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} data-testid="thumb-size" aria-label="Thumbnail size" />
             </label>
           </footer>

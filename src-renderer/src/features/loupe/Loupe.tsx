@@ -6,9 +6,33 @@ import { LabelDot } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
 import { formatCount, Spinner } from '../../ui/primitives';
 import { FaceOverlay } from '../analysis/FaceOverlay';
+import { exposureLine, formatBias, formatFlash, formatFocal } from '../../ui/exposure';
+import type { AssetDetail } from '../../../../src-preload/contract';
+import { cameraName } from '../inspector/Inspector';
 
 /** One asset large: the preview for photos, the original for playback. Arrows step. */
-export function Loupe({ item, index, total, onStep }: { item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void }) {
+/**
+ * Lightroom's loupe info overlay (I): what the photo is and how it was exposed, over the
+ * picture's top-left corner. Lines the file does not record are left out.
+ */
+function InfoOverlay({ a }: { a: AssetDetail }) {
+  const lines = [
+    a.name,
+    [cameraName(a.cameraMake, a.cameraModel), a.lens].filter((x) => x && x !== '—').join(' · ') || null,
+    exposureLine(a.exposure),
+    [formatFocal(a.exposure), formatBias(a.exposure.exposureBias), formatFlash(a.exposure.flash)].filter(Boolean).join(' · ') || null,
+  ].filter((l): l is string => !!l);
+  return (
+    <div className="loupe-info" data-testid="loupe-info">
+      {lines.map((l, i) => (
+        <div key={i} className={i === 0 ? 'loupe-info-title' : undefined}>{l}</div>
+      ))}
+      {!exposureLine(a.exposure) && a.kind === 'image' && <div className="muted">No exposure recorded in this file</div>}
+    </div>
+  );
+}
+
+export function Loupe({ item, index, total, onStep, info = false }: { item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void; info?: boolean }) {
   const { mediaUrl } = useClient();
   const detail = useAssetDetail(item?.id ?? null);
   const a = detail.data && detail.data.id === item?.id ? detail.data : undefined;
@@ -23,6 +47,7 @@ export function Loupe({ item, index, total, onStep }: { item: AssetSummary | und
     <div className="loupe" data-testid="loupe" data-asset-id={item?.id ?? ''}>
       <div className="loupe-stage">{body}</div>
       {a && a.kind === 'image' && <FaceOverlay key={a.id} assetId={a.id} imgSelector='[data-testid="loupe-img"]' />}
+      {a && info && <InfoOverlay a={a} />}
       <button type="button" className="loupe-nav loupe-prev" aria-label="Previous" disabled={index <= 0} onClick={() => onStep(-1)}>
         <IconChevronLeft />
       </button>
@@ -37,7 +62,7 @@ export function Loupe({ item, index, total, onStep }: { item: AssetSummary | und
           <span className="muted">
             {formatCount(index + 1)} / {formatCount(total)}
           </span>
-          <span className="muted small">Esc or G: back to grid · ←/→: step · 0–5: rate · 6–9: label</span>
+          <span className="muted small">Esc or G: back to grid · ←/→: step · 0–5: rate · 6–9: label · I: info</span>
         </div>
       )}
     </div>
