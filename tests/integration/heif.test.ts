@@ -53,7 +53,7 @@ beforeAll(async () => {
 
   ctx = openLibrary(join(root, 'lib'));
   await scanFolder(ctx, addFolder(ctx, photos).id);
-}, 120_000);
+});
 
 afterAll(async () => {
   ctx.db.close();
@@ -154,7 +154,7 @@ describe('HEIC derivatives for the service', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0].imageSize).toEqual({ width: 300, height: 450 });
     expect(calls[0].uploadHadExif).toBe(false);
-  }, 120_000);
+  });
 
   it('prepares every HEIF structure as a decodable JPEG of the displayed picture', async () => {
     for (const [name, w, h] of [['exif-rotated.heic', 300, 450], ['burst.heif', 450, 300], ['plain.avif', 450, 300]] as const) {
