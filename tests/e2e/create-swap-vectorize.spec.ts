@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ const SECRET = `s3cret-${randomUUID()}`;
 
 const card = (page: Page, kind: string) => page.locator(`[data-testid="task-card"][data-kind="${kind}"]`);
 
-test('vectorize a library picture into an SVG asset; swap a face onto a portrait', async ({ launchApp }) => {
+test('vectorize a library picture into an SVG asset; swap a face onto a portrait and into a video', async ({ launchApp }) => {
   test.setTimeout(180_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 300, startedMs: 400 } });
   let app: AppHandle | undefined;
@@ -33,8 +34,9 @@ test('vectorize a library picture into an SVG asset; swap a face onto a portrait
       .composite([{ input: { create: { width: 90, height: 120, channels: 3, background: '#ff00ff' } }, left: 105, top: 90 }]).jpeg().toFile(join(photos, 'donor-face.jpg'));
     await sharp({ create: { width: 600, height: 800, channels: 3, background: '#3b4654' } })
       .composite([{ input: { create: { width: 220, height: 280, channels: 3, background: '#d9a888' } }, left: 190, top: 200 }]).jpeg().toFile(join(photos, 'portrait-ben.jpg'));
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0x3b4654:size=320x240:rate=10:duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', join(photos, 'street-clip.mp4')]);
     await api.addFolder({ path: photos });
-    await expect(page.getByTestId('grid-cell')).toHaveCount(3);
+    await expect(page.getByTestId('grid-cell')).toHaveCount(4);
 
     // ---- Vectorize --------------------------------------------------------------------------
     await page.getByTestId('nav-create').click();
@@ -77,6 +79,19 @@ test('vectorize a library picture into an SVG asset; swap a face onto a portrait
     expect(sim.log.some((e) => e.path === '/v1/imageswap' && e.status === 200)).toBe(true);
     // 3 pictures + the SVG + the swapped portrait
     await expect.poll(async () => (await api.search({ query: { kinds: ['image'] }, page: { offset: 0, limit: 20 } })).total).toBe(5);
+
+    // ---- Video face swap: the same panel with a video target ----------------------------------
+    await page.getByTestId('nav-create').click();
+    await page.getByTestId('create-nav-faceswap').click();
+    await swap.getByTestId('swap-target-change').click();
+    await page.getByTestId('asset-picker').locator('[data-testid="picker-item"][data-name="street-clip.mp4"]').click();
+    await expect(swap.getByTestId('swap-video-note')).toContainText('/v1/videoswap');
+    await swap.getByTestId('swap-start').click();
+    const vcardSwap = card(page, 'faceSwap').first();
+    await expect(vcardSwap.getByTestId('task-status')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await expect(vcardSwap.getByTestId('task-video')).toBeVisible();
+    expect(sim.log.some((e) => e.path === '/v1/videoswap/create' && e.status === 200)).toBe(true);
+    await expect.poll(async () => (await api.search({ query: { kinds: ['video'] }, page: { offset: 0, limit: 20 } })).total).toBe(2);
   } finally {
     await app?.close();
     await sim.close();
