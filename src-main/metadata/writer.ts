@@ -84,7 +84,7 @@ export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts:
   let inPlace = false;
   try {
     for (const target of await targetsFor(path)) {
-      // The file as it is now, with only what the user changed applied (merge.ts desiredForWrite).
+      // The file as it is now, with only what the user changed applied (library/field-merge.ts desiredForWrite).
       const r = await writeFileMetadata(target.path, desired, { ...opts, caps: target.caps, base });
       result.files.push({ ...r, role: target.role });
       for (const f of r.changedFields) if (!result.changedFields.includes(f)) result.changedFields.push(f);
