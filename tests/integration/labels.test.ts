@@ -3,7 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApi, type ApiHost } from '../../src-main/api';
+import { findAssetByPath } from '../../src-main/library/assets';
+import { openLibrary } from '../../src-main/library/context';
 
 // Colour labels end to end through the CLI (a real child process): read from files and from
 // a RAW's sidecar as Debian's exiftool wrote them, set and cleared, searched, undone,
@@ -115,4 +118,47 @@ describe('colour labels', () => {
     expect(found('--flag', 'pick')).toEqual([]);
     expect(tagsmith('search', '--flag', 'maybe').code).toBe(2);
   });
+});
+
+describe('colour labels through the Api', () => {
+  let host: ApiHost | null = null;
+  afterAll(async () => {
+    await host?.dispose();
+  });
+
+  it('a label is a pending write like keywords: unsaved until written, then in sync; undo and validation', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-labels-api-')));
+    const pics = join(dir, 'pics');
+    mkdirSync(pics);
+    await sharp({ create: { width: 40, height: 30, channels: 3, background: '#246' } }).jpeg().toFile(join(pics, 'a.jpg'));
+    const ctx = openLibrary(join(dir, 'lib'));
+    host = createApi(ctx, { watch: false });
+    const api = host.api;
+    await api.addFolder({ path: pics });
+    await host.scanner.waitForIdle();
+    const id = findAssetByPath(ctx, join(pics, 'a.jpg'))!;
+    expect((await api.getAsset({ id })).label).toBeNull();
+
+    await api.setLabel({ ids: [id], label: 'green' });
+    expect(await api.getAsset({ id })).toMatchObject({ label: 'green', colorLabel: 'Green' });
+    expect(await api.syncState({ id })).toMatchObject({ status: 'unsaved', unsavedFields: ['label'] });
+    expect((await api.search({ query: { label: 'green' }, page: { offset: 0, limit: 5 } })).items.map((a) => a.id)).toEqual([id]);
+
+    expect((await api.writeMetadata({ ids: [id] })).map((r) => r.status)).toEqual(['written']);
+    expect(xmpLabel(join(pics, 'a.jpg'))).toBe('Green');
+    expect((await api.syncState({ id })).status).toBe('written');
+
+    // Clearing it is a change too, written as the tag's removal.
+    await api.setLabel({ ids: [id], label: null });
+    expect(await api.syncState({ id })).toMatchObject({ status: 'unsaved', unsavedFields: ['label'] });
+    expect(await api.undo()).toBe('Undo: clear the colour label of 1 photo');
+    expect((await api.getAsset({ id })).label).toBe('green');
+    await api.setLabel({ ids: [id], label: null });
+    await api.writeMetadata({ ids: [id] });
+    expect(xmpLabel(join(pics, 'a.jpg'))).toBe('');
+
+    // The renderer's path validates: only the five, or null.
+    expect(await host.invoke('setLabel', { ids: [id], label: 'orange' })).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await host.invoke('search', { query: { label: 'pink' }, page: { offset: 0, limit: 1 } })).toMatchObject({ ok: false });
+  }, 120_000);
 });
