@@ -354,6 +354,8 @@ const NOT_XMP_SECTIONS = new Set(['ifd0', 'exif', 'gps', 'iptc', 'ihdr', 'errors
 const UTF16_XMP = Buffer.from('xmpmeta', 'utf16le');
 const XMP_MARK = Buffer.from('<x:xmpmeta');
 const XMP_RDF_MARK = Buffer.from('<rdf:RDF');
+// A JPEG's XMP segment header: ASCII whatever the packet's encoding (UTF-8, -16 or -32).
+const XMP_JPEG_HEADER = Buffer.from('http://ns.adobe.com/xap/1.0/\0');
 // TIFF tags IPTC-NAA (33723) and Photoshop (34377) in either byte order.
 const TIFF_IPTC_TAGS = [[0xbb, 0x83, 0x07, 0x00], [0x83, 0xbb, 0x00, 0x07], [0x49, 0x86, 0x01, 0x00], [0x86, 0x49, 0x00, 0x01]].map((b) => Buffer.from(b));
 
@@ -426,7 +428,7 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   // exifr puts each XMP namespace under its prefix; anything beyond the TIFF/IPTC/PNG sections is XMP.
   const xmpParsed = Object.keys(o).some((k) => !NOT_XMP_SECTIONS.has(k));
   const unreadBlocks = buf.includes(UTF16_XMP)
-    || ((buf.includes(XMP_MARK) || buf.includes(XMP_RDF_MARK)) && !xmpParsed)
+    || ((buf.includes(XMP_MARK) || buf.includes(XMP_RDF_MARK) || buf.includes(XMP_JPEG_HEADER)) && !xmpParsed)
     || (TIFF_BASED.has(format) && Object.keys(iptc).length === 0 && TIFF_IPTC_TAGS.some((t) => buf.includes(t)));
   const opaqueBlocks = exif.MakerNote !== undefined || (format === 'jpeg' && jpegHasOpaqueSegments(buf));
   return { raw: r, unreadBlocks, opaqueBlocks };
