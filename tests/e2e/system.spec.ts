@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import type { ApiEnvelope } from '../../src-preload/contract';
 import { flushLog, setLogFile } from '../../src-main/core/log';
@@ -37,6 +39,24 @@ test('Settings › System lists the tools with their versions, and a missing one
     await expect(system.getByTestId('tool-ffprobe')).toContainText('not available');
     await expect(system.getByTestId('tool-ffprobe')).toContainText('Videos and audio files cannot be read');
     await expect(system.getByTestId('tool-ffmpeg')).toHaveAttribute('data-ok', 'true');
+
+    // A path set here comes first, before the environment and the shipped copy.
+    const systemFfprobe = execFileSync('sh', ['-c', 'command -v ffprobe'], { encoding: 'utf8' }).trim();
+    await system.getByTestId('tool-path-ffprobe').fill(systemFfprobe);
+    await system.getByTestId('tool-paths-save').click();
+    await expect(system.getByTestId('tool-ffprobe')).toHaveAttribute('data-ok', 'true');
+    await expect(system.getByTestId('tool-ffprobe')).toContainText('set in Settings');
+    await expect(system.getByTestId('tool-ffprobe')).toContainText(systemFfprobe);
+    // The CLI reads the same setting.
+    const doctor = JSON.parse(
+      execFileSync(process.execPath, [fileURLToPath(new URL('../../bin/tagsmith.js', import.meta.url)), '--library', app.dataDir, 'doctor', '--json'], {
+        encoding: 'utf8', env: { ...process.env, TAGSMITH_QUIET: '1', TAGSMITH_FFPROBE: '' },
+      }),
+    ) as { tools: { name: string; source: string; path: string }[] };
+    expect(doctor.tools.find((t) => t.name === 'ffprobe')).toMatchObject({ source: 'setting', path: systemFfprobe });
+    await system.getByTestId('tool-path-ffprobe').fill('');
+    await system.getByTestId('tool-paths-save').click();
+    await expect(system.getByTestId('tool-ffprobe')).not.toContainText('set in Settings');
   } finally {
     if (saved === undefined) delete process.env.TAGSMITH_FFPROBE;
     else process.env.TAGSMITH_FFPROBE = saved;
