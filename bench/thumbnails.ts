@@ -116,13 +116,53 @@ export async function benchThumbnails(workDir: string): Promise<AreaResult> {
     ratio: round(median(bare.each) / median(results['app grid thumbnail, single-threaded'].each), 2), ratioNote: 'bare/app', target: null, status: 'INFO',
   });
   sharp.concurrency(1);
+  const heic = await benchHeic(dir, files[0], ctx);
+  figures.push(heic.figure);
+  results['app grid thumbnail from HEIC'] = heic.heic;
+  results['app grid thumbnail from the same picture as JPEG'] = heic.jpeg;
   rmSync(out, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
   const notes = [
+    heic.note,
     `${FILES} unique 24 MP (6000x4000) synthetic JPEGs with EXIF, ${round(median(sizes) / 1e6, 1)} MB median, generated in this run. Every tool writes a JPEG: grid thumbnails 400 px box q80, service derivatives 450x300 q85 without metadata.`,
     'App timings include reading the file (the scan reads it into a Buffer that also feeds the hash and EXIF reader) and the atomic temp-file + rename; reference timings are whole-process wall times (vipsthumbnail / convert start-up included, ~10-30 ms), which flatters the app slightly.',
     `Single-threaded: one image at a time, sharp.concurrency(1), VIPS_CONCURRENCY=1, MAGICK_THREAD_LIMIT=1; median of per-image times. Multi-threaded: ${IN_FLIGHT} images in flight (the scan's concurrency), each tool with its default threading (the app keeps one libvips thread per image); wall time / images.`,
   ];
   const detail = Object.fromEntries(Object.entries(results).map(([k, t]) => [k, { median: round(median(t.each), 1), p95: round(p95(t.each), 1), perImageMs: round(t.perImageMs, 1) }]));
   return { area: 'thumbnails', figures, notes, detail, seconds: (Date.now() - t0) / 1000 };
+}
+
+/**
+ * 24 MP HEIC -> grid thumbnail (libheif in WebAssembly, one decode at a time, then sharp) vs
+ * the same picture as a JPEG (libvips). heif-enc (Debian libheif-examples) makes the HEIC
+ * from the first JPEG; x265's ultrafast preset keeps that encode to seconds.
+ */
+async function benchHeic(dir: string, jpegFile: string, ctx: LibraryCtx): Promise<{ figure: Figure; heic: Timing; jpeg: Timing; note: string }> {
+  const heicFile = join(dir, 'p24.heic');
+  log('thumbnails', 'encoding a 24 MP HEIC with heif-enc');
+  await run('heif-enc', ['-q', '80', '-p', 'preset=ultrafast', '-o', heicFile, jpegFile]);
+  const runs = pick(5, 2);
+  let serial = 0;
+  const thumb = (format: 'heic' | 'jpeg') => async (file: string): Promise<void> => {
+    const buf = await readFile(file);
+    const r = await makeImageThumb(ctx, { path: file, format, isRaw: false, hash: `heic-bench${serial++}x${Date.now()}`, buf, orientation: 1 });
+    if (!r.thumb) throw new Error(`no thumbnail for ${file}: ${r.problem}`);
+  };
+  const rssBefore = process.memoryUsage().rss;
+  const heic = await measure(Array(runs).fill(heicFile), 1, thumb('heic'));
+  const rssAfter = process.memoryUsage().rss;
+  const jpeg = await measure(Array(runs).fill(jpegFile), 1, thumb('jpeg'));
+  const h = round(median(heic.each), 1);
+  const j = round(median(jpeg.each), 1);
+  const mb = (await readFile(heicFile)).length / 1e6;
+  return {
+    heic,
+    jpeg,
+    figure: {
+      area: 'thumbnails', name: `24 MP HEIC -> grid thumbnail (libheif WebAssembly + sharp, p95 ${round(p95(heic.each), 1)} ms) vs the same picture as JPEG`, value: h, unit: 'ms median',
+      reference: { name: `the JPEG it was encoded from, p95 ${round(p95(jpeg.each), 1)} ms`, value: j, unit: 'ms median' }, ratio: round(h / j, 2), ratioNote: 'HEIC/JPEG',
+      target: null, status: 'INFO',
+    },
+    note: `HEIC row: one 24 MP HEIC (${round(mb, 1)} MB, heif-enc -q 80, x265 ultrafast) made from the first JPEG, ${runs} thumbnails one at a time after a warm-up; the process RSS grew by ${round((rssAfter - rssBefore) / 1e6, 0)} MB over the HEIC runs (libheif's WebAssembly memory grows to the largest picture decoded and stays).`,
+  };
 }

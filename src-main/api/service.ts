@@ -1,8 +1,9 @@
-import type { Api, ConnectionVerdict, CredentialInfo, QueueTarget, ServiceSettings } from '../../src-preload/contract';
+import type { Api, ConnectionVerdict, CredentialInfo, JobView, QueueTarget, ServiceSettings } from '../../src-preload/contract';
 import { CredentialsError, CredentialStore } from '../credentials';
 import { JobQueue } from '../jobs/queue';
 import { builtinHandlers } from '../jobs/handlers';
 import type { LibraryCtx } from '../library/context';
+import { jobAssets } from '../library/job-assets';
 import { DEFAULT_BASE_URL, insecureAddressProblem, ServiceClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import { attachWorkflows, onWorkflowEvent } from '../workflows';
@@ -44,6 +45,12 @@ export interface ServiceHost {
 }
 
 const BASE_URL_KEY = 'baseUrl';
+
+/** Each job with the photo it works on (its payload's assetId), for the Activity view. */
+function withAssets(ctx: LibraryCtx, jobs: JobView[]): JobView[] {
+  const assets = jobAssets(ctx, jobs.map((j) => j.id));
+  return jobs.map((j) => ({ ...j, asset: assets.get(j.id) ?? null }));
+}
 
 export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): ServiceHost {
   const credentials = opts.credentials ?? new CredentialStore();
@@ -134,7 +141,7 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
       return queue.listBatches(limit);
     },
     async listJobs(filter) {
-      return queue.listJobs(filter);
+      return withAssets(ctx, queue.listJobs(filter));
     },
     async controlQueue({ action, target }) {
       control(queue, action, target);

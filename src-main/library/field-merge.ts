@@ -119,7 +119,9 @@ export function desiredForWrite(base: Partial<ManagedFields> | null, file: Manag
     const b = base?.[f];
     // Without a recorded value, a value the library has counts as the user's; an empty one does not.
     const userChanged = b !== undefined ? !sameField(f, b, lv) : f === 'rating' ? lv !== 0 : f === 'rejected' ? lv === true : lv !== null;
-    if (!userChanged) o[f] = file[f] ?? lv;
+    // Not the user's change: the target keeps what it has, even nothing (a value the library
+    // read from elsewhere, a RAW's own EXIF or the other of file and sidecar, stays there).
+    if (!userChanged) o[f] = file[f];
   }
   return out;
 }

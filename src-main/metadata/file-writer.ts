@@ -33,7 +33,7 @@ export interface WriteFileOptions {
   /**
    * What the file held when Tagsmith last read or wrote it (file_state). Given (even null),
    * `desired` is the library's values and only what the user changed since is applied to the
-   * file as it is now (merge.ts desiredForWrite); left out, `desired` is written as it is.
+   * file as it is now (library/field-merge.ts desiredForWrite); left out, `desired` is written as it is.
    */
   base?: Partial<ManagedFields> | null;
   /**

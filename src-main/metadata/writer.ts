@@ -31,8 +31,8 @@ export interface WriteResult {
 export type WriteAssetOptions = Pick<WriteFileOptions, 'beforeCommit' | 'tamperReadBack'>;
 
 /**
- * file_state for a RAW written through its sidecar: the catalogue read the RAW and its sidecar
- * together, so the recorded values are the library's (what both files together now say).
+ * file_state for a file read together with its sidecar: the catalogue read both, so the
+ * recorded values are the library's (what the two together now say).
  */
 function sidecarSnapshot(desired: ManagedFields, after: FileFields): ManagedFields {
   const out: ManagedFields = { ...after };
@@ -49,12 +49,17 @@ const ADOPTED_TEXT = ['caption', 'title', 'headline', 'creator', 'copyright', 'c
  * from the same place. Returns whether anything changed.
  */
 function adoptFileValues(ctx: LibraryCtx, assetId: number, library: ManagedFields, after: FileFields): boolean {
-  const keywords = !sameField('keywords', library.keywords, after.keywords);
-  const text = ADOPTED_TEXT.filter((f) => library[f] !== undefined && !sameField(f, library[f], after[f]));
-  const rating = !sameField('rating', library.rating, after.rating);
+  // Keywords are only ever added this way (the file's foreign ones); the library's own list,
+  // the user's removals included, stays as it is, and keywords read from a sidecar stay too.
+  const have = new Set(library.keywords.map((k) => k.normalize('NFC').toLocaleLowerCase()));
+  const foreign = after.keywords.filter((k) => !have.has(k.normalize('NFC').toLocaleLowerCase()));
+  const keywords = foreign.length > 0 && !sameField('keywords', library.keywords, [...library.keywords, ...foreign]);
+  // A value the file lacks is not adopted as "none": the library may have read it elsewhere (the sidecar).
+  const text = ADOPTED_TEXT.filter((f) => library[f] !== undefined && after[f] !== null && !sameField(f, library[f], after[f]));
+  const rating = after.rating !== 0 && !sameField('rating', library.rating, after.rating);
   if (!keywords && !text.length && !rating) return false;
   ctx.db.transaction(() => {
-    if (keywords) setAssetKeywords(ctx.db, assetId, after.keywords);
+    if (keywords) setAssetKeywords(ctx.db, assetId, [...library.keywords, ...foreign]);
     for (const f of text) ctx.db.prepare(`UPDATE assets SET ${f} = ? WHERE id = ?`).run(after[f], assetId);
     if (rating) ctx.db.prepare('UPDATE assets SET rating = ? WHERE id = ?').run(after.rating, assetId);
   })();
@@ -79,7 +84,7 @@ export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts:
   let inPlace = false;
   try {
     for (const target of await targetsFor(path)) {
-      // The file as it is now, with only what the user changed applied (merge.ts desiredForWrite).
+      // The file as it is now, with only what the user changed applied (library/field-merge.ts desiredForWrite).
       const r = await writeFileMetadata(target.path, desired, { ...opts, caps: target.caps, base });
       result.files.push({ ...r, role: target.role });
       for (const f of r.changedFields) if (!result.changedFields.includes(f)) result.changedFields.push(f);
@@ -93,12 +98,17 @@ export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts:
     return failed(why);
   }
   // A RAW's sidecar holds only part of what the catalogue read (the RAW's own tags are the rest).
-  if (snapshot && inPlace && adoptFileValues(ctx, assetId, desired, snapshot)) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [assetId] });
+  const adopted = snapshot !== null && inPlace && adoptFileValues(ctx, assetId, desired, snapshot);
+  if (adopted) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [assetId] });
   if (inPlace && result.files[0]) {
     const d = result.files[0].blockDisagreement;
     ctx.db.prepare('UPDATE assets SET block_disagreement = ? WHERE id = ?').run(d ? JSON.stringify(d) : null, assetId);
   }
-  recordFileWritten(ctx, assetId, snapshot ? (inPlace ? snapshot : sidecarSnapshot(desired, snapshot)) : desired);
+  // One file holds everything the catalogue read: record what it holds. A file with a sidecar
+  // (or a RAW's sidecar alone) holds it between them: record the library's values, which are
+  // what the two say together.
+  const libraryNow = adopted ? (libraryFields(ctx, assetId, base) ?? desired) : desired;
+  recordFileWritten(ctx, assetId, snapshot ? (inPlace && result.files.length === 1 ? snapshot : sidecarSnapshot(libraryNow, snapshot)) : desired);
   return { ...result, status: result.files.some((f) => f.tags.length > 0) ? 'written' : 'in_sync' };
 }
 

@@ -44,6 +44,16 @@ export interface JobView {
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
+  /** The library photo the job works on (listJobs fills it; null for jobs on no photo, e.g. a creative task). */
+  asset?: JobAsset | null;
+}
+
+/** Which photo a job is about, as the Activity view names it. */
+export interface JobAsset {
+  id: number;
+  name: string;
+  /** Media token of its grid thumbnail, or null. */
+  thumb: string | null;
 }
 
 export interface BatchView {

@@ -135,7 +135,7 @@ beforeAll(async () => {
   const t = Date.now();
   summary = await scanFolder(ctx, folder.id);
   scanMs = Date.now() - t;
-}, 120_000);
+});
 
 afterAll(async () => {
   ctx.db.close();
@@ -279,7 +279,7 @@ describe('unreadable files and folders', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe('the analysis side refuses what it cannot send, before sending', () => {

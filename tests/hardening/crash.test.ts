@@ -91,7 +91,9 @@ describe.concurrent('kill -9 at random moments', () => {
     const acks: { assetId: number; keyword: string }[] = [];
     let midScan = 0;
     for (let k = 0; k < KILLS.scan; k++) {
-      const d = await runAndKill('scan-driver.ts', { DATA_DIR: dataDir, FOLDER_ID: String(folderId) }, 1200);
+      // Every other kill comes after an edit was acknowledged (so there are acked edits to lose,
+      // however slowly a busy machine starts); the others at any moment after ready.
+      const d = await runAndKill('scan-driver.ts', { DATA_DIR: dataDir, FOLDER_ID: String(folderId) }, 1200, k % 2 === 0 ? /^ack / : undefined);
       killCounts.scan = (killCounts.scan ?? 0) + 1;
       acks.push(...ackedKeywords(d.lines));
       expect(integrity(dbFile), `kill ${k}`).toBe('ok');
@@ -123,9 +125,9 @@ describe.concurrent('kill -9 at random moments', () => {
       ctx2.db.close();
     }
     expect(lostEdits(dbFile, acks)).toEqual([]);
-    expect(acks.length).toBeGreaterThan(KILLS.scan);
+    expect(acks.length).toBeGreaterThanOrEqual(Math.ceil(KILLS.scan / 2));
     console.log(`scan: ${KILLS.scan} kills, ${midScan} landed mid-scan, ${acks.length} acked edits kept`);
-  }, 150_000);
+  }, 600_000);
 
   it(`during a keyword batch against the simulator (${KILLS.keywords} kills): no job lost, no picture billed twice`, async () => {
     const sim = await startSimulator({ port: 0, accounts: [creds] });
@@ -210,7 +212,7 @@ describe.concurrent('kill -9 at random moments', () => {
       await client.close();
       await sim.close();
     }
-  }, 150_000);
+  }, 600_000);
 
   it(`during a metadata export (${KILLS.export} kills): every original is its old or its new bytes and opens, no temp left`, async () => {
     const dir = join(base, 'export');
@@ -233,7 +235,9 @@ describe.concurrent('kill -9 at random moments', () => {
     let newBytesAtKill = 0;
     let writes = 0;
     for (let k = 0; k < KILLS.export; k++) {
-      const d = await runAndKill('export-driver.ts', { DATA_DIR: dataDir, DIR: folder }, 1200);
+      // Every third kill comes after a write was acknowledged, so kills land among writes
+      // however slowly a busy machine starts exiftool; the others at any moment after ready.
+      const d = await runAndKill('export-driver.ts', { DATA_DIR: dataDir, DIR: folder }, 1200, k % 3 === 0 ? /^wrote \d+ / : undefined);
       killCounts.export = (killCounts.export ?? 0) + 1;
       acks.push(...ackedKeywords(d.lines));
       for (const l of d.lines) {
@@ -280,7 +284,7 @@ describe.concurrent('kill -9 at random moments', () => {
     expect(lostEdits(dbFile, acks)).toEqual([]);
     expect(writes).toBeGreaterThan(0);
     console.log(`export: ${KILLS.export} kills, ${writes} acked writes, ${newBytesAtKill} kills landed between rename and ack, ${acks.length} acked edits kept`);
-  }, 150_000);
+  }, 600_000);
 
   it(`during result downloads and async tasks (${KILLS.download} kills): files complete or absent, no task created twice`, async () => {
     const sim = await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 30, startedMs: 60 } });
@@ -348,5 +352,5 @@ describe.concurrent('kill -9 at random moments', () => {
       await client.close();
       await sim.close();
     }
-  }, 150_000);
+  }, 600_000);
 });

@@ -48,5 +48,5 @@ describe.skipIf(process.platform === 'win32')('the shared exiftool processes', (
     } finally {
       child.kill('SIGKILL');
     }
-  }, 60_000);
+  });
 });

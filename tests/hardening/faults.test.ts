@@ -124,7 +124,7 @@ describe('faults from the service', () => {
     expect(sim.log.filter((e) => e.status >= 500 && e.status !== 502).length).toBe(18);
     noDoubleBilling(q, sims, indices(40));
     expect(sim.billed()[creds.clientId].keywords).toBe(40);
-  }, 60_000);
+  });
 
   it('jobs the service keeps answering with 500 end failed after their tries, with the reason, unbilled: the batch ends', async () => {
     const { sim, sims, q } = await setup();
@@ -138,7 +138,7 @@ describe('faults from the service', () => {
     expect(finishedOrPaused(q, batch.id)).toBe('finished');
     noDoubleBilling(q, sims, indices(10));
     expect(sim.billed()[creds.clientId]?.keywords ?? 0).toBe(0);
-  }, 60_000);
+  });
 
   it('quota exhausted mid-batch under a 502 storm: paused with a reason, nothing billed twice, resumes after top-up', async () => {
     const { sim, sims, q } = await setup({ freeQuota: { keywords: 17 } });
@@ -160,7 +160,7 @@ describe('faults from the service', () => {
     expect(q.getBatch(batch.id)!.counts.done).toBe(45);
     noDoubleBilling(q, sims, indices(45));
     expect(sim.billed()[creds.clientId].keywords).toBe(45);
-  }, 60_000);
+  });
 
   it('an injected 429 in the middle of a batch holds billed work with a reason until resumed', async () => {
     const { sim, sims, q } = await setup();
@@ -176,7 +176,7 @@ describe('faults from the service', () => {
     expect(finishedOrPaused(q, batch.id)).toBe('finished');
     expect(q.getBatch(batch.id)!.counts.done).toBe(20);
     noDoubleBilling(q, sims, indices(20));
-  }, 60_000);
+  });
 
   it('slow and failing async tasks: failures end with the service reason, slow ones finish; no task created twice', async () => {
     const { sim, q } = await setup();
@@ -198,7 +198,7 @@ describe('faults from the service', () => {
     expect(creates).toBe(6);
     expect(sim.tasks()).toHaveLength(6);
     expect(q.status().hold).toBeNull();
-  }, 60_000);
+  });
 
   it('an offline period (service closed, restarted on the same port) pauses with a reason and resumes by itself', async () => {
     const { sim, sims, q, client } = await setup();
@@ -223,5 +223,5 @@ describe('faults from the service', () => {
     expect((b.counts.done ?? 0) + (b.counts.unknown ?? 0)).toBe(40);
     noDoubleBilling(q, sims, indices(40));
     expect(client.baseUrl).toBe(again.url);
-  }, 60_000);
+  });
 });

@@ -61,10 +61,15 @@ export function startDriver(script: string, env: Record<string, string>): Driver
   };
 }
 
-/** Start a driver, wait for its ready line, let it work a random moment, kill -9 it. */
-export async function runAndKill(script: string, env: Record<string, string>, maxDelayMs: number): Promise<Driver> {
+/**
+ * Start a driver, wait for its ready line (and, with `after`, for a line saying it has done some
+ * work: on a busy machine "a random moment" alone may never reach the work), let it work a
+ * random moment, kill -9 it.
+ */
+export async function runAndKill(script: string, env: Record<string, string>, maxDelayMs: number, after?: RegExp): Promise<Driver> {
   const d = startDriver(script, env);
   await until(() => d.lines.includes('ready') || d.child.exitCode !== null, `${script} ready`);
+  if (after) await until(() => d.lines.some((l) => after.test(l)) || d.child.exitCode !== null, `${script}: a line like ${after}`);
   if (d.child.exitCode !== null) throw new Error(`${script} exited before it was killed (${d.child.exitCode})`);
   await new Promise((r) => setTimeout(r, Math.floor(Math.random() * maxDelayMs)));
   await d.kill();

@@ -203,7 +203,7 @@ describe('every Api method, every field, hostile values', () => {
     expect(db.prepare("SELECT COUNT(*) FROM sqlite_master").pluck().get()).toBe(tablesBefore);
     db.close();
     console.log(`api fuzz: ${calls} calls over ${API_METHODS.length} methods (${withBaseline} with a valid baseline varied field by field)`);
-  }, 120_000);
+  });
 
   it('a CSV is only ever saved where the user chose in the save dialog', async () => {
     const res = await host.invoke('exportCsv', { ids: [1], agency: 'adobe', path: victim });
@@ -378,5 +378,5 @@ describe('after a realistic run with credentials, the secret is nowhere under th
     expect(all).not.toContain('Wr0ng-');
     expect(statSync(join(dataDir, 'library.sqlite')).size).toBeGreaterThan(0);
     console.log(`secrets: ${openFiles.length} files while open (WAL included) and ${files.length} after closing (${files.reduce((a, f) => a + statSync(f).size, 0)} bytes) grepped, ${seen.length} answers/events checked`);
-  }, 60_000);
+  });
 });

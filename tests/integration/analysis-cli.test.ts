@@ -56,7 +56,7 @@ beforeAll(async () => {
   await sharp(Buffer.from(kid)).jpeg({ quality: 95, chromaSubsampling: '4:4:4' }).withMetadata({ orientation: 1 }).toFile(p('kid.jpg'));
   const idx = await cli(['index', photos, '--json']);
   expect(idx.code, idx.stderr).toBe(0);
-}, 120_000);
+});
 
 afterAll(async () => {
   await sim.close();

@@ -83,7 +83,7 @@ describe('caption runs', () => {
     expect(fields(ids[0]).caption).toBeNull();
     expect(previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'short', force: true })).toMatchObject({ billable: 0, cached: 2 });
     expect(previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'normal' })).toMatchObject({ billable: 2 });
-  }, 30_000);
+  });
 
   it('are edited, accepted as caption or title through the undoable edit log, or rejected', () => {
     const [first] = pendingCaptionIds(ctx, [ids[0]]);
@@ -125,7 +125,7 @@ describe('caption runs', () => {
     expect(res.captionsRestored).toBe(1);
     expect(fields(ids[0]).caption).toBe(before[0].caption);
     expect(fields(ids[1]).caption).toBe('My own words');
-  }, 30_000);
+  });
 });
 
 describe('migration 5', () => {

@@ -67,7 +67,7 @@ beforeAll(async () => {
   writeFileSync(p('broken.jpg'), Buffer.from('not a jpeg at all'));
   const idx = await cli(['index', photos, '--json']);
   expect(idx.code, idx.stderr).toBe(0);
-}, 120_000);
+});
 
 afterAll(async () => {
   await sim.close();
@@ -156,7 +156,7 @@ describe('tagsmith caption (AI) and export', () => {
     const manual = await cli(['caption', p('grass.jpg'), '--set', 'Green field', '--json']);
     expect(manual.json()).toMatchObject({ updated: 1, assets: [{ caption: 'Green field' }] });
     expect((await cli(['caption', p('grass.jpg'), '--set', 'x', '--length', 'short'])).code).toBe(2);
-  }, 60_000);
+  });
 
   it('exports an agency CSV with keywords in order, and writes the files', async () => {
     expect((await cli(['tag', p('brick.jpg'), '--add', 'wall,Red,Brick, texture'])).code).toBe(0);
@@ -185,7 +185,7 @@ describe('tagsmith caption (AI) and export', () => {
       await et.end();
     }
     expect((await cli(['export', p('brick.jpg'), '--json'])).code).toBe(2);
-  }, 60_000);
+  });
 });
 
 describe('video keywording inputs (issue 15)', () => {
@@ -212,6 +212,6 @@ describe('video keywording inputs (issue 15)', () => {
     // the service saw two MP4 uploads and refused none
     const calls = sim.log.filter((e) => e.path === '/v1/video_keywords').slice(before);
     expect(calls.map((e) => e.status)).toEqual([200, 200]);
-  }, 120_000);
+  });
 });
 

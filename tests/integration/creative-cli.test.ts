@@ -46,7 +46,7 @@ describe('creative CLI', () => {
     const r = await cli(['voices', '--lang', 'spa', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json<{ voices: { apiName: string }[] }>().voices.map((v) => v.apiName).sort()).toEqual(['Eric', 'Lucia']);
-  }, 60_000);
+  });
 
   it('speak and generate wait for their results, which search finds as library assets; tasks lists them', async () => {
     const s = await cli(['speak', '--voice', 'Ryan', '--text', 'Hello from the command line.', '--json']);
@@ -76,7 +76,7 @@ describe('creative CLI', () => {
     expect(list.map((x) => x.status)).toEqual(['done', 'done']);
     // speak and generate keep their fields and add the tasks array of vectorize and swap
     expect(speech).toMatchObject({ tasks: [{ taskId: speech.task, status: 'done', result: { path: speech.path } }] });
-  }, 120_000);
+  });
 });
 
 interface TasksJson { tasks: { taskId: number | null; status: string; result: { path: string } | null; error?: string }[] }
@@ -93,7 +93,7 @@ describe('vectorize, swap, edit options (issue 15)', () => {
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0x2f6fe0:size=160x120:rate=5:duration=1', '-pix_fmt', 'yuv420p', '-y', join(pics, 'clip.mp4')]);
     const idx = await cli(['index', pics, '--json']);
     expect(idx.code, idx.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it('vectorize IMAGE... waits and prints {tasks} with the indexed SVG; a file it cannot take does not stop the rest', async () => {
     const r = await cli(['vectorize', join(pics, 'logo.png'), join(pics, 'clip.mp4'), '--json']);
@@ -114,7 +114,7 @@ describe('vectorize, swap, edit options (issue 15)', () => {
     expect(tags.SvgMetadataCreatorTool).toMatch(/image_vectorize/);
     expect(readFileSync(svg.result!.path, 'utf8')).toContain('<svg');
     expect(sim.billed()[creds.clientId].image_vectorize).toBe(1);
-  }, 120_000);
+  });
 
   it('vectorize --no-wait queues and returns at once; tasks --json shows the same state', async () => {
     const r = await cli(['vectorize', join(pics, 'logo.png'), '--no-wait', '--json']);
@@ -123,7 +123,7 @@ describe('vectorize, swap, edit options (issue 15)', () => {
     expect(t).toMatchObject({ taskId: expect.any(Number), status: 'waiting', result: null });
     const list = (await cli(['tasks', '--json'])).json<{ tasks: { task: number; status: string }[] }>().tasks;
     expect(list.find((x) => x.task === t.taskId)?.status).toBe('waiting');
-  }, 60_000);
+  });
 
   it('swap --donor --target IMAGE: image face swap into the library', async () => {
     const r = await cli(['swap', '--donor', join(pics, 'face.jpg'), '--target', join(pics, 'portrait.jpg'), '--json']);
@@ -132,7 +132,7 @@ describe('vectorize, swap, edit options (issue 15)', () => {
     expect(t).toMatchObject({ status: 'done', result: { path: expect.stringMatching(/\.png$/) } });
     expect((await sharp(t.result!.path).metadata()).width).toBe(400);
     expect(sim.log.some((e) => e.path === '/v1/imageswap' && e.status === 200)).toBe(true);
-  }, 120_000);
+  });
 
   it('swap --donor --target VIDEO: video face swap (/v1/videoswap) into the library', async () => {
     const r = await cli(['swap', '--donor', join(pics, 'face.jpg'), '--target', join(pics, 'clip.mp4'), '--json']);
@@ -142,7 +142,7 @@ describe('vectorize, swap, edit options (issue 15)', () => {
     const found = await cli(['search', '--type', 'video', '--json']);
     expect(found.stdout).toContain(t.result!.path);
     expect(sim.billed()[creds.clientId].videoswap).toBe(1);
-  }, 120_000);
+  });
 
   it('edit takes --quality and --megapixel-ratio; generate takes vector colours', async () => {
     const e = await cli(['edit', '--prompt', 'warmer', join(pics, 'portrait.jpg'), '--model', 'gpt-image-2', '--quality', 'low', '--megapixel-ratio', '0.5', '--json']);
@@ -155,5 +155,5 @@ describe('vectorize, swap, edit options (issue 15)', () => {
     expect(g.code, g.stderr).toBe(0);
     expect(g.json<{ path: string }>().path).toMatch(/\.svg$/);
     expect(readFileSync(g.json<{ path: string }>().path, 'utf8')).toContain('rgb(200,30,30)');
-  }, 120_000);
+  });
 });

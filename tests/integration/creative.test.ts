@@ -52,7 +52,7 @@ beforeAll(async () => {
   queue.start();
   portrait = join(dir, 'portrait.png');
   await sharp({ create: { width: 640, height: 800, channels: 3, background: '#c08060' } }).png().toFile(portrait);
-}, 60_000);
+});
 
 afterAll(async () => {
   await creative.settle();

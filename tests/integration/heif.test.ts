@@ -53,7 +53,7 @@ beforeAll(async () => {
 
   ctx = openLibrary(join(root, 'lib'));
   await scanFolder(ctx, addFolder(ctx, photos).id);
-}, 120_000);
+});
 
 afterAll(async () => {
   ctx.db.close();
@@ -125,14 +125,26 @@ describe('HEIC derivatives for the service', () => {
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, accounts: [creds] });
     library = join(root, 'cli-lib');
-  });
+    const idx = await cli(['index', photos, '--json']);
+    expect(idx.code, idx.stderr).toBe(0);
+  }, 120_000);
   afterAll(async () => {
     await sim.close();
   });
 
+  it('`tagsmith index` returns only once every file has its full thumbnail (a script can use it at once)', async () => {
+    const r = await cli(['search', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const assets = JSON.parse(r.stdout) as { path: string; thumbnail: string | null }[];
+    expect(assets).toHaveLength(5);
+    for (const a of assets) {
+      expect(a.thumbnail, a.path).not.toBeNull();
+      const meta = await sharp(a.thumbnail!).metadata();
+      expect([meta.format, Math.max(meta.width!, meta.height!)], a.path).toEqual(['jpeg', 400]);
+    }
+  });
+
   it('a keyword run sends the iPhone HEIC as an upright JPEG the service decodes', async () => {
-    const idx = await cli(['index', photos, '--json']);
-    expect(idx.code, idx.stderr).toBe(0);
     const r = await cli(['keyword', join(photos, 'iphone.heic'), '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { billable: number; assets: { suggestions: { keyword: string }[]; error?: string }[] };
@@ -142,7 +154,7 @@ describe('HEIC derivatives for the service', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0].imageSize).toEqual({ width: 300, height: 450 });
     expect(calls[0].uploadHadExif).toBe(false);
-  }, 120_000);
+  });
 
   it('prepares every HEIF structure as a decodable JPEG of the displayed picture', async () => {
     for (const [name, w, h] of [['exif-rotated.heic', 300, 450], ['burst.heif', 450, 300], ['plain.avif', 450, 300]] as const) {

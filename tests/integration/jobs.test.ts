@@ -169,7 +169,7 @@ describe('job queue', () => {
       most = Math.max(most, i - j + 1);
     }
     expect(most).toBeLessThanOrEqual(12);
-  }, 120_000);
+  });
 
   it('a 401 stops everything and asks for credentials', async () => {
     const { sim, q } = await setup({}, { clientId: 'jobs', clientSecret: 'wrong' });
@@ -324,5 +324,5 @@ describe('kill -9 mid-batch', () => {
     } finally {
       await sim.close();
     }
-  }, 90_000);
+  });
 });

@@ -58,7 +58,7 @@ beforeAll(async () => {
   exiftool('-q', '-o', p('IMG_7.xmp'), '-XMP-xmp:Label=Green', '-XMP-xmp:Rating=2');
   const r = tagsmith('index', photos, '--json');
   expect(r.code, r.stderr).toBe(0);
-}, 120_000);
+});
 
 describe('colour labels', () => {
   it('reads labels from files and sidecars, sets, searches, undoes, writes XMP Label and reads it back', () => {

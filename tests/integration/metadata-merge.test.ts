@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalKeywords, fileKeywordList, flattenKeywords, truncateUtf8 } from '../../src-main/metadata/fields';
-import { mergeKeywords, threeWayMerge } from '../../src-main/library/field-merge';
+import { desiredForWrite, mergeKeywords, threeWayMerge } from '../../src-main/library/field-merge';
 
 // The rescan's three-way merge (pure) and the keyword forms the writer relies on.
 
@@ -77,5 +77,39 @@ describe('keyword forms', () => {
     expect(truncateUtf8('Ж'.repeat(40), 64)).toBe('Ж'.repeat(32));
     expect(truncateUtf8('😀😀', 5)).toBe('😀');
     expect(truncateUtf8('short', 64)).toBe('short');
+  });
+});
+
+describe('desiredForWrite (what a write puts into the file as it is now)', () => {
+  const file = (over: object = {}) => ({
+    keywords: ['Fjord', 'Hafen'], caption: 'Im Hafen', title: 'Titel', rating: 2, rejected: false,
+    headline: null, creator: 'Fotograf', copyright: null, credit: null, city: null, country: null, ...over,
+  });
+
+  it('applies only the user’s changes: added appended, removed removed, foreign keywords and untouched fields kept', () => {
+    // The catalogue's last reading missed the file's XMP half ('Fjord') and its caption.
+    const base = { keywords: ['Hafen', 'Boot'], caption: null, title: 'Titel', rating: 2 };
+    const library = { keywords: ['Hafen', 'Neu'], caption: null, title: 'Neuer Titel', rating: 2 };
+    const d = desiredForWrite(base, file({ keywords: ['Fjord', 'Hafen', 'Boot'] }), library);
+    expect(d.keywords).toEqual(['Fjord', 'Hafen', 'Neu']);
+    expect(d.caption).toBe('Im Hafen');
+    expect(d.title).toBe('Neuer Titel');
+    expect(d.rating).toBe(2);
+  });
+
+  it('keeps a target without a value without one when the user did not set it (the value lives elsewhere)', () => {
+    const base = { keywords: ['in-raw'], caption: 'CAMERA CAPTION', title: null, rating: 4 };
+    const sidecar = file({ keywords: ['Sidecar'], caption: null, title: null, rating: 4 });
+    const d = desiredForWrite(base, sidecar, { keywords: ['in-raw', 'Neu'], caption: 'CAMERA CAPTION', title: null, rating: 4 });
+    expect(d.caption).toBeNull();
+    expect(d.keywords).toEqual(['Sidecar', 'Neu']);
+  });
+
+  it('without a recorded reading, adds the library’s values and clears nothing', () => {
+    const d = desiredForWrite(null, file(), { keywords: ['Neu'], caption: null, title: 'Mein Titel', rating: 0 });
+    expect(d.keywords).toEqual(['Fjord', 'Hafen', 'Neu']);
+    expect(d.caption).toBe('Im Hafen');
+    expect(d.title).toBe('Mein Titel');
+    expect(d.rating).toBe(2);
   });
 });

@@ -220,6 +220,11 @@ describe('writing into real-world structures', () => {
     expect(shown.keywords).toEqual(['Fjord', 'Ålesund', 'Boote', 'Hafen', NEW_KEYWORD]);
     expect(shown.caption).toBe('Boote im Hafen von Ålesund');
     expect(shown.title).toBe('Über den Fjord');
+    // Values read from a sidecar or a RAW stay in the catalogue (written nowhere they were not).
+    const showOf = async (rel: string) => JSON.parse((await cli(['show', abs(rel), '--json'])).stdout) as { keywords: string[]; caption: string | null; rating: number };
+    expect((await showOf('IMG_3.jpg')).keywords).toEqual(expect.arrayContaining(['Datei', 'Beiwerk', NEW_KEYWORD]));
+    expect(await showOf('IMG_2.cr2')).toMatchObject({ caption: 'CAMERA CAPTION', rating: 4 });
+    expect((await showOf('IMG_2.cr2')).keywords).toEqual(expect.arrayContaining(['in-raw', 'Sidecar', NEW_KEYWORD]));
 
     // After the write the stale-digest file's blocks agree (its digest updated, the disagreeing
     // fields settled to what was read); the file without a digest still disagrees on its title.

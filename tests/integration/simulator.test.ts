@@ -321,10 +321,19 @@ describe('quota', () => {
 
 describe('asynchronous tasks', () => {
   it('moves a TTS task PENDING -> STARTED -> SUCCESS and serves a real WAV without credentials', async () => {
-    const r = await fetch(`${sim.url}/v1/tts`, { method: 'POST', headers: auth(), body: new URLSearchParams({ voice: 'Ryan', text: 'Hello from the simulator, a sentence or two.' }) });
-    expect(r.status).toBe(201);
-    const created = await r.json();
-    expect(created).toMatchObject({ task_id: expect.any(String), status: 'PENDING', eta: expect.any(Number), queue: expect.any(Number), result: '' });
+    // The clock stands still while the task is created, so it is PENDING when asked, however
+    // long a busy machine takes between the create and the question.
+    sim.clock.freeze();
+    let created;
+    try {
+      const r = await fetch(`${sim.url}/v1/tts`, { method: 'POST', headers: auth(), body: new URLSearchParams({ voice: 'Ryan', text: 'Hello from the simulator, a sentence or two.' }) });
+      expect(r.status).toBe(201);
+      created = await r.json();
+      expect(created).toMatchObject({ task_id: expect.any(String), status: 'PENDING', eta: expect.any(Number), queue: expect.any(Number), result: '' });
+      expect((await statusOf(created.task_id)).status).toBe('PENDING');
+    } finally {
+      sim.clock.thaw();
+    }
     const done = await waitFor(async () => {
       const s = await statusOf(created.task_id);
       return s.status === 'SUCCESS' ? s : undefined;

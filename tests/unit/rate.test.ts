@@ -32,7 +32,7 @@ describe('RateLimiter', () => {
     await Promise.all(Array.from({ length: 40 }, request));
     expect(arrivals).toHaveLength(40);
     expect(maxInAnySecond(arrivals)).toBeLessThanOrEqual(limit);
-  }, 20_000);
+  });
 
   it('spaces starts evenly (no bursts) and serves waiters in order', async () => {
     const lim = new RateLimiter(20);

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ComponentProps, ReactNode } from 'react';
+import { useState, type ButtonHTMLAttributes, type ComponentProps, type ReactNode } from 'react';
 
 type ButtonProps = ComponentProps<'button'> & { variant?: 'default' | 'primary' | 'ghost' | 'danger'; small?: boolean };
 
@@ -18,14 +18,48 @@ export function Spinner({ label = 'Working' }: { label?: string }) {
   return <span className="spinner" role="status" aria-label={label} />;
 }
 
-export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
+/** Whether a collapsible section was left open (kept per section across restarts). */
+function readOpen(key: string): boolean {
+  try {
+    return window.localStorage.getItem(`tagsmith.section.${key}`) !== 'closed';
+  } catch {
+    return true;
+  }
+}
+
+function saveOpen(key: string, open: boolean): void {
+  try {
+    window.localStorage.setItem(`tagsmith.section.${key}`, open ? 'open' : 'closed');
+  } catch {
+    // Storage unavailable (private mode): the state lasts for this session only.
+  }
+}
+
+/**
+ * A titled panel. With `collapseKey` its title folds it away (Lightroom's panels), and it
+ * opens as it was left, remembered under that key.
+ */
+export function Section({ title, actions, children, testId, collapseKey }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string; collapseKey?: string }) {
+  const [open, setOpen] = useState(() => (collapseKey ? readOpen(collapseKey) : true));
+  const toggle = () => {
+    if (!collapseKey) return;
+    saveOpen(collapseKey, !open);
+    setOpen(!open);
+  };
   return (
-    <section className="panel-section" data-testid={testId}>
+    <section className={`panel-section${collapseKey ? ' is-collapsible' : ''}${open ? '' : ' is-collapsed'}`} data-testid={testId} data-open={open}>
       <header className="panel-section-head">
-        <h2>{title}</h2>
+        {collapseKey ? (
+          <button type="button" className="panel-section-toggle" aria-expanded={open} onClick={toggle} data-testid={testId ? `${testId}-toggle` : undefined}>
+            <span className="panel-section-caret" aria-hidden="true">{open ? '▾' : '▸'}</span>
+            <h2>{title}</h2>
+          </button>
+        ) : (
+          <h2>{title}</h2>
+        )}
         {actions && <div className="panel-section-actions">{actions}</div>}
       </header>
-      <div className="panel-section-body">{children}</div>
+      {open && <div className="panel-section-body">{children}</div>}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { BatchView, JobView } from '../../../../src-preload/contract';
+import { useClient } from '../../api/ClientContext';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { IconChevronDown, IconChevronRight, IconPause, IconPlay, IconRetry, IconStop } from '../../ui/icons';
 import { Button, IconButton, Spinner, formatCount } from '../../ui/primitives';
@@ -119,6 +120,7 @@ function BatchRow({ batch, held, expanded, onToggle, store, snap }: {
 }
 
 function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; store: QueueStore; snap: QueueSnapshot }) {
+  const { mediaUrl } = useClient();
   const jobs = useBatchJobs(store, batch.id, snap);
   const control = useQueueControl();
   const [retry, setRetry] = useState<JobView | null>(null);
@@ -135,6 +137,7 @@ function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; s
         <thead>
           <tr>
             <th className="num">Job</th>
+            <th>Photo</th>
             <th>Request</th>
             <th>State</th>
             <th className="num">Tries</th>
@@ -146,6 +149,14 @@ function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; s
           {jobs.map((j) => (
             <tr key={j.id} data-testid="job-row" data-job-id={j.id} data-state={j.state}>
               <td className="num muted">{j.id}</td>
+              <td className="job-asset" data-testid="job-asset">
+                {j.asset ? (
+                  <span className="job-asset-inner" title={j.asset.name}>
+                    {j.asset.thumb ? <img src={mediaUrl(j.asset.thumb)} alt="" className="job-thumb" data-testid="job-thumb" /> : <span className="job-thumb" />}
+                    <span className="job-asset-name" data-testid="job-asset-name">{j.asset.name}</span>
+                  </span>
+                ) : null}
+              </td>
               <td>
                 {ENDPOINT_LABEL[j.endpoint] ?? j.endpoint}
                 {j.fromCache && <span className="pill pill-cache">cached</span>}

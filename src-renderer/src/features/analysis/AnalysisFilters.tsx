@@ -93,6 +93,7 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
     <Section
       title="Measurements"
       testId="analysis-filters"
+      collapseKey="library.analysis-filters"
       actions={
         count > 0 ? (
           <button type="button" className="link-btn" data-testid="clear-analysis-filters" onClick={() => set(Object.fromEntries(KEYS.map((k) => [k, undefined])) as Partial<AnalysisFilterState>)}>

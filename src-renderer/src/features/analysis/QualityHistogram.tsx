@@ -55,6 +55,7 @@ export function QualityHistogramPanel({ query, total }: { query: SearchQuery; to
     <Section
       title="Quality"
       testId="quality-histogram"
+      collapseKey="library.quality-histogram"
       actions={
         <div className="segmented segmented-mini" role="group" aria-label="Score">
           <button type="button" className={field === 'quality' ? 'on' : ''} onClick={() => setField('quality')} data-testid="histogram-field-quality">

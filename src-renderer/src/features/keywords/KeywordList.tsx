@@ -83,6 +83,7 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
     <Section
       title={`Keywords${list.data ? ` · ${formatCount(list.data.length)}` : ''}`}
       testId="keyword-list"
+      collapseKey="library.keyword-list"
       actions={
         active.length > 0 ? (
           <button type="button" className="link-btn" onClick={() => onFilter(null)} data-testid="keyword-list-clear">

@@ -93,6 +93,7 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
     <Section
       title="Filters"
       testId="filters"
+      collapseKey="library.filters"
       actions={
         count > 0 ? (
           <button type="button" className="link-btn" onClick={() => onChange(filters.folderId ? { folderId: filters.folderId } : {})} data-testid="clear-filters">

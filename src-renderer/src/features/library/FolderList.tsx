@@ -59,6 +59,7 @@ export function FolderList({ folders, progress, activeFolder, onActivate, showPa
     <Section
       title="Folders"
       testId="folders"
+      collapseKey="library.folders"
       actions={
         <>
           <IconButton label="Rescan all folders" onClick={() => void folders.rescan()} data-testid="rescan-all" disabled={list.length === 0}>

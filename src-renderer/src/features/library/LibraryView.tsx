@@ -7,6 +7,7 @@ import { useAssetPages } from '../grid/useAssetPages';
 import { Inspector } from '../inspector/Inspector';
 import { useEdits } from '../inspector/useEdits';
 import { Filters, activeFilterCount, type FilterState } from './Filters';
+import { FilterSummary } from './FilterSummary';
 import { FolderList, PathForm } from './FolderList';
 import { TopBar } from './TopBar';
 import { useFolders, useScanProgress } from './useFolders';
@@ -308,6 +309,7 @@ export function LibraryView({ active }: { active: boolean }) {
       </TopBar>
       <div className="workspace">
         <aside className="sidebar" data-testid="sidebar" hidden={view === 'review'}>
+          <FilterSummary filters={filters} onChange={setFilters} />
           <FolderList
             folders={folders}
             progress={progress}
@@ -366,8 +368,8 @@ export function LibraryView({ active }: { active: boolean }) {
               <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
               Scores
             </label>
-            <label className="thumb-size">
-              <span className="muted small">Thumbnails</span>
+            <label className="thumb-size" title="Thumbnail size">
+              <span className="muted small">Size</span>
               <input type="range" min={96} max={360} step={4} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} data-testid="thumb-size" aria-label="Thumbnail size" />
             </label>
           </footer>

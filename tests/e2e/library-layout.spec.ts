@@ -1,0 +1,67 @@
+import { mkdirSync } from 'node:fs';
+import type { Locator } from '@playwright/test';
+import { expect, test } from './harness';
+import { makePhotoTree, PHOTOS } from './photos';
+
+// The library at a Lightroom user's standard on a 1440 px window: the bottom toolbar and the
+// sidebar's rows fit (nothing clipped), the sidebar's panels fold away and open as they were
+// left after a reload, and the filters in use are summarised at the top, each removable.
+const SCREENS = '.tmp/screens';
+mkdirSync(SCREENS, { recursive: true });
+
+/** `inner` lies wholly inside `outer` (to the pixel), and is not zero-sized. */
+async function inside(inner: Locator, outer: Locator): Promise<void> {
+  const a = (await inner.boundingBox())!;
+  const b = (await outer.boundingBox())!;
+  expect(a.width).toBeGreaterThan(0);
+  expect(a.x).toBeGreaterThanOrEqual(Math.floor(b.x));
+  expect(a.x + a.width).toBeLessThanOrEqual(Math.ceil(b.x + b.width));
+}
+
+test('1440 px: toolbar and sidebar fit, panels fold and stay folded, filters in use summarised', async ({ launchApp }) => {
+  const app = await launchApp({ viewport: { width: 1440, height: 900 } });
+  const { page, api } = app;
+  await api.addFolder({ path: await makePhotoTree() });
+  await expect(page.getByTestId('grid-cell')).toHaveCount(PHOTOS.length);
+  // A selection makes the toolbar as wide as it gets ("N selected").
+  await page.getByTestId('grid-cell').first().click();
+  await page.keyboard.press('Control+a');
+
+  const toolbar = page.locator('footer.toolbar');
+  for (const id of ['view-grid', 'action-cull', 'action-keyword', 'action-write', 'action-csv', 'toggle-scores', 'thumb-size']) {
+    await inside(page.getByTestId(id), toolbar);
+  }
+  // The slider is usable: dragging it to its right end changes the thumbnail size.
+  await page.getByTestId('thumb-size').fill('300');
+  await expect(page.getByTestId('thumb-size')).toHaveValue('300');
+  const sidebar = page.getByTestId('sidebar');
+  for (const id of ['filter-flag-any', 'filter-flag-pick', 'filter-flag-reject', 'filter-flag-unflagged', 'filter-label-none']) {
+    await inside(page.getByTestId(id), sidebar);
+  }
+  await page.screenshot({ path: `${SCREENS}/library-1440.png` });
+
+  // Fold Measurements and Quality away; after a reload they are still folded, Filters open.
+  await page.getByTestId('analysis-filters-toggle').click();
+  await page.getByTestId('quality-histogram-toggle').click();
+  await expect(page.getByTestId('filter-flag-any')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('grid-cell')).toHaveCount(PHOTOS.length);
+  await expect(page.getByTestId('analysis-filters')).toHaveAttribute('data-open', 'false');
+  await expect(page.getByTestId('quality-histogram')).toHaveAttribute('data-open', 'false');
+  await expect(page.getByTestId('filters')).toHaveAttribute('data-open', 'true');
+  await expect(page.getByTestId('filter-flag-any')).toHaveCount(0);
+
+  // Filters in use are summarised at the top, and removable there, even with Filters folded.
+  await expect(page.getByTestId('filter-summary')).toHaveCount(0);
+  await page.getByTestId('filter-rating-1').click();
+  await page.getByTestId('filter-kind-image').click();
+  await page.getByTestId('filters-toggle').click();
+  await expect(page.getByTestId('filter-summary-minRating')).toContainText('≥ ★');
+  await expect(page.getByTestId('filter-summary-kinds')).toContainText('Photos');
+  await page.screenshot({ path: `${SCREENS}/library-sidebar-folded.png` });
+  await page.getByTestId('filter-summary-minRating').getByRole('button').click();
+  await expect(page.getByTestId('filter-summary-minRating')).toHaveCount(0);
+  await page.getByTestId('filter-summary-clear').click();
+  await expect(page.getByTestId('filter-summary')).toHaveCount(0);
+  await expect(page.getByTestId('grid-cell')).toHaveCount(PHOTOS.length);
+});
