@@ -90,7 +90,11 @@ test('a render error shows the view’s boundary, is logged, and "Reload view" b
     await expect
       .poll(async () => {
         await flushLog();
-        return readFileSync(join(logDir, 'main.log'), 'utf8');
+        try {
+          return readFileSync(join(logDir, 'main.log'), 'utf8');
+        } catch {
+          return ''; // the report has not reached main yet
+        }
       })
       .toMatch(/ERROR renderer \(Settings view\): .*\n/);
 
@@ -124,7 +128,13 @@ test('thumbnail size, sort, filters and the last view are as they were after a r
   await expect(page.getByTestId('settings-system')).toBeVisible();
   // Saved a moment after the last change: wait for it to reach the settings file.
   await expect
-    .poll(() => JSON.parse(readFileSync(join(first.dataDir, 'settings.json'), 'utf8')).viewState as Record<string, unknown>)
+    .poll(() => {
+      try {
+        return JSON.parse(readFileSync(join(first.dataDir, 'settings.json'), 'utf8')).viewState as Record<string, unknown>;
+      } catch {
+        return {}; // not written yet
+      }
+    })
     .toMatchObject({ 'library.sort': 'name', 'library.thumbSize': 300, view: 'settings' });
 
   await first.close();
