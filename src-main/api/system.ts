@@ -47,7 +47,9 @@ export async function systemReport(ctx: LibraryCtx, service: ServiceHost): Promi
 
 /** Apply the tool paths the user set (the app and the CLI call this at start). */
 export function applyToolSettings(dataDir: string): void {
-  setToolPaths(readAppSettings(dataDir).toolPaths);
+  const { ffmpeg, ffprobe } = readAppSettings(dataDir).toolPaths;
+  // Both named: a path the user removed is forgotten here too.
+  setToolPaths({ ffmpeg: ffmpeg ?? null, ffprobe: ffprobe ?? null });
 }
 
 export interface SystemOptions {

@@ -134,7 +134,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       return 0;
     }
     const dataDir = resolveDataDir(parsed.globals.library, io.env ?? process.env);
-    setToolPaths(readAppSettings(dataDir).toolPaths);
+    const { ffmpeg, ffprobe } = readAppSettings(dataDir).toolPaths;
+    setToolPaths({ ffmpeg: ffmpeg ?? null, ffprobe: ffprobe ?? null });
     if (command.runWithoutLibrary) return await command.runWithoutLibrary(dataDir, parsed, createOutput(parsed.globals.json, stdout, stderr));
     const { openLibrary } = await import('../library/context');
     try {

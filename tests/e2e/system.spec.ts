@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import type { ApiEnvelope } from '../../src-preload/contract';
 import { flushLog, setLogFile } from '../../src-main/core/log';
@@ -37,6 +39,24 @@ test('Settings › System lists the tools with their versions, and a missing one
     await expect(system.getByTestId('tool-ffprobe')).toContainText('not available');
     await expect(system.getByTestId('tool-ffprobe')).toContainText('Videos and audio files cannot be read');
     await expect(system.getByTestId('tool-ffmpeg')).toHaveAttribute('data-ok', 'true');
+
+    // A path set here comes first, before the environment and the shipped copy.
+    const systemFfprobe = execFileSync('sh', ['-c', 'command -v ffprobe'], { encoding: 'utf8' }).trim();
+    await system.getByTestId('tool-path-ffprobe').fill(systemFfprobe);
+    await system.getByTestId('tool-paths-save').click();
+    await expect(system.getByTestId('tool-ffprobe')).toHaveAttribute('data-ok', 'true');
+    await expect(system.getByTestId('tool-ffprobe')).toContainText('set in Settings');
+    await expect(system.getByTestId('tool-ffprobe')).toContainText(systemFfprobe);
+    // The CLI reads the same setting.
+    const doctor = JSON.parse(
+      execFileSync(process.execPath, [fileURLToPath(new URL('../../bin/tagsmith.js', import.meta.url)), '--library', app.dataDir, 'doctor', '--json'], {
+        encoding: 'utf8', env: { ...process.env, TAGSMITH_QUIET: '1', TAGSMITH_FFPROBE: '' },
+      }),
+    ) as { tools: { name: string; source: string; path: string }[] };
+    expect(doctor.tools.find((t) => t.name === 'ffprobe')).toMatchObject({ source: 'setting', path: systemFfprobe });
+    await system.getByTestId('tool-path-ffprobe').fill('');
+    await system.getByTestId('tool-paths-save').click();
+    await expect(system.getByTestId('tool-ffprobe')).not.toContainText('set in Settings');
   } finally {
     if (saved === undefined) delete process.env.TAGSMITH_FFPROBE;
     else process.env.TAGSMITH_FFPROBE = saved;
@@ -70,7 +90,11 @@ test('a render error shows the view’s boundary, is logged, and "Reload view" b
     await expect
       .poll(async () => {
         await flushLog();
-        return readFileSync(join(logDir, 'main.log'), 'utf8');
+        try {
+          return readFileSync(join(logDir, 'main.log'), 'utf8');
+        } catch {
+          return ''; // the report has not reached main yet
+        }
       })
       .toMatch(/ERROR renderer \(Settings view\): .*\n/);
 
@@ -104,7 +128,13 @@ test('thumbnail size, sort, filters and the last view are as they were after a r
   await expect(page.getByTestId('settings-system')).toBeVisible();
   // Saved a moment after the last change: wait for it to reach the settings file.
   await expect
-    .poll(() => JSON.parse(readFileSync(join(first.dataDir, 'settings.json'), 'utf8')).viewState as Record<string, unknown>)
+    .poll(() => {
+      try {
+        return JSON.parse(readFileSync(join(first.dataDir, 'settings.json'), 'utf8')).viewState as Record<string, unknown>;
+      } catch {
+        return {}; // not written yet
+      }
+    })
     .toMatchObject({ 'library.sort': 'name', 'library.thumbSize': 300, view: 'settings' });
 
   await first.close();

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { SystemReport, ToolStatus } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { IconCheck, IconWarn } from '../../ui/icons';
@@ -79,6 +79,60 @@ export function SystemCard({ active }: { active: boolean }) {
           Check again
         </Button>
       </div>
+      <ToolPaths onSaved={() => void check()} />
     </section>
+  );
+}
+
+/** Paths the user sets for ffmpeg/ffprobe (first in the search, before the environment and the shipped copy). */
+function ToolPaths({ onSaved }: { onSaved(): void }) {
+  const { api } = useClient();
+  const [paths, setPaths] = useState<{ ffmpeg: string; ffprobe: string } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    api.systemSettings().then(
+      (s) => live && setPaths({ ffmpeg: s.toolPaths.ffmpeg ?? '', ffprobe: s.toolPaths.ffprobe ?? '' }),
+      (err: unknown) => live && setProblem(errorText(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  if (!paths) return problem ? <p className="error-text">{problem}</p> : null;
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const s = await api.setSystemSettings({ toolPaths: { ffmpeg: paths.ffmpeg.trim() || null, ffprobe: paths.ffprobe.trim() || null } });
+      setPaths({ ffmpeg: s.toolPaths.ffmpeg ?? '', ffprobe: s.toolPaths.ffprobe ?? '' });
+      setProblem(null);
+      onSaved();
+    } catch (err) {
+      setProblem(errorText(err));
+    }
+  };
+  return (
+    <form className="tool-paths" onSubmit={(e) => void save(e)} data-testid="tool-paths">
+      <p className="muted small">To use another ffmpeg or ffprobe, give its full path; leave empty to find it automatically.</p>
+      {(['ffmpeg', 'ffprobe'] as const).map((name) => (
+        <label key={name} className="small">
+          <span>{name}</span>
+          <input
+            type="text"
+            value={paths[name]}
+            placeholder="found automatically"
+            onChange={(e) => setPaths({ ...paths, [name]: e.target.value })}
+            data-testid={`tool-path-${name}`}
+            spellCheck={false}
+          />
+        </label>
+      ))}
+      {problem && <p className="error-text">{problem}</p>}
+      <Button type="submit" small data-testid="tool-paths-save">
+        Use these paths
+      </Button>
+    </form>
   );
 }
