@@ -30,14 +30,14 @@ export const TOOL_IMPACT: Record<ToolName, string> = {
 };
 
 /** The sentence a scan or a run records when a tool is missing (never "the file may be damaged"). */
-export function missingToolReason(tool: ToolName): string {
-  const what: Record<ToolName, string> = {
+export function missingToolReason(tool: ToolName, what?: string): string {
+  const whatFails: Record<ToolName, string> = {
     ffprobe: 'Videos cannot be read',
     ffmpeg: 'Video thumbnails cannot be made',
     exiftool: 'File metadata cannot be read',
     perl: 'File metadata cannot be read',
   };
-  return `${what[tool]}: ${tool} is not available — see Settings › System.`;
+  return `${what ?? whatFails[tool]}: ${tool} is not available — see Settings › System.`;
 }
 
 /** A tool that could not be found or started. */

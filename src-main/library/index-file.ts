@@ -90,7 +90,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   if (kind === 'image') {
     const t = await makeImageThumb(ctx, { path: file.absPath, format, isRaw, hash: out.hash, buf, orientation: out.meta.orientation });
     out.thumb = t.thumb;
-    if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem });
+    if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem, ...(t.missingTool ? { missingTool: t.missingTool } : {}) });
     // Decoded size beats EXIF's claim (edited files often keep a stale one), except for
     // RAWs, whose thumbnail comes from a smaller embedded preview. A HEIF file may rotate
     // itself (irot), so the decoder's displayed size is taken as it is.

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { LibraryCtx } from './context';
 import { formatForExt } from './formats';
 import { openImage, PictureError, type OpenedImage } from './media/decode';
+import { exiftoolUsable, missingToolReason, type ToolName } from '../core/tools';
 import { sharedExifTool } from './metadata';
 
 // Thumbnails (400 px, for the grid) and large previews (2048 px, for formats a browser cannot
@@ -22,6 +23,8 @@ export interface ThumbResult {
   height: number | null;
   /** Size as displayed, when the image could be read (HEIF files may rotate themselves). */
   displayed?: { width: number; height: number } | null;
+  /** The reason is a missing tool (perl for exiftool), not the file: the next scan tries again. */
+  missingTool?: ToolName;
   /** A plain-language reason when something went wrong (a thumbnail may still exist). */
   problem: string | null;
 }
@@ -154,7 +157,12 @@ export async function makeImageThumb(ctx: LibraryCtx, req: ThumbRequest): Promis
     }
     // No embedded preview (some DNGs): libvips can still read TIFF-based RAWs.
     const r = await renderImage({ input: req.buf ?? req.path, format: req.format }, abs, THUMB_SIZE, 80);
-    return { thumb: r.thumb ? rel : null, width: r.width, height: r.height, problem: r.thumb ? null : 'This RAW file has no embedded preview, so no thumbnail could be made.' };
+    if (r.thumb) return { thumb: rel, width: r.width, height: r.height, problem: null };
+    // Without perl (or exiftool) no preview can be taken out of any RAW: say that, not "none".
+    const tool = exiftoolUsable();
+    return tool
+      ? { thumb: null, width: r.width, height: r.height, problem: missingToolReason(tool, 'RAW previews cannot be read'), missingTool: tool }
+      : { thumb: null, width: r.width, height: r.height, problem: 'This RAW file has no embedded preview, so no thumbnail could be made.' };
   }
   const r = await renderImage({ input: req.buf ?? req.path, format: req.format }, abs, THUMB_SIZE, 80);
   // HEIF files may rotate themselves (irot) whatever their EXIF says: their decoded size is

@@ -7,7 +7,9 @@ import { closeMetadataReader } from '../../src-main/library/metadata';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
 import { scanFolder } from '../../src-main/library/scan';
-import { resetToolCache, searchDirs, unpackedPath } from '../../src-main/core/tools';
+import { resetToolCache, searchDirs, setToolPaths, unpackedPath } from '../../src-main/core/tools';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 
 // The tools that travel with the app (ffmpeg, ffprobe from their per-platform npm packages),
 // found through core/tools.ts: `tagsmith doctor` run as a real child process with PATH and the
@@ -151,6 +153,35 @@ describe('a scan without ffprobe', () => {
     // Read once: a third scan skips the unchanged, now readable file.
     const third = await scanFolder(ctx, folderId);
     expect(third.updated).toBe(0);
+  });
+});
+
+describe('a RAW file when perl is reported missing', () => {
+  it('says RAW previews need perl (not "no embedded preview"), and the next scan reads it again', async () => {
+    const folder = join(root, 'raws');
+    mkdirSync(folder);
+    // Not a real RAW: no preview inside, and libvips cannot read it either.
+    writeFileSync(join(folder, 'IMG_0001.CR3'), Buffer.concat([Buffer.from('ftypcrx '), randomBytes(4000)]));
+    const ctx = openLibrary(join(root, 'rawlib'));
+    try {
+      const folderId = addFolder(ctx, folder).id;
+      setToolPaths({ perl: join(root, 'nowhere', 'perl') });
+      const first = await scanFolder(ctx, folderId);
+      expect(first.errors.map((e) => e.reason)).toContain('RAW previews cannot be read: perl is not available — see Settings › System.');
+      expect(first.errors.some((e) => /no embedded preview/.test(e.reason))).toBe(false);
+      expect(ctx.db.prepare("SELECT count(*) AS n FROM scan_errors WHERE stage = 'tool'").get()).toEqual({ n: 1 });
+
+      setToolPaths({ perl: null });
+      const second = await scanFolder(ctx, folderId);
+      expect(second.updated).toBe(1);
+      // With perl there, this file is what it is: a RAW without a preview.
+      expect(second.errors.map((e) => e.reason)).toContain('This RAW file has no embedded preview, so no thumbnail could be made.');
+      expect(ctx.db.prepare("SELECT count(*) AS n FROM scan_errors WHERE stage = 'tool'").get()).toEqual({ n: 0 });
+    } finally {
+      setToolPaths({ perl: null });
+      ctx.db.close();
+      await closeMetadataReader();
+    }
   });
 });
 
