@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { updateAppSettings } from '../../src-main/core/app-settings';
 import { createApi } from '../../src-main/api';
-import { applyPendingRestore, backupCatalogue, checkCatalogueFile, listBackups } from '../../src-main/library/backup';
+import { applyPendingRestore, backupCatalogue, checkCatalogueFile, dailyBackupDue, listBackups } from '../../src-main/library/backup';
 import { openLibrary } from '../../src-main/library/context';
 import { openDb } from '../../src-main/library/db';
 import { migrations } from '../../src-main/library/migrations';
@@ -110,6 +110,20 @@ describe('tagsmith backup / backups / restore', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('is not a usable catalogue backup');
     expect(cli('restore', join(root, 'missing.sqlite'), '--yes').stderr).toContain('There is no backup at');
+  });
+
+  it('the daily backup is due when none was made in the last 24 hours', async () => {
+    const ctx = openLibrary(library);
+    try {
+      expect(dailyBackupDue(library)).toBe(true);
+      const made = await backupCatalogue(ctx.db, library, 'daily');
+      const at = Date.parse(listBackups(library)[0].createdAt);
+      expect(listBackups(library)[0]).toMatchObject({ path: made.path, reason: 'daily' });
+      expect(dailyBackupDue(library, at + 23 * 3600_000)).toBe(false);
+      expect(dailyBackupDue(library, at + 24 * 3600_000)).toBe(true);
+    } finally {
+      ctx.db.close();
+    }
   });
 
   it('keeps only the newest N backups (the setting)', async () => {

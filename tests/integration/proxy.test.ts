@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -152,6 +153,15 @@ describe('Basic credentials only over https', () => {
       expect(insecureAddressProblem(new URL(bad)), bad).not.toBeNull();
     }
     expect(isLoopbackHost('127.10.0.1')).toBe(true);
+  });
+
+  it('the CLI refuses --service-url with plain http to another host, saying why (exit 1, nothing sent)', () => {
+    const r = spawnSync(process.execPath, [join(__dirname, '../../bin/tagsmith.js'), '--library', join(dir, 'clilib'), '--service-url', 'http://api.example.com', 'voices'], {
+      encoding: 'utf8', input: '', timeout: 120_000, env: { ...process.env, TAGSMITH_QUIET: '1', TAGSMITH_HOME: '' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^tagsmith: The service address http:\/\/api\.example\.com uses plain http/);
+    expect(r.stderr).not.toContain('unexpected error');
   });
 
   it('Settings refuses such an address before storing it', async () => {
