@@ -61,5 +61,5 @@ describe('agency fields', () => {
     expect(await api.getStockFields({ id: ids[0] })).toMatchObject({ editorial: false, releases: [] });
     await api.undo();
     expect((await api.getStockFields({ id: ids[0] })).categories).toEqual({ shutterstock: ['Nature', 'Transportation'] });
-  }, 60_000);
+  });
 });

@@ -36,7 +36,7 @@ beforeAll(async () => {
     expect(cli('tag', p(f), '--add', 'boat,harbour,dawn,sea,water,calm,morning').code).toBe(0);
     expect(cli('caption', p(f), '--set', 'Fishing boats in a quiet harbour at dawn').code).toBe(0);
   }
-}, 120_000);
+});
 
 describe('tagsmith agencies', () => {
   it('lists the nine profiles as [{id, name, protocols, csv}]', () => {

@@ -127,7 +127,7 @@ describe('HEIC derivatives for the service', () => {
     library = join(root, 'cli-lib');
     const idx = await cli(['index', photos, '--json']);
     expect(idx.code, idx.stderr).toBe(0);
-  }, 120_000);
+  });
   afterAll(async () => {
     await sim.close();
   });

@@ -160,5 +160,5 @@ describe('colour labels through the Api', () => {
     // The renderer's path validates: only the five, or null.
     expect(await host.invoke('setLabel', { ids: [id], label: 'orange' })).toMatchObject({ ok: false, error: { kind: 'validation' } });
     expect(await host.invoke('search', { query: { label: 'pink' }, page: { offset: 0, limit: 1 } })).toMatchObject({ ok: false });
-  }, 120_000);
+  });
 });
