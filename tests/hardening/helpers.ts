@@ -19,6 +19,8 @@ export interface Driver {
   child: ChildProcess;
   /** Complete lines printed so far. */
   lines: string[];
+  /** The end of what it wrote to stderr. */
+  stderr(): string;
   exited: Promise<number | null>;
   kill(): Promise<void>;
 }
@@ -40,12 +42,15 @@ export function startDriver(script: string, env: Record<string, string>): Driver
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
+  // 'close', not 'exit': the last of stderr may arrive after the exit event, and a driver that
+  // died by itself must say why.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => {
     if (code) process.stderr.write(`[${script}] exited ${code}: ${stderr}\n`);
     resolve(code);
   }));
   return {
     child, lines, exited,
+    stderr: () => stderr,
     async kill() {
       // The whole process group at once, as a power cut takes the app with its helpers.
       // Killing only the driver would orphan its exiftool, which (until its parent watch
@@ -70,7 +75,10 @@ export async function runAndKill(script: string, env: Record<string, string>, ma
   const d = startDriver(script, env);
   await until(() => d.lines.includes('ready') || d.child.exitCode !== null, `${script} ready`);
   if (after) await until(() => d.lines.some((l) => after.test(l)) || d.child.exitCode !== null, `${script}: a line like ${after}`);
-  if (d.child.exitCode !== null) throw new Error(`${script} exited before it was killed (${d.child.exitCode})`);
+  if (d.child.exitCode !== null) {
+    const code = await d.exited;
+    throw new Error(`${script} exited by itself (${code}) before it was killed: ${d.stderr().trim() || '(nothing on stderr)'}\nlast lines: ${d.lines.slice(-5).join(' | ')}`);
+  }
   await new Promise((r) => setTimeout(r, Math.floor(Math.random() * maxDelayMs)));
   await d.kill();
   return d;
