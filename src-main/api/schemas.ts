@@ -46,6 +46,8 @@ export const searchQuery = z.strictObject({
   releaseNeeded: z.boolean().optional(),
   flag: z.enum(['pick', 'reject', 'unflagged']).optional(),
   label: z.enum(['red', 'yellow', 'green', 'blue', 'purple', 'none']).optional(),
+  sentTo: z.string().min(1).max(40).optional(),
+  notSentTo: z.string().min(1).max(40).optional(),
   color: z
     .strictObject({
       hex: z.string().regex(/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour like #1e50c8'),

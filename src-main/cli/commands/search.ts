@@ -8,6 +8,7 @@ import { isInside } from '../../core/media';
 import type { LibraryCtx } from '../../library/context';
 import { parseHex } from '../../core/color';
 import { importKeywordColors } from '../../analysis/runs';
+import { AGENCY_IDS, isAgencyId } from '../../metadata/agencies';
 import { CliError, UsageError, intValue, listValue, rangeValue } from '../args';
 import { cliAsset, humanAsset } from '../asset-json';
 import type { Command } from '../command';
@@ -37,7 +38,7 @@ function folderScope(ctx: LibraryCtx, path: string): { folderId: number; prefix:
 
 export const command: Command = {
   name: 'search',
-  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX] [--lens TEXT] [--iso MIN-MAX] [--focal MIN-MAX] [--aperture MIN-MAX] [--label red|yellow|green|blue|purple|none] [--flag pick|reject|none]',
+  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX] [--lens TEXT] [--iso MIN-MAX] [--focal MIN-MAX] [--aperture MIN-MAX] [--label red|yellow|green|blue|purple|none] [--flag pick|reject|none] [--sent-to ID] [--not-sent-to ID]',
   summary: 'Find assets; lists every match (every file of a RAW+JPEG pair) unless --limit is given.',
   help: [
     'TEXT                 words matched as prefixes in file name, keywords, caption and title',
@@ -59,6 +60,7 @@ export const command: Command = {
     '--aperture MIN-MAX   F-number, e.g. 1.4-2.8',
     '--label L            colour label red, yellow, green, blue or purple; none = no label',
     '--flag F             pick, reject, or none (unflagged)',
+    '--sent-to ID         photos sent to that stock agency (tagsmith upload); --not-sent-to ID: never sent there',
   ],
   options: {
     keyword: { type: 'string', multiple: true },
@@ -78,6 +80,8 @@ export const command: Command = {
     focal: { type: 'string' },
     aperture: { type: 'string' },
     label: { type: 'string' },
+    'sent-to': { type: 'string' },
+    'not-sent-to': { type: 'string' },
     flag: { type: 'string' },
   },
   async run(ctx, { values, positionals }, out) {
@@ -101,6 +105,10 @@ export const command: Command = {
     if (label !== undefined && !LABELS.includes(label)) throw new UsageError(`--label must be one of ${LABELS.join(', ')} (got “${label}”).`, 'search');
     const flag = values.flag as string | undefined;
     if (flag !== undefined && !FLAGS.includes(flag)) throw new UsageError(`--flag must be one of ${FLAGS.join(', ')} (got “${flag}”).`, 'search');
+    for (const o of ['sent-to', 'not-sent-to']) {
+      const a = values[o];
+      if (a !== undefined && !isAgencyId(String(a))) throw new UsageError(`--${o} must be an agency id: ${AGENCY_IDS.join(', ')} (got “${String(a)}”).`, 'search');
+    }
     const query: SearchQuery = {
       text: positionals.join(' ') || undefined,
       keywords: listValue(values.keyword),
@@ -119,6 +127,8 @@ export const command: Command = {
       aperture: rangeValue(values.aperture, 'aperture', 'search'),
       label: label as SearchQuery['label'],
       flag: flag === undefined ? undefined : flag === 'none' ? 'unflagged' : (flag as 'pick' | 'reject'),
+      sentTo: values['sent-to'] as string | undefined,
+      notSentTo: values['not-sent-to'] as string | undefined,
     };
     // Palettes of keyword runs made by `tagsmith keyword --colors` (no queue listener there).
     if (color !== undefined) importKeywordColors(ctx, null);
