@@ -13,6 +13,8 @@ import { makeCertificate, startFtpServer, startSftpServer } from '../helpers/upl
 // real JPEGs; what lands on the servers is compared byte for byte with the library files.
 
 const BIN = resolve(__dirname, '../../bin/tagsmith.js');
+// Each test runs the CLI a dozen times on a machine that may be very busy: the safety net is wide.
+const LONG = 900_000;
 const USER = 'contributor';
 const PASSWORD = 's3cret-pass';
 let source: string;
@@ -71,9 +73,9 @@ beforeAll(async () => {
       .toFile(join(source, f));
   }
   await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 160, g: 90, b: 20 } } }).jpeg().toFile(join(source, 'small.jpg'));
-});
+}, LONG);
 
-describe('tagsmith upload over FTP', () => {
+describe('tagsmith upload over FTP', { timeout: LONG }, () => {
   it('sends the library files after their metadata write, holds back what fails the check, and records them as sent', async () => {
     const { root, lib, photo } = await library('ftp', ['harbour.jpg', 'pier.jpg', 'small.jpg']);
     const server = await startFtpServer({ dir: join(root, 'server'), user: USER, password: PASSWORD, log: join(root, 'ftp.log') });
@@ -209,7 +211,7 @@ describe('tagsmith upload over FTP', () => {
   });
 });
 
-describe('tagsmith upload over FTPS (explicit TLS)', () => {
+describe('tagsmith upload over FTPS (explicit TLS)', { timeout: LONG }, () => {
   it('sends over TLS to a server whose certificate is trusted, and refuses one that is not', async () => {
     const { root, lib, photo } = await library('ftps', ['harbour.jpg']);
     const tls = makeCertificate(root);
@@ -233,7 +235,7 @@ describe('tagsmith upload over FTPS (explicit TLS)', () => {
   });
 });
 
-describe('tagsmith upload over SFTP', () => {
+describe('tagsmith upload over SFTP', { timeout: LONG }, () => {
   it('sends to an SSH server, reports a refused file and goes on, and stops at a wrong password', async () => {
     const { root, lib, photo } = await library('sftp', ['harbour.jpg', 'pier.jpg', 'nets.jpg']);
     const server = await startSftpServer({ dir: join(root, 'server'), user: USER, password: PASSWORD, refuse: ['pier.jpg'] });
@@ -276,7 +278,7 @@ const unreachable = await keychainReason();
 if (unreachable && process.env.TAGSMITH_REQUIRE_KEYCHAIN === '1') throw new Error(`TAGSMITH_REQUIRE_KEYCHAIN=1 but no Secret Service is reachable: ${unreachable}`);
 if (unreachable) console.log(`Skipping the keychain upload test: no Secret Service reachable (${unreachable}). Run under scripts/with-keyring.sh.`);
 
-describe.skipIf(!!unreachable)('an agency account in the OS keychain', () => {
+describe.skipIf(!!unreachable)('an agency account in the OS keychain', { timeout: LONG }, () => {
   it('agency-login stores address, user and password; upload uses them; nothing lands in the catalogue', async () => {
     const { root, lib, photo } = await library('keychain', ['nets.jpg']);
     const server = await startSftpServer({ dir: join(root, 'server'), user: USER, password: PASSWORD });
