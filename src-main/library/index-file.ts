@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { exiftoolUsable, isToolMissing, missingToolReason, type ToolName } from '../core/tools';
 import type { LibraryCtx } from './context';
 import { FULL_HASH_LIMIT, hashBuffer, hashFile, sampledHash } from './hash';
@@ -79,7 +80,14 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   }
   out.mediaHash ??= out.hash;
   try {
-    out.meta = await readMetadata(file.absPath, { format, buf, sidecarPath, isRaw: file.format.isRaw });
+    out.meta = await readMetadata(file.absPath, {
+      format, buf, sidecarPath, isRaw: file.format.isRaw,
+      // A sidecar that could not be read is said, never dropped silently; one blocked by a
+      // missing tool is read again by the next scan once the tool is there.
+      onSidecarProblem: (err) => out.problems.push(isToolMissing(err)
+        ? { stage: 'metadata', reason: missingToolReason(err.tool, `The XMP sidecar ${basename(sidecarPath!)} cannot be read`), missingTool: err.tool }
+        : { stage: 'metadata', reason: `The XMP sidecar ${basename(sidecarPath!)} could not be read, so its keywords, caption and rating are not in the catalogue. It may be damaged.` }),
+    });
   } catch {
     const tool = exiftoolUsable();
     out.problems.push(tool
