@@ -4,7 +4,7 @@ import type { LibraryCtx } from '../context';
 import { thumbAbsPath } from '../thumbs';
 import { FINGERPRINT_VERSION, fingerprintPixels, type Fingerprint } from './fingerprint';
 
-// The catalogue's fingerprints (migration 16): written by the scan beside the thumbnail it
+// The catalogue's fingerprints (migration 17): written by the scan beside the thumbnail it
 // comes from, back-filled from the cached thumbnails of pictures catalogued before (or whose
 // thumbnail already existed), and read by grouping and "find similar".
 

@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 16,
+  version: 17,
   name: 'similarity fingerprints',
   // Issue 17. One row per picture (or video poster) whose fingerprint was computed, for the
   // content it was computed from: a changed file (another content hash) is computed again.
