@@ -57,6 +57,12 @@ function expectMoved(after: { x: number; y: number }, before: { x: number; y: nu
   expect(Math.abs(after.y - before.y - dy), `moved ${after.y - before.y} px down, not ${dy}`).toBeLessThanOrEqual(1);
 }
 
+/** Every one of `count` pictures has loaded (what the user sees before judging them). */
+async function expectPicturesShown(imgs: Locator, count: number): Promise<void> {
+  await expect(imgs).toHaveCount(count);
+  for (let i = 0; i < count; i++) await expect.poll(() => imgs.nth(i).evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
+}
+
 async function drag(page: Page, target: Locator, dx: number, dy: number): Promise<void> {
   const b = (await target.boundingBox())!;
   const x = b.x + b.width / 2;
@@ -137,6 +143,7 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   const surveyCells = page.getByTestId('survey-cell');
   await expect(surveyCells).toHaveCount(4);
   await expect(survey).toHaveAttribute('data-columns', '2');
+  await expectPicturesShown(page.getByTestId('survey-cell-zoom-fit'), 4);
   await shot(page, 'survey-fit');
 
   // One frame out of the survey (its ✕): it stays in the library.
@@ -158,7 +165,7 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   expect(new Set(before.map((p) => `${p.x},${p.y}`)).size).toBe(1);
 
   // A drag in one frame pans them all together.
-  await drag(page, zooms.nth(1), -150, -90);
+  await drag(page, zooms.nth(0), -150, -90);
   const after = await Promise.all([0, 1, 2].map((i) => placement(zooms.nth(i))));
   for (let i = 0; i < 3; i++) expectMoved(after[i], before[i], -150, -90);
   expect(new Set(after.map((p) => `${p.x},${p.y}`)).size).toBe(1);
@@ -176,6 +183,7 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   // Z back to fit for all.
   await page.keyboard.press('z');
   for (let i = 0; i < 3; i++) await expect(zooms.nth(i)).toHaveAttribute('data-zoom', 'fit');
+  await expectPicturesShown(page.getByTestId('survey-cell-zoom-fit'), 3);
   await shot(page, 'survey-picked');
   const sharpId = Number(await surveyCell('burst-2.jpg').getAttribute('data-asset-id'));
   expect(await api.searchIds({ query: { flag: 'pick' } })).toEqual([sharpId]);
@@ -197,6 +205,7 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   // The grid shows the newest first (burst-3, burst-2, burst-1): the candidate is the one after the select.
   await expect(candidateFrame).toHaveAttribute('data-name', 'burst-1.jpg');
   await expect(selectFrame).toHaveAttribute('data-flag', 'pick');
+  await expectPicturesShown(page.getByTestId('compare').locator('img'), 2);
 
   // Locked: Z zooms both; a drag in the candidate pans the select too.
   await page.keyboard.press('z');
@@ -212,7 +221,8 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   await shot(page, 'compare-100');
 
   // Unlocked: a drag in the select moves only the select.
-  await page.getByTestId('compare-lock').uncheck();
+  await page.getByTestId('compare-lock').click();
+  await expect(page.getByTestId('compare-lock')).toHaveAttribute('aria-pressed', 'false');
   await drag(page, selectZoom, -100, 0);
   const c2 = [await placement(selectZoom), await placement(candidateZoom)];
   expectMoved(c2[0], c1[0], -100, 0);
@@ -238,7 +248,8 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   await expect(selectFrame).toHaveAttribute('data-flag', 'pick');
   await expect(selectFrame).toHaveAttribute('data-rating', '5');
   // Locked again, Z takes both back to fit. A press on the select makes it active; 4 rates it.
-  await page.getByTestId('compare-lock').check();
+  await page.getByTestId('compare-lock').click();
+  await expect(page.getByTestId('compare-lock')).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('z');
   await expect(candidateZoom).toHaveAttribute('data-zoom', 'fit');
   await expect(selectZoom).toHaveAttribute('data-zoom', 'fit');
@@ -247,6 +258,7 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   await page.keyboard.press('4');
   await expect(selectFrame).toHaveAttribute('data-rating', '4');
   await expect(candidateFrame).toHaveAttribute('data-rating', '3');
+  await expectPicturesShown(page.getByTestId('compare').locator('img'), 2);
   await shot(page, 'compare-judged');
 
   const judged = await api.getAsset({ id: candidateId });

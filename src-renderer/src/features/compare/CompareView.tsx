@@ -3,6 +3,7 @@ import type { Flag } from '../../../../src-preload/contract';
 import type { FlagSets } from '../analysis/useAnalysis';
 import { useAssetDetail } from '../inspector/Inspector';
 import { Button, formatCount } from '../../ui/primitives';
+import { IconLock } from './icons';
 import { JudgeFrame } from './JudgeFrame';
 import { useJudge } from './useJudge';
 import { useJudgeKeys } from './useJudgeKeys';
@@ -95,10 +96,16 @@ export function CompareView({ ids, select: firstSelect, candidate: firstCandidat
     <div className="compare" data-testid="compare" data-lock={lock} data-active-side={side}>
       <div className="judge-bar">
         <span className="judge-title">Compare</span>
-        <label className="judge-lock small" title="Zoom and pan both photos together">
-          <input type="checkbox" checked={lock} onChange={(e) => setLock(e.target.checked)} data-testid="compare-lock" />
-          {lock ? '🔒' : '🔓'} Sync zoom
-        </label>
+        <button
+          type="button"
+          className={`judge-lock small${lock ? ' on' : ''}`}
+          aria-pressed={lock}
+          title="Zoom and pan both photos together"
+          onClick={() => setLock((l) => !l)}
+          data-testid="compare-lock"
+        >
+          <IconLock open={!lock} /> {lock ? 'Zoom locked' : 'Zoom unlocked'}
+        </button>
         <div className="segmented" role="group" aria-label="Zoom">
           <button type="button" className={!zooms[side].on ? 'on' : ''} onClick={() => setZoom(side, { ...zooms[side], on: false })} data-testid="compare-fit">
             Fit

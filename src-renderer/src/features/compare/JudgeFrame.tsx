@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { Flag } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { useAssetDetail } from '../inspector/Inspector';
@@ -42,6 +42,8 @@ export function JudgeFrame({
   const { mediaUrl } = useClient();
   const detail = useAssetDetail(id);
   const a = detail.data && detail.data.id === id ? detail.data : undefined;
+  // Whether this frame was already the active one when the press began.
+  const pressedActive = useRef(active);
   return (
     <div
       className={`judge-frame${active ? ' is-active' : ''}${flag === 'reject' ? ' is-rejected' : ''}`}
@@ -52,11 +54,14 @@ export function JudgeFrame({
       data-rating={a?.rating ?? ''}
       data-label={a?.label ?? ''}
       data-name={a?.name ?? ''}
-      onPointerDownCapture={onActivate}
+      onPointerDownCapture={() => {
+        pressedActive.current = active;
+        onActivate();
+      }}
     >
       <div className="judge-stage">
         {a ? (
-          <ZoomImage id={id} fitSrc={a.preview || a.thumb ? mediaUrl((a.preview ?? a.thumb)!) : null} alt={a.name} zoom={zoom} onZoom={onZoom} testId={`${testId}-zoom`} clickToggles={active} />
+          <ZoomImage id={id} fitSrc={a.preview || a.thumb ? mediaUrl((a.preview ?? a.thumb)!) : null} alt={a.name} zoom={zoom} onZoom={onZoom} testId={`${testId}-zoom`} clickToggles={() => pressedActive.current} />
         ) : detail.error ? (
           <p className="muted">{detail.error.message}</p>
         ) : (

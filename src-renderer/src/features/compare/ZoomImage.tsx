@@ -29,7 +29,7 @@ export function ZoomImage({
   onZoom,
   testId,
   fitTestId = `${testId}-fit`,
-  clickToggles = true,
+  clickToggles,
 }: {
   id: number;
   fitSrc: string | null;
@@ -38,8 +38,12 @@ export function ZoomImage({
   onZoom(z: Zoom): void;
   testId: string;
   fitTestId?: string;
-  /** False while the frame is not the active one: the first click only makes it active. */
-  clickToggles?: boolean;
+  /**
+   * Asked when a press starts: false while the frame was not the active one, so the first
+   * click only makes it active. (A function, as the parent's own press handler may already
+   * have re-rendered it as active by the time this one runs.)
+   */
+  clickToggles?: () => boolean;
 }) {
   const frameRef = useRef<HTMLDivElement>(null);
   const fitRef = useRef<HTMLImageElement>(null);
@@ -68,7 +72,7 @@ export function ZoomImage({
   const down = (e: PointerEvent<HTMLDivElement>) => {
     if (e.button !== 0) return;
     e.currentTarget.setPointerCapture(e.pointerId);
-    drag.current = { pointer: e.pointerId, startX: e.clientX, startY: e.clientY, from: zoom, moved: false, toggles: clickToggles };
+    drag.current = { pointer: e.pointerId, startX: e.clientX, startY: e.clientY, from: zoom, moved: false, toggles: clickToggles ? clickToggles() : true };
   };
   const move = (e: PointerEvent<HTMLDivElement>) => {
     const d = drag.current;

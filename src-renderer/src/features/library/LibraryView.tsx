@@ -426,7 +426,7 @@ export function LibraryView({ active }: { active: boolean }) {
             </label>
           </footer>
         </main>
-        {view !== 'review' && <Inspector
+        {view !== 'review' && view !== 'compare' && view !== 'survey' && <Inspector
           focusId={sel.focusId}
           selectedIds={selectedIds}
           onJump={async (id) => {
