@@ -27,6 +27,7 @@ export const API_METHODS = [
   'searchIds',
   'getAsset',
   'getFullImage',
+  'similarGroups',
   'facets',
   'editKeywords',
   'setKeywords',

@@ -11,6 +11,7 @@ import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRatin
 import { applyPreset, deletePreset, listPresets, savePreset } from '../library/presets';
 import { ensureFullImage, ensurePreview } from '../library/thumbs';
 import { mediaToken } from '../core/media';
+import { fillMissingFingerprints, findGroups } from '../library/similarity';
 import { startWatching } from '../library/watch';
 import { closeMetadataReader } from '../library/metadata';
 import { ApiError } from '../core/errors';
@@ -120,6 +121,10 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     async getFullImage({ id }) {
       const full = await ensureFullImage(ctx, id);
       return { token: full.path ? mediaToken(full.path) : null, source: full.source, note: full.note };
+    },
+    async similarGroups({ ids }) {
+      await fillMissingFingerprints(ctx, ids ? { assetIds: ids } : {});
+      return findGroups(ctx.db, ids).map((g) => ({ kind: g.kind, members: g.members, best: g.best }));
     },
     async facets() {
       return facets(ctx);

@@ -189,6 +189,7 @@ export const schemas = {
   searchIds: z.strictObject({ query: searchQuery }),
   getAsset: z.strictObject({ id }),
   getFullImage: z.strictObject({ id }),
+  similarGroups: z.strictObject({ ids: ids.optional() }),
   facets: none,
   editKeywords: z.strictObject({ ids, add: keywords.optional(), remove: keywords.optional() }),
   setKeywords: z.strictObject({ id, keywords }),

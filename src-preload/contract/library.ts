@@ -205,6 +205,14 @@ export interface FullImage {
   note: string | null;
 }
 
+export interface SimilarGroupInfo {
+  kind: 'burst' | 'similar';
+  /** Asset ids in capture order. */
+  members: number[];
+  /** The suggested best frame: the highest quality score when measured, else the sharpest. */
+  best: number;
+}
+
 export interface SearchResult {
   total: number;
   offset: number;
@@ -280,6 +288,11 @@ export interface LibraryApi {
   getAsset(args: { id: number }): Promise<AssetDetail>;
   /** The picture at its own pixel size, for 100 % zoom (made on first ask for HEIC and TIFF). */
   getFullImage(args: { id: number }): Promise<FullImage>;
+  /**
+   * Groups of one scene (bursts and similar frames, two or more each) among these assets, or
+   * the whole library, each with its suggested best frame. Missing fingerprints are computed first.
+   */
+  similarGroups(args: { ids?: number[] }): Promise<SimilarGroupInfo[]>;
   facets(): Promise<Facets>;
 
   /** Add and/or remove keywords on several assets; order of existing keywords is kept, new ones are appended. */
