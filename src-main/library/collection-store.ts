@@ -2,7 +2,7 @@ import type { CollectionKind, SmartQuery } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import { prepared, type Db } from './db';
 
-// The collections tables (migration 16) as rows: what search.ts needs to resolve a collection
+// The collections tables (migration 18) as rows: what search.ts needs to resolve a collection
 // filter and edits.ts to write and undo memberships. The collection commands (create, list
 // with counts, add, reorder) are in collections.ts, above the search.
 

@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 16,
+  version: 18,
   name: 'collections',
   // Collections as Lightroom users know them (issue 16): manual ones hold photos in a custom
   // order, smart ones a saved search (JSON SearchQuery, evaluated live), sets hold other
