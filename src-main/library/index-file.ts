@@ -5,6 +5,7 @@ import type { LibraryCtx } from './context';
 import { FULL_HASH_LIMIT, hashBuffer, hashFile, sampledHash } from './hash';
 import { mediaHashOfFile } from './media-hash';
 import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from './metadata';
+import type { Fingerprint } from './similarity/fingerprint';
 import { makeImageThumb, makePosterThumb } from './thumbs';
 import { posterFrame, probe } from './video';
 import type { WalkedFile } from './walk';
@@ -34,6 +35,8 @@ export interface IndexedFile {
   videoCodec: string | null;
   audioCodec: string | null;
   thumb: string | null;
+  /** Computed from the thumbnail's decode; absent when the thumbnail was reused (back-filled later). */
+  fingerprint?: Fingerprint;
   problems: FileProblem[];
 }
 
@@ -98,6 +101,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   if (kind === 'image') {
     const t = await makeImageThumb(ctx, { path: file.absPath, format, isRaw, hash: out.hash, buf, orientation: out.meta.orientation });
     out.thumb = t.thumb;
+    if (t.fingerprint) out.fingerprint = t.fingerprint;
     if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem, ...(t.missingTool ? { missingTool: t.missingTool } : {}) });
     // Decoded size beats EXIF's claim (edited files often keep a stale one), except for
     // RAWs, whose thumbnail comes from a smaller embedded preview. A HEIF file may rotate
@@ -138,6 +142,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     try {
       const t = await makePosterThumb(ctx, out.hash, await posterFrame(file.absPath, out.durationS));
       out.thumb = t.thumb;
+      if (t.fingerprint) out.fingerprint = t.fingerprint;
       if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem });
     } catch (err) {
       out.problems.push(isToolMissing(err)

@@ -1,6 +1,6 @@
 // Issue 15 item 10 for libraries that existed before it: keyword casing follows the language by
 // default, but every save of the keyword settings used to store casing 'lower' (the default of
-// the time). Migration 17 moves those libraries to 'byLanguage', remembers what they had so
+// the time). Migration 19 moves those libraries to 'byLanguage', remembers what they had so
 // Settings › Keywords can say so once, and touches no keyword.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A library at migration 16 whose keyword settings were saved the way the old code saved them. */
+/** A library at migration 18 whose keyword settings were saved the way the old code saved them. */
 function oldLibrary(settings: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'tagsmith-casing-'));
   dirs.push(dir);
@@ -29,7 +29,7 @@ function oldLibrary(settings: Record<string, unknown>): string {
   ctx.db.close();
   const paths = libraryPaths(dir);
   rmSync(paths.dbFile);
-  const db = openDb(paths.dbFile, { upTo: 16 });
+  const db = openDb(paths.dbFile, { upTo: 18 });
   const put = db.prepare('INSERT INTO keyword_settings (key, value) VALUES (?, ?)');
   for (const [k, v] of Object.entries(settings)) put.run(k, JSON.stringify(v));
   db.close();

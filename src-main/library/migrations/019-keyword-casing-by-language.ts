@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 17,
+  version: 19,
   name: 'keyword casing by language',
   // Issue 15 item 10: the default casing follows the keyword's language (German nouns keep
   // their capital). Libraries saved before it hold casing 'lower' — the old default, stored
