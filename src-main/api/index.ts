@@ -20,6 +20,7 @@ import { schemas } from './schemas';
 import { log } from '../core/log';
 import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
 import { workflowMethods, type WorkflowOptions } from './workflows';
+import { uploadMethods } from './upload';
 import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
 import { collectionMethods } from './collections';
@@ -171,6 +172,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     },
     ...service.methods,
     ...workflowMethods(ctx, service, opts),
+    ...uploadMethods(ctx, service),
     ...analysisMethods(ctx, service),
     ...collectionMethods(ctx),
     ...creativeMethods(ctx, service, scanner),

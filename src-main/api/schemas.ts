@@ -302,6 +302,10 @@ export const schemas = {
   listAgencies: none,
   checkForAgency: z.strictObject({ ids, agency: agencyId }),
   getStockFields: z.strictObject({ id }),
+  agencyAccount: z.strictObject({ agency: agencyId }),
+  setAgencyAccount: z.strictObject({ agency: agencyId, url: z.string().min(1).max(2000), user: z.string().min(1).max(500), password: z.string().max(2000) }),
+  removeAgencyAccount: z.strictObject({ agency: agencyId }),
+  uploadToAgency: z.strictObject({ ids, agency: agencyId, force: z.boolean().optional() }),
   setStockFields: z.strictObject({
     ids,
     editorial: z.boolean().optional(),

@@ -6,7 +6,8 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { osKeychain } from '../../src-main/credentials';
 import { until } from '../helpers/until';
-import { makeCertificate, startFtpServer, startSftpServer } from '../helpers/upload-servers';
+import { makeCertificate, startFtpServer } from '../helpers/ftp-server';
+import { startSftpServer } from '../helpers/sftp-server';
 
 // `tagsmith upload` (issue 19's contract) against real servers on loopback: pyftpdlib for FTP
 // and explicit FTPS, ssh2's SFTP server. The CLI runs as a child process on a real library of
