@@ -162,7 +162,18 @@ export interface KeywordSettings {
    * 'asSent': as the service spelled it.
    */
   casing: 'byLanguage' | 'lower' | 'asSent';
+  /**
+   * Read-only: the casing an update replaced with the new default 'byLanguage' (libraries
+   * saved before it held 'lower'), shown once in Settings › Keywords with the offer to keep
+   * it; null once the user has chosen a casing (any save that sets `casing`).
+   */
+  casingChangedFrom: 'lower' | null;
+  /** Write each keyword's synonyms into files with it (Lightroom's "Export Synonyms"); off by default. */
+  exportSynonyms: boolean;
 }
+
+/** What setKeywordSettings changes: any of the settings (casingChangedFrom is read-only). */
+export type KeywordSettingsPatch = Partial<Omit<KeywordSettings, 'limit' | 'casingChangedFrom'>> & { limit?: Partial<KeywordLimit> };
 
 export type Agency = 'adobe' | 'shutterstock';
 
@@ -188,6 +199,18 @@ export interface LibraryKeyword {
   count: number;
   /** The levels of a hierarchical keyword ('Animals|Cat' -> ['Animals', 'Cat']). */
   path: string[];
+  /** Its synonyms, from the keyword list (absent when it has none). */
+  synonyms?: string[];
+  /** Lightroom's "Include on Export" is off for it ([name] in a keyword list). */
+  notExported?: boolean;
+}
+
+/** What importing a keyword list did (counts), and the lines it could not read. */
+export interface KeywordListImportResult {
+  added: number;
+  synonyms: number;
+  existing: number;
+  skipped: string[];
 }
 
 export interface VocabularyEditResult {
@@ -217,13 +240,17 @@ export interface WorkflowsApi {
   /** Undo exactly what one AI run added, keeping every unrelated edit. */
   revertRun(args: { runId: number }): Promise<RevertResult>;
   getKeywordSettings(): Promise<KeywordSettings>;
-  setKeywordSettings(args: { settings: Partial<Omit<KeywordSettings, 'limit'>> & { limit?: Partial<KeywordLimit> } }): Promise<KeywordSettings>;
+  setKeywordSettings(args: { settings: KeywordSettingsPatch }): Promise<KeywordSettings>;
   checkKeywords(args: { keywords: string[] }): Promise<KeywordCheck>;
   checkTextLimits(args: { title?: string | null; caption?: string | null; agency?: Agency }): Promise<TextCheck[]>;
   listLibraryKeywords(): Promise<LibraryKeyword[]>;
   renameKeyword(args: { from: string; to: string; children?: boolean }): Promise<VocabularyEditResult>;
   mergeKeywords(args: { from: string[]; into: string; children?: boolean }): Promise<VocabularyEditResult>;
   deleteKeyword(args: { name: string; children?: boolean }): Promise<VocabularyEditResult>;
+  /** Add a keyword list (Lightroom's text format, as read from the file the user chose) to the library's vocabulary. */
+  importKeywordList(args: { text: string }): Promise<KeywordListImportResult>;
+  /** Write the library's keyword list to `path`, which must come from pickSavePath. */
+  exportKeywordList(args: { path: string }): Promise<{ path: string; lines: number }>;
 }
 
 export interface WorkflowsEvents {
