@@ -5,6 +5,7 @@ import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords 
 import { prepared } from './db';
 import { LABEL_NAMES, labelOf } from './labels';
 import { readStockFields, writeStockField } from './stock-fields';
+import { EXTENDED_FIELDS, cleanExtended, readExtended, writeExtended, type ExtendedField, type ExtendedValues } from './extended-fields';
 
 // Hand edits. Each one is committed to SQLite in ONE transaction before it returns (a person
 // who saw "saved" never loses it), and logged in edits/edit_changes with the value before and
@@ -16,11 +17,11 @@ export type RightsField = (typeof RIGHTS_FIELDS)[number];
 /** Agency fields (issue 19) live in asset_stock: editorial 0/1, releases and 'agency:value' categories as lists. */
 const STOCK_FIELDS = ['editorial', 'releases', 'categories'] as const;
 type StockField = (typeof STOCK_FIELDS)[number];
-type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | RightsField | StockField;
-type Value = string[] | string | number | null;
+type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | 'extended' | RightsField | StockField;
+type Value = string[] | string | number | ExtendedValues | null;
 
 /** The column of each directly stored field: a fixed map, so no SQL is ever built from input. */
-const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | StockField>, string> = {
+const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | 'extended' | StockField>, string> = {
   caption: 'UPDATE assets SET caption = ? WHERE id = ?',
   title: 'UPDATE assets SET title = ? WHERE id = ?',
   rating: 'UPDATE assets SET rating = ? WHERE id = ?',
@@ -74,6 +75,10 @@ const isStockField = (f: Field): f is StockField => (STOCK_FIELDS as readonly st
 
 function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value): Value {
   if (field === 'keywords') return setAssetKeywords(ctx.db, assetId, value as string[]);
+  if (field === 'extended') {
+    writeExtended(ctx.db, assetId, cleanExtended(value));
+    return readExtended(ctx.db, assetId);
+  }
   if (isStockField(field)) {
     writeStockField(ctx.db, assetId, field, field === 'editorial' ? value === 1 : (value as string[]));
     return value;
@@ -84,6 +89,7 @@ function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value
 
 function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
   if (field === 'keywords') return getAssetKeywords(ctx.db, assetId);
+  if (field === 'extended') return readExtended(ctx.db, assetId);
   if (isStockField(field)) {
     const stock = readStockFields(ctx.db, assetId);
     return field === 'editorial' ? (stock.editorial ? 1 : 0) : stock[field];
@@ -136,15 +142,45 @@ function applyFields(ctx: LibraryCtx, ids: number[], fields: [Field, (old: Value
  * Set stock and rights fields (headline, creator, copyright, credit, city, country) on several
  * assets as one undoable edit; a field given as null or blank is cleared, one left out is kept.
  */
-export function setRightsFields(ctx: LibraryCtx, ids: number[], fields: Partial<Record<RightsField, string | null>>, description?: string): void {
+export function setRightsFields(
+  ctx: LibraryCtx,
+  ids: number[],
+  fields: Partial<Record<RightsField | ExtendedField, string | null>>,
+  description?: string,
+  addKeywords: readonly string[] = [],
+): void {
   const live = checkIds(ctx, ids);
+  const entries = rightsEntries(fields);
+  const adding = cleanKeywordList(addKeywords);
+  // Keywords to add (a template's): appended to each asset's own, none removed.
+  if (adding.length) entries.push(['keywords', (old) => cleanKeywordList([...(old as string[]), ...adding])]);
+  if (!entries.length) return;
+  const names = [...RIGHTS_FIELDS, ...EXTENDED_FIELDS].filter((f) => fields[f] !== undefined).join(', ');
+  applyFields(ctx, live, entries, description ?? `set ${names} of ${countNoun(ctx, live)}`);
+}
+
+/** One edit entry per rights column given, and one for all the extended fields given (a blank or null one is cleared). */
+function rightsEntries(fields: Partial<Record<RightsField | ExtendedField, string | null>>): [Field, (old: Value) => Value][] {
   const entries = RIGHTS_FIELDS.filter((f) => fields[f] !== undefined).map((f): [Field, (old: Value) => Value] => {
     const text = cleanText(fields[f] ?? null);
     return [f, () => text];
   });
-  if (!entries.length) return;
-  const names = RIGHTS_FIELDS.filter((f) => fields[f] !== undefined).join(', ');
-  applyFields(ctx, live, entries, description ?? `set ${names} of ${countNoun(ctx, live)}`);
+  const extended = EXTENDED_FIELDS.filter((f) => fields[f] !== undefined);
+  if (extended.length) {
+    entries.push([
+      'extended',
+      (old) => {
+        const next: ExtendedValues = { ...(old as ExtendedValues) };
+        for (const f of extended) {
+          const text = cleanText(fields[f] ?? null);
+          if (text === null) delete next[f];
+          else next[f] = text;
+        }
+        return cleanExtended(next);
+      },
+    ]);
+  }
+  return entries;
 }
 
 /**
