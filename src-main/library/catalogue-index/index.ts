@@ -1,7 +1,7 @@
 import type { SearchQuery } from '../../../src-preload/contract';
 import { prepared, type Db } from '../db';
 import { catalogueStamp } from '../search-sets';
-import { CatalogueIndex, type IndexParts } from './catalogue';
+import { CatalogueIndex } from './catalogue';
 import { trackChanges } from './changes';
 import { indexOptions } from './options';
 import { buildInWorker, workerCanRead } from './spawn';
@@ -95,9 +95,9 @@ async function buildInBackground(db: Db, h: Holder): Promise<void> {
   for (;;) {
     if (!workerCanRead(db)) return buildInSteps(db, h);
     const ix = fresh(db);
-    const build = buildInWorker(db);
+    const build = buildInWorker(db, 'all');
     h.cancel = build.cancel;
-    let parts: IndexParts | null;
+    let parts;
     try {
       parts = await build.done;
     } catch (e) {
