@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   caption: () => import('./commands/caption'),
   rate: () => import('./commands/rate'),
   label: () => import('./commands/label'),
+  collection: () => import('./commands/collection'),
   folders: () => import('./commands/folders'),
   undo: () => import('./commands/undo'),
   login: () => import('./commands/login'),
@@ -43,6 +44,8 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   backup: () => import('./commands/backup'),
   backups: () => import('./commands/backups'),
   restore: () => import('./commands/restore'),
+  similar: () => import('./commands/similar'),
+  'similar-to': () => import('./commands/similar-to'),
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -53,6 +56,7 @@ const SUMMARIES: Record<string, string> = {
   caption: 'caption PATH... --set TEXT|--clear | [--length L] [--accept]  set by hand, or AI suggestions',
   rate: 'rate PATH... --stars N',
   label: 'label PATH... --color red|yellow|green|blue|purple|none  the colour label',
+  collection: 'collection list|create|smart|add|remove|rename|delete  collections, smart collections (saved searches) and sets',
   folders: 'folders                           list library folders',
   undo: 'undo                              undo the most recent edit',
   login: 'login [--client-id ID]            store the service key pair in the OS keychain',
@@ -77,6 +81,8 @@ const SUMMARIES: Record<string, string> = {
   backup: 'backup                            back the catalogue up now (kept beside it, newest 7 by default)',
   backups: 'backups                           list the catalogue backups',
   restore: 'restore BACKUP [--yes]            put a backup in place of the catalogue (the current one is kept as a backup)',
+  similar: 'similar [PATH...|--query Q]       groups of similar pictures (bursts, near-duplicates) and the best frame of each',
+  'similar-to': 'similar-to PATH [--limit N]       the pictures most similar to one, nearest first',
 };
 
 function generalUsage(): string {
