@@ -200,7 +200,7 @@ export class CatalogueIndex {
           step();
         },
         (e: Error) => {
-          if (this.textBuild !== build) return;
+          if (this.textBuild !== build || !this.db.open) return;
           console.error('[search] full-text index worker failed, reading it on the main thread:', e.message);
           this.textBuild = null;
           this.buildText(false);
