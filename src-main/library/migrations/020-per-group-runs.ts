@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 19,
+  version: 20,
   name: 'per-group runs',
   // Issue 17, pay per scene: a keyword or caption run may send one representative of a group
   // of similar pictures; the other members share its job and receive its suggestions, and
