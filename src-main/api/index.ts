@@ -22,6 +22,7 @@ import { createServiceHost, type ServiceHost, type ServiceOptions } from './serv
 import { workflowMethods, type WorkflowOptions } from './workflows';
 import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
+import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions {
@@ -171,6 +172,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...service.methods,
     ...workflowMethods(ctx, service, opts),
     ...analysisMethods(ctx, service),
+    ...collectionMethods(ctx),
     ...creativeMethods(ctx, service, scanner),
     ...systemMethods(ctx, service, opts),
   };

@@ -8,7 +8,7 @@ export type ColorLabel = 'red' | 'yellow' | 'green' | 'blue' | 'purple';
 
 /** 'quality' and 'ugcQuality' sort by the measured score; assets not measured come last in either direction. */
 /** 'colorMatch': most of the colour of the `color` filter first (by share of the picture); without one, by date. */
-export type SortKey = 'takenAt' | 'name' | 'addedAt' | 'size' | 'quality' | 'ugcQuality' | 'colorMatch';
+export type SortKey = 'takenAt' | 'name' | 'addedAt' | 'size' | 'quality' | 'ugcQuality' | 'colorMatch' | 'custom';
 
 export interface SearchQuery {
   /** Full text over file name, keywords, caption and title (prefix match per word). */
@@ -63,6 +63,9 @@ export interface SearchQuery {
   label?: ColorLabel | 'none';
   /** Colour by perceptual distance (CIE76 in L*a*b*) to the measured palette. */
   color?: ColorQuery;
+  /** In this collection: a manual one's members, a smart one's live matches, a set's collections' photos. */
+  collectionId?: number;
+  /** 'custom': a manual collection's own order (collectionId); otherwise the timeline. */
   sort?: SortKey;
   order?: 'asc' | 'desc';
 }
