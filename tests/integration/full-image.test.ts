@@ -26,7 +26,7 @@ beforeAll(async () => {
   mkdirSync(photos);
   const src = join(root, 'src');
   mkdirSync(src);
-  const noise = { create: { width: 2600, height: 1800, channels: 3 as const, noise: { type: 'gaussian' as const, mean: 128, sigma: 40 } } };
+  const noise = { create: { width: 2600, height: 1800, channels: 3 as const, background: '#808080', noise: { type: 'gaussian' as const, mean: 128, sigma: 40 } } };
   await sharp(noise).jpeg({ quality: 80 }).toFile(join(photos, 'big.jpg'));
   await sharp(noise).tiff().toFile(join(photos, 'scan.tif'));
   // A portrait phone picture: EXIF orientation 6 turns the 600x400 pixels upright to 400x600.
