@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 20,
+  version: 21,
   name: 'metadata template fields',
   // Issue 16. The IPTC Core / Extension fields a metadata template sets beyond the six rights
   // columns (creator contact info, usage terms, rights URL, instructions, source, location
