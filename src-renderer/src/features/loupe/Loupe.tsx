@@ -35,12 +35,12 @@ function InfoOverlay({ a }: { a: AssetDetail }) {
   );
 }
 
-export function Loupe({ item, index, total, onStep, info = false }: { item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void; info?: boolean }) {
+export function Loupe({ item, index, total, onStep, info = false, zoomed = false }: { item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void; info?: boolean; /** Open at 100 % (Z from the grid). */ zoomed?: boolean }) {
   const { mediaUrl } = useClient();
   const detail = useAssetDetail(item?.id ?? null);
   const a = detail.data && detail.data.id === item?.id ? detail.data : undefined;
   // 100 % stays on while stepping from photo to photo (Lightroom keeps the zoom).
-  const [zoom, setZoom] = useState<Zoom>(FIT);
+  const [zoom, setZoom] = useState<Zoom>(zoomed ? { ...FIT, on: true } : FIT);
   const zoomable = !!a && a.kind === 'image' && !!(a.preview || a.thumb);
   const keys = useRef({ zoom, zoomable });
   useEffect(() => {
