@@ -82,8 +82,9 @@ const keywordRunOptions = z.strictObject({
   colors: z.boolean().optional(),
   numColors: z.number().int().min(1).max(50).optional(),
   force: z.boolean().optional(),
+  perGroup: z.boolean().optional(),
 });
-const captionRunOptions = z.strictObject({ length: z.enum(['short', 'normal', 'long']).optional(), force: z.boolean().optional() });
+const captionRunOptions = z.strictObject({ length: z.enum(['short', 'normal', 'long']).optional(), force: z.boolean().optional(), perGroup: z.boolean().optional() });
 const runIds = z.array(id).max(10_000).optional();
 const keywordList = z.array(z.string().min(1).max(500)).max(10_000);
 

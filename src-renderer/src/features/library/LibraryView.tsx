@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { AppInfo, SortKey, SearchQuery } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { useQuery } from '../../api/useQuery';
 import { Grid } from '../grid/Grid';
+import { Splitter } from '../../ui/Splitter';
 import { useAssetPages } from '../grid/useAssetPages';
 import { Inspector } from '../inspector/Inspector';
 import { useEdits } from '../inspector/useEdits';
@@ -41,6 +42,12 @@ import { IconCompare, IconSurvey } from '../compare/icons';
 type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
 
 /** The library: folders and filters, the grid or loupe, the inspector. Stays mounted (and keeps its state) while another view is shown. */
+/** Panel widths in px: what the splitters allow, and what a double-click goes back to. */
+const PANELS = {
+  sidebar: { min: 180, max: 480, default: 264 },
+  inspector: { min: 240, max: 600, default: 300 },
+} as const;
+
 export function LibraryView({ active }: { active: boolean }) {
   const { api } = useClient();
   const toast = useToast();
@@ -56,7 +63,11 @@ export function LibraryView({ active }: { active: boolean }) {
   const [sort, setSort] = usePersistentState<SortKey>('library.sort', 'takenAt', isOneOf<SortKey>('takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch'));
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
+  // Panel widths (issue 14): dragged with the splitters, double-click resets, kept across restarts.
+  const [sidebarWidth, setSidebarWidth] = usePersistentState('layout.sidebarWidth', PANELS.sidebar.default, isNumberIn(PANELS.sidebar.min, PANELS.sidebar.max));
+  const [inspectorWidth, setInspectorWidth] = usePersistentState('layout.inspectorWidth', PANELS.inspector.default, isNumberIn(PANELS.inspector.min, PANELS.inspector.max));
   const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey'>('grid');
+  const panelsHidden = view === 'review' || view === 'compare' || view === 'survey';
   // What compare and survey show, fixed when they open (Lightroom: the selection at that moment).
   const [judging, setJudging] = useState<{ ids: number[]; select: number; candidate: number; key: number; group?: 'burst' | 'similar' }>({ ids: [], select: 0, candidate: 0, key: 0 });
   // The loupe's info overlay (I), kept while stepping from photo to photo.
@@ -380,8 +391,8 @@ export function LibraryView({ active }: { active: boolean }) {
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
       </TopBar>
-      <div className="workspace">
-        <aside className="sidebar" data-testid="sidebar" hidden={view === 'review' || view === 'compare' || view === 'survey'}>
+      <div className="workspace" style={{ '--sidebar-w': `${sidebarWidth}px`, '--inspector-w': `${inspectorWidth}px` } as CSSProperties}>
+        <aside className="sidebar" data-testid="sidebar" hidden={panelsHidden}>
           <FilterSummary filters={filters} onChange={setFilters} />
           <FolderList
             folders={folders}
@@ -397,6 +408,9 @@ export function LibraryView({ active }: { active: boolean }) {
           <AnalysisFilters filters={filters} onChange={setFilters} />
           <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
         </aside>
+        {!panelsHidden && (
+          <Splitter side="left" width={sidebarWidth} min={PANELS.sidebar.min} max={PANELS.sidebar.max} defaultWidth={PANELS.sidebar.default} onWidth={setSidebarWidth} label="Sidebar width" testId="splitter-sidebar" />
+        )}
         <main className="centre">
           <div className="centre-body">{centre}</div>
           <footer className="toolbar">
@@ -456,7 +470,10 @@ export function LibraryView({ active }: { active: boolean }) {
             </label>
           </footer>
         </main>
-        {view !== 'review' && view !== 'compare' && view !== 'survey' && <Inspector
+        {!panelsHidden && (
+          <Splitter side="right" width={inspectorWidth} min={PANELS.inspector.min} max={PANELS.inspector.max} defaultWidth={PANELS.inspector.default} onWidth={setInspectorWidth} label="Inspector width" testId="splitter-inspector" />
+        )}
+        {!panelsHidden && <Inspector
           focusId={sel.focusId}
           selectedIds={selectedIds}
           onJump={async (id) => {
