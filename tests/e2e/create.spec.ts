@@ -58,7 +58,6 @@ async function showInLibrary(page: Page, card: Locator): Promise<Locator> {
 }
 
 test('speak, lipsync onto a portrait, generate with narrowed model rules and edit — every result in the library with its provenance', async ({ launchApp }) => {
-  test.setTimeout(300_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 700, startedMs: 900 } });
   let app: AppHandle | undefined;
   try {
