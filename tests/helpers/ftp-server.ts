@@ -25,6 +25,10 @@ export async function startFtpServer(opts: { dir: string; user: string; password
   if (opts.throttle) args.push('--throttle', String(opts.throttle));
   for (const r of opts.refuse ?? []) args.push('--refuse', r);
   const child = spawn(PYTHON, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A test that times out never reaches its `finally`: the server ends with the test process.
+  const onExit = () => child.kill('SIGKILL');
+  process.once('exit', onExit);
+  child.once('exit', () => process.removeListener('exit', onExit));
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
