@@ -21,6 +21,7 @@ import { workflowMethods, type WorkflowOptions } from './workflows';
 import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
 import { systemMethods, type SystemOptions } from './system';
+import { renameMethods } from './rename';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
@@ -163,6 +164,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...analysisMethods(ctx, service),
     ...creativeMethods(ctx, service, scanner),
     ...systemMethods(ctx, service, opts),
+    ...renameMethods(ctx),
   };
 
   if (opts.startQueue !== false) service.queue.start();

@@ -18,6 +18,7 @@ import { migration as m012 } from './012-creative-deadlines';
 import { migration as m013 } from './013-exposure';
 import { migration as m014 } from './014-metadata-block-disagreement';
 import { migration as m015 } from './015-agency-fields';
+import { migration as m016 } from './016-rename-journal';
 
 export type { Migration } from './migration';
 
@@ -37,4 +38,5 @@ export const migrations: Migration[] = [
   m013,
   m014,
   m015,
+  m016,
 ];
