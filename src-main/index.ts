@@ -173,7 +173,8 @@ app.whenReady().then(async () => {
       app.quit();
     },
     pickSavePath: async (defaultName) => {
-      const res = await dialog.showSaveDialog({ defaultPath: defaultName, filters: [{ name: 'CSV', extensions: ['csv'] }] });
+      const text = defaultName.toLowerCase().endsWith('.txt');
+      const res = await dialog.showSaveDialog({ defaultPath: defaultName, filters: [text ? { name: 'Keyword list', extensions: ['txt'] } : { name: 'CSV', extensions: ['csv'] }] });
       return res.canceled ? null : (res.filePath ?? null);
     },
   });

@@ -75,6 +75,8 @@ export const API_METHODS = [
   'renameKeyword',
   'mergeKeywords',
   'deleteKeyword',
+  'importKeywordList',
+  'exportKeywordList',
   'previewWrite',
   'writeMetadata',
   'syncState',

@@ -259,6 +259,7 @@ export const schemas = {
       exclude: keywordList.optional(),
       required: keywordList.optional(),
       casing: z.enum(['byLanguage', 'lower', 'asSent']).optional(),
+      exportSynonyms: z.boolean().optional(),
       limit: z
         .strictObject({
           preset: z.enum(['default', 'adobe', 'shutterstock', 'custom']).optional(),
@@ -274,6 +275,8 @@ export const schemas = {
   renameKeyword: z.strictObject({ from: keyword, to: keyword, children: z.boolean().optional() }),
   mergeKeywords: z.strictObject({ from: z.array(keyword).min(1).max(1000), into: keyword, children: z.boolean().optional() }),
   deleteKeyword: z.strictObject({ name: keyword, children: z.boolean().optional() }),
+  importKeywordList: z.strictObject({ text: z.string().max(50_000_000) }),
+  exportKeywordList: z.strictObject({ path }),
   previewWrite: z.strictObject({ ids }),
   writeMetadata: z.strictObject({ ids }),
   syncState: z.strictObject({ id }),

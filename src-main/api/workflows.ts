@@ -1,7 +1,8 @@
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
 import type { Api, StockFieldsView, SyncStateView } from '../../src-preload/contract';
 import { getAssetRow } from '../library/assets';
+import { exportKeywordList, importKeywordList } from '../library/keyword-list';
 import { setStockFields } from '../library/edits';
 import { agencyCategories, readStockFields } from '../library/stock-fields';
 import type { LibraryCtx } from '../library/context';
@@ -24,6 +25,7 @@ export type WorkflowMethods = Pick<
   | 'acceptSuggestions' | 'acceptAbove' | 'acceptKeyword' | 'rejectSuggestions' | 'rejectPending' | 'moveKeyword'
   | 'editCaptionSuggestion' | 'acceptCaptions' | 'rejectCaptions' | 'revertRun' | 'getKeywordSettings' | 'setKeywordSettings'
   | 'checkKeywords' | 'checkTextLimits' | 'listLibraryKeywords' | 'renameKeyword' | 'mergeKeywords' | 'deleteKeyword'
+  | 'importKeywordList' | 'exportKeywordList'
   | 'previewWrite' | 'writeMetadata' | 'syncState' | 'exportCsv' | 'pickSavePath' | 'listAgencies' | 'checkForAgency' | 'getStockFields' | 'setStockFields'
 >;
 
@@ -135,6 +137,23 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       const r = wf.deleteKeyword(ctx, name, { children });
       edited(r.assetIds);
       return r;
+    },
+    async importKeywordList({ text }) {
+      return importKeywordList(ctx, text);
+    },
+    async exportKeywordList({ path }) {
+      if (!isAbsolute(path) || !chosenPaths.has(path)) {
+        throw new ApiError('validation', 'Choose where to save the keyword list in the save dialog.', 'path');
+      }
+      const text = exportKeywordList(ctx);
+      const tmp = `${path}.${process.pid}.tmp`;
+      try {
+        await writeFile(tmp, text, 'utf8');
+        await rename(tmp, path);
+      } catch (err) {
+        throw new ApiError('io', `Could not save ${basename(path)}: ${(err as Error).message}`);
+      }
+      return { path, lines: text ? text.split('\n').length - 1 : 0 };
     },
     async previewWrite({ ids }) {
       const r = await previewWrite(ctx, ids);

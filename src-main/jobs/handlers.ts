@@ -11,6 +11,7 @@ import type {
   FaceSwapParams, ImageEditParams, ImageGenerateParams, ImageVectorizeParams, LipsyncParams, TaskState, TtsJsonParams, TtsParams,
 } from '../service/types';
 import * as v from '../service/validate';
+import { budgetFor, minutesText } from './deadlines';
 import { JobOutcome, type JobHandler } from './job-handler';
 import { cacheKeyOf } from './store';
 
@@ -106,6 +107,26 @@ export interface TaskPayload {
   params: TaskParams;
   /** a directory: the result file is saved there as <task_id>.<ext> */
   downloadTo?: string;
+  /**
+   * How long to wait for the service once the task is there (ms); default: the interface's
+   * typical time for the kind (budgetFor). Past it the job stops waiting and ends 'unknown'
+   * (the task may still run and bill); retry polls the same task again, never a new one.
+   */
+  budgetMs?: number;
+}
+
+/** The states the interface names; anything else is shown as unknown (and still polled). */
+export const KNOWN_TASK_STATES: readonly string[] = ['PENDING', 'STARTED', 'SUCCESS', 'FAILURE', 'REVOKED'];
+
+/** error_kind of a task job that outlived its budget at the service */
+export const TASK_OVERDUE = 'task_overdue';
+/** error_kind of a task job whose task the service no longer knows (404 on its status) */
+export const TASK_FORGOTTEN = 'task_forgotten';
+
+function budgetOf(p: TaskPayload): number {
+  if (p.budgetMs !== undefined) return p.budgetMs;
+  const text = (p.params as { text?: unknown }).text;
+  return budgetFor(p.endpoint, typeof text === 'string' ? { speechChars: text.length } : {});
 }
 
 export interface TaskJobResult {
@@ -150,6 +171,9 @@ export const taskHandler: JobHandler<TaskPayload> = {
       throw new ServiceError('invalid_input', 'endpoint: must be an asynchronous endpoint (tts, videoLipsync, imageGenerate, ...)', { local: true, field: 'endpoint' });
     }
     checkTask(p.endpoint, p.params);
+    if (p.budgetMs !== undefined && !(Number.isFinite(p.budgetMs) && p.budgetMs > 0)) {
+      throw new ServiceError('invalid_input', 'budgetMs: must be a positive number of milliseconds', { local: true, field: 'budgetMs' });
+    }
     return { endpoint: p.endpoint, billingKey: billingKey(p.endpoint, p.params as { model?: unknown }) };
   },
   async run(ctx) {
@@ -162,13 +186,32 @@ export const taskHandler: JobHandler<TaskPayload> = {
       });
       taskId = created.task_id;
     }
+    // The budget runs from the first status answer of this run: a restart or a retry waits
+    // another budget for the same task (its id is kept, so nothing is created or billed again).
+    const budget = budgetOf(p);
+    let deadline: number | null = null;
     let delay = ctx.tuning.pollMs;
     let state: TaskState;
     for (;;) {
-      state = await ctx.call(statusEndpointOf(p.endpoint), (signal) => taskStatus(ctx.client, p.endpoint, taskId!, signal), { billingKey: null });
+      try {
+        state = await ctx.call(statusEndpointOf(p.endpoint), (signal) => taskStatus(ctx.client, p.endpoint, taskId!, signal), { billingKey: null });
+      } catch (e) {
+        if (e instanceof ServiceError && e.kind === 'not_found') {
+          throw new JobOutcome('failed', `The service no longer knows task ${taskId} (it keeps tasks and results at most 24 hours). Tagsmith does not create it again by itself, so it is not paid twice; start a new one if you still want it.`, TASK_FORGOTTEN);
+        }
+        throw e;
+      }
       if (state.status === 'SUCCESS') break;
       if (state.status === 'FAILURE') throw new JobOutcome('failed', `The service could not finish the task${state.error ? `: ${state.error}` : '.'}`);
       if (state.status === 'REVOKED') throw new JobOutcome('cancelled', 'The task was cancelled at the service.');
+      deadline ??= Date.now() + budget;
+      if (Date.now() > deadline) {
+        const st = String(state.status);
+        const why = KNOWN_TASK_STATES.includes(st)
+          ? `Task ${taskId} is still ${st.toLowerCase()} at the service after ${minutesText(budget)}, past the interface's typical time for this.`
+          : `Task ${taskId} stayed in a state Tagsmith does not know (“${st}”) for ${minutesText(budget)}.`;
+        throw new JobOutcome('unknown', `${why} Tagsmith stopped waiting; the service may still finish and bill it. Retry to keep waiting for the same task (no new charge), or cancel it.`, TASK_OVERDUE);
+      }
       await ctx.sleep(delay);
       delay = Math.min(ctx.tuning.pollMaxMs, Math.round(delay * 1.5));
     }

@@ -64,9 +64,13 @@ export interface JobHandler<P = unknown> {
   cancelRemote?(client: ServiceClient, job: JobView, signal: AbortSignal): Promise<void>;
 }
 
-/** A job that ended without a service error: the task failed or was revoked remotely. */
+/**
+ * A job that ended without a service error: the task failed or was revoked remotely, or its
+ * outcome is open ('unknown': e.g. a task that outlived its budget, which may still run and bill).
+ * `errorKind` names the reason (default 'task_failed' for a failure).
+ */
 export class JobOutcome extends Error {
-  constructor(readonly state: 'failed' | 'cancelled', message: string) {
+  constructor(readonly state: 'failed' | 'cancelled' | 'unknown', message: string, readonly errorKind?: string) {
     super(message);
   }
 }

@@ -197,9 +197,15 @@ export class JobQueue {
 
   /** Cancel: queued/paused end at once; a running job's request is aborted and its remote task cancelled. */
   cancelJob(id: number): void {
+    const before = this.store.get(id);
     this.changed(this.store.setState([id], ['queued', 'paused', 'unknown'], 'cancelled'));
     const f = this.inflight.get(id);
-    if (!f) return;
+    if (!f) {
+      // A task that Tagsmith stopped waiting for ('unknown' with a task id) may still run at
+      // the service: cancel it there too, and say so when the service does not confirm.
+      if (before?.state === 'unknown' && before.task_id) void this.cancelRemote(id, this.handlerOf(before.kind));
+      return;
+    }
     f.intent = 'cancel';
     // A billed request already on the wire is allowed to finish: aborting it would leave its
     // outcome (and billing) unknown. Its answer is kept (cache, task id) and the remote task

@@ -38,7 +38,10 @@ export function settleFailure(job: FailedJob, e: unknown, tuning: Tuning, now = 
   if (job.intent === 'requeue' && !(e instanceof ServiceError && e.kind === 'unknown_outcome')) return { state: 'queued', patch: {} };
   if (e instanceof Held) return { state: 'queued', patch: {} };
   if (e instanceof CapReached) return { state: 'queued', patch: {}, hold: { reason: 'cap', message: e.message } };
-  if (e instanceof JobOutcome) return { state: e.state, patch: { error_kind: e.state === 'failed' ? 'task_failed' : null, error_message: e.state === 'failed' ? e.message : null } };
+  if (e instanceof JobOutcome) {
+    if (e.state === 'cancelled') return { state: e.state, patch: { error_kind: null, error_message: null } };
+    return { state: e.state, patch: { error_kind: e.errorKind ?? (e.state === 'failed' ? 'task_failed' : 'unknown_outcome'), error_message: e.message } };
+  }
   if (!(e instanceof ServiceError)) {
     log.error(`Job ${job.id} failed`, e);
     return { state: 'failed', patch: { error_kind: 'internal', error_message: (e as Error)?.message ?? 'Unexpected problem' } };

@@ -2,6 +2,7 @@ import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import type { FieldConflict } from './field-merge';
 import { FIELD_NAMES, OPTIONAL_FIELDS, sameField, type FieldName, type ManagedFields } from './managed-fields';
+import { withSynonyms } from './keyword-list';
 
 // file_state (migration 4): per asset, what its file holds for the managed fields as last
 // read or written, the outcome of the last write, and unresolved merge conflicts. The
@@ -71,7 +72,8 @@ export function libraryFields(ctx: LibraryCtx, assetId: number, base: Partial<Ma
   ).get(assetId) as LibraryRow | undefined;
   if (!r) return null;
   const out: ManagedFields = {
-    keywords: r.keywords_text ? r.keywords_text.split('\n') : [],
+    // With the keywords' synonyms when the user exports them (keyword-list.ts).
+    keywords: withSynonyms(ctx, r.keywords_text ? r.keywords_text.split('\n') : []),
     caption: r.caption,
     title: r.title,
     rating: r.rating,

@@ -12,7 +12,7 @@ export { LIMIT_PRESETS, TEXT_LIMITS, checkKeywords, checkTextLimits } from '../m
 // else lower case), the user's exclude list and required keywords, and the keyword limit in
 // force (the agencies' presets and checks are in metadata/stock-limits.ts).
 
-export const DEFAULT_SETTINGS: KeywordSettings = { exclude: [], required: [], limit: LIMIT_PRESETS.default, casing: 'byLanguage' };
+export const DEFAULT_SETTINGS: KeywordSettings = { exclude: [], required: [], limit: LIMIT_PRESETS.default, casing: 'byLanguage', exportSynonyms: false };
 
 const lower = (s: string): string => s.toLocaleLowerCase();
 
@@ -65,6 +65,7 @@ export function setKeywordSettings(ctx: LibraryCtx, patch: Partial<Omit<KeywordS
     if (patch.casing !== 'lower' && patch.casing !== 'asSent' && patch.casing !== 'byLanguage') throw new SettingsError('Casing is “byLanguage”, “lower” or “asSent”.', 'casing');
     next.casing = patch.casing;
   }
+  if (patch.exportSynonyms !== undefined) next.exportSynonyms = patch.exportSynonyms === true;
   if (patch.limit) {
     const preset = patch.limit.preset ?? 'custom';
     if (preset !== 'custom') {

@@ -2,6 +2,7 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords, pruneUnusedKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
+import { deleteFromVocabulary, listVocabulary, renameInVocabulary, type VocabularyEntry } from '../library/keyword-list';
 import { countNoun, logEdit, quote } from './edit-log';
 import { cleanKeyword } from './hygiene';
 import type { LibraryKeyword, VocabularyEditResult } from '../../src-preload/contract';
@@ -23,9 +24,20 @@ export function listLibraryKeywords(ctx: LibraryCtx): LibraryKeyword[] {
      JOIN asset_keywords ak ON ak.keyword_id = k.id JOIN assets a ON a.id = ak.asset_id AND a.removed_at IS NULL
      GROUP BY k.id`,
   ).all() as { name: string; count: number }[];
-  return rows
-    .map((r) => ({ ...r, path: r.name.split('|') }))
-    .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+  // The vocabulary (an imported keyword list) adds its synonyms, and its keywords no photo carries yet.
+  const vocab = new Map(listVocabulary(ctx).map((e) => [lower(e.path), e]));
+  const out: LibraryKeyword[] = rows.map((r) => ({ ...r, path: r.name.split('|') }));
+  for (const k of out) {
+    const e = vocab.get(lower(k.name));
+    vocab.delete(lower(k.name));
+    if (e) Object.assign(k, vocabularyExtras(e));
+  }
+  for (const e of vocab.values()) out.push({ name: e.path, count: 0, path: e.path.split('|'), ...vocabularyExtras(e) });
+  return out.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+}
+
+function vocabularyExtras(e: VocabularyEntry): Pick<LibraryKeyword, 'synonyms' | 'notExported'> {
+  return { ...(e.synonyms.length ? { synonyms: e.synonyms } : {}), ...(e.exportable ? {} : { notExported: true }) };
 }
 
 /** Does `k` name `word` itself, or (with children) one of its descendants? */
@@ -41,7 +53,15 @@ function assetsWith(ctx: LibraryCtx, words: readonly string[], children: boolean
 }
 
 function applyAcross(ctx: LibraryCtx, assetIds: number[], map: (list: string[]) => string[], description: (what: string) => string, before?: () => void): VocabularyEditResult {
-  if (!assetIds.length) return { description: null, assetIds: [] };
+  if (!assetIds.length) {
+    // A keyword only the keyword list holds (imported, on no photo yet): only the list changes.
+    const listed = new Set(listVocabulary(ctx).map((e) => e.path));
+    ctx.db.transaction(() => before?.())();
+    const after = listVocabulary(ctx).map((e) => e.path);
+    if (after.length === listed.size && after.every((p) => listed.has(p))) return { description: null, assetIds: [] };
+    ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [] });
+    return { description: description('the keyword list'), assetIds: [] };
+  }
   const text = description(countNoun(ctx, assetIds));
   const changed = ctx.db.transaction(() => {
     before?.();
@@ -89,7 +109,7 @@ export function renameKeyword(ctx: LibraryCtx, from: string, to: string, opts: {
   // casing is what every asset stores (otherwise the old spelling would be found and kept).
   const respell = (): void => {
     prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(b, b, b);
-    if (lower(a) === lower(b)) prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ?').run(b, a);
+    if (lower(a) === lower(b)) prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ?').run(b, a);    renameInVocabulary(ctx, a, b, children);
   };
   const merging = ids.length > 0 && (prepared(ctx.db, 'SELECT 1 FROM keywords WHERE name = ?').get(b) !== undefined) && lower(a) !== lower(b);
   return applyAcross(ctx, ids, map, (what) => `${merging ? 'merge' : 'rename'} keyword ${quote(a)} ${merging ? 'into' : 'to'} ${quote(b)} on ${what}`, respell);
@@ -118,7 +138,7 @@ export function mergeKeywords(ctx: LibraryCtx, from: readonly string[], into: st
     return out;
   };
   const respell = (): void => {
-    prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(target, target, target);
+    prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(target, target, target);    for (const src of sources) renameInVocabulary(ctx, src, target, children);
   };
   const names = sources.map(quote).join(', ');
   return applyAcross(ctx, ids, map, (what) => `merge keyword${sources.length > 1 ? 's' : ''} ${names} into ${quote(target)} on ${what}`, respell);
@@ -129,5 +149,5 @@ export function deleteKeyword(ctx: LibraryCtx, name: string, opts: { children?: 
   const word = required(name, 'name');
   const children = opts.children !== false;
   const ids = assetsWith(ctx, [word], children);
-  return applyAcross(ctx, ids, (list) => list.filter((k) => !matches(k, word, children)), (what) => `delete keyword ${quote(word)} from ${what}`);
+  return applyAcross(ctx, ids, (list) => list.filter((k) => !matches(k, word, children)), (what) => `delete keyword ${quote(word)} from ${what}`, () => deleteFromVocabulary(ctx, word, children));
 }

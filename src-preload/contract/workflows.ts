@@ -162,6 +162,8 @@ export interface KeywordSettings {
    * 'asSent': as the service spelled it.
    */
   casing: 'byLanguage' | 'lower' | 'asSent';
+  /** Write each keyword's synonyms into files with it (Lightroom's "Export Synonyms"); off by default. */
+  exportSynonyms: boolean;
 }
 
 export type Agency = 'adobe' | 'shutterstock';
@@ -188,6 +190,18 @@ export interface LibraryKeyword {
   count: number;
   /** The levels of a hierarchical keyword ('Animals|Cat' -> ['Animals', 'Cat']). */
   path: string[];
+  /** Its synonyms, from the keyword list (absent when it has none). */
+  synonyms?: string[];
+  /** Lightroom's "Include on Export" is off for it ([name] in a keyword list). */
+  notExported?: boolean;
+}
+
+/** What importing a keyword list did (counts), and the lines it could not read. */
+export interface KeywordListImportResult {
+  added: number;
+  synonyms: number;
+  existing: number;
+  skipped: string[];
 }
 
 export interface VocabularyEditResult {
@@ -224,6 +238,10 @@ export interface WorkflowsApi {
   renameKeyword(args: { from: string; to: string; children?: boolean }): Promise<VocabularyEditResult>;
   mergeKeywords(args: { from: string[]; into: string; children?: boolean }): Promise<VocabularyEditResult>;
   deleteKeyword(args: { name: string; children?: boolean }): Promise<VocabularyEditResult>;
+  /** Add a keyword list (Lightroom's text format, as read from the file the user chose) to the library's vocabulary. */
+  importKeywordList(args: { text: string }): Promise<KeywordListImportResult>;
+  /** Write the library's keyword list to `path`, which must come from pickSavePath. */
+  exportKeywordList(args: { path: string }): Promise<{ path: string; lines: number }>;
 }
 
 export interface WorkflowsEvents {

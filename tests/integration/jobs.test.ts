@@ -326,3 +326,50 @@ describe('kill -9 mid-batch', () => {
     }
   });
 });
+
+describe('a plain task past its budget, in an unknown state, or forgotten by the service (issue 15)', () => {
+  it('a task that outlives its budget ends unknown with a clear message; retry polls the same task, never a new one; cancel reaches the service', async () => {
+    const { sim, q } = await setup();
+    sim.inject({ kind: 'slowTask', path: '/v1/image_generate', ms: 600_000, count: 1 });
+    // A small budget instead of the interface's 10 minutes: the task is held far longer either way.
+    const j = q.enqueue({ kind: 'task', payload: { endpoint: 'imageGenerate', params: { prompt: 'a slow fox', model: 'flux2' }, budgetMs: 50 } satisfies TaskPayload });
+    await until(() => q.getJob(j.id)!.state === 'unknown');
+    const late = q.getJob(j.id)!;
+    expect(late.taskId).toBeTruthy();
+    expect(late.error).toMatchObject({ kind: 'task_overdue', message: expect.stringMatching(/still (pending|started) at the service after 1 min.*stopped waiting.*may still finish and bill.*Retry.*same task \(no new charge\)/) });
+    expect(sim.tasks().find((t) => t.task_id === late.taskId)!.status).toBe('STARTED');
+    q.retryJob(j.id);
+    await until(() => q.getJob(j.id)!.state === 'unknown' && q.getJob(j.id)!.error?.kind === 'task_overdue');
+    expect(q.getJob(j.id)!.taskId).toBe(late.taskId);
+    expect(sim.log.filter((e) => e.path === '/v1/image_generate').length).toBe(1);
+    expect(sim.billed()[creds.clientId]['image_generate:flux2']).toBe(1);
+    q.cancelJob(j.id);
+    await until(() => sim.tasks().find((t) => t.task_id === late.taskId)!.status === 'REVOKED');
+    await until(() => q.getJob(j.id)!.state === 'cancelled' && q.getJob(j.id)!.error === null);
+  });
+
+  it('a status outside the interface\'s five is named when it outlives the budget, and a task that moves on finishes', async () => {
+    const { sim, q } = await setup();
+    sim.inject({ kind: 'oddStatus', path: '/v1/status', message: 'PAUSED_BY_OPERATOR' });
+    const odd = q.enqueue({ kind: 'task', payload: { endpoint: 'imageGenerate', params: { prompt: 'odd', model: 'flux2' }, budgetMs: 50 } satisfies TaskPayload });
+    await until(() => q.getJob(odd.id)!.state === 'unknown');
+    expect(q.getJob(odd.id)!.error!.message).toMatch(/state Tagsmith does not know \(“PAUSED_BY_OPERATOR”\).*Retry to keep waiting/);
+    sim.clearFaults();
+    q.retryJob(odd.id);
+    await until(() => q.getJob(odd.id)!.state === 'done');
+    expect(sim.log.filter((e) => e.path === '/v1/image_generate').length).toBe(1);
+  });
+
+  it('a task the service forgot (404 on its status) fails with that said, and is not created again', async () => {
+    const { sim, q } = await setup({ taskClock: { pendingMs: 60_000, startedMs: 60_000 } });
+    const j = q.enqueue({ kind: 'task', payload: { endpoint: 'imageGenerate', params: { prompt: 'forgotten', model: 'flux2' } } satisfies TaskPayload });
+    await until(() => q.getJob(j.id)!.taskId);
+    sim.inject({ kind: 'error', status: 404, path: '/v1/status', message: 'Task not found' });
+    await until(() => q.getJob(j.id)!.state === 'failed');
+    expect(q.getJob(j.id)!.error).toMatchObject({ kind: 'task_forgotten', message: expect.stringMatching(/no longer knows task .*does not create it again.*not paid twice/) });
+    q.retryJob(j.id);
+    await until(() => q.getJob(j.id)!.state === 'failed');
+    expect(sim.log.filter((e) => e.path === '/v1/image_generate').length).toBe(1);
+    expect(sim.billed()[creds.clientId]['image_generate:flux2']).toBe(1);
+  });
+});

@@ -18,7 +18,8 @@ import { migration as m012 } from './012-creative-deadlines';
 import { migration as m013 } from './013-exposure';
 import { migration as m014 } from './014-metadata-block-disagreement';
 import { migration as m015 } from './015-agency-fields';
-import { migration as m016 } from './016-rename-journal';
+import { migration as m016 } from './016-keyword-vocabulary';
+import { migration as m017 } from './017-rename-journal';
 
 export type { Migration } from './migration';
 
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   m014,
   m015,
   m016,
+  m017,
 ];

@@ -1,11 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { LibraryKeyword, VocabularyEditResult } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { useQuery } from '../../api/useQuery';
 import { useEdits } from '../inspector/useEdits';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, Section, formatCount } from '../../ui/primitives';
-import { useToast } from '../../ui/Toasts';
+import { errorText, useToast } from '../../ui/Toasts';
 
 /** Levels of a hierarchy nobody uses on its own (Animals of Animals|Cat) still head their children. */
 function withParents(list: LibraryKeyword[]): (LibraryKeyword & { parentOnly?: boolean })[] {
@@ -61,6 +61,37 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
       return next;
     });
 
+  const fileInput = useRef<HTMLInputElement>(null);
+  const importList = async (file: File) => {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+    } catch {
+      toast.error(new Error(`${file.name} is not UTF-8 text. A keyword list exported by Lightroom (Metadata › Export Keywords) is; save it as UTF-8 and import it again.`));
+      return;
+    }
+    try {
+      const r = await api.importKeywordList({ text });
+      const plural = (n: number, w: string) => `${formatCount(n)} ${w}${n === 1 ? '' : 's'}`;
+      toast.info(
+        `Imported ${file.name}: ${plural(r.added, 'keyword')} added, ${plural(r.synonyms, 'synonym')} added, ${formatCount(r.existing)} already in the library.` +
+          (r.skipped.length ? ` Skipped ${r.skipped.join('; ')}.` : ''),
+      );
+    } catch (err) {
+      toast.error(err);
+    }
+  };
+  const exportList = async () => {
+    try {
+      const path = await api.pickSavePath({ defaultName: 'Keywords.txt' });
+      if (!path) return;
+      const r = await api.exportKeywordList({ path });
+      toast.info(`Saved ${formatCount(r.lines)} lines to ${r.path}.`);
+    } catch (err) {
+      toast.error(new Error(errorText(err)));
+    }
+  };
+
   const report = (res: VocabularyEditResult) => {
     toast.info(res.description ? `${res.description.charAt(0).toUpperCase()}${res.description.slice(1)}.` : 'Nothing changed.');
   };
@@ -85,13 +116,33 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
       testId="keyword-list"
       collapseKey="library.keyword-list"
       actions={
-        active.length > 0 ? (
-          <button type="button" className="link-btn" onClick={() => onFilter(null)} data-testid="keyword-list-clear">
-            Show all
+        <>
+          {active.length > 0 && (
+            <button type="button" className="link-btn" onClick={() => onFilter(null)} data-testid="keyword-list-clear">
+              Show all
+            </button>
+          )}
+          <button type="button" className="link-btn" title="Import a keyword list (Lightroom’s text format, with synonyms)" onClick={() => fileInput.current?.click()} data-testid="keyword-list-import">
+            Import…
           </button>
-        ) : undefined
+          <button type="button" className="link-btn" title="Export the keyword list (Lightroom’s text format)" onClick={() => void exportList()} data-testid="keyword-list-export">
+            Export…
+          </button>
+        </>
       }
     >
+      <input
+        ref={fileInput}
+        type="file"
+        accept=".txt,text/plain"
+        hidden
+        data-testid="keyword-list-file"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (file) void importList(file);
+        }}
+      />
       <input type="search" className="kwl-filter" placeholder="Filter keywords" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="keyword-list-filter" aria-label="Filter keywords" />
       {pickedNow.length > 0 && (
         <div className="kwl-actions" data-testid="keyword-list-actions">
@@ -124,7 +175,7 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
               style={{ paddingLeft: 4 + depth * 14 }}
               data-testid="library-keyword"
               data-keyword={k.name}
-              title={k.path.join(' › ')}
+              title={k.path.join(' › ') + (k.synonyms?.length ? `\nSynonyms: ${k.synonyms.join(', ')}` : '') + (k.notExported ? '\nNot included on export' : '')}
               onClick={(e) => {
                 if (e.ctrlKey || e.metaKey || e.shiftKey || k.parentOnly) toggle(k.name);
                 else onFilter(on ? null : k.name);
@@ -139,7 +190,14 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
                 data-testid="library-keyword-pick"
               />
               {depth > 0 && <span className="kwl-branch">›</span>}
-              <span className="kwl-name">{k.path[k.path.length - 1]}</span>
+              <span className="kwl-name">
+                {k.notExported ? `[${k.path[k.path.length - 1]}]` : k.path[k.path.length - 1]}
+                {k.synonyms?.length ? (
+                  <span className="kwl-syn" data-testid="library-keyword-synonyms">
+                    {' '}= {k.synonyms.join(', ')}
+                  </span>
+                ) : null}
+              </span>
               <span className="kwl-count">{k.parentOnly ? '' : formatCount(k.count)}</span>
             </li>
           );

@@ -20,6 +20,7 @@ interface Draft {
   min: string;
   max: string;
   casing: KeywordSettings['casing'];
+  exportSynonyms: boolean;
 }
 
 const draftOf = (s: KeywordSettings): Draft => ({
@@ -29,6 +30,7 @@ const draftOf = (s: KeywordSettings): Draft => ({
   min: String(s.limit.min),
   max: String(s.limit.max),
   casing: s.casing,
+  exportSynonyms: s.exportSynonyms,
 });
 
 /** Keyword hygiene and the stock limit: exclude list, required keywords, limit preset, casing. */
@@ -79,6 +81,7 @@ export function KeywordSettingsCard({ active }: { active: boolean }) {
           exclude: words(draft.exclude),
           required: words(draft.required),
           casing: draft.casing,
+          exportSynonyms: draft.exportSynonyms,
           limit: custom ? { preset: 'custom', min, max } : { preset: draft.preset },
         },
       });
@@ -143,6 +146,13 @@ export function KeywordSettingsCard({ active }: { active: boolean }) {
         <label className="form-row form-row-top">
           <span className="form-label">Always add</span>
           <textarea rows={2} value={draft.required} placeholder="e.g. your studio name" onChange={(e) => set({ required: e.target.value })} data-testid="kw-required" />
+        </label>
+        <label className="form-row">
+          <span className="form-label">Synonyms</span>
+          <span>
+            <input type="checkbox" checked={draft.exportSynonyms} onChange={(e) => set({ exportSynonyms: e.target.checked })} data-testid="kw-export-synonyms" />{' '}
+            Write each keyword’s synonyms into files with it (as Lightroom’s “Export Synonyms”), as plain keywords
+          </span>
         </label>
         <div className="form-row">
           <span />
