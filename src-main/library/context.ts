@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { ApiEventBus } from '../core/events';
 import { libraryPaths, type LibraryPaths } from '../core/paths';
 import { openDb, type Db } from './db';
-import { recoverRenames } from './rename';
+import { recoverRenames } from './rename-journal';
 
 /** Everything the library's modules need: the catalogue, where files go, and the event stream. */
 export interface LibraryCtx {
