@@ -7,7 +7,10 @@ export default defineConfig({
     plugins: [externalizeDepsPlugin()],
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/index.ts') } },
+      // The catalogue index is built in a worker thread (src-main/library/catalogue-index/spawn.ts finds it beside index.js).
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src-main/index.ts'), 'catalogue-worker': resolve(__dirname, 'src-main/library/catalogue-index/build-worker.ts') },
+      },
     },
   },
   preload: {

@@ -26,6 +26,7 @@ export const API_METHODS = [
   'search',
   'searchIds',
   'getAsset',
+  'getFullImage',
   'facets',
   'editKeywords',
   'setKeywords',

@@ -44,6 +44,8 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   backup: () => import('./commands/backup'),
   backups: () => import('./commands/backups'),
   restore: () => import('./commands/restore'),
+  similar: () => import('./commands/similar'),
+  'similar-to': () => import('./commands/similar-to'),
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -79,6 +81,8 @@ const SUMMARIES: Record<string, string> = {
   backup: 'backup                            back the catalogue up now (kept beside it, newest 7 by default)',
   backups: 'backups                           list the catalogue backups',
   restore: 'restore BACKUP [--yes]            put a backup in place of the catalogue (the current one is kept as a backup)',
+  similar: 'similar [PATH...|--query Q]       groups of similar pictures (bursts, near-duplicates) and the best frame of each',
+  'similar-to': 'similar-to PATH [--limit N]       the pictures most similar to one, nearest first',
 };
 
 function generalUsage(): string {

@@ -54,6 +54,19 @@ export function memoryDb(like: Db): Db {
   return new Database(':memory:', binding ? { nativeBinding: binding } : {});
 }
 
+/** The native build `db` was opened with (undefined: the default one), for a worker thread's own connection. */
+export function nativeBindingOf(db: Db): string | undefined {
+  return bindings.get(db);
+}
+
+/** A read-only connection to a catalogue file (a worker thread's own; WAL: it reads while the app writes). */
+export function openReadOnly(file: string, nativeBinding?: string): Db {
+  const db = new Database(file, { readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  bindings.set(db, nativeBinding);
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
 /** A second, read-only connection to `like`'s catalogue (WAL: it reads while `like` writes). */
 export function readerDb(like: Db): Db {
   const binding = bindings.get(like);

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { exiftoolUsable, isToolMissing, missingToolReason, type ToolName } from '../core/tools';
 import type { LibraryCtx } from './context';
 import { FULL_HASH_LIMIT, hashBuffer, hashFile, sampledHash } from './hash';
 import { mediaHashOfFile } from './media-hash';
 import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from './metadata';
+import type { Fingerprint } from './similarity/fingerprint';
 import { makeImageThumb, makePosterThumb } from './thumbs';
 import { posterFrame, probe } from './video';
 import type { WalkedFile } from './walk';
@@ -33,6 +35,8 @@ export interface IndexedFile {
   videoCodec: string | null;
   audioCodec: string | null;
   thumb: string | null;
+  /** Computed from the thumbnail's decode; absent when the thumbnail was reused (back-filled later). */
+  fingerprint?: Fingerprint;
   problems: FileProblem[];
 }
 
@@ -79,7 +83,14 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   }
   out.mediaHash ??= out.hash;
   try {
-    out.meta = await readMetadata(file.absPath, { format, buf, sidecarPath, isRaw: file.format.isRaw });
+    out.meta = await readMetadata(file.absPath, {
+      format, buf, sidecarPath, isRaw: file.format.isRaw,
+      // A sidecar that could not be read is said, never dropped silently; one blocked by a
+      // missing tool is read again by the next scan once the tool is there.
+      onSidecarProblem: (err) => out.problems.push(isToolMissing(err)
+        ? { stage: 'metadata', reason: missingToolReason(err.tool, `The XMP sidecar ${basename(sidecarPath!)} cannot be read`), missingTool: err.tool }
+        : { stage: 'metadata', reason: `The XMP sidecar ${basename(sidecarPath!)} could not be read, so its keywords, caption and rating are not in the catalogue. It may be damaged.` }),
+    });
   } catch {
     const tool = exiftoolUsable();
     out.problems.push(tool
@@ -90,6 +101,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   if (kind === 'image') {
     const t = await makeImageThumb(ctx, { path: file.absPath, format, isRaw, hash: out.hash, buf, orientation: out.meta.orientation });
     out.thumb = t.thumb;
+    if (t.fingerprint) out.fingerprint = t.fingerprint;
     if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem, ...(t.missingTool ? { missingTool: t.missingTool } : {}) });
     // Decoded size beats EXIF's claim (edited files often keep a stale one), except for
     // RAWs, whose thumbnail comes from a smaller embedded preview. A HEIF file may rotate
@@ -130,6 +142,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     try {
       const t = await makePosterThumb(ctx, out.hash, await posterFrame(file.absPath, out.durationS));
       out.thumb = t.thumb;
+      if (t.fingerprint) out.fingerprint = t.fingerprint;
       if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem });
     } catch (err) {
       out.problems.push(isToolMissing(err)

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import exifr from 'exifr';
 import { DefaultExiftoolArgs, ExifTool } from 'exiftool-vendored';
+import { exiftoolUsable, ToolMissingError } from '../core/tools';
 import { emptyBlocks, keywordUnion, reconcileBlocks, type BlockDisagreement, type BlockTextField, type MetadataBlocks } from './metadata-blocks';
 
 // Reads what a file already says about itself: capture date, camera, lens, exposure, GPS,
@@ -662,6 +663,11 @@ export interface ReadOptions {
   sidecarPath: string | null;
   /** Camera RAW (not DNG): its sidecar wins over the file. Default: from the format. */
   isRaw?: boolean;
+  /**
+   * Told when the sidecar could not be read (the file's own fields are still returned): a
+   * ToolMissingError when exiftool or perl is missing, else the reading error. Never silent.
+   */
+  onSidecarProblem?: (err: unknown) => void;
 }
 
 const RAW_FORMATS = new Set(['cr2', 'cr3', 'nef', 'arw', 'raf', 'orf', 'rw2', 'pef', 'srw', 'nrw', 'raw', 'rwl', '3fr', 'iiq', 'x3f', 'erf', 'mrw', 'srf', 'sr2', 'dcr', 'kdc', 'mos']);
@@ -691,8 +697,27 @@ export async function readMetadata(path: string, opts: ReadOptions): Promise<Fil
     if (fast && exifrIsEnough(fast, opts.format)) file = fast.raw;
   }
   file ??= await rawFromExiftool(path);
-  const sidecar = opts.sidecarPath ? await rawFromExiftool(opts.sidecarPath).catch(() => null) : null;
+  const sidecar = opts.sidecarPath ? await readSidecar(opts.sidecarPath, opts.onSidecarProblem) : null;
   return merge(file, sidecar, sidecarRuleFor(opts.format, opts.isRaw ?? RAW_FORMATS.has(opts.format)));
+}
+
+/** An XMP sidecar is read by exiftool only: without it (or perl) the sidecar is named as unread. */
+async function readSidecar(path: string, onProblem: ReadOptions['onSidecarProblem']): Promise<RawTags | null> {
+  const tool = exiftoolUsable();
+  if (tool) {
+    onProblem?.(new ToolMissingError(tool));
+    return null;
+  }
+  try {
+    const tags = await readExiftoolTags(path);
+    // exiftool answers a file it cannot parse with an Error tag, not a failure.
+    const error = firstText(tags['ExifTool:Error']) ?? firstText(tags.Error);
+    if (error) throw new Error(error);
+    return rawFromTags(tags);
+  } catch (err) {
+    onProblem?.(err);
+    return null;
+  }
 }
 
 export const emptyMetadata = (): FileMetadata => ({

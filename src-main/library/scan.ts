@@ -12,6 +12,7 @@ import { threeWayMerge } from './field-merge';
 import { getFileSnapshot, recordFileRead } from './file-state';
 import type { ManagedFields } from './managed-fields';
 import { walkFolder, type WalkedFile } from './walk';
+import { fillMissingFingerprints, saveFingerprint } from './similarity/store';
 
 // Incremental scan of one library folder:
 //   walk (stat only) -> compare with the folder's rows, loaded with one query ->
@@ -247,6 +248,9 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   await upgradeMediaHashes(ctx, rehash, opts.signal);
   const backfilled = await backfillExposure(ctx, exposureToRead, opts.signal);
   if (backfilled.length > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: backfilled });
+  // Pictures catalogued before fingerprints existed, or whose thumbnail was already cached:
+  // fingerprinted from that thumbnail, each one committed as made (a stopped pass resumes).
+  await fillMissingFingerprints(ctx, { folderId, signal: opts.signal });
 
   if (opts.signal?.aborted) return finish(true);
 
@@ -456,6 +460,7 @@ class BatchWriter {
       if (!r.problems.some((p) => p.stage === 'metadata')) recordFileRead(this.ctx, id, fileFields);
       this.summary.added++;
     }
+    if (r.fingerprint && r.hash) saveFingerprint(this.ctx.db, id, r.hash, r.fingerprint);
     this.clearErrors.run(id);
     for (const p of r.problems) {
       this.addError.run(this.folderId, id, f.absPath, p.missingTool ? TOOL_STAGE : p.stage, p.reason, now);

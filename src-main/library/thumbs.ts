@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import sharp from 'sharp';
 import type { LibraryCtx } from './context';
 import { formatForExt } from './formats';
 import { openImage, PictureError, type OpenedImage } from './media/decode';
 import { exiftoolUsable, missingToolReason, type ToolName } from '../core/tools';
 import { sharedExifTool } from './metadata';
+import { fingerprintPixels, type Fingerprint } from './similarity/fingerprint';
 
 // Thumbnails (400 px, for the grid) and large previews (2048 px, for formats a browser cannot
 // show). Both are keyed by content hash, so duplicates share one file and a moved file keeps
@@ -27,6 +29,11 @@ export interface ThumbResult {
   missingTool?: ToolName;
   /** A plain-language reason when something went wrong (a thumbnail may still exist). */
   problem: string | null;
+  /**
+   * Perceptual fingerprint and sharpness of the thumbnail's pixels, computed from the same
+   * decode. Absent when the thumbnail already existed (the back-fill reads it from there).
+   */
+  fingerprint?: Fingerprint;
 }
 
 const safeName = (hash: string): string => hash.replace(/[^0-9a-zA-Z]/g, '_');
@@ -62,6 +69,8 @@ export interface RenderInput {
   format: string;
   /** Orientation to apply by hand; null means "use the input's own EXIF orientation". */
   forceOrientation?: number | null;
+  /** Compute the picture's fingerprint from the rendered pixels (grid thumbnails). */
+  fingerprint?: boolean;
 }
 
 /**
@@ -77,15 +86,23 @@ export async function renderImage(src: RenderInput, outAbs: string, size: number
     const tooLarge = err instanceof PictureError && err.kind === 'too-large';
     return { thumb: null, width: null, height: null, problem: tooLarge ? errText(err) : unreadableReason(src.format, errText(err)), rendered: false };
   }
-  const pipeline = (failOn: 'truncated' | 'none') => img.pipeline(failOn)
+  const resized = (failOn: 'truncated' | 'none') => img.pipeline(failOn)
     .resize(size, size, { fit: 'inside', withoutEnlargement: true })
-    .flatten({ background: '#ffffff' })
-    .jpeg({ quality, mozjpeg: false });
+    .flatten({ background: '#ffffff' });
+  let fingerprint: Fingerprint | undefined;
+  // With a fingerprint wanted, the resized pixels are taken once as raw RGB: the fingerprint
+  // is computed from them and they are encoded to the JPEG, so the original is decoded once.
+  const render = async (failOn: 'truncated' | 'none', tmp: string): Promise<unknown> => {
+    if (!src.fingerprint) return resized(failOn).jpeg({ quality, mozjpeg: false }).toFile(tmp);
+    const { data, info } = await resized(failOn).raw().toBuffer({ resolveWithObject: true });
+    fingerprint = fingerprintPixels({ data, width: info.width, height: info.height, channels: info.channels });
+    return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality, mozjpeg: false }).toFile(tmp);
+  };
   const done = { width: img.storedWidth || null, height: img.storedHeight || null, displayed: { width: img.width, height: img.height }, rendered: true };
   if (existsSync(outAbs)) return { thumb: outAbs, problem: null, ...done };
   try {
-    await writeAtomic(outAbs, (tmp) => pipeline('truncated').toFile(tmp));
-    return { thumb: outAbs, problem: null, ...done };
+    await writeAtomic(outAbs, (tmp) => render('truncated', tmp));
+    return { thumb: outAbs, problem: null, ...done, ...(fingerprint ? { fingerprint } : {}) };
   } catch (err) {
     // The strict decode's message cannot decide alone: libvips reports errors through a
     // shared buffer, so under concurrent decodes a truncated JPEG can fail with "Unknown
@@ -93,8 +110,8 @@ export async function renderImage(src: RenderInput, outAbs: string, size: number
     // damaged but partly readable.
     const msg = errText(err);
     try {
-      await writeAtomic(outAbs, (tmp) => pipeline('none').toFile(tmp));
-      return { thumb: outAbs, problem: 'The file is incomplete or damaged; the thumbnail may show only part of the picture.', ...done };
+      await writeAtomic(outAbs, (tmp) => render('none', tmp));
+      return { thumb: outAbs, problem: 'The file is incomplete or damaged; the thumbnail may show only part of the picture.', ...done, ...(fingerprint ? { fingerprint } : {}) };
     } catch (lenientErr) {
       const problem = looksTruncated(msg) || looksTruncated(errText(lenientErr))
         ? 'The file is damaged and its picture could not be read.'
@@ -151,33 +168,35 @@ export async function makeImageThumb(ctx: LibraryCtx, req: ThumbRequest): Promis
   if (req.isRaw) {
     const preview = await embeddedPreview(req.path);
     if (preview) {
-      const r = await renderImage({ input: preview, format: 'jpeg', forceOrientation: req.orientation ?? 1 }, abs, THUMB_SIZE, 80);
+      const r = await renderImage({ input: preview, format: 'jpeg', forceOrientation: req.orientation ?? 1, fingerprint: true }, abs, THUMB_SIZE, 80);
       // The preview's size is not the RAW's; the caller keeps the RAW's own dimensions.
-      return { thumb: r.thumb ? rel : null, width: null, height: null, problem: r.problem };
+      return { thumb: r.thumb ? rel : null, width: null, height: null, problem: r.problem, ...fp(r) };
     }
     // No embedded preview (some DNGs): libvips can still read TIFF-based RAWs.
-    const r = await renderImage({ input: req.buf ?? req.path, format: req.format }, abs, THUMB_SIZE, 80);
-    if (r.thumb) return { thumb: rel, width: r.width, height: r.height, problem: null };
+    const r = await renderImage({ input: req.buf ?? req.path, format: req.format, fingerprint: true }, abs, THUMB_SIZE, 80);
+    if (r.thumb) return { thumb: rel, width: r.width, height: r.height, problem: null, ...fp(r) };
     // Without perl (or exiftool) no preview can be taken out of any RAW: say that, not "none".
     const tool = exiftoolUsable();
     return tool
       ? { thumb: null, width: r.width, height: r.height, problem: missingToolReason(tool, 'RAW previews cannot be read'), missingTool: tool }
       : { thumb: null, width: r.width, height: r.height, problem: 'This RAW file has no embedded preview, so no thumbnail could be made.' };
   }
-  const r = await renderImage({ input: req.buf ?? req.path, format: req.format }, abs, THUMB_SIZE, 80);
+  const r = await renderImage({ input: req.buf ?? req.path, format: req.format, fingerprint: true }, abs, THUMB_SIZE, 80);
   // HEIF files may rotate themselves (irot) whatever their EXIF says: their decoded size is
   // the displayed one. Other formats keep the catalogue's reading of their orientation.
   const displayed = HEIF_FORMATS.has(req.format) ? r.displayed ?? null : null;
-  return { thumb: r.thumb ? rel : null, width: r.width, height: r.height, displayed, problem: r.problem };
+  return { thumb: r.thumb ? rel : null, width: r.width, height: r.height, displayed, problem: r.problem, ...fp(r) };
 }
+
+const fp = (r: ThumbResult): { fingerprint?: Fingerprint } => (r.thumb && r.fingerprint ? { fingerprint: r.fingerprint } : {});
 
 const HEIF_FORMATS = new Set(['heic', 'heif', 'avif']);
 
 /** Thumbnail from a video's poster frame (already a JPEG in memory). */
 export async function makePosterThumb(ctx: LibraryCtx, hash: string, frame: Buffer): Promise<ThumbResult> {
   const rel = thumbRelPath(hash);
-  const r = await renderImage({ input: frame, format: 'jpeg' }, thumbAbsPath(ctx, rel), THUMB_SIZE, 80);
-  return { thumb: r.thumb ? rel : null, width: null, height: null, problem: r.problem };
+  const r = await renderImage({ input: frame, format: 'jpeg', fingerprint: true }, thumbAbsPath(ctx, rel), THUMB_SIZE, 80);
+  return { thumb: r.thumb ? rel : null, width: null, height: null, problem: r.problem, ...fp(r) };
 }
 
 interface PreviewRow {
@@ -222,3 +241,56 @@ export async function ensurePreview(ctx: LibraryCtx, assetId: number): Promise<s
   const r = await renderImage({ input, format: fmt.format, forceOrientation }, abs, PREVIEW_SIZE, 85);
   return r.thumb ? abs : null;
 }
+
+/** The picture shown at 100 % (the loupe, compare and survey) and where it came from. */
+export interface FullImageSource {
+  /** Absolute path of what to show: the original itself, or a full-size JPEG rendered from it. */
+  path: string | null;
+  source: 'original' | 'rendered' | 'embedded-preview' | null;
+  /** Why there is no full-size picture (or why it is less than the file's own pixels). */
+  note: string | null;
+}
+
+/**
+ * Every pixel of an image for 1:1 viewing. A browser shows JPEG, PNG, WebP and GIF itself, so
+ * those are their own full-size picture. HEIC and TIFF are rendered once at their own size
+ * (a JPEG at quality 92, cached by content hash beside the 2048 px previews). A RAW has no
+ * decoder here: its biggest embedded JPEG is what the camera made for viewing, and the note
+ * says so.
+ */
+export async function ensureFullImage(ctx: LibraryCtx, assetId: number): Promise<FullImageSource> {
+  const row = ctx.db
+    .prepare<[number], PreviewRow>(
+      `SELECT f.path AS folder_path, a.rel_path, a.ext, a.kind, a.is_raw, a.orientation, a.content_hash
+         FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?`,
+    )
+    .get(assetId);
+  if (!row) return { path: null, source: null, note: 'This file is no longer in the library.' };
+  if (row.kind !== 'image') return { path: null, source: null, note: 'Only photos can be viewed at 100 %.' };
+  const original = join(row.folder_path, ...row.rel_path.split('/'));
+  if (!existsSync(original)) return { path: null, source: null, note: 'The original file cannot be found (is its folder offline?).' };
+  const fmt = formatForExt(row.ext);
+  if (!fmt) return { path: null, source: null, note: 'This file type cannot be shown.' };
+  if (fmt.browserViewable) return { path: original, source: 'original', note: null };
+  if (!row.content_hash) return { path: null, source: null, note: 'This file has not been indexed yet.' };
+  const name = safeName(row.content_hash);
+  const abs = join(ctx.paths.previewsDir, 'full', name.slice(0, 2), `${name}.jpg`);
+  let input: Buffer | string = original;
+  let forceOrientation: number | null = null;
+  let source: FullImageSource['source'] = 'rendered';
+  if (row.is_raw) {
+    const preview = await embeddedPreview(original);
+    if (preview) {
+      input = preview;
+      forceOrientation = row.orientation ?? 1;
+      source = 'embedded-preview';
+    }
+  }
+  const note = source === 'embedded-preview' ? 'RAW file: shown at the full size of the preview the camera embedded in it.' : null;
+  if (existsSync(abs)) return { path: abs, source, note };
+  const r = await renderImage({ input, format: source === 'embedded-preview' ? 'jpeg' : fmt.format, forceOrientation }, abs, FULL_SIZE_LIMIT, 92);
+  return r.thumb ? { path: abs, source, note } : { path: null, source: null, note: r.problem ?? 'The picture in this file could not be read.' };
+}
+
+/** Above any camera's sensor: resize() with withoutEnlargement keeps the picture's own size. */
+const FULL_SIZE_LIMIT = 100_000;

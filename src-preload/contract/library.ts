@@ -196,6 +196,15 @@ export interface AssetDetail extends AssetSummary {
   duplicates: { id: number; path: string }[];
 }
 
+/** What a 100 % view shows: every pixel of the file, or the reason it cannot. */
+export interface FullImage {
+  /** Media token; null when no full-size picture can be shown (see `note`). */
+  token: string | null;
+  /** The original itself, a full-size rendering (HEIC, TIFF), or a RAW's embedded preview. */
+  source: 'original' | 'rendered' | 'embedded-preview' | null;
+  note: string | null;
+}
+
 export interface SearchResult {
   total: number;
   offset: number;
@@ -269,6 +278,8 @@ export interface LibraryApi {
   /** Every id matching a query, in order (for "select all matching"). */
   searchIds(args: { query: SearchQuery }): Promise<number[]>;
   getAsset(args: { id: number }): Promise<AssetDetail>;
+  /** The picture at its own pixel size, for 100 % zoom (made on first ask for HEIC and TIFF). */
+  getFullImage(args: { id: number }): Promise<FullImage>;
   facets(): Promise<Facets>;
 
   /** Add and/or remove keywords on several assets; order of existing keywords is kept, new ones are appended. */

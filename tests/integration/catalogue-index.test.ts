@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchQuery } from '../../src-preload/contract';
-import { currentIndex, indexOptions, indexReady, startCatalogueIndex, useCatalogueIndex } from '../../src-main/library/catalogue-index';
+import { currentIndex, indexBuilds, indexOptions, indexReady, startCatalogueIndex, useCatalogueIndex } from '../../src-main/library/catalogue-index';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { search, searchIds } from '../../src-main/library/search';
 import { seedAssets, seedFolder, type SeedAsset } from '../helpers/seed';
@@ -275,10 +275,38 @@ describe('catalogue index', () => {
       await indexReady(ix.db);
       const index = currentIndex(ix.db);
       expect(index?.text).toBeTruthy();
+      // Read by a worker thread over its own connection; this thread only took the arrays in.
+      expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 1 });
       expect(searchIds(ix, { text: 'zeb' })).toEqual(searchIds(sql, { text: 'zeb' }));
       expect(searchIds(ix, { keywords: ['zebra'], minRating: 0 })).toHaveLength(30);
       agree(ix, sql, rand, folders, 60);
       expect(currentIndex(ix.db)).toBe(index);
+    } finally {
+      indexOptions.syncBuildMax = 20_000;
+    }
+  });
+
+  it('is rebuilt in a worker thread after another connection commits, SQL answering until it is in', async () => {
+    indexOptions.syncBuildMax = 100;
+    try {
+      const { ix, sql, folders, rand } = library(37, 900);
+      await indexReady(ix.db);
+      expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 1 });
+      // Every sort order came with it: none is read on this thread at its first use.
+      const index = currentIndex(ix.db);
+      expect(index?.memoryBytes()).toBeGreaterThan(0);
+      sql.db.prepare("UPDATE assets SET rating = 1, name = 'renamed_' || name WHERE id % 3 = 0").run();
+      sql.db.prepare("UPDATE assets SET caption = 'quokka' WHERE id % 11 = 0").run();
+      // Stale now: dropped, and SQL answers while the worker reads it again.
+      expect(currentIndex(ix.db)).toBeNull();
+      agree(ix, sql, rand, folders, 10);
+      ix.db.prepare('UPDATE assets SET rating = 4 WHERE id % 13 = 0').run();
+      await indexReady(ix.db);
+      expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 2 });
+      expect(currentIndex(ix.db)).not.toBe(index);
+      expect(searchIds(ix, { text: 'quok' })).toEqual(searchIds(sql, { text: 'quok' }));
+      expect(searchIds(ix, { text: 'renamed' })).toEqual(searchIds(sql, { text: 'renamed' }));
+      agree(ix, sql, rand, folders, 60);
     } finally {
       indexOptions.syncBuildMax = 20_000;
     }

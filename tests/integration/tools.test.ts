@@ -10,6 +10,8 @@ import { scanFolder } from '../../src-main/library/scan';
 import { resetToolCache, searchDirs, setToolPaths, unpackedPath } from '../../src-main/core/tools';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { getAssetKeywords } from '../../src-main/library/keywords';
 
 // The tools that travel with the app (ffmpeg, ffprobe from their per-platform npm packages),
 // found through core/tools.ts: `tagsmith doctor` run as a real child process with PATH and the
@@ -179,6 +181,58 @@ describe('a RAW file when perl is reported missing', () => {
       expect(ctx.db.prepare("SELECT count(*) AS n FROM scan_errors WHERE stage = 'tool'").get()).toEqual({ n: 0 });
     } finally {
       setToolPaths({ perl: null });
+      ctx.db.close();
+      await closeMetadataReader();
+    }
+  });
+});
+
+describe('an XMP sidecar when perl is reported missing', () => {
+  it('names perl as missing in the file\'s status (never drops the sidecar silently), and the next scan reads the sidecar once perl is back', async () => {
+    const folder = join(root, 'sidecars');
+    mkdirSync(folder);
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3060c0' } }).jpeg().toFile(join(folder, 'IMG_0002.jpg'));
+    writeFileSync(join(folder, 'IMG_0002.jpg.xmp'), `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:subject><rdf:Bag><rdf:li>lighthouse</rdf:li></rdf:Bag></dc:subject></rdf:Description>
+</rdf:RDF></x:xmpmeta>
+<?xpacket end="w"?>`);
+    const ctx = openLibrary(join(root, 'sidecarlib'));
+    try {
+      const folderId = addFolder(ctx, folder).id;
+      setToolPaths({ perl: join(root, 'nowhere', 'perl') });
+      const first = await scanFolder(ctx, folderId);
+      expect(first.errors.map((e) => e.reason)).toContain('The XMP sidecar IMG_0002.jpg.xmp cannot be read: perl is not available — see Settings › System.');
+      const id = (ctx.db.prepare('SELECT id FROM assets').get() as { id: number }).id;
+      expect(getAssetKeywords(ctx.db, id)).toEqual([]);
+      expect(ctx.db.prepare("SELECT count(*) AS n FROM scan_errors WHERE stage = 'tool'").get()).toEqual({ n: 1 });
+
+      // perl back, nothing changed on disk: the file is read again, its sidecar with it.
+      setToolPaths({ perl: null });
+      const second = await scanFolder(ctx, folderId);
+      expect(second.updated).toBe(1);
+      expect(second.errors).toEqual([]);
+      expect(getAssetKeywords(ctx.db, id)).toEqual(['lighthouse']);
+      expect(ctx.db.prepare('SELECT count(*) AS n FROM scan_errors').get()).toEqual({ n: 0 });
+    } finally {
+      setToolPaths({ perl: null });
+      ctx.db.close();
+      await closeMetadataReader();
+    }
+  });
+
+  it('says a sidecar it cannot parse is unread, and keeps the file\'s own fields', async () => {
+    const folder = join(root, 'bad-sidecar');
+    mkdirSync(folder);
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03060' } }).jpeg().toFile(join(folder, 'IMG_0003.jpg'));
+    writeFileSync(join(folder, 'IMG_0003.jpg.xmp'), randomBytes(2000));
+    const ctx = openLibrary(join(root, 'badsidecarlib'));
+    try {
+      const scan = await scanFolder(ctx, addFolder(ctx, folder).id);
+      expect(scan.added).toBe(1);
+      expect(scan.errors.map((e) => e.reason)).toContain('The XMP sidecar IMG_0003.jpg.xmp could not be read, so its keywords, caption and rating are not in the catalogue. It may be damaged.');
+      expect(ctx.db.prepare('SELECT width, height FROM assets').get()).toEqual({ width: 64, height: 48 });
+    } finally {
       ctx.db.close();
       await closeMetadataReader();
     }

@@ -26,7 +26,7 @@ interface BuilderConfig {
   asarUnpack: string[];
   extraResources: { from: string; to: string; filter: string[] }[];
   npmRebuild: boolean;
-  linux: { target: string[]; icon: string; desktop: { entry: Record<string, string> } };
+  linux: { target: string[]; icon: string; maintainer: string; desktop: { entry: Record<string, string> } };
   deb: { depends: string[] };
   mac: { target: Target[]; icon: string };
   win: { target: Target[]; icon: string };
@@ -64,6 +64,8 @@ describe('electron-builder configuration', () => {
     const config = await loadConfig();
     expect(config.appId).toBe('app.tagsmith.desktop');
     expect(config.productName).toBe('Tagsmith');
+    // A deb's Maintainer is "Name <address>"; no placeholder without an address.
+    expect(config.linux.maintainer).toMatch(/^[^<>]+ <[^@\s<>]+@[^@\s<>]+>$/);
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.dist).toContain('electron-builder');
   });
 

@@ -1,5 +1,5 @@
 import { prepared, type Db } from '../db';
-import { TextIndexBuilder, Tokenizer, type TextIndex } from '../text-index';
+import { TextIndex, TextIndexBuilder, Tokenizer } from '../text-index';
 import { labelCode } from '../labels';
 import { clearDirty } from './changes';
 import { A_DUP, A_ERROR, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_LABEL_SHIFT, A_NO_KEYWORDS, A_RATING_SHIFT, Columns, FLAG_CODE, KIND_CODE, ROW_COLUMNS, type Row, type StackArrays } from './columns';
@@ -11,6 +11,53 @@ import { indexOptions } from './options';
 // for and how long it lives.
 
 export type SortPerm = 'taken' | 'undated' | 'name' | 'added' | 'size';
+const SORTS: SortPerm[] = ['taken', 'undated', 'name', 'added', 'size'];
+
+/**
+ * A whole index as a worker thread hands it over (build-worker.ts): typed arrays, moved
+ * without copying (transferList), and strings in a few long pieces (a structured clone of one
+ * long string is a copy of its bytes; of a million short ones, a million allocations on the
+ * receiving thread).
+ */
+export interface IndexParts {
+  maxId: number;
+  cap: number;
+  attrs: Uint16Array<ArrayBuffer>;
+  folder: Int32Array<ArrayBuffer>;
+  make: Int32Array<ArrayBuffer>;
+  model: Int32Array<ArrayBuffer>;
+  lens: Int32Array<ArrayBuffer>;
+  iso: Float64Array<ArrayBuffer>;
+  focal: Float64Array<ArrayBuffer>;
+  aperture: Float64Array<ArrayBuffer>;
+  takenPos: Int32Array<ArrayBuffer>;
+  /** The coded strings, code i + 1 at i. */
+  strings: string[];
+  /** Keyword ids, where each one's postings start (one more), the postings end to end. */
+  keywordIds: Int32Array<ArrayBuffer>;
+  keywordStart: Int32Array<ArrayBuffer>;
+  keywordPostings: Int32Array<ArrayBuffer>;
+  stacks: StackArrays;
+  perms: [SortPerm, Int32Array<ArrayBuffer>][];
+  ranks: [SortPerm, Int32Array<ArrayBuffer>][];
+  /** The full-text part: the sorted tokens in pieces joined by NUL (a token never holds one), and their postings. */
+  text: { termPieces: string[]; start: Int32Array<ArrayBuffer>; postings: Int32Array<ArrayBuffer> };
+}
+
+/** Tokens per piece of IndexParts.text.termPieces; splitting one piece is a step of ~5 ms. */
+const TERMS_PER_PIECE = 50_000;
+/** Keywords or stacks set up per step when an index is adopted. */
+const ADOPT_STEP = 20_000;
+
+/** The buffers of `parts` to transfer with it (each typed array owns its own buffer). */
+export function partsTransferList(parts: IndexParts): ArrayBuffer[] {
+  const arrays = [
+    parts.attrs, parts.folder, parts.make, parts.model, parts.lens, parts.iso, parts.focal, parts.aperture, parts.takenPos,
+    parts.keywordIds, parts.keywordStart, parts.keywordPostings, parts.stacks.raws, parts.stacks.start, parts.stacks.siblings,
+    ...parts.perms.map((p) => p[1]), ...parts.ranks.map((r) => r[1]), parts.text.start, parts.text.postings,
+  ];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}
 
 /** Each order's keys before the id (as in search.ts orderBy), for an alias. */
 const ORDER_KEYS: Record<SortPerm, ((x: string) => string)[]> = {
@@ -45,6 +92,99 @@ export class CatalogueIndex {
   changes = -1;
 
   constructor(private readonly db: Db) {}
+
+  /**
+   * Everything read, for another thread (the worker that built it gives it away: the index
+   * here is unusable afterwards). Every sort order and its ranks are read first, so that the
+   * first use of any sort costs nothing on the receiving thread.
+   */
+  exportParts(text: TextIndex): IndexParts {
+    const c = this.cols;
+    for (const which of SORTS) {
+      this.perm(which);
+      if (which !== 'taken') this.rank(which);
+    }
+    const keywordIds = Int32Array.from(this.postings.keys());
+    const keywordStart = new Int32Array(keywordIds.length + 1);
+    let total = 0;
+    for (const p of this.postings.values()) total += p.length;
+    const keywordPostings = new Int32Array(total);
+    let at = 0;
+    keywordIds.forEach((k, i) => {
+      const p = this.postings.get(k) as Int32Array;
+      keywordStart[i] = at;
+      keywordPostings.set(p, at);
+      at += p.length;
+    });
+    keywordStart[keywordIds.length] = at;
+    const termPieces: string[] = [];
+    for (let i = 0; i < text.terms.length; i += TERMS_PER_PIECE) termPieces.push(text.terms.slice(i, i + TERMS_PER_PIECE).join('\u0000'));
+    // Each array must own its buffer to be transferred: a view into a larger one is copied.
+    const own = <T extends Int32Array | Uint16Array | Float64Array>(a: T): T => (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T));
+    return {
+      maxId: this.maxId,
+      cap: c.cap,
+      attrs: own(c.attrs), folder: own(c.folder), make: own(c.make), model: own(c.model), lens: own(c.lens),
+      iso: own(c.iso), focal: own(c.focal), aperture: own(c.aperture), takenPos: own(c.takenPos),
+      strings: [...this.strings.keys()],
+      keywordIds, keywordStart, keywordPostings,
+      stacks: (({ raws, start, siblings }) => ({ raws: own(raws), start: own(start), siblings: own(siblings) }))(this.stacks()),
+      perms: [...this.perms].map(([w, p]) => [w, own(p as Int32Array<ArrayBuffer>)]),
+      ranks: [...this.ranks].map(([w, r]) => [w, own(r as Int32Array<ArrayBuffer>)]),
+      text: { termPieces, start: own(text.start), postings: own(text.postings) },
+    };
+  }
+
+  /**
+   * Take over an index a worker built (exportParts), a step at a time: each yield is a point
+   * where the caller may let the event loop run, so no step holds the thread for long.
+   */
+  *adopt(parts: IndexParts): Generator<void, void> {
+    const c = this.cols;
+    c.cap = parts.cap;
+    c.attrs = parts.attrs;
+    c.folder = parts.folder;
+    c.make = parts.make;
+    c.model = parts.model;
+    c.lens = parts.lens;
+    c.iso = parts.iso;
+    c.focal = parts.focal;
+    c.aperture = parts.aperture;
+    c.takenPos = parts.takenPos;
+    c.mark = new Uint8Array(c.cap);
+    c.counts = new Uint8Array(c.cap);
+    c.scratch = new Uint8Array(c.cap);
+    c.hits = new Int32Array(c.cap);
+    c.without = new Uint8Array(c.cap);
+    this.maxId = parts.maxId;
+    this.strings = new Map(parts.strings.map((s, i) => [s, i + 1]));
+    const { keywordIds, keywordStart, keywordPostings } = parts;
+    for (let i = 0; i < keywordIds.length; i++) {
+      this.postings.set(keywordIds[i], keywordPostings.subarray(keywordStart[i], keywordStart[i + 1]));
+      if (i % ADOPT_STEP === ADOPT_STEP - 1) yield;
+    }
+    const { raws, start, siblings } = parts.stacks;
+    for (let i = 0; i < raws.length; i++) {
+      this.rawSiblings.set(raws[i], siblings.subarray(start[i], start[i + 1]));
+      if (i % ADOPT_STEP === ADOPT_STEP - 1) yield;
+    }
+    this.stackArrays = parts.stacks;
+    for (const [which, p] of parts.perms) this.perms.set(which, p);
+    for (const [which, r] of parts.ranks) this.ranks.set(which, r);
+    const terms: string[] = [];
+    for (const piece of parts.text.termPieces) {
+      yield;
+      for (const t of piece.split('\u0000')) terms.push(t);
+    }
+    const text = new TextIndex(this.tokenizer());
+    text.terms = terms;
+    text.start = parts.text.start;
+    text.postings = parts.text.postings;
+    this.textBuild?.abandon();
+    this.textBuild = null;
+    this.textPending.clear();
+    this.text = text;
+  }
 
   /** What the index holds in memory, in bytes (typed arrays exactly; the tokens' strings estimated at 24 bytes + 2 a character). */
   memoryBytes(): number {

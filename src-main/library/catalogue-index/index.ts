@@ -1,9 +1,10 @@
 import type { SearchQuery } from '../../../src-preload/contract';
 import { prepared, type Db } from '../db';
 import { catalogueStamp } from '../search-sets';
-import { CatalogueIndex } from './catalogue';
+import { CatalogueIndex, type IndexParts } from './catalogue';
 import { trackChanges } from './changes';
 import { indexOptions } from './options';
+import { buildInWorker, workerCanRead } from './spawn';
 
 export { CatalogueIndex, type SortPerm } from './catalogue';
 export { A_DUP, A_ERROR, A_FLAG_MASK, A_FLAG_SHIFT, A_KIND_SHIFT, A_LABEL_MASK, A_LABEL_SHIFT, A_LIVE, A_NO_KEYWORDS, A_RATING_SHIFT, FLAG_CODE, KIND_CODE, type StackArrays } from './columns';
@@ -40,13 +41,18 @@ interface Holder {
   disabled: boolean;
   /** Whether this process keeps an index (startCatalogueIndex). */
   started: boolean;
+  /** Stops a build running in a worker thread. */
+  cancel: (() => void) | null;
+  /** Where the index in use was built, and how many builds this connection has had (tests). */
+  builtBy: 'worker' | 'main thread' | null;
+  builds: number;
 }
 const holders = new WeakMap<Db, Holder>();
 
 function holder(db: Db): Holder {
   let h = holders.get(db);
   if (!h) {
-    h = { index: null, building: null, disabled: false, started: false };
+    h = { index: null, building: null, disabled: false, started: false, cancel: null, builtBy: null, builds: 0 };
     holders.set(db, h);
   }
   return h;
@@ -80,7 +86,48 @@ const CHUNK = 25_000;
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * Build the index in a worker thread over its own read-only connection, then take it in a
+ * step at a time; the main thread never reads the catalogue for it. (An in-memory catalogue,
+ * which no other connection can open, is read here a chunk at a time.)
+ */
 async function buildInBackground(db: Db, h: Holder): Promise<void> {
+  for (;;) {
+    if (!workerCanRead(db)) return buildInSteps(db, h);
+    const ix = fresh(db);
+    const build = buildInWorker(db);
+    h.cancel = build.cancel;
+    let parts: IndexParts | null;
+    try {
+      parts = await build.done;
+    } catch (e) {
+      // A bug or a broken install, not a user error: it is built here instead (SQL answers meanwhile).
+      console.error('[search] catalogue index worker failed, indexing on the main thread:', (e as Error).message);
+      ix.dispose();
+      return buildInSteps(db, h);
+    } finally {
+      h.cancel = null;
+    }
+    if (!parts || !db.open) return ix.dispose();
+    for (const _ of ix.adopt(parts)) {
+      await tick();
+      if (!db.open) return ix.dispose();
+    }
+    // Another connection committed since this one's stamp was taken: what the worker read may
+    // be older or newer than this connection's changes can tell; read it again.
+    if (catalogueStamp(db).version !== ix.version) {
+      ix.dispose();
+      continue;
+    }
+    ix.changes = -1; // this connection's own writes meanwhile are in its change tables
+    h.index = ix;
+    h.builtBy = 'worker';
+    h.builds++;
+    return;
+  }
+}
+
+async function buildInSteps(db: Db, h: Holder): Promise<void> {
   for (;;) {
     const ix = fresh(db);
     let after = 0;
@@ -95,15 +142,15 @@ async function buildInBackground(db: Db, h: Holder): Promise<void> {
       if (!db.open) return;
       step();
     }
-    // The full-text part is read the same way; text searches use FTS5 until it is there.
     ix.buildText(true);
-    // Another connection committed meanwhile: what was read may be torn; read it again.
     if (catalogueStamp(db).version !== ix.version) {
       ix.dispose();
       continue;
     }
     ix.changes = -1;
     h.index = ix;
+    h.builtBy = 'main thread';
+    h.builds++;
     return;
   }
 }
@@ -129,6 +176,8 @@ export function currentIndex(db: Db): CatalogueIndex | null {
       return null;
     }
     h.index = buildNow(db);
+    h.builtBy = 'main thread';
+    h.builds++;
   }
   const ix = h.index;
   const { version, changes } = catalogueStamp(db);
@@ -162,9 +211,16 @@ export function useCatalogueIndex(db: Db, enabled: boolean): void {
   holder(db).disabled = !enabled;
 }
 
+/** Where this connection's index was last built and how many times it has been (for tests). */
+export function indexBuilds(db: Db): { by: 'worker' | 'main thread' | null; count: number } {
+  const h = holder(db);
+  return { by: h.builtBy, count: h.builds };
+}
+
 /** Throw the index away (it will be built again on next use): for an index found out of step. */
 export function dropIndex(db: Db): void {
   const h = holder(db);
+  h.cancel?.();
   h.index?.dispose();
   h.index = null;
 }

@@ -19,7 +19,8 @@ import { migration as m013 } from './013-exposure';
 import { migration as m014 } from './014-metadata-block-disagreement';
 import { migration as m015 } from './015-agency-fields';
 import { migration as m016 } from './016-keyword-vocabulary';
-import { migration as m017 } from './017-rename-journal';
+import { migration as m017 } from './017-similarity-fingerprints';
+import { migration as m018 } from './018-rename-journal';
 
 export type { Migration } from './migration';
 
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   m015,
   m016,
   m017,
+  m018,
 ];

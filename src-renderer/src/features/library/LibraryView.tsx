@@ -34,6 +34,9 @@ import { CellDecorationsContext } from '../analysis/CellBadges';
 import { QualityHistogramPanel } from '../analysis/QualityHistogram';
 import { useFlagSets } from '../analysis/useAnalysis';
 import { CullView } from '../culling/CullView';
+import { CompareView } from '../compare/CompareView';
+import { SurveyView } from '../compare/SurveyView';
+import { IconCompare, IconSurvey } from '../compare/icons';
 
 type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
 
@@ -53,7 +56,9 @@ export function LibraryView({ active }: { active: boolean }) {
   const [sort, setSort] = usePersistentState<SortKey>('library.sort', 'takenAt', isOneOf<SortKey>('takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch'));
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
-  const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull'>('grid');
+  const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey'>('grid');
+  // What compare and survey show, fixed when they open (Lightroom: the selection at that moment).
+  const [judging, setJudging] = useState<{ ids: number[]; select: number; candidate: number; key: number }>({ ids: [], select: 0, candidate: 0, key: 0 });
   // The loupe's info overlay (I), kept while stepping from photo to photo.
   const [loupeInfo, setLoupeInfo] = useState(false);
   const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
@@ -80,7 +85,7 @@ export function LibraryView({ active }: { active: boolean }) {
   useLibraryReveal(store, {
     focusAt: (index, id) => {
       focusAt(index, id);
-      if (view === 'review' || view === 'cull') setView('grid');
+      if (view === 'review' || view === 'cull' || view === 'compare' || view === 'survey') setView('grid');
     },
     hasQuery: activeFilterCount(filters) > 0 || text.trim() !== '' || debouncedText !== '',
     clearQuery: () => {
@@ -116,6 +121,43 @@ export function LibraryView({ active }: { active: boolean }) {
       toast.error(err);
     }
   }, [store, sel.ids, sel.focusId, toast]);
+
+  /**
+   * Compare (C): the focused photo is the select, the next one the candidate. With two or more
+   * selected, candidates come from the selection; with one, from everything shown.
+   */
+  const openCompare = useCallback(async () => {
+    try {
+      const all = await store.allIds();
+      const pool = sel.ids.size > 1 ? all.filter((id) => sel.ids.has(id)) : all;
+      const select = sel.focusId !== null && pool.includes(sel.focusId) ? sel.focusId : pool[0];
+      if (pool.length < 2 || select === undefined) {
+        toast.info('Compare needs two photos: select them (Ctrl/Cmd or Shift+click), then press C.');
+        return;
+      }
+      const at = pool.indexOf(select);
+      const candidate = pool[at + 1] ?? pool[at - 1];
+      setJudging((j) => ({ ids: pool, select, candidate, key: j.key + 1 }));
+      setView('compare');
+    } catch (err) {
+      toast.error(err);
+    }
+  }, [store, sel.ids, sel.focusId, toast]);
+
+  /** Survey (N): the selection, in grid order. */
+  const openSurvey = useCallback(async () => {
+    try {
+      if (sel.ids.size < 2) {
+        toast.info('Survey shows a selection side by side: select two or more photos (Ctrl/Cmd or Shift+click), then press N.');
+        return;
+      }
+      const ids = (await store.allIds()).filter((id) => sel.ids.has(id));
+      setJudging((j) => ({ ids, select: ids[0], candidate: ids[1], key: j.key + 1 }));
+      setView('survey');
+    } catch (err) {
+      toast.error(err);
+    }
+  }, [store, sel.ids, toast]);
 
   const openRun = useCallback(
     (run: RunKindUi) => {
@@ -157,7 +199,7 @@ export function LibraryView({ active }: { active: boolean }) {
     [sel.focus, total, select],
   );
 
-  useKeyboard(active && view !== 'review' && view !== 'cull', {
+  useKeyboard(active && view !== 'review' && view !== 'cull' && view !== 'compare' && view !== 'survey', {
     focusSearch: () => {
       searchRef.current?.focus();
       searchRef.current?.select();
@@ -177,7 +219,7 @@ export function LibraryView({ active }: { active: boolean }) {
       const ids = targetIds();
       if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
     },
-    letters: { k: () => openRun('keywords'), c: () => openRun('caption'), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on) },
+    letters: { k: () => openRun('keywords'), c: () => void openCompare(), n: () => void openSurvey(), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on) },
   });
 
   // Folders dropped onto the window become library folders (Electron gives us their path).
@@ -263,6 +305,10 @@ export function LibraryView({ active }: { active: boolean }) {
     );
   } else if (view === 'review' && review.ids.length > 0) {
     centre = <ReviewView ids={review.ids} index={review.index} onIndex={(index) => setReview((r) => ({ ...r, index }))} onExit={() => setView('grid')} active={active} />;
+  } else if (view === 'compare' && judging.ids.length > 1) {
+    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} />;
+  } else if (view === 'survey' && judging.ids.length > 1) {
+    centre = <SurveyView key={judging.key} ids={judging.ids} flags={flagSets} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
@@ -308,7 +354,7 @@ export function LibraryView({ active }: { active: boolean }) {
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
       </TopBar>
       <div className="workspace">
-        <aside className="sidebar" data-testid="sidebar" hidden={view === 'review'}>
+        <aside className="sidebar" data-testid="sidebar" hidden={view === 'review' || view === 'compare' || view === 'survey'}>
           <FilterSummary filters={filters} onChange={setFilters} />
           <FolderList
             folders={folders}
@@ -337,6 +383,12 @@ export function LibraryView({ active }: { active: boolean }) {
               <IconButton label="Review suggestions (R)" className={view === 'review' ? 'on' : ''} disabled={!total} onClick={() => (view === 'review' ? setView('grid') : void openReview())} data-testid="view-review">
                 <IconReview />
               </IconButton>
+              <IconButton label="Compare two (C)" className={view === 'compare' ? 'on' : ''} disabled={!total || total < 2} onClick={() => (view === 'compare' ? setView('grid') : void openCompare())} data-testid="view-compare">
+                <IconCompare />
+              </IconButton>
+              <IconButton label="Survey the selection (N)" className={view === 'survey' ? 'on' : ''} disabled={sel.ids.size < 2 && view !== 'survey'} onClick={() => (view === 'survey' ? setView('grid') : void openSurvey())} data-testid="view-survey">
+                <IconSurvey />
+              </IconButton>
               <IconButton label="Cull best-first or worst-first (P pick, X reject)" className={view === 'cull' ? 'on' : ''} disabled={!total} onClick={() => setView(view === 'cull' ? 'grid' : 'cull')} data-testid="action-cull">
                 <IconCull />
               </IconButton>
@@ -345,7 +397,7 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={() => openRun('keywords')} disabled={!total} title="Keyword the selection (K)" data-testid="action-keyword">
                 Keyword…
               </Button>
-              <Button small onClick={() => openRun('caption')} disabled={!total} title="Caption the selection (C)" data-testid="action-caption">
+              <Button small onClick={() => openRun('caption')} disabled={!total} title="Caption the selection" data-testid="action-caption">
                 Caption…
               </Button>
               <Button small onClick={openAnalyse} disabled={!total} title="Measure quality, faces and colours" data-testid="action-analyse">
@@ -374,7 +426,7 @@ export function LibraryView({ active }: { active: boolean }) {
             </label>
           </footer>
         </main>
-        {view !== 'review' && <Inspector
+        {view !== 'review' && view !== 'compare' && view !== 'survey' && <Inspector
           focusId={sel.focusId}
           selectedIds={selectedIds}
           onJump={async (id) => {
