@@ -5,6 +5,7 @@
 
 import type { AgenciesApi } from './contract/agencies';
 import type { AnalysisApi } from './contract/analysis';
+import type { CollectionsApi } from './contract/collections';
 import type { CreativeApi, CreativeEvents } from './contract/creative';
 import type { LibraryApi, LibraryEvents } from './contract/library';
 import type { MetadataApi } from './contract/metadata';
@@ -22,6 +23,7 @@ export type * from './contract/creative';
 export type * from './contract/system';
 export type * from './contract/agencies';
 export type * from './contract/rename';
+export type * from './contract/collections';
 
 /** A human-readable error: `kind` says which, `message` says what happened and what to do. */
 export interface ApiErrorShape {
@@ -30,7 +32,7 @@ export interface ApiErrorShape {
   field?: string;
 }
 
-export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi, AgenciesApi, RenameApi {}
+export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi, AgenciesApi, CollectionsApi, RenameApi {}
 
 export type ApiMethod = keyof Api;
 

@@ -11,6 +11,7 @@ import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRatin
 import { applyPreset, deletePreset, listPresets, savePreset } from '../library/presets';
 import { ensureFullImage, ensurePreview } from '../library/thumbs';
 import { mediaToken } from '../core/media';
+import { fillMissingFingerprints, findGroups } from '../library/similarity';
 import { startWatching } from '../library/watch';
 import { closeMetadataReader } from '../library/metadata';
 import { ApiError } from '../core/errors';
@@ -21,6 +22,7 @@ import { createServiceHost, type ServiceHost, type ServiceOptions } from './serv
 import { workflowMethods, type WorkflowOptions } from './workflows';
 import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
+import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
 import { renameMethods } from './rename';
 
@@ -122,6 +124,10 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       const full = await ensureFullImage(ctx, id);
       return { token: full.path ? mediaToken(full.path) : null, source: full.source, note: full.note };
     },
+    async similarGroups({ ids }) {
+      await fillMissingFingerprints(ctx, ids ? { assetIds: ids } : {});
+      return findGroups(ctx.db, ids).map((g) => ({ kind: g.kind, members: g.members, best: g.best }));
+    },
     async facets() {
       return facets(ctx);
     },
@@ -167,6 +173,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...service.methods,
     ...workflowMethods(ctx, service, opts),
     ...analysisMethods(ctx, service),
+    ...collectionMethods(ctx),
     ...creativeMethods(ctx, service, scanner),
     ...systemMethods(ctx, service, opts),
     ...renameMethods(ctx),

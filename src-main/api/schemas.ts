@@ -53,9 +53,14 @@ export const searchQuery = z.strictObject({
       minShare: z.number().min(0).max(1).optional(),
     })
     .optional(),
-  sort: z.enum(['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch']).optional(),
+  collectionId: id.optional(),
+  sort: z.enum(['takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch', 'custom']).optional(),
   order: z.enum(['asc', 'desc']).optional(),
 });
+
+/** A smart collection's saved search: any filter of a search; sort and order stay the view's. */
+const smartQuery = searchQuery.omit({ sort: true, order: true });
+const collectionName = z.string().min(1).max(200);
 
 const page = z.strictObject({
   offset: z.number().int().min(0).max(100_000_000),
@@ -189,6 +194,7 @@ export const schemas = {
   searchIds: z.strictObject({ query: searchQuery }),
   getAsset: z.strictObject({ id }),
   getFullImage: z.strictObject({ id }),
+  similarGroups: z.strictObject({ ids: ids.optional() }),
   facets: none,
   editKeywords: z.strictObject({ ids, add: keywords.optional(), remove: keywords.optional() }),
   setKeywords: z.strictObject({ id, keywords }),
@@ -202,6 +208,13 @@ export const schemas = {
   deletePreset: z.strictObject({ id }),
   applyPreset: z.strictObject({ id, ids }),
   undo: none,
+  listCollections: none,
+  createCollection: z.strictObject({ name: collectionName, kind: z.enum(['manual', 'smart', 'set']), parentId: id.nullable().optional(), query: smartQuery.optional() }),
+  updateCollection: z.strictObject({ id, name: collectionName.optional(), parentId: id.nullable().optional(), query: smartQuery.optional() }),
+  deleteCollection: z.strictObject({ id }),
+  addToCollection: z.strictObject({ id, ids }),
+  removeFromCollection: z.strictObject({ id, ids }),
+  reorderCollection: z.strictObject({ id, ids, beforeId: id.nullable() }),
   listKeywords: z.strictObject({ prefix: z.string().max(500).optional(), limit: z.number().int().min(1).max(10_000).optional() }),
 
   serviceSettings: none,

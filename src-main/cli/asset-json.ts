@@ -4,6 +4,7 @@ import type { LibraryCtx } from '../library/context';
 import { getAssetAnalysis } from '../analysis/store';
 import { assetErrors, assetKeywords, assetPath, exposureOfRow, getAssetRow, thumbPath } from '../library/assets';
 import { labelOf } from '../library/labels';
+import { collectionNamesOf } from '../library/collection-store';
 import { CliError } from './args';
 
 // The one shape the CLI prints for an asset (search, show, tag, caption, rate). It is a
@@ -28,6 +29,8 @@ export interface CliAsset {
    * blue or purple; another program's label text as it is; null for none.
    */
   label?: string | null;
+  /** show only: the names of the (manual) collections the file is in. */
+  collections?: string[];
   keywords: string[];
   caption: string | null;
   title: string | null;
@@ -87,7 +90,7 @@ export function cliLabel(ctx: LibraryCtx, id: number): string | null {
 export const cliAssetWithLabel = (ctx: LibraryCtx, id: number): CliAsset => ({ ...cliAsset(ctx, id), label: cliLabel(ctx, id) });
 
 export function cliAssetWithErrors(ctx: LibraryCtx, id: number): CliAssetWithErrors {
-  return { ...cliAssetWithLabel(ctx, id), errors: assetErrors(ctx, id).map((e) => ({ stage: e.stage, reason: e.reason })) };
+  return { ...cliAssetWithLabel(ctx, id), collections: collectionNamesOf(ctx.db, id), errors: assetErrors(ctx, id).map((e) => ({ stage: e.stage, reason: e.reason })) };
 }
 
 /** One line per asset for people: path, then what is worth a glance. */

@@ -2,6 +2,7 @@ import type { ColorLabel, KeywordCount } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
+import { membership, setMembership } from './collection-store';
 import { prepared } from './db';
 import { LABEL_NAMES, labelOf } from './labels';
 import { isRenameEdit, undoRename } from './rename';
@@ -17,11 +18,13 @@ export type RightsField = (typeof RIGHTS_FIELDS)[number];
 /** Agency fields (issue 19) live in asset_stock: editorial 0/1, releases and 'agency:value' categories as lists. */
 const STOCK_FIELDS = ['editorial', 'releases', 'categories'] as const;
 type StockField = (typeof STOCK_FIELDS)[number];
-type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | RightsField | StockField;
+/** A manual collection's membership (issue 16): the value is the asset's place in its order, or null when not in it. */
+type CollectionField = `collection:${number}`;
+type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | RightsField | StockField | CollectionField;
 type Value = string[] | string | number | null;
 
 /** The column of each directly stored field: a fixed map, so no SQL is ever built from input. */
-const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | StockField>, string> = {
+const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | StockField | CollectionField>, string> = {
   caption: 'UPDATE assets SET caption = ? WHERE id = ?',
   title: 'UPDATE assets SET title = ? WHERE id = ?',
   rating: 'UPDATE assets SET rating = ? WHERE id = ?',
@@ -72,19 +75,27 @@ function checkIds(ctx: LibraryCtx, ids: readonly number[]): number[] {
 
 /** Write one field of one asset (keywords through the keyword store, the rest directly). */
 const isStockField = (f: Field): f is StockField => (STOCK_FIELDS as readonly string[]).includes(f);
+const collectionOf = (f: Field): number | null => (f.startsWith('collection:') ? Number(f.slice('collection:'.length)) : null);
 
 function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value): Value {
   if (field === 'keywords') return setAssetKeywords(ctx.db, assetId, value as string[]);
+  const collection = collectionOf(field);
+  if (collection !== null) {
+    setMembership(ctx.db, collection, assetId, value as number | null);
+    return value;
+  }
   if (isStockField(field)) {
     writeStockField(ctx.db, assetId, field, field === 'editorial' ? value === 1 : (value as string[]));
     return value;
   }
-  prepared(ctx.db, COLUMN_UPDATE[field]).run(value, assetId);
+  prepared(ctx.db, COLUMN_UPDATE[field as keyof typeof COLUMN_UPDATE]).run(value, assetId);
   return value;
 }
 
 function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
   if (field === 'keywords') return getAssetKeywords(ctx.db, assetId);
+  const collection = collectionOf(field);
+  if (collection !== null) return membership(ctx.db, collection, assetId);
   if (isStockField(field)) {
     const stock = readStockFields(ctx.db, assetId);
     return field === 'editorial' ? (stock.editorial ? 1 : 0) : stock[field];
@@ -108,14 +119,14 @@ function applyEdit(ctx: LibraryCtx, ids: number[], field: Field, next: (old: Val
 }
 
 /** Several fields at once, as ONE undoable edit (a metadata preset). */
-function applyFields(ctx: LibraryCtx, ids: number[], fields: [Field, (old: Value) => Value][], description: string): void {
+function applyFields(ctx: LibraryCtx, ids: number[], fields: [Field, (old: Value, assetId: number) => Value][], description: string): number {
   const changed = new Set<number>();
   ctx.db.transaction(() => {
     const changes: Change[] = [];
     for (const assetId of ids) {
       for (const [field, next] of fields) {
         const old = readField(ctx, assetId, field);
-        const wanted = next(old);
+        const wanted = next(old, assetId);
         if (same(old, wanted)) continue;
         const stored = writeField(ctx, assetId, field, wanted);
         if (same(old, stored)) continue;
@@ -131,7 +142,27 @@ function applyFields(ctx: LibraryCtx, ids: number[], fields: [Field, (old: Value
     }
   })();
   if (changed.size) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...changed] });
+  return changed.size;
 }
+
+/**
+ * Change the membership of live assets in a manual collection as ONE undoable edit, like any
+ * other organising edit: `place(old, assetId)` gives an asset's new place in the collection's
+ * order (null: out of it). Returns how many assets changed.
+ */
+export function editMembership(
+  ctx: LibraryCtx,
+  collectionId: number,
+  ids: readonly number[],
+  place: (old: number | null, assetId: number) => number | null,
+  description: string,
+): number {
+  const live = checkIds(ctx, ids);
+  return applyFields(ctx, live, [[`collection:${collectionId}`, (old, assetId) => place(old as number | null, assetId)]], description);
+}
+
+/** "3 photos", "1 video": for the descriptions of edits made elsewhere in the library. */
+export const describeCount = countNoun;
 
 /**
  * Set stock and rights fields (headline, creator, copyright, credit, city, country) on several

@@ -5,7 +5,8 @@ import { prepared, type Db } from './db';
 // - stack_folded: live RAW assets with a better live member in their stack (RAW+JPEG),
 // - duplicate_hashes: content hashes shared by two or more live assets,
 // - text_hits: the ids matching the current full-text query,
-// - folded_hits: the RAW files folded into their stack under the current query.
+// - folded_hits: the RAW files folded into their stack under the current query,
+// - collection_hits: the ids of the collection the current query is limited to.
 // All of them, and the remembered search results, depend only on the catalogue (and the
 // query), so they are rebuilt lazily and only after it changed: PRAGMA data_version moves
 // when another connection commits, total_changes() when this one writes. Our own temp-table
@@ -111,7 +112,9 @@ export function loadTextHits(db: Db, ftsQuery: string): void {
 export function fillFoldedHits(db: Db, select: string, params: unknown[]): void {
   // Which RAWs fold depends on the text hits too (the select reads temp.text_hits, whose
   // query is not among the params), so they are part of the key.
-  const key = JSON.stringify([select, params, state(db).loaded.get('text_hits') ?? null]);
+  // (and the collection's hits likewise).
+  const loaded = state(db).loaded;
+  const key = JSON.stringify([select, params, loaded.get('text_hits') ?? null, loaded.get('collection_hits') ?? null]);
   fillOnce(db, 'folded_hits', key, () => prepared(db, `INSERT INTO temp.folded_hits (id) ${select}`).run(...params));
 }
 
@@ -120,7 +123,7 @@ export function fillFoldedHits(db: Db, select: string, params: unknown[]): void 
  * changed since: paging through one query (the grid does nothing else while scrolling) then
  * costs no full-text query and no stack check per page.
  */
-function fillOnce(db: Db, table: 'text_hits' | 'folded_hits', key: string, fill: () => void): void {
+function fillOnce(db: Db, table: 'text_hits' | 'folded_hits' | 'collection_hits', key: string, fill: () => void): void {
   const s = state(db);
   if (s.loaded.get(table) === key) return;
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY)`);
@@ -171,4 +174,15 @@ export function forgetResults(db: Db): void {
 /** A remembered result, or undefined (nothing is computed). */
 export function recalled<T>(db: Db, key: string): T | undefined {
   return state(db).results.get(key) as T | undefined;
+}
+
+/**
+ * Put the ids of a collection (`key` names it) into temp.collection_hits for the statements of
+ * one search. `ids` runs outside the temp-table write, because a smart collection's ids come
+ * from a search of their own (which may fill this table for a collection it refers to).
+ */
+export function loadCollectionHits(db: Db, key: string, ids: () => number[]): void {
+  if (state(db).loaded.get('collection_hits') === key) return;
+  const list = ids();
+  fillOnce(db, 'collection_hits', key, () => prepared(db, 'INSERT OR IGNORE INTO temp.collection_hits (id) SELECT value FROM json_each(?)').run(JSON.stringify(list)));
 }

@@ -8,7 +8,8 @@ import { ftsQuery } from './fts-query';
 import { fromIndex, toArray } from './index-search';
 import { prepared } from './db';
 import { labelOf } from './labels';
-import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadTextHits, recalled, remembered } from './search-sets';
+import { collectionRow, descendants, memberIds, notFound, smartQueryOf } from './collection-store';
+import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadCollectionHits, loadTextHits, recalled, remembered } from './search-sets';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. In the app most searches
 // are answered from the in-memory catalogue index (catalogue-index/, index-search.ts); the
@@ -118,6 +119,10 @@ function buildWhere(query: SearchQuery, x: string, probe: boolean): Built {
     );
   }
   if (query.errorsOnly) clauses.push(`${x}.has_error = 1`);
+  // The collection's ids were put in temp.collection_hits by loadCollection.
+  if (query.collectionId !== undefined) {
+    clauses.push(probe ? `EXISTS (SELECT 1 FROM temp.collection_hits ch WHERE ch.id = ${x}.id)` : `${x}.id IN (SELECT id FROM temp.collection_hits)`);
+  }
   // Labels compare as labels.ts reads them: trimmed, case-insensitive; blank is no label.
   if (query.label === 'none') clauses.push(`trim(coalesce(${x}.color_label, '')) = ''`);
   else if (query.label) {
@@ -221,6 +226,12 @@ function orderBy(query: SearchQuery, dated: boolean): string {
       const score = `(SELECT t.score FROM ${query.sort === 'quality' ? 'asset_quality' : 'asset_ugc_quality'} t WHERE t.asset_id = a.id)`;
       return `${score} IS NULL, ${score} ${dir}, a.id ${dir}`;
     }
+    case 'custom': {
+      // A manual collection's own order (effectiveQuery makes any other 'custom' the timeline).
+      // The id is a validated integer, inlined like the colour values below: no user text.
+      const position = `(SELECT ca.position FROM collection_assets ca WHERE ca.collection_id = ${Math.trunc(query.collectionId ?? 0)} AND ca.asset_id = a.id)`;
+      return `${position} ${dir}, a.id ${dir}`;
+    }
     case 'colorMatch': {
       // How much of the picture lies within the match distance of the wanted colour; 'desc'
       // (the natural order) puts the strongest match first. The Lab values are numbers this
@@ -238,6 +249,9 @@ function orderBy(query: SearchQuery, dated: boolean): string {
 
 /** The filter, plus (unless stacks are expanded) the table of ids folded into their stacks. */
 function filtered(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Built & { folded: string | null } {
+  // First: a smart collection's ids come from a search of their own, which would overwrite
+  // this search's text hits if those were loaded before.
+  if (query.collectionId !== undefined) loadCollection(ctx, query.collectionId);
   const fts = query.text ? ftsQuery(query.text) : null;
   if (fts) loadTextHits(ctx.db, fts);
   if (query.duplicatesOnly) ensureDuplicateHashes(ctx.db);
@@ -248,6 +262,42 @@ function filtered(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Bui
     params: built.params,
     folded,
   };
+}
+
+/** Collections being resolved now (a smart collection may filter by another collection). */
+const resolving = new Set<number>();
+
+/** The ids in a collection: a manual one's members, a smart one's live matches, a set's collections' ids (each file, stacks expanded). */
+function collectionIds(ctx: LibraryCtx, id: number): number[] {
+  const row = collectionRow(ctx.db, id);
+  if (!row) throw notFound();
+  if (resolving.has(id)) {
+    throw new ApiError('validation', `The smart collection “${row.name}” ends up filtering by itself. Edit it and change its collection filter.`, 'collectionId');
+  }
+  resolving.add(id);
+  try {
+    if (row.kind === 'manual') return memberIds(ctx.db, id);
+    if (row.kind === 'smart') return searchIds(ctx, smartQueryOf(row), { expandStacks: true });
+    const all = new Set<number>();
+    for (const child of descendants(ctx.db, id)) if (child.kind !== 'set') for (const a of collectionIds(ctx, child.id)) all.add(a);
+    return [...all];
+  } finally {
+    resolving.delete(id);
+  }
+}
+
+function loadCollection(ctx: LibraryCtx, id: number): void {
+  loadCollectionHits(ctx.db, `collection ${id}`, () => collectionIds(ctx, id));
+}
+
+/**
+ * The query as it is run: 'custom' order means a manual collection's order, and the timeline
+ * anywhere else (a smart collection, a set, no collection).
+ */
+function effectiveQuery(ctx: LibraryCtx, query: SearchQuery): SearchQuery {
+  if (query.sort !== 'custom') return query;
+  const row = query.collectionId !== undefined ? collectionRow(ctx.db, query.collectionId) : undefined;
+  return row?.kind === 'manual' ? query : { ...query, sort: 'takenAt' };
 }
 
 /** Matches (and dated matches): all filter hits minus the folded ones, each count index-friendly. */
@@ -337,7 +387,8 @@ const DEEP_OFFSET = 2000;
 
 const resultKey = (what: string, query: SearchQuery, opts: SearchOptions): string => JSON.stringify([what, !!opts.expandStacks, query]);
 
-export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: SearchOptions = {}): SearchResult {
+export function search(ctx: LibraryCtx, asked: SearchQuery, page: Page, opts: SearchOptions = {}): SearchResult {
+  const query = effectiveQuery(ctx, asked);
   const pageOf = (total: number, ids: Int32Array): SearchResult => ({
     total,
     offset: page.offset,
@@ -347,14 +398,14 @@ export function search(ctx: LibraryCtx, query: SearchQuery, page: Page, opts: Se
   if (known) return pageOf(known.length, known.subarray(page.offset, page.offset + page.limit));
   // A new query is only cut (at any depth: the index walks to it); one asked for again (the
   // grid paging through it) keeps its whole ordered list while the catalogue is unchanged.
-  const asked = resultKey('asked', query, opts);
+  const askedKey = resultKey('asked', query, opts);
   const cut = fromIndex(ctx.db, query, !!opts.expandStacks, (m) => {
-    if (!recalled(ctx.db, asked)) return { total: m.total, ids: m.slice(page.offset, page.limit) };
+    if (!recalled(ctx.db, askedKey)) return { total: m.total, ids: m.slice(page.offset, page.limit) };
     const all = remembered(ctx.db, resultKey('ids', query, opts), () => m.slice(0, m.total));
     return { total: all.length, ids: all.subarray(page.offset, page.offset + page.limit) };
   });
   if (cut) {
-    remembered(ctx.db, asked, () => true);
+    remembered(ctx.db, askedKey, () => true);
     return pageOf(cut.total, cut.ids);
   }
   const ordered = page.offset >= DEEP_OFFSET ? orderedIds(ctx, query, opts) : undefined;
@@ -416,7 +467,8 @@ function summariesOf(ctx: LibraryCtx, ids: Int32Array, opts: SearchOptions): Sum
 }
 
 /** Every matching id in display order (for "select all matching"); `limit` caps the list. */
-export function searchIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions & { limit?: number } = {}): number[] {
+export function searchIds(ctx: LibraryCtx, asked: SearchQuery, opts: SearchOptions & { limit?: number } = {}): number[] {
+  const query = effectiveQuery(ctx, asked);
   if (opts.limit === undefined) {
     const known = recalled<Int32Array>(ctx.db, resultKey('ids', query, opts));
     if (known) return toArray(known);

@@ -8,7 +8,7 @@ export type ColorLabel = 'red' | 'yellow' | 'green' | 'blue' | 'purple';
 
 /** 'quality' and 'ugcQuality' sort by the measured score; assets not measured come last in either direction. */
 /** 'colorMatch': most of the colour of the `color` filter first (by share of the picture); without one, by date. */
-export type SortKey = 'takenAt' | 'name' | 'addedAt' | 'size' | 'quality' | 'ugcQuality' | 'colorMatch';
+export type SortKey = 'takenAt' | 'name' | 'addedAt' | 'size' | 'quality' | 'ugcQuality' | 'colorMatch' | 'custom';
 
 export interface SearchQuery {
   /** Full text over file name, keywords, caption and title (prefix match per word). */
@@ -63,6 +63,9 @@ export interface SearchQuery {
   label?: ColorLabel | 'none';
   /** Colour by perceptual distance (CIE76 in L*a*b*) to the measured palette. */
   color?: ColorQuery;
+  /** In this collection: a manual one's members, a smart one's live matches, a set's collections' photos. */
+  collectionId?: number;
+  /** 'custom': a manual collection's own order (collectionId); otherwise the timeline. */
   sort?: SortKey;
   order?: 'asc' | 'desc';
 }
@@ -205,6 +208,14 @@ export interface FullImage {
   note: string | null;
 }
 
+export interface SimilarGroupInfo {
+  kind: 'burst' | 'similar';
+  /** Asset ids in capture order. */
+  members: number[];
+  /** The suggested best frame: the highest quality score when measured, else the sharpest. */
+  best: number;
+}
+
 export interface SearchResult {
   total: number;
   offset: number;
@@ -280,6 +291,11 @@ export interface LibraryApi {
   getAsset(args: { id: number }): Promise<AssetDetail>;
   /** The picture at its own pixel size, for 100 % zoom (made on first ask for HEIC and TIFF). */
   getFullImage(args: { id: number }): Promise<FullImage>;
+  /**
+   * Groups of one scene (bursts and similar frames, two or more each) among these assets, or
+   * the whole library, each with its suggested best frame. Missing fingerprints are computed first.
+   */
+  similarGroups(args: { ids?: number[] }): Promise<SimilarGroupInfo[]>;
   facets(): Promise<Facets>;
 
   /** Add and/or remove keywords on several assets; order of existing keywords is kept, new ones are appended. */

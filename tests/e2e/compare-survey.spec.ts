@@ -33,8 +33,8 @@ function scene(width: number, height: number, frame: number): Buffer {
   );
 }
 
-async function writeFrame(path: string, width: number, height: number, frame: number, blur: number, taken: string): Promise<void> {
-  const sharpScene = await sharp(scene(width, height, frame)).flatten({ background: '#000' }).toBuffer();
+async function writeFrame(path: string, width: number, height: number, frame: number, blur: number, taken: string, upsideDown = false): Promise<void> {
+  const sharpScene = await sharp(scene(width, height, frame)).flatten({ background: '#000' }).rotate(upsideDown ? 180 : 0).toBuffer();
   let img = sharp(sharpScene);
   if (blur > 0) img = img.blur(blur);
   await img
@@ -76,7 +76,8 @@ async function drag(page: Page, target: Locator, dx: number, dy: number): Promis
 
 test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp frame, compare two and judge inside', async ({ launchApp }) => {
   const root = mkdtempSync(join(tmpdir(), 'tagsmith-burst-'));
-  // A burst of four frames of one scene (only frame 2 is sharp) and one 24 MP frame.
+  // A burst of four frames of one scene (only frame 2 is sharp) and one 24 MP frame of another
+  // picture (the scene upside down: no similar frame of it).
   const burst = [
     { name: 'burst-1.jpg', blur: 3, taken: '2024:05:01 10:00:01' },
     { name: 'burst-2.jpg', blur: 0, taken: '2024:05:01 10:00:02' },
@@ -84,7 +85,7 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
     { name: 'burst-4.jpg', blur: 4, taken: '2024:05:01 10:00:04' },
   ];
   for (const [i, b] of burst.entries()) await writeFrame(join(root, b.name), W, H, i + 1, b.blur, b.taken);
-  await writeFrame(join(root, 'big-24mp.jpg'), 6000, 4000, 9, 0, '2024:05:02 09:00:00');
+  await writeFrame(join(root, 'big-24mp.jpg'), 6000, 4000, 9, 0, '2024:05:02 09:00:00', true);
 
   const { page, api } = await launchApp();
   await api.addFolder({ path: root });
@@ -134,15 +135,24 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('grid')).toBeVisible();
 
-  // ---- Survey (N): the four burst frames, laid out to fit -------------------------------------
+  // N on the 24 MP frame: it has no similar frames, and the app says so.
+  await cell('big-24mp.jpg').click();
+  await page.keyboard.press('n');
+  await expect(page.getByText('This photo has no similar frames among the photos shown.')).toBeVisible();
+  await expect(page.getByTestId('grid')).toBeVisible();
+
+  // ---- Survey (N) of a group: one frame of the burst selected, N shows its four frames -------
   await cell('burst-1.jpg').click();
-  await cell('burst-4.jpg').click({ modifiers: ['Shift'] });
-  await expect(page.getByTestId('selection-summary')).toHaveText('4 selected');
+  await expect(page.getByTestId('selection-summary')).toHaveText('1 selected');
   await page.keyboard.press('n');
   const survey = page.getByTestId('survey');
   const surveyCells = page.getByTestId('survey-cell');
   await expect(surveyCells).toHaveCount(4);
   await expect(survey).toHaveAttribute('data-columns', '2');
+  await expect(page.getByTestId('survey-group')).toContainText('a burst');
+  // The suggested best frame (the sharpest: no quality score measured) is marked, and only it.
+  await expect(page.getByTestId('survey-best')).toHaveCount(1);
+  await expect(page.locator('[data-testid="survey-cell"]:has([data-testid="survey-best"])')).toHaveAttribute('data-name', 'burst-2.jpg');
   await expectPicturesShown(page.getByTestId('survey-cell-zoom-fit'), 4);
   await shot(page, 'survey-fit');
 
@@ -192,6 +202,17 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('grid')).toBeVisible();
   await expect(cells).toHaveCount(5);
+
+  // Survey of a selection: exactly the photos selected, in grid order.
+  await cell('burst-3.jpg').click();
+  await cell('big-24mp.jpg').click({ modifiers: ['Control'] });
+  await page.getByTestId('view-survey').click();
+  await expect(surveyCells).toHaveCount(2);
+  await expect(surveyCells.nth(0)).toHaveAttribute('data-name', 'big-24mp.jpg');
+  await expect(surveyCells.nth(1)).toHaveAttribute('data-name', 'burst-3.jpg');
+  await expect(page.getByTestId('survey-best')).toHaveCount(0);
+  await page.keyboard.press('g');
+  await expect(page.getByTestId('grid')).toBeVisible();
 
   // ---- Compare (C): three frames selected, the focused one is the select ---------------------
   await cell('burst-1.jpg').click();

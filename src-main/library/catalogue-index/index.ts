@@ -243,9 +243,11 @@ export async function indexReady(db: Db): Promise<void> {
   currentIndex(db);
 }
 
-/** Whether the index can answer this query (the analysis filters and sorts live in other tables). */
+/** Whether the index can answer this query (the analysis filters and sorts, and collections, live in other tables). */
 export function indexable(query: SearchQuery): boolean {
-  if (query.sort === 'quality' || query.sort === 'ugcQuality' || query.sort === 'colorMatch') return false;
+  if (query.sort === 'quality' || query.sort === 'ugcQuality' || query.sort === 'colorMatch' || query.sort === 'custom') return false;
+  // Collections live in their own tables (and a smart one is a search of its own): SQL answers.
+  if (query.collectionId !== undefined) return false;
   return (
     query.minQuality === undefined &&
     query.maxQuality === undefined &&

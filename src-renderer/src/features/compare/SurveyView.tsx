@@ -1,4 +1,5 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useClient } from '../../api/ClientContext';
 import type { FlagSets } from '../analysis/useAnalysis';
 import { useAssetDetail } from '../inspector/Inspector';
 import { Button, formatCount } from '../../ui/primitives';
@@ -32,13 +33,36 @@ export function surveyColumns(n: number, w: number, h: number): number {
 }
 
 /**
+ * The suggested best frame of each group of similar frames among the surveyed photos (the
+ * quality score when measured, else the sharpness measured at scan time). Asked once per
+ * survey; photos whose fingerprint is missing get it first.
+ */
+function useSuggestedBest(ids: number[]): ReadonlySet<number> {
+  const { api } = useClient();
+  const [best, setBest] = useState<ReadonlySet<number>>(new Set());
+  useEffect(() => {
+    let current = true;
+    api.similarGroups({ ids }).then(
+      (groups) => current && setBest(new Set(groups.map((g) => g.best))),
+      // A survey works without the suggestion; the marks are simply not shown.
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, ids]);
+  return best;
+}
+
+/**
  * Lightroom's Survey (N): the photos laid out to fill the window, each with its flag, stars
  * and label. A press makes one active; the judging keys apply to it; "/" or its ✕ takes it
  * out of the survey (never out of the library). Z zooms every photo to 100 % on the same
  * place, and a drag pans them all together.
  */
-export function SurveyView({ ids: firstIds, flags, best, active, onExit }: { ids: number[]; flags: FlagSets; best?: ReadonlySet<number>; active: boolean; onExit(): void }) {
+export function SurveyView({ ids: firstIds, flags, groupKind, active, onExit }: { ids: number[]; flags: FlagSets; groupKind?: 'burst' | 'similar'; active: boolean; onExit(): void }) {
   const judge = useJudge();
+  const best = useSuggestedBest(firstIds);
   const [ids, setIds] = useState(firstIds);
   const [activeId, setActiveId] = useState<number>(firstIds[0]);
   const [zoom, setZoom] = useState<Zoom>(FIT);
@@ -91,6 +115,12 @@ export function SurveyView({ ids: firstIds, flags, best, active, onExit }: { ids
         <span className="small" data-testid="survey-count">
           {formatCount(ids.length)} photos
         </span>
+        {groupKind && (
+          <span className="muted small" data-testid="survey-group">
+            {groupKind === 'burst' ? 'a burst' : 'similar frames'}
+            {best.size > 0 ? ' · ★ marks the suggested best' : ''}
+          </span>
+        )}
         <div className="segmented" role="group" aria-label="Zoom">
           <button type="button" className={!zoom.on ? 'on' : ''} onClick={() => setZoom({ ...zoom, on: false })} data-testid="survey-fit">
             Fit
@@ -122,7 +152,7 @@ export function SurveyView({ ids: firstIds, flags, best, active, onExit }: { ids
               onActivate={() => setActiveId(id)}
               onRate={(n) => judge.rate(id, n)}
               testId="survey-cell"
-              tag={best?.has(id) ? <span data-testid="survey-best">★ Suggested best</span> : undefined}
+              tag={best.has(id) ? <span data-testid="survey-best">★ Suggested best</span> : undefined}
             >
               <button
                 type="button"

@@ -58,7 +58,7 @@ export function LibraryView({ active }: { active: boolean }) {
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
   const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey'>('grid');
   // What compare and survey show, fixed when they open (Lightroom: the selection at that moment).
-  const [judging, setJudging] = useState<{ ids: number[]; select: number; candidate: number; key: number }>({ ids: [], select: 0, candidate: 0, key: 0 });
+  const [judging, setJudging] = useState<{ ids: number[]; select: number; candidate: number; key: number; group?: 'burst' | 'similar' }>({ ids: [], select: 0, candidate: 0, key: 0 });
   // The loupe's info overlay (I), kept while stepping from photo to photo.
   const [loupeInfo, setLoupeInfo] = useState(false);
   const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
@@ -144,20 +144,35 @@ export function LibraryView({ active }: { active: boolean }) {
     }
   }, [store, sel.ids, sel.focusId, toast]);
 
-  /** Survey (N): the selection, in grid order. */
+  /**
+   * Survey (N): the selection, in grid order. With one photo selected: its group of similar
+   * frames (a burst, or the same scene at any time), among the photos shown.
+   */
   const openSurvey = useCallback(async () => {
     try {
-      if (sel.ids.size < 2) {
-        toast.info('Survey shows a selection side by side: select two or more photos (Ctrl/Cmd or Shift+click), then press N.');
+      const all = await store.allIds();
+      if (sel.ids.size >= 2) {
+        const ids = all.filter((id) => sel.ids.has(id));
+        setJudging((j) => ({ ids, select: ids[0], candidate: ids[1], key: j.key + 1 }));
+        setView('survey');
         return;
       }
-      const ids = (await store.allIds()).filter((id) => sel.ids.has(id));
-      setJudging((j) => ({ ids, select: ids[0], candidate: ids[1], key: j.key + 1 }));
+      const focus = sel.focusId;
+      if (focus === null) {
+        toast.info('Survey shows photos side by side: select two or more (Ctrl/Cmd or Shift+click), or one of a burst, then press N.');
+        return;
+      }
+      const group = (await api.similarGroups({ ids: all })).find((g) => g.members.includes(focus));
+      if (!group) {
+        toast.info('This photo has no similar frames among the photos shown. Select two or more photos to survey them.');
+        return;
+      }
+      setJudging((j) => ({ ids: group.members, select: group.members[0], candidate: group.members[1], key: j.key + 1, group: group.kind }));
       setView('survey');
     } catch (err) {
       toast.error(err);
     }
-  }, [store, sel.ids, toast]);
+  }, [api, store, sel.ids, sel.focusId, toast]);
 
   const openRun = useCallback(
     (run: RunKindUi) => {
@@ -308,7 +323,7 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'compare' && judging.ids.length > 1) {
     centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'survey' && judging.ids.length > 1) {
-    centre = <SurveyView key={judging.key} ids={judging.ids} flags={flagSets} active={active} onExit={() => setView('grid')} />;
+    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
@@ -386,7 +401,7 @@ export function LibraryView({ active }: { active: boolean }) {
               <IconButton label="Compare two (C)" className={view === 'compare' ? 'on' : ''} disabled={!total || total < 2} onClick={() => (view === 'compare' ? setView('grid') : void openCompare())} data-testid="view-compare">
                 <IconCompare />
               </IconButton>
-              <IconButton label="Survey the selection (N)" className={view === 'survey' ? 'on' : ''} disabled={sel.ids.size < 2 && view !== 'survey'} onClick={() => (view === 'survey' ? setView('grid') : void openSurvey())} data-testid="view-survey">
+              <IconButton label="Survey the selection, or the focused photo's similar frames (N)" className={view === 'survey' ? 'on' : ''} disabled={sel.focusId === null && sel.ids.size < 2 && view !== 'survey'} onClick={() => (view === 'survey' ? setView('grid') : void openSurvey())} data-testid="view-survey">
                 <IconSurvey />
               </IconButton>
               <IconButton label="Cull best-first or worst-first (P pick, X reject)" className={view === 'cull' ? 'on' : ''} disabled={!total} onClick={() => setView(view === 'cull' ? 'grid' : 'cull')} data-testid="action-cull">
