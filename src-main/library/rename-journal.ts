@@ -22,6 +22,8 @@ export interface JournalRow {
   pid: number;
   edit_id: number | null;
   is_undo: number;
+  batch: string;
+  shot: number;
   asset_id: number;
   folder_path: string;
   from_rel: string;
@@ -122,34 +124,46 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Finish or roll back the renames a killed process left in the journal (called on every open):
- * a file found under its new name has its sidecars follow it and the catalogue pointed at it;
- * a file still under its old name gets its sidecars back. A batch of a process still running
- * (the app while the CLI opens the catalogue) is left to it. Returns how many files were settled.
+ * Finish or roll back the renames a killed process left in the journal (called on every open).
+ * A shot (a RAW and its JPEG) is settled as a whole so the pair keeps matching: when any of
+ * its files is found under its new name, the others follow it (sidecars too) and the
+ * catalogue points at them; otherwise every sidecar that moved goes back. A batch of a
+ * process still running (the app while the CLI opens the catalogue) is left to it. Returns
+ * how many files were settled.
  */
 export function recoverRenames(ctx: JournalCtx): number {
   const rows = ctx.db.prepare('SELECT * FROM rename_journal ORDER BY id').all() as JournalRow[];
-  let settled = 0;
-  const touched: number[] = [];
+  const shots = new Map<string, JournalRow[]>();
   for (const j of rows) {
     if (isAlive(j.pid)) continue;
-    const from = abs(j.folder_path, j.from_rel);
-    const to = abs(j.folder_path, j.to_rel);
-    try {
-      if (presentExactly(to) && !presentExactly(from)) {
-        for (const [sf, st] of JSON.parse(j.sidecars) as [string, string][]) {
-          const a = abs(j.folder_path, sf);
-          const b = abs(j.folder_path, st);
-          if (a !== b && presentExactly(a) && !existsSync(b)) renameSync(a, b);
+    const key = `${j.batch}\u0000${j.shot}`;
+    shots.set(key, [...(shots.get(key) ?? []), j]);
+  }
+  let settled = 0;
+  const touched: number[] = [];
+  for (const shot of shots.values()) {
+    const moved = (j: JournalRow): boolean => presentExactly(abs(j.folder_path, j.to_rel)) && !presentExactly(abs(j.folder_path, j.from_rel));
+    const forward = shot.some(moved);
+    for (const j of shot) {
+      try {
+        if (!forward) rollBackRow(ctx, j);
+        else if (moved(j)) {
+          for (const [sf, st] of JSON.parse(j.sidecars) as [string, string][]) {
+            const a = abs(j.folder_path, sf);
+            const b = abs(j.folder_path, st);
+            if (a !== b && presentExactly(a) && !existsSync(b)) renameSync(a, b);
+          }
+          commitRow(ctx, j);
+        } else if (presentExactly(abs(j.folder_path, j.from_rel))) {
+          applyRow(ctx, j); // its partner moved: it follows
+        } else {
+          rollBackRow(ctx, j); // gone meanwhile: nothing to move
         }
-        commitRow(ctx, j);
-      } else {
-        rollBackRow(ctx, j);
+        touched.push(j.asset_id);
+        settled++;
+      } catch {
+        // The folder is offline or unwritable now: the row stays for the next open.
       }
-      touched.push(j.asset_id);
-      settled++;
-    } catch {
-      // The folder is offline or unwritable now: the row stays for the next open.
     }
   }
   if (touched.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: touched });

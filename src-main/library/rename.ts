@@ -4,6 +4,7 @@ import type { RenamePreview, RenamePreviewItem, RenameRequest, RenameResult } fr
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
+import { stackKeyOf } from './formats';
 import { abs, applyRow, sameFile } from './rename-journal';
 import { fillTemplate, parseTemplate, TemplateError, type ParsedTemplate } from './rename-template';
 
@@ -40,6 +41,8 @@ interface Move {
 }
 
 interface PlannedFile {
+  /** The shot's number in the plan: a RAW and its JPEG share it. */
+  shot: number;
   row: SourceRow;
   toRel: string;
   /** Folder-relative sidecar moves. */
@@ -99,7 +102,9 @@ function plan(ctx: LibraryCtx, template: ParsedTemplate, ids: readonly number[],
   const listings = new Listings();
   const files: PlannedFile[] = [];
   let seq = start;
+  let shotNo = 0;
   for (const shot of shotsOf(ctx, ids)) {
+    shotNo++;
     const first = shot[0];
     const filled = fillTemplate(template, {
       name: baseOf(first.name),
@@ -125,7 +130,7 @@ function plan(ctx: LibraryCtx, template: ParsedTemplate, ids: readonly number[],
       if (!problem && !row.online) problem = 'its folder is offline';
       if (!problem && !listing.includes(row.name)) problem = 'the file is not where the catalogue has it (rescan its folder)';
       if (!problem && Buffer.byteLength(newName + '.xmp') > 255) problem = `the new name “${newName}” is too long for a file name`;
-      files.push({ row, toRel: dir + newName, sidecars, problem, note: filled.note });
+      files.push({ shot: shotNo, row, toRel: dir + newName, sidecars, problem, note: filled.note });
     });
   }
   findCollisions(files, listings);
@@ -221,6 +226,8 @@ export function previewRename(ctx: LibraryCtx, req: RenameRequest): RenamePrevie
 }
 
 interface Job {
+  /** Files of one shot (a RAW and its JPEG) share it. */
+  shot: number;
   assetId: number;
   folderPath: string;
   fromRel: string;
@@ -235,11 +242,11 @@ function execute(ctx: LibraryCtx, jobs: Job[], log: (db: LibraryCtx['db']) => { 
     const { editId, isUndo } = log(ctx.db);
     const ins = prepared(
       ctx.db,
-      'INSERT INTO rename_journal (batch, pid, edit_id, is_undo, asset_id, folder_path, from_rel, to_rel, sidecars) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO rename_journal (batch, shot, pid, edit_id, is_undo, asset_id, folder_path, from_rel, to_rel, sidecars) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     return jobs.map((j) => ({
-      id: Number(ins.run(batch, process.pid, editId, isUndo ? 1 : 0, j.assetId, j.folderPath, j.fromRel, j.toRel, JSON.stringify(j.sidecars)).lastInsertRowid),
-      pid: process.pid, edit_id: editId, is_undo: isUndo ? 1 : 0, asset_id: j.assetId, folder_path: j.folderPath,
+      id: Number(ins.run(batch, j.shot, process.pid, editId, isUndo ? 1 : 0, j.assetId, j.folderPath, j.fromRel, j.toRel, JSON.stringify(j.sidecars)).lastInsertRowid),
+      batch, shot: j.shot, pid: process.pid, edit_id: editId, is_undo: isUndo ? 1 : 0, asset_id: j.assetId, folder_path: j.folderPath,
       from_rel: j.fromRel, to_rel: j.toRel, sidecars: JSON.stringify(j.sidecars),
     }));
   })();
@@ -282,7 +289,7 @@ export function renameAssets(ctx: LibraryCtx, req: RenameRequest): RenameResult 
   const description = `rename ${plural(moving.length, 'file')} with “${req.template.normalize('NFC')}”`;
   return execute(
     ctx,
-    moving.map((f) => ({ assetId: f.row.id, folderPath: f.row.folder_path, fromRel: f.row.rel_path, toRel: f.toRel, sidecars: f.sidecars.map((s) => [s.from, s.to]) })),
+    moving.map((f) => ({ shot: f.shot, assetId: f.row.id, folderPath: f.row.folder_path, fromRel: f.row.rel_path, toRel: f.toRel, sidecars: f.sidecars.map((s) => [s.from, s.to]) })),
     (db) => {
       const editId = Number(prepared(db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), description).lastInsertRowid);
       const logChange = prepared(db, "INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, 'path', ?, ?)");
@@ -314,6 +321,7 @@ export function undoRename(ctx: LibraryCtx, editId: number): RenameResult {
      WHERE c.edit_id = ? AND c.field = 'path' ORDER BY c.rowid`,
   ).all(editId) as { asset_id: number; old_value: string; new_value: string; rel_path: string; folder_path: string }[];
   const jobs: Job[] = [];
+  const shots = new Map<string, number>();
   for (const c of changes) {
     const old = JSON.parse(c.old_value) as PathValue;
     const now = JSON.parse(c.new_value) as PathValue;
@@ -325,7 +333,9 @@ export function undoRename(ctx: LibraryCtx, editId: number): RenameResult {
         throw new ApiError('conflict', `Cannot undo the rename: “${target}” exists again. Move it away and undo again. Nothing was changed.`);
       }
     }
-    jobs.push({ assetId: c.asset_id, folderPath: c.folder_path, fromRel: c.rel_path, toRel: old.rel, sidecars });
+    const shotKey = `${c.folder_path}\u0000${stackKeyOf(c.rel_path)}`;
+    if (!shots.has(shotKey)) shots.set(shotKey, shots.size + 1);
+    jobs.push({ shot: shots.get(shotKey)!, assetId: c.asset_id, folderPath: c.folder_path, fromRel: c.rel_path, toRel: old.rel, sidecars });
   }
   const result = jobs.length ? execute(ctx, jobs, () => ({ editId, isUndo: true })) : { renamed: [], failed: [] };
   if (!result.failed.length) prepared(ctx.db, 'UPDATE edits SET undone = 1 WHERE id = ?').run(editId);

@@ -15,6 +15,8 @@ export const migration: Migration = {
         pid INTEGER NOT NULL,
         edit_id INTEGER REFERENCES edits(id) ON DELETE CASCADE,
         is_undo INTEGER NOT NULL DEFAULT 0 CHECK (is_undo IN (0, 1)),
+        -- A RAW and its JPEG are one shot: a crash settles the shot as a whole.
+        shot INTEGER NOT NULL,
         asset_id INTEGER NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
         folder_path TEXT NOT NULL,
         from_rel TEXT NOT NULL,

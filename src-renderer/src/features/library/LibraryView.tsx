@@ -25,6 +25,7 @@ import { KeywordList } from '../keywords/KeywordList';
 import { ReviewView } from '../review/ReviewView';
 import { ExportCsvDialog } from '../writing/ExportCsvDialog';
 import { WriteDialog } from '../writing/WriteDialog';
+import { RenameDialog } from './RenameDialog';
 import { useLibraryReveal } from '../create/useLibraryReveal';
 import { IconCull } from '../culling/IconCull';
 import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
@@ -38,7 +39,7 @@ import { CompareView } from '../compare/CompareView';
 import { SurveyView } from '../compare/SurveyView';
 import { IconCompare, IconSurvey } from '../compare/icons';
 
-type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
+type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] } | { kind: 'rename'; ids: number[] };
 
 /** The library: folders and filters, the grid or loupe, the inspector. Stays mounted (and keeps its state) while another view is shown. */
 export function LibraryView({ active }: { active: boolean }) {
@@ -203,6 +204,22 @@ export function LibraryView({ active }: { active: boolean }) {
     [targetIds, toast],
   );
 
+  /** Rename… (F2): the selection in grid order, so {seq} numbers follow what the user sees. */
+  const openRename = useCallback(async () => {
+    const ids = targetIds();
+    if (!ids.length) {
+      toast.info('Select the photos to rename first (Ctrl+A selects everything shown).');
+      return;
+    }
+    try {
+      const chosen = new Set(ids);
+      const ordered = ids.length > 1 ? (await store.allIds()).filter((id) => chosen.has(id)) : ids;
+      setDialog({ kind: 'rename', ids: ordered.length === ids.length ? ordered : ids });
+    } catch (err) {
+      toast.error(err);
+    }
+  }, [targetIds, store, toast]);
+
   const step = useCallback(
     (delta: number, shift = false) => {
       if (!total) return;
@@ -234,7 +251,7 @@ export function LibraryView({ active }: { active: boolean }) {
       const ids = targetIds();
       if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
     },
-    letters: { k: () => openRun('keywords'), c: () => void openCompare(), n: () => void openSurvey(), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on) },
+    letters: { k: () => openRun('keywords'), c: () => void openCompare(), n: () => void openSurvey(), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on), f2: () => void openRename() },
   });
 
   // Folders dropped onto the window become library folders (Electron gives us their path).
@@ -425,6 +442,9 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={() => openWith('csv')} disabled={!total} title="Export a stock agency CSV" data-testid="action-csv">
                 Export CSV…
               </Button>
+              <Button small onClick={() => void openRename()} disabled={!total} title="Rename the selected files from a template (F2)" data-testid="action-rename">
+                Rename…
+              </Button>
             </div>
 
             <span className="muted small" data-testid="selection-summary">
@@ -460,6 +480,17 @@ export function LibraryView({ active }: { active: boolean }) {
       )}
       {dialog?.kind === 'write' && <WriteDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'csv' && <ExportCsvDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'rename' && (
+        <RenameDialog
+          ids={dialog.ids}
+          onClose={() => setDialog(null)}
+          onRenamed={(r) => {
+            setDialog(null);
+            if (r.failed.length) toast.error(`${r.renamed.length} renamed; ${r.failed.length} could not be: ${r.failed[0].path}: ${r.failed[0].reason}`);
+            else toast.info(`Renamed ${r.renamed.length} file${r.renamed.length === 1 ? '' : 's'}. Ctrl+Z puts the names back.`);
+          }}
+        />
+      )}
       {dialog?.kind === 'analyse' && <AnalyseDialog scope={dialog.scope} onClose={() => setDialog(null)} onStarted={(s) => setAnalysisRuns((l) => [...s, ...l.filter((r) => !s.some((n) => n.run.batchId === r.run.batchId))])} />}
     </>
   );
