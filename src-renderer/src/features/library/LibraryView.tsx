@@ -442,9 +442,6 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={() => openWith('csv')} disabled={!total} title="Export a stock agency CSV" data-testid="action-csv">
                 Export CSV…
               </Button>
-              <Button small onClick={() => void openRename()} disabled={!total} title="Rename the selected files from a template (F2)" data-testid="action-rename">
-                Rename…
-              </Button>
             </div>
 
             <span className="muted small" data-testid="selection-summary">
