@@ -4,7 +4,7 @@ import type { ApiEventBus } from '../core/events';
 import { prepared, type Db } from './db';
 import { stackKeyOf } from './formats';
 
-// The rename journal (migration 19): what a batch rename is moving, file by file, so that a
+// The rename journal (migration 22): what a batch rename is moving, file by file, so that a
 // kill -9 in the middle leaves each file either renamed with the catalogue following it, or
 // untouched. Kept apart from rename.ts so that opening a catalogue (context.ts) can settle a
 // journal without depending on the rest of the rename code.

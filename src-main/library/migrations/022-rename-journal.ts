@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 19,
+  version: 22,
   name: 'rename journal',
   // Issue 16 (batch rename). One row per file of a rename batch still in flight: written in the
   // same transaction as the edit log before any file moves, deleted in the transaction that
