@@ -26,6 +26,8 @@ export const API_METHODS = [
   'search',
   'searchIds',
   'getAsset',
+  'getFullImage',
+  'similarGroups',
   'facets',
   'editKeywords',
   'setKeywords',

@@ -9,7 +9,9 @@ import { facets, search, searchIds } from '../library/search';
 import { getAssetDetail } from '../library/assets';
 import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
 import { applyPreset, deletePreset, listPresets, savePreset } from '../library/presets';
-import { ensurePreview } from '../library/thumbs';
+import { ensureFullImage, ensurePreview } from '../library/thumbs';
+import { mediaToken } from '../core/media';
+import { fillMissingFingerprints, findGroups } from '../library/similarity';
 import { startWatching } from '../library/watch';
 import { closeMetadataReader } from '../library/metadata';
 import { ApiError } from '../core/errors';
@@ -116,6 +118,14 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
         return null;
       });
       return getAssetDetail(ctx, id, previewPath);
+    },
+    async getFullImage({ id }) {
+      const full = await ensureFullImage(ctx, id);
+      return { token: full.path ? mediaToken(full.path) : null, source: full.source, note: full.note };
+    },
+    async similarGroups({ ids }) {
+      await fillMissingFingerprints(ctx, ids ? { assetIds: ids } : {});
+      return findGroups(ctx.db, ids).map((g) => ({ kind: g.kind, members: g.members, best: g.best }));
     },
     async facets() {
       return facets(ctx);

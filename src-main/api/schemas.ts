@@ -193,6 +193,8 @@ export const schemas = {
   search: z.strictObject({ query: searchQuery, page }),
   searchIds: z.strictObject({ query: searchQuery }),
   getAsset: z.strictObject({ id }),
+  getFullImage: z.strictObject({ id }),
+  similarGroups: z.strictObject({ ids: ids.optional() }),
   facets: none,
   editKeywords: z.strictObject({ ids, add: keywords.optional(), remove: keywords.optional() }),
   setKeywords: z.strictObject({ id, keywords }),

@@ -241,3 +241,56 @@ export async function ensurePreview(ctx: LibraryCtx, assetId: number): Promise<s
   const r = await renderImage({ input, format: fmt.format, forceOrientation }, abs, PREVIEW_SIZE, 85);
   return r.thumb ? abs : null;
 }
+
+/** The picture shown at 100 % (the loupe, compare and survey) and where it came from. */
+export interface FullImageSource {
+  /** Absolute path of what to show: the original itself, or a full-size JPEG rendered from it. */
+  path: string | null;
+  source: 'original' | 'rendered' | 'embedded-preview' | null;
+  /** Why there is no full-size picture (or why it is less than the file's own pixels). */
+  note: string | null;
+}
+
+/**
+ * Every pixel of an image for 1:1 viewing. A browser shows JPEG, PNG, WebP and GIF itself, so
+ * those are their own full-size picture. HEIC and TIFF are rendered once at their own size
+ * (a JPEG at quality 92, cached by content hash beside the 2048 px previews). A RAW has no
+ * decoder here: its biggest embedded JPEG is what the camera made for viewing, and the note
+ * says so.
+ */
+export async function ensureFullImage(ctx: LibraryCtx, assetId: number): Promise<FullImageSource> {
+  const row = ctx.db
+    .prepare<[number], PreviewRow>(
+      `SELECT f.path AS folder_path, a.rel_path, a.ext, a.kind, a.is_raw, a.orientation, a.content_hash
+         FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?`,
+    )
+    .get(assetId);
+  if (!row) return { path: null, source: null, note: 'This file is no longer in the library.' };
+  if (row.kind !== 'image') return { path: null, source: null, note: 'Only photos can be viewed at 100 %.' };
+  const original = join(row.folder_path, ...row.rel_path.split('/'));
+  if (!existsSync(original)) return { path: null, source: null, note: 'The original file cannot be found (is its folder offline?).' };
+  const fmt = formatForExt(row.ext);
+  if (!fmt) return { path: null, source: null, note: 'This file type cannot be shown.' };
+  if (fmt.browserViewable) return { path: original, source: 'original', note: null };
+  if (!row.content_hash) return { path: null, source: null, note: 'This file has not been indexed yet.' };
+  const name = safeName(row.content_hash);
+  const abs = join(ctx.paths.previewsDir, 'full', name.slice(0, 2), `${name}.jpg`);
+  let input: Buffer | string = original;
+  let forceOrientation: number | null = null;
+  let source: FullImageSource['source'] = 'rendered';
+  if (row.is_raw) {
+    const preview = await embeddedPreview(original);
+    if (preview) {
+      input = preview;
+      forceOrientation = row.orientation ?? 1;
+      source = 'embedded-preview';
+    }
+  }
+  const note = source === 'embedded-preview' ? 'RAW file: shown at the full size of the preview the camera embedded in it.' : null;
+  if (existsSync(abs)) return { path: abs, source, note };
+  const r = await renderImage({ input, format: source === 'embedded-preview' ? 'jpeg' : fmt.format, forceOrientation }, abs, FULL_SIZE_LIMIT, 92);
+  return r.thumb ? { path: abs, source, note } : { path: null, source: null, note: r.problem ?? 'The picture in this file could not be read.' };
+}
+
+/** Above any camera's sensor: resize() with withoutEnlargement keeps the picture's own size. */
+const FULL_SIZE_LIMIT = 100_000;

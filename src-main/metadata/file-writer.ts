@@ -134,6 +134,30 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): Write
     return cut;
   };
 
+  /** Keywords into every keyword tag the file uses, keeping the file's spelling of each. */
+  const putKeywords = (want: readonly string[]): void => {
+    const list = want.map(normHierarchy).filter(Boolean);
+    const flat = flattenKeywords(list);
+    setList(TAG.xmpSubject, keepFileSpelling(flat, texts(tags[TAG.xmpSubject])));
+    if (caps.iptc) {
+      const iptc = keepFileSpelling(flat, texts(tags[TAG.iptcKeywords])).map((k) => iptcFit('Keywords', k, IPTC_KEYWORD_MAX_BYTES));
+      setList(TAG.iptcKeywords, iptc);
+    }
+    setList(TAG.hierarchical, keepFileSpelling(hierarchiesOf(list), texts(tags[TAG.hierarchical])));
+    // Windows Explorer's keywords, where a file has them, follow too (else they would go stale).
+    if (tags[TAG.xpKeywords] !== undefined) {
+      const xp = keepFileSpelling(flat, texts(tags[TAG.xpKeywords]).join(';').split(';').map((k) => k.trim()).filter(Boolean)).join(';');
+      if (texts(tags[TAG.xpKeywords]).join(';') !== xp) plan.tags[TAG.xpKeywords] = xp.length > 0 ? xp : null;
+    }
+  };
+  /** A text field into XMP, IPTC and (where the file has EXIF, unless `exif` is false) EXIF. */
+  const putText = (f: TextFieldName, value: string | null, exif = true): void => {
+    const m = TEXT_MAPPINGS[f];
+    setText(m.xmp, value);
+    if (m.iptc && caps.iptc) setText(m.iptc.tag, value === null ? null : iptcFit(m.iptc.label, value, m.iptc.maxBytes));
+    if (m.exif && exifOk && exif) setText(m.exif, value);
+  };
+
   for (const field of FIELD_NAMES) {
     const want = desired[field];
     if (want === undefined || field === 'rejected') continue;
@@ -141,27 +165,11 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): Write
     if (sameField(field, current[field], want)) continue;
     plan.changedFields.push(field);
     if (field === 'keywords') {
-      const list = (want as string[]).map(normHierarchy).filter(Boolean);
-      const flat = flattenKeywords(list);
-      setList(TAG.xmpSubject, keepFileSpelling(flat, texts(tags[TAG.xmpSubject])));
-      if (caps.iptc) {
-        const iptc = keepFileSpelling(flat, texts(tags[TAG.iptcKeywords])).map((k) => iptcFit('Keywords', k, IPTC_KEYWORD_MAX_BYTES));
-        setList(TAG.iptcKeywords, iptc);
-      }
-      setList(TAG.hierarchical, keepFileSpelling(hierarchiesOf(list), texts(tags[TAG.hierarchical])));
-      // Windows Explorer's keywords, where a file has them, follow too (else they would go stale).
-      if (tags[TAG.xpKeywords] !== undefined) {
-        const xp = keepFileSpelling(flat, texts(tags[TAG.xpKeywords]).join(';').split(';').map((k) => k.trim()).filter(Boolean)).join(';');
-        if (texts(tags[TAG.xpKeywords]).join(';') !== xp) plan.tags[TAG.xpKeywords] = xp.length > 0 ? xp : null;
-      }
+      putKeywords(want as string[]);
       continue;
     }
-    const f = field as TextFieldName;
-    const m = TEXT_MAPPINGS[f];
     const value = (want as string | null) === null || (want as string).trim() === '' ? null : (want as string).normalize('NFC');
-    setText(m.xmp, value);
-    if (m.iptc && caps.iptc) setText(m.iptc.tag, value === null ? null : iptcFit(m.iptc.label, value, m.iptc.maxBytes));
-    if (m.exif && exifOk) setText(m.exif, value);
+    putText(field as TextFieldName, value);
   }
 
   // Rating and reject share XMP Rating (-1 = rejected, as Lightroom writes it).
@@ -175,20 +183,25 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): Write
     if (!(now.length === 0 && raw === 0) && !(now.length === 1 && Number(now[0]) === raw)) plan.tags[TAG.rating] = raw;
   }
 
-  const writesIptc = Object.keys(plan.tags).some(isIptcKey);
-  if (writesIptc && tags[TAG.iptcDigest] !== undefined) {
-    // The MWG digest (metadata-blocks.ts) says which block is current. A file that had one gets
-    // it updated, so readers keep believing the XMP Tagsmith just wrote; where the blocks
-    // disagreed on a field the user did not change, both get the value readers took before,
-    // so no reading of that field changes because the digest did.
+  if (Object.keys(plan.tags).length > 0) {
+    // After a write every block says the same (MWG): where IPTC and XMP disagreed on a field the
+    // user did not change, both get the value readers took before (the digest's authority, XMP
+    // when there is no digest), keywords their union; EXIF ImageDescription, where the file has
+    // one, follows the caption. So no reading of an untouched field changes, in any tool.
+    const untouched = (f: string): boolean => !plan.changedFields.includes(f as FieldName);
     for (const f of reconcileBlocks(blocksFromTags(tags)).disagreement?.fields ?? []) {
-      if (f === 'keywords' || !(f in TEXT_MAPPINGS) || plan.changedFields.includes(f as FieldName)) continue;
-      const m = TEXT_MAPPINGS[f as TextFieldName];
-      const value = current[f as TextFieldName];
-      setText(m.xmp, value);
-      if (m.iptc && caps.iptc) setText(m.iptc.tag, value === null ? null : iptcFit(m.iptc.label, value, m.iptc.maxBytes));
+      if (!untouched(f)) continue;
+      if (f === 'keywords') putKeywords(current.keywords);
+      else if (f in TEXT_MAPPINGS) putText(f as TextFieldName, current[f as TextFieldName], false);
     }
-    plan.tags[TAG.iptcDigest] = 'new';
+    for (const f of Object.keys(TEXT_MAPPINGS) as TextFieldName[]) {
+      const exif = TEXT_MAPPINGS[f].exif;
+      if (exif === undefined || !exifOk || !untouched(f) || tags[exif] === undefined || current[f] === null) continue;
+      setText(exif, current[f]);
+    }
+    // A file that had a digest gets it updated, so readers keep believing the XMP just written.
+    // (None is added: without one MWG readers already take XMP, and the blocks now agree.)
+    if (Object.keys(plan.tags).some(isIptcKey) && tags[TAG.iptcDigest] !== undefined) plan.tags[TAG.iptcDigest] = 'new';
   }
   if (Object.keys(plan.tags).some((k) => isIptcKey(k) && plan.tags[k] !== null) && !iptcDeclaredUtf8(tags)) {
     plan.tags[TAG.codedCharset] = 'UTF8';

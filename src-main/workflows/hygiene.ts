@@ -1,7 +1,7 @@
 import type { LibraryCtx } from '../library/context';
 import { normalizeKeyword } from '../library/keywords';
 import { prepared } from '../library/db';
-import type { Agency, KeywordCheck, KeywordLimit, KeywordSettings, LimitPreset, TextCheck } from '../../src-preload/contract';
+import type { Agency, KeywordCheck, KeywordLimit, KeywordSettings, KeywordSettingsPatch, LimitPreset, TextCheck } from '../../src-preload/contract';
 import { LIMIT_PRESETS } from '../metadata/stock-limits';
 
 export type { Agency, KeywordCheck, KeywordLimit, KeywordSettings, LimitPreset, TextCheck };
@@ -12,7 +12,7 @@ export { LIMIT_PRESETS, TEXT_LIMITS, checkKeywords, checkTextLimits } from '../m
 // else lower case), the user's exclude list and required keywords, and the keyword limit in
 // force (the agencies' presets and checks are in metadata/stock-limits.ts).
 
-export const DEFAULT_SETTINGS: KeywordSettings = { exclude: [], required: [], limit: LIMIT_PRESETS.default, casing: 'byLanguage', exportSynonyms: false };
+export const DEFAULT_SETTINGS: KeywordSettings = { exclude: [], required: [], limit: LIMIT_PRESETS.default, casing: 'byLanguage', exportSynonyms: false, casingChangedFrom: null };
 
 const lower = (s: string): string => s.toLocaleLowerCase();
 
@@ -42,6 +42,7 @@ export function getKeywordSettings(ctx: LibraryCtx): KeywordSettings {
   for (const r of rows) {
     if (r.key in out) (out as unknown as Record<string, unknown>)[r.key] = JSON.parse(r.value);
   }
+  if (out.casingChangedFrom !== 'lower') out.casingChangedFrom = null;
   return out;
 }
 
@@ -53,7 +54,7 @@ export class SettingsError extends Error {
 }
 
 /** Change some settings; lists are cleaned (NFC, de-duplicated), a preset fills min/max. Returns the settings now in force. */
-export function setKeywordSettings(ctx: LibraryCtx, patch: Partial<Omit<KeywordSettings, 'limit'>> & { limit?: Partial<KeywordLimit> }): KeywordSettings {
+export function setKeywordSettings(ctx: LibraryCtx, patch: KeywordSettingsPatch): KeywordSettings {
   const next = getKeywordSettings(ctx);
   const list = (l: string[]): string[] => {
     const seen = new Set<string>();
@@ -80,9 +81,15 @@ export function setKeywordSettings(ctx: LibraryCtx, patch: Partial<Omit<KeywordS
       next.limit = { preset: 'custom', min, max };
     }
   }
+  // Only what the patch names is stored: a default nobody chose stays a default (storing
+  // every key froze 'lower' into libraries when the default became 'byLanguage').
   const put = prepared(ctx.db, 'INSERT INTO keyword_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const touched = (['exclude', 'required', 'casing', 'exportSynonyms', 'limit'] as const).filter((k) => patch[k] !== undefined);
+  if (patch.casing) next.casingChangedFrom = null;
   ctx.db.transaction(() => {
-    for (const [k, v] of Object.entries(next)) put.run(k, JSON.stringify(v));
+    for (const k of touched) put.run(k, JSON.stringify(next[k]));
+    // Choosing a casing answers the notice of the update that changed it.
+    if (patch.casing) prepared(ctx.db, "DELETE FROM keyword_settings WHERE key = 'casingChangedFrom'").run();
   })();
   return next;
 }

@@ -199,6 +199,23 @@ export interface AssetDetail extends AssetSummary {
   duplicates: { id: number; path: string }[];
 }
 
+/** What a 100 % view shows: every pixel of the file, or the reason it cannot. */
+export interface FullImage {
+  /** Media token; null when no full-size picture can be shown (see `note`). */
+  token: string | null;
+  /** The original itself, a full-size rendering (HEIC, TIFF), or a RAW's embedded preview. */
+  source: 'original' | 'rendered' | 'embedded-preview' | null;
+  note: string | null;
+}
+
+export interface SimilarGroupInfo {
+  kind: 'burst' | 'similar';
+  /** Asset ids in capture order. */
+  members: number[];
+  /** The suggested best frame: the highest quality score when measured, else the sharpest. */
+  best: number;
+}
+
 export interface SearchResult {
   total: number;
   offset: number;
@@ -272,6 +289,13 @@ export interface LibraryApi {
   /** Every id matching a query, in order (for "select all matching"). */
   searchIds(args: { query: SearchQuery }): Promise<number[]>;
   getAsset(args: { id: number }): Promise<AssetDetail>;
+  /** The picture at its own pixel size, for 100 % zoom (made on first ask for HEIC and TIFF). */
+  getFullImage(args: { id: number }): Promise<FullImage>;
+  /**
+   * Groups of one scene (bursts and similar frames, two or more each) among these assets, or
+   * the whole library, each with its suggested best frame. Missing fingerprints are computed first.
+   */
+  similarGroups(args: { ids?: number[] }): Promise<SimilarGroupInfo[]>;
   facets(): Promise<Facets>;
 
   /** Add and/or remove keywords on several assets; order of existing keywords is kept, new ones are appended. */

@@ -162,9 +162,18 @@ export interface KeywordSettings {
    * 'asSent': as the service spelled it.
    */
   casing: 'byLanguage' | 'lower' | 'asSent';
+  /**
+   * Read-only: the casing an update replaced with the new default 'byLanguage' (libraries
+   * saved before it held 'lower'), shown once in Settings › Keywords with the offer to keep
+   * it; null once the user has chosen a casing (any save that sets `casing`).
+   */
+  casingChangedFrom: 'lower' | null;
   /** Write each keyword's synonyms into files with it (Lightroom's "Export Synonyms"); off by default. */
   exportSynonyms: boolean;
 }
+
+/** What setKeywordSettings changes: any of the settings (casingChangedFrom is read-only). */
+export type KeywordSettingsPatch = Partial<Omit<KeywordSettings, 'limit' | 'casingChangedFrom'>> & { limit?: Partial<KeywordLimit> };
 
 export type Agency = 'adobe' | 'shutterstock';
 
@@ -231,7 +240,7 @@ export interface WorkflowsApi {
   /** Undo exactly what one AI run added, keeping every unrelated edit. */
   revertRun(args: { runId: number }): Promise<RevertResult>;
   getKeywordSettings(): Promise<KeywordSettings>;
-  setKeywordSettings(args: { settings: Partial<Omit<KeywordSettings, 'limit'>> & { limit?: Partial<KeywordLimit> } }): Promise<KeywordSettings>;
+  setKeywordSettings(args: { settings: KeywordSettingsPatch }): Promise<KeywordSettings>;
   checkKeywords(args: { keywords: string[] }): Promise<KeywordCheck>;
   checkTextLimits(args: { title?: string | null; caption?: string | null; agency?: Agency }): Promise<TextCheck[]>;
   listLibraryKeywords(): Promise<LibraryKeyword[]>;

@@ -172,7 +172,7 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
 
     // ---- Caption…: 20 photos, then edit one and accept it; accept another as it came ------
     await expect(page.getByTestId('selection-summary')).toHaveText('20 selected');
-    await page.keyboard.press('c');
+    await page.getByTestId('action-caption').click();
     const capPanel = page.getByTestId('run-dialog-caption');
     await capPanel.getByTestId('run-length-short').click();
     await expect(capPanel.getByTestId('run-preview')).toHaveAttribute('data-billable', '20');

@@ -21,6 +21,7 @@ import { migration as m015 } from './015-agency-fields';
 import { migration as m016 } from './016-keyword-vocabulary';
 import { migration as m017 } from './017-similarity-fingerprints';
 import { migration as m018 } from './018-collections';
+import { migration as m019 } from './019-keyword-casing-by-language';
 
 export type { Migration } from './migration';
 
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   m016,
   m017,
   m018,
+  m019,
 ];

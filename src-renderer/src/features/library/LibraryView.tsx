@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { AppInfo, SortKey, SearchQuery } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { useQuery } from '../../api/useQuery';
 import { Grid } from '../grid/Grid';
+import { Splitter } from '../../ui/Splitter';
 import { useAssetPages } from '../grid/useAssetPages';
 import { Inspector } from '../inspector/Inspector';
 import { useEdits } from '../inspector/useEdits';
@@ -39,12 +40,21 @@ import { SaveSmartDialog } from '../collections/SaveSmartDialog';
 import { useCollections } from '../collections/useCollections';
 import type { GridDrag } from '../grid/Grid';
 import type { CollectionInfo, SmartQuery } from '../../../../src-preload/contract';
+import { CompareView } from '../compare/CompareView';
+import { SurveyView } from '../compare/SurveyView';
+import { IconCompare, IconSurvey } from '../compare/icons';
 
 type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
 
 const isIdOrNull = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isInteger(v) && v > 0);
 
 /** The library: folders and filters, the grid or loupe, the inspector. Stays mounted (and keeps its state) while another view is shown. */
+/** Panel widths in px: what the splitters allow, and what a double-click goes back to. */
+const PANELS = {
+  sidebar: { min: 180, max: 480, default: 264 },
+  inspector: { min: 240, max: 600, default: 300 },
+} as const;
+
 export function LibraryView({ active }: { active: boolean }) {
   const { api } = useClient();
   const toast = useToast();
@@ -60,7 +70,13 @@ export function LibraryView({ active }: { active: boolean }) {
   const [sort, setSort] = usePersistentState<SortKey>('library.sort', 'takenAt', isOneOf<SortKey>('takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch', 'custom'));
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
-  const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull'>('grid');
+  // Panel widths (issue 14): dragged with the splitters, double-click resets, kept across restarts.
+  const [sidebarWidth, setSidebarWidth] = usePersistentState('layout.sidebarWidth', PANELS.sidebar.default, isNumberIn(PANELS.sidebar.min, PANELS.sidebar.max));
+  const [inspectorWidth, setInspectorWidth] = usePersistentState('layout.inspectorWidth', PANELS.inspector.default, isNumberIn(PANELS.inspector.min, PANELS.inspector.max));
+  const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey'>('grid');
+  const panelsHidden = view === 'review' || view === 'compare' || view === 'survey';
+  // What compare and survey show, fixed when they open (Lightroom: the selection at that moment).
+  const [judging, setJudging] = useState<{ ids: number[]; select: number; candidate: number; key: number; group?: 'burst' | 'similar' }>({ ids: [], select: 0, candidate: 0, key: 0 });
   // The loupe's info overlay (I), kept while stepping from photo to photo.
   const [loupeInfo, setLoupeInfo] = useState(false);
   const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
@@ -111,7 +127,7 @@ export function LibraryView({ active }: { active: boolean }) {
   useLibraryReveal(store, {
     focusAt: (index, id) => {
       focusAt(index, id);
-      if (view === 'review' || view === 'cull') setView('grid');
+      if (view === 'review' || view === 'cull' || view === 'compare' || view === 'survey') setView('grid');
     },
     hasQuery: activeFilterCount(filters) > 0 || text.trim() !== '' || debouncedText !== '',
     clearQuery: () => {
@@ -147,6 +163,58 @@ export function LibraryView({ active }: { active: boolean }) {
       toast.error(err);
     }
   }, [store, sel.ids, sel.focusId, toast]);
+
+  /**
+   * Compare (C): the focused photo is the select, the next one the candidate. With two or more
+   * selected, candidates come from the selection; with one, from everything shown.
+   */
+  const openCompare = useCallback(async () => {
+    try {
+      const all = await store.allIds();
+      const pool = sel.ids.size > 1 ? all.filter((id) => sel.ids.has(id)) : all;
+      const select = sel.focusId !== null && pool.includes(sel.focusId) ? sel.focusId : pool[0];
+      if (pool.length < 2 || select === undefined) {
+        toast.info('Compare needs two photos: select them (Ctrl/Cmd or Shift+click), then press C.');
+        return;
+      }
+      const at = pool.indexOf(select);
+      const candidate = pool[at + 1] ?? pool[at - 1];
+      setJudging((j) => ({ ids: pool, select, candidate, key: j.key + 1 }));
+      setView('compare');
+    } catch (err) {
+      toast.error(err);
+    }
+  }, [store, sel.ids, sel.focusId, toast]);
+
+  /**
+   * Survey (N): the selection, in grid order. With one photo selected: its group of similar
+   * frames (a burst, or the same scene at any time), among the photos shown.
+   */
+  const openSurvey = useCallback(async () => {
+    try {
+      const all = await store.allIds();
+      if (sel.ids.size >= 2) {
+        const ids = all.filter((id) => sel.ids.has(id));
+        setJudging((j) => ({ ids, select: ids[0], candidate: ids[1], key: j.key + 1 }));
+        setView('survey');
+        return;
+      }
+      const focus = sel.focusId;
+      if (focus === null) {
+        toast.info('Survey shows photos side by side: select two or more (Ctrl/Cmd or Shift+click), or one of a burst, then press N.');
+        return;
+      }
+      const group = (await api.similarGroups({ ids: all })).find((g) => g.members.includes(focus));
+      if (!group) {
+        toast.info('This photo has no similar frames among the photos shown. Select two or more photos to survey them.');
+        return;
+      }
+      setJudging((j) => ({ ids: group.members, select: group.members[0], candidate: group.members[1], key: j.key + 1, group: group.kind }));
+      setView('survey');
+    } catch (err) {
+      toast.error(err);
+    }
+  }, [api, store, sel.ids, sel.focusId, toast]);
 
   const openRun = useCallback(
     (run: RunKindUi) => {
@@ -188,7 +256,7 @@ export function LibraryView({ active }: { active: boolean }) {
     [sel.focus, total, select],
   );
 
-  useKeyboard(active && view !== 'review' && view !== 'cull', {
+  useKeyboard(active && view !== 'review' && view !== 'cull' && view !== 'compare' && view !== 'survey', {
     focusSearch: () => {
       searchRef.current?.focus();
       searchRef.current?.select();
@@ -210,7 +278,8 @@ export function LibraryView({ active }: { active: boolean }) {
     },
     letters: {
       k: () => openRun('keywords'),
-      c: () => openRun('caption'),
+      c: () => void openCompare(),
+      n: () => void openSurvey(),
       r: () => void openReview(),
       i: () => view === 'loupe' && setLoupeInfo((on) => !on),
       b: () => {
@@ -307,6 +376,10 @@ export function LibraryView({ active }: { active: boolean }) {
     );
   } else if (view === 'review' && review.ids.length > 0) {
     centre = <ReviewView ids={review.ids} index={review.index} onIndex={(index) => setReview((r) => ({ ...r, index }))} onExit={() => setView('grid')} active={active} />;
+  } else if (view === 'compare' && judging.ids.length > 1) {
+    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} />;
+  } else if (view === 'survey' && judging.ids.length > 1) {
+    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
@@ -353,8 +426,8 @@ export function LibraryView({ active }: { active: boolean }) {
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
       </TopBar>
-      <div className="workspace">
-        <aside className="sidebar" data-testid="sidebar" hidden={view === 'review'}>
+      <div className="workspace" style={{ '--sidebar-w': `${sidebarWidth}px`, '--inspector-w': `${inspectorWidth}px` } as CSSProperties}>
+        <aside className="sidebar" data-testid="sidebar" hidden={panelsHidden}>
           <FilterSummary
             filters={filters}
             onChange={setFilters}
@@ -414,6 +487,9 @@ export function LibraryView({ active }: { active: boolean }) {
           <AnalysisFilters filters={filters} onChange={setFilters} />
           <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
         </aside>
+        {!panelsHidden && (
+          <Splitter side="left" width={sidebarWidth} min={PANELS.sidebar.min} max={PANELS.sidebar.max} defaultWidth={PANELS.sidebar.default} onWidth={setSidebarWidth} label="Sidebar width" testId="splitter-sidebar" />
+        )}
         <main className="centre">
           <div className="centre-body">{centre}</div>
           <footer className="toolbar">
@@ -427,6 +503,12 @@ export function LibraryView({ active }: { active: boolean }) {
               <IconButton label="Review suggestions (R)" className={view === 'review' ? 'on' : ''} disabled={!total} onClick={() => (view === 'review' ? setView('grid') : void openReview())} data-testid="view-review">
                 <IconReview />
               </IconButton>
+              <IconButton label="Compare two (C)" className={view === 'compare' ? 'on' : ''} disabled={!total || total < 2} onClick={() => (view === 'compare' ? setView('grid') : void openCompare())} data-testid="view-compare">
+                <IconCompare />
+              </IconButton>
+              <IconButton label="Survey the selection, or the focused photo's similar frames (N)" className={view === 'survey' ? 'on' : ''} disabled={sel.focusId === null && sel.ids.size < 2 && view !== 'survey'} onClick={() => (view === 'survey' ? setView('grid') : void openSurvey())} data-testid="view-survey">
+                <IconSurvey />
+              </IconButton>
               <IconButton label="Cull best-first or worst-first (P pick, X reject)" className={view === 'cull' ? 'on' : ''} disabled={!total} onClick={() => setView(view === 'cull' ? 'grid' : 'cull')} data-testid="action-cull">
                 <IconCull />
               </IconButton>
@@ -435,7 +517,7 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={() => openRun('keywords')} disabled={!total} title="Keyword the selection (K)" data-testid="action-keyword">
                 Keyword…
               </Button>
-              <Button small onClick={() => openRun('caption')} disabled={!total} title="Caption the selection (C)" data-testid="action-caption">
+              <Button small onClick={() => openRun('caption')} disabled={!total} title="Caption the selection" data-testid="action-caption">
                 Caption…
               </Button>
               <Button small onClick={openAnalyse} disabled={!total} title="Measure quality, faces and colours" data-testid="action-analyse">
@@ -464,7 +546,10 @@ export function LibraryView({ active }: { active: boolean }) {
             </label>
           </footer>
         </main>
-        {view !== 'review' && <Inspector
+        {!panelsHidden && (
+          <Splitter side="right" width={inspectorWidth} min={PANELS.inspector.min} max={PANELS.inspector.max} defaultWidth={PANELS.inspector.default} onWidth={setInspectorWidth} label="Inspector width" testId="splitter-inspector" />
+        )}
+        {!panelsHidden && <Inspector
           focusId={sel.focusId}
           selectedIds={selectedIds}
           onJump={async (id) => {

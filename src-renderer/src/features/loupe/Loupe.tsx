@@ -1,4 +1,7 @@
+import { useEffect, useRef, useState } from 'react';
 import { useClient } from '../../api/ClientContext';
+import { ZoomImage } from '../compare/ZoomImage';
+import { ARROW_PAN, FIT, panned, toggled, type Zoom } from '../compare/zoom';
 import type { AssetSummary } from '../../../../src-preload/contract';
 import { useAssetDetail } from '../inspector/Inspector';
 import { IconChevronLeft, IconChevronRight } from '../../ui/icons';
@@ -36,17 +39,44 @@ export function Loupe({ item, index, total, onStep, info = false }: { item: Asse
   const { mediaUrl } = useClient();
   const detail = useAssetDetail(item?.id ?? null);
   const a = detail.data && detail.data.id === item?.id ? detail.data : undefined;
+  // 100 % stays on while stepping from photo to photo (Lightroom keeps the zoom).
+  const [zoom, setZoom] = useState<Zoom>(FIT);
+  const zoomable = !!a && a.kind === 'image' && !!(a.preview || a.thumb);
+  const keys = useRef({ zoom, zoomable });
+  useEffect(() => {
+    keys.current = { zoom, zoomable };
+  });
+  // Z toggles 100 %; at 100 % the arrows pan instead of stepping. Captured before the
+  // library's keys, which skip what is handled here.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)))) return;
+      if (document.querySelector('[role="dialog"]')) return;
+      const { zoom: z, zoomable: can } = keys.current;
+      const key = e.key.toLowerCase();
+      const pan: Record<string, [number, number]> = { arrowleft: [-1, 0], arrowright: [1, 0], arrowup: [0, -1], arrowdown: [0, 1] };
+      if (key === 'z' && can) setZoom(toggled(z));
+      else if (z.on && pan[key]) setZoom(panned(z, pan[key][0] * ARROW_PAN, pan[key][1] * ARROW_PAN));
+      else if (key === ' ' && z.on) {
+        // Space-drag pans (the drag alone does); the space must not leave the loupe.
+      } else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
+  }, []);
   let body;
   if (!item || !a) body = <Spinner label="Loading preview" />;
   else if (a.kind === 'video' && a.original) body = <video key={a.id} src={mediaUrl(a.original)} poster={a.preview ? mediaUrl(a.preview) : undefined} controls data-testid="loupe-video" />;
   else if (a.kind === 'audio' && a.original) body = <audio key={a.id} src={mediaUrl(a.original)} controls data-testid="loupe-audio" />;
-  else if (a.preview || a.thumb) body = <img key={a.id} src={mediaUrl((a.preview ?? a.thumb)!)} alt={a.name} data-testid="loupe-img" draggable={false} />;
+  else if (a.preview || a.thumb) body = <ZoomImage key={a.id} id={a.id} fitSrc={mediaUrl((a.preview ?? a.thumb)!)} alt={a.name} zoom={zoom} onZoom={setZoom} testId="loupe-zoom" fitTestId="loupe-img" />;
   else body = <p className="muted">No preview can be shown for this file{a.errors[0] ? `: ${a.errors[0].reason}` : '.'}</p>;
 
   return (
-    <div className="loupe" data-testid="loupe" data-asset-id={item?.id ?? ''}>
-      <div className="loupe-stage">{body}</div>
-      {a && a.kind === 'image' && <FaceOverlay key={a.id} assetId={a.id} imgSelector='[data-testid="loupe-img"]' />}
+    <div className="loupe" data-testid="loupe" data-asset-id={item?.id ?? ''} data-zoom={zoom.on ? '100' : 'fit'}>
+      <div className={`loupe-stage${zoomable ? ' is-zoomable' : ''}`}>{body}</div>
+      {a && a.kind === 'image' && !zoom.on && <FaceOverlay key={a.id} assetId={a.id} imgSelector='[data-testid="loupe-img"]' />}
       {a && info && <InfoOverlay a={a} />}
       <button type="button" className="loupe-nav loupe-prev" aria-label="Previous" disabled={index <= 0} onClick={() => onStep(-1)}>
         <IconChevronLeft />
@@ -62,7 +92,7 @@ export function Loupe({ item, index, total, onStep, info = false }: { item: Asse
           <span className="muted">
             {formatCount(index + 1)} / {formatCount(total)}
           </span>
-          <span className="muted small">Esc or G: back to grid · ←/→: step · 0–5: rate · 6–9: label · I: info</span>
+          <span className="muted small">{zoom.on ? 'Z or click: fit · drag or arrows: pan' : 'Z or click: 100 %'} · Esc or G: grid · ←/→: step · 0–5: rate · 6–9: label · I: info</span>
         </div>
       )}
     </div>

@@ -39,12 +39,18 @@ export function KeywordSettingsCard({ active }: { active: boolean }) {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  /** an update changed this library's casing (issue 15): say so once, offer the old one */
+  const [changedFrom, setChangedFrom] = useState<KeywordSettings['casingChangedFrom']>(null);
 
   useEffect(() => {
     if (!active) return;
     let live = true;
     api.getKeywordSettings().then(
-      (s) => live && setDraft(draftOf(s)),
+      (s) => {
+        if (!live) return;
+        setDraft(draftOf(s));
+        setChangedFrom(s.casingChangedFrom);
+      },
       (err: unknown) => live && setProblem(errorText(err)),
     );
     return () => {
@@ -86,7 +92,18 @@ export function KeywordSettingsCard({ active }: { active: boolean }) {
         },
       });
       setDraft(draftOf(next));
+      setChangedFrom(next.casingChangedFrom);
       setSaved(true);
+    } catch (err) {
+      setProblem(errorText(err));
+    }
+  };
+  const answerNotice = async (casing: KeywordSettings['casing']) => {
+    setProblem(null);
+    try {
+      const next = await api.setKeywordSettings({ settings: { casing } });
+      setDraft({ ...draft, casing: next.casing });
+      setChangedFrom(next.casingChangedFrom);
     } catch (err) {
       setProblem(errorText(err));
     }
@@ -139,6 +156,25 @@ export function KeywordSettingsCard({ active }: { active: boolean }) {
             <option value="asSent">as the service spells them</option>
           </select>
         </label>
+        {changedFrom === 'lower' && (
+          <div className="form-row" data-testid="kw-casing-notice" role="status">
+            <span />
+            <div>
+              <p className="small">
+                Casing now follows each keyword’s language. This library used lower case for every new word, so German suggestions arrived as “himmel”, “strand”; new
+                German words now keep their capital (“Himmel”, “Strand”). Keywords you already have keep their spelling.
+              </p>
+              <div className="form-actions">
+                <Button small onClick={() => void answerNotice('byLanguage')} data-testid="kw-casing-notice-ok">
+                  Use casing by language
+                </Button>
+                <Button small onClick={() => void answerNotice('lower')} data-testid="kw-casing-notice-lower">
+                  Keep lower case
+                </Button>
+              </div>
+            </div>
+          </div>
+        )}
         <label className="form-row form-row-top">
           <span className="form-label">Never accept</span>
           <textarea rows={2} value={draft.exclude} placeholder="e.g. nobody, no people, background" onChange={(e) => set({ exclude: e.target.value })} data-testid="kw-exclude" />
