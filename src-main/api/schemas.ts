@@ -82,8 +82,9 @@ const keywordRunOptions = z.strictObject({
   colors: z.boolean().optional(),
   numColors: z.number().int().min(1).max(50).optional(),
   force: z.boolean().optional(),
+  perGroup: z.boolean().optional(),
 });
-const captionRunOptions = z.strictObject({ length: z.enum(['short', 'normal', 'long']).optional(), force: z.boolean().optional() });
+const captionRunOptions = z.strictObject({ length: z.enum(['short', 'normal', 'long']).optional(), force: z.boolean().optional(), perGroup: z.boolean().optional() });
 const runIds = z.array(id).max(10_000).optional();
 const keywordList = z.array(z.string().min(1).max(500)).max(10_000);
 
@@ -102,6 +103,30 @@ const rightsFields = z.strictObject({
   credit: rightsText,
   city: rightsText,
   country: rightsText,
+  // IPTC Core / Extension fields of metadata templates (library/extended-fields.ts).
+  creatorJobTitle: rightsText,
+  creatorAddress: rightsText,
+  creatorCity: rightsText,
+  creatorRegion: rightsText,
+  creatorPostalCode: rightsText,
+  creatorCountry: rightsText,
+  creatorPhone: rightsText,
+  creatorEmail: rightsText,
+  creatorUrl: rightsText,
+  usageTerms: rightsText,
+  rightsUrl: rightsText,
+  instructions: rightsText,
+  source: rightsText,
+  createdSublocation: rightsText,
+  createdCity: rightsText,
+  createdState: rightsText,
+  createdCountry: rightsText,
+  createdCountryCode: rightsText,
+  shownSublocation: rightsText,
+  shownCity: rightsText,
+  shownState: rightsText,
+  shownCountry: rightsText,
+  shownCountryCode: rightsText,
 });
 
 const none = z.union([z.undefined(), z.null(), z.strictObject({})]);
@@ -204,7 +229,7 @@ export const schemas = {
   setLabel: z.strictObject({ ids, label: z.enum(['red', 'yellow', 'green', 'blue', 'purple']).nullable() }),
   setRightsFields: z.strictObject({ ids, fields: rightsFields }),
   listPresets: none,
-  savePreset: z.strictObject({ name: z.string().min(1).max(200), fields: rightsFields }),
+  savePreset: z.strictObject({ name: z.string().min(1).max(200), fields: rightsFields, keywords: z.array(z.string().max(500)).max(1000).optional() }),
   deletePreset: z.strictObject({ id }),
   applyPreset: z.strictObject({ id, ids }),
   undo: none,

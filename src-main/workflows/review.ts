@@ -43,6 +43,16 @@ export function getAssetReview(ctx: LibraryCtx, assetId: number, opts: { runId?:
   const inAsset = new Set(keywords.map(lower));
   const excluded = new Set(settings.exclude.map(lower));
   const rows = prepared(ctx.db, `${SELECT_SUGGESTIONS} WHERE s.asset_id = ? ORDER BY s.score DESC, s.run_id DESC, s.position`).all(assetId) as SuggestionRow[];
+  // A per-group run's members received their representative's answer: say whose.
+  const fromStmt = prepared(ctx.db, 'SELECT ra.from_asset_id AS id, a.name FROM ai_run_assets ra JOIN assets a ON a.id = ra.from_asset_id WHERE ra.run_id = ? AND ra.asset_id = ?');
+  const fromCache = new Map<number, { assetId: number; name: string } | null>();
+  const fromOf = (runId: number): { assetId: number; name: string } | null => {
+    if (!fromCache.has(runId)) {
+      const f = fromStmt.get(runId, assetId) as { id: number; name: string } | undefined;
+      fromCache.set(runId, f ? { assetId: f.id, name: f.name } : null);
+    }
+    return fromCache.get(runId)!;
+  };
   const byWord = new Map<string, SuggestionView>();
   for (const r of rows) {
     if (opts.runId !== undefined && r.run_id !== opts.runId) continue;
@@ -53,9 +63,10 @@ export function getAssetReview(ctx: LibraryCtx, assetId: number, opts: { runId?:
       if (r.state === 'accepted' || (r.state === 'pending' && seen.state === 'rejected')) seen.state = r.state;
       continue;
     }
+    const from = fromOf(r.run_id);
     byWord.set(key, {
       id: r.id, keyword: r.keyword, score: r.score, state: r.state, lang: r.lang, runId: r.run_id, createdAt: r.created_at,
-      params: JSON.parse(r.params) as KeywordRunOptions, inAsset: inAsset.has(key), excluded: excluded.has(key),
+      params: JSON.parse(r.params) as KeywordRunOptions, inAsset: inAsset.has(key), excluded: excluded.has(key), ...(from ? { from } : {}),
     });
   }
   const asset = prepared(ctx.db, 'SELECT caption, title FROM assets WHERE id = ?').get(assetId) as { caption: string | null; title: string | null };
@@ -70,6 +81,7 @@ export function getAssetReview(ctx: LibraryCtx, assetId: number, opts: { runId?:
     .map((c): CaptionSuggestionView => ({
       id: c.id, text: c.text, raw: c.raw, length: c.caption_len, state: c.state, acceptedAs: c.accepted_as, runId: c.run_id, createdAt: c.created_at,
       warnings: [...checkTextLimits({ title: c.text }, 'adobe'), ...checkTextLimits({ caption: c.text }, 'shutterstock')],
+      ...(fromOf(c.run_id) ? { from: fromOf(c.run_id)! } : {}),
     }));
   const errors = (
     prepared(

@@ -10,13 +10,14 @@ import { assetPath, getAssetRow, type AssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
 import { searchIds } from '../library/search';
+import { findGroups } from '../library/similarity';
 import { ServiceError } from '../service/errors';
 import { VIDEO_KEYWORD_EXTS, videoDurationWarning } from '../service/prepare';
 import type { CaptionResult, KeywordParams, KeywordsResult } from '../service/types';
 import * as v from '../service/validate';
 import { Vocabulary, cleanKeyword, getKeywordSettings } from './hygiene';
 import {
-  CAPTION_LENGTHS, KEYWORD_LANGS, type CaptionRunOptions, type KeywordLang, type KeywordRunOptions, type RunKind, type RunPreview,
+  CAPTION_LENGTHS, KEYWORD_LANGS, type CaptionRunOptions, type KeywordLang, type KeywordRunOptions, type PerGroupSaving, type RunKind, type RunPreview,
   type RunStarted, type RunTarget, type RunView, type SkippedAsset,
 } from './types';
 
@@ -39,8 +40,10 @@ interface Plan {
   paramsKey: string;
   label: string;
   specs: JobSpec[];
-  items: { assetId: number; hash: string | null }[];
+  /** spec: index of the job in specs (a group's members share its representative's); from: that representative. */
+  items: { assetId: number; hash: string | null; spec: number; from?: number }[];
   skipped: SkippedAsset[];
+  perGroup?: PerGroupSaving;
   total: number;
   warnings: { assetId: number; message: string }[];
 }
@@ -178,7 +181,7 @@ function plan(ctx: LibraryCtx, kind: RunKind, target: RunTarget, options: Keywor
       ...(hash ? { contentHash: hash } : {}),
     };
     specs.push({ kind: 'analyze', payload });
-    items.push({ assetId: id, hash });
+    items.push({ assetId: id, hash, spec: specs.length - 1 });
     if (endpoint === 'videoKeywords') {
       const long = videoDurationWarning(row.duration_s);
       if (long) warnings.push({ assetId: id, message: long });
@@ -188,15 +191,58 @@ function plan(ctx: LibraryCtx, kind: RunKind, target: RunTarget, options: Keywor
       }
     }
   }
+  const perGroup = options.perGroup ? shareWithinGroups(ctx, specs, items) : undefined;
   const lang = kind === 'keywords' ? ((params.image.lang as KeywordLang | undefined) ?? 'en') : null;
   const n = items.length;
   const what = `${n} ${n === 1 ? 'file' : 'files'}`;
   const label = kind === 'keywords' ? `Keywords for ${what} (${lang})` : `Captions for ${what} (${(options as CaptionRunOptions).length ?? 'normal'})`;
-  return { kind, options, lang, paramsKey, label, specs, items, skipped, total: ids.length, warnings };
+  return { kind, options, lang, paramsKey, label, specs: perGroup ? perGroup.specs : specs, items, skipped, total: ids.length, warnings, ...(perGroup ? { perGroup: perGroup.saving } : {}) };
+}
+
+/**
+ * Pay per scene: among the photos about to be sent, each group of similar ones (bursts,
+ * near-duplicates; library/similarity) sends one representative — the user's pick in the
+ * group, else its suggested best frame — and its other members share that job, so they
+ * receive its suggestions (marked as coming from it) and cost nothing. Videos and photos in
+ * no group are sent as they are. Rewrites items' spec indexes; returns the specs to send.
+ */
+function shareWithinGroups(ctx: LibraryCtx, specs: JobSpec[], items: Plan['items']): { specs: JobSpec[]; saving: PerGroupSaving } {
+  const photos = items.filter((it) => (specs[it.spec].payload as AnalyzePayload).endpoint !== 'videoKeywords').map((it) => it.assetId);
+  const groups = photos.length > 1 ? findGroups(ctx.db, photos) : [];
+  const picked = prepared(ctx.db, "SELECT 1 FROM assets WHERE id = ? AND flag = 'pick'");
+  const repOf = new Map<number, number>();
+  for (const g of groups) {
+    const rep = g.members.find((id) => picked.get(id)) ?? g.best;
+    for (const id of g.members) repOf.set(id, rep);
+  }
+  const byAsset = new Map(items.map((it) => [it.assetId, it]));
+  const kept: JobSpec[] = [];
+  const newIndex = new Map<number, number>();
+  // Representatives and ungrouped photos keep their own job, in the original order.
+  for (const it of items) {
+    const rep = repOf.get(it.assetId);
+    if (rep !== undefined && rep !== it.assetId) continue;
+    newIndex.set(it.assetId, kept.length);
+    kept.push(specs[it.spec]);
+  }
+  for (const it of items) {
+    const rep = repOf.get(it.assetId);
+    if (rep !== undefined && rep !== it.assetId) {
+      it.spec = newIndex.get(byAsset.get(rep)!.assetId)!;
+      it.from = rep;
+    } else it.spec = newIndex.get(it.assetId)!;
+  }
+  const grouped = groups.reduce((n, g) => n + g.members.length, 0);
+  const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  const message = groups.length === 0
+    ? `No similar photos among these ${plural(items.length, 'file', 'files')}: ${plural(kept.length, 'call', 'calls')}, one each.`
+    : `${plural(grouped, 'photo', 'photos')} in ${plural(groups.length, 'group', 'groups')}: ${plural(kept.length - (items.length - grouped), 'billed call', 'billed calls')} instead of ${grouped}` +
+      (items.length > grouped ? `, plus ${plural(items.length - grouped, 'file', 'files')} in no group.` : '.');
+  return { specs: kept, saving: { groups: groups.length, grouped, calls: kept.length, instead: items.length, message } };
 }
 
 function previewOf(queue: JobQueue, p: Plan): RunPreview {
-  return { ...queue.preview(p.specs), assets: p.total, skipped: p.skipped, ...(p.warnings.length ? { warnings: p.warnings } : {}) };
+  return { ...queue.preview(p.specs), assets: p.total, skipped: p.skipped, ...(p.warnings.length ? { warnings: p.warnings } : {}), ...(p.perGroup ? { perGroup: p.perGroup } : {}) };
 }
 
 function cleanOptions<T extends object>(o: T): T {
@@ -214,8 +260,8 @@ function start(ctx: LibraryCtx, queue: JobQueue, p: Plan): RunStarted {
       prepared(ctx.db, `INSERT INTO ai_runs (kind, params, params_key, lang, created_at, batch_id, status) VALUES (?, ?, ?, ?, ?, ?, 'running')`)
         .run(p.kind, JSON.stringify(cleanOptions(p.options)), p.paramsKey, p.lang, Date.now(), batch.id).lastInsertRowid,
     );
-    const add = prepared(ctx.db, `INSERT INTO ai_run_assets (run_id, asset_id, job_id, content_hash, state) VALUES (?, ?, ?, ?, 'queued')`);
-    p.items.forEach((it, i) => add.run(id, it.assetId, jobIds[i], it.hash));
+    const add = prepared(ctx.db, `INSERT INTO ai_run_assets (run_id, asset_id, job_id, content_hash, state, from_asset_id) VALUES (?, ?, ?, ?, 'queued', ?)`);
+    p.items.forEach((it) => add.run(id, it.assetId, jobIds[it.spec], it.hash, it.from ?? null));
     return id;
   })();
   for (const jobId of jobIds) {

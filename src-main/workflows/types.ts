@@ -8,6 +8,7 @@ export type {
   SkipReason,
   SkippedAsset,
   RunPreview,
+  PerGroupSaving,
   RunStarted,
   RunKind,
   RunStatus,

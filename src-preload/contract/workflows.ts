@@ -21,11 +21,31 @@ export interface KeywordRunOptions {
   numColors?: number;
   /** Analyse assets already keyworded with these parameters again (a cached answer still costs nothing). */
   force?: boolean;
+  /**
+   * One call per similar group: the group's pick (else its suggested best frame) is sent and
+   * the other members receive its suggestions for review.
+   */
+  perGroup?: boolean;
 }
 
 export interface CaptionRunOptions {
   length?: CaptionLength;
   force?: boolean;
+  /** As KeywordRunOptions.perGroup. */
+  perGroup?: boolean;
+}
+
+/** What one call per similar group saves ("12 photos in 3 groups: 3 billed calls instead of 12"). */
+export interface PerGroupSaving {
+  /** Groups of two or more among the photos to send. */
+  groups: number;
+  /** Photos in those groups. */
+  grouped: number;
+  /** Calls sent: one per group plus one per photo in no group. */
+  calls: number;
+  /** Calls one per photo would have made. */
+  instead: number;
+  message: string;
 }
 
 export type SkipReason = 'already_done' | 'unsupported' | 'offline';
@@ -47,6 +67,8 @@ export interface RunPreview extends BatchPreview {
    * recommended 5-60 s; a container it does not take, sent as an MP4 copy). Nothing is refused for it.
    */
   warnings?: { assetId: number; message: string }[];
+  /** With perGroup: the calls it saves. */
+  perGroup?: PerGroupSaving;
 }
 
 export interface RunStarted {
@@ -89,6 +111,8 @@ export interface SuggestionView {
   inAsset: boolean;
   /** On the user's exclude list: accepting it does nothing. */
   excluded: boolean;
+  /** Received from the representative of its similar group (a per-group run), not analysed itself. */
+  from?: { assetId: number; name: string };
 }
 
 export interface CaptionSuggestionView {
@@ -103,6 +127,8 @@ export interface CaptionSuggestionView {
   createdAt: number;
   /** Agency limits the text would break as a title or as a description. */
   warnings: TextCheck[];
+  /** Received from the representative of its similar group (a per-group run). */
+  from?: { assetId: number; name: string };
 }
 
 export interface AssetReview {

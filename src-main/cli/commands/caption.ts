@@ -3,6 +3,7 @@ import {
   CAPTION_LENGTHS, acceptCaptions, checkTextLimits, getAssetReview, pendingCaptionIds, previewCaptionRun, startCaptionRun, type CaptionLength,
 } from '../../workflows';
 import { UsageError } from '../args';
+import { fillMissingFingerprints } from '../../library/similarity';
 import type { Command } from '../command';
 import { confirmBillable, errorsOf, serviceFor, sourceRuns, waitWithProgress } from '../runs';
 import { assetIdsForPaths, pathOf, targetOf } from '../targets';
@@ -14,7 +15,7 @@ import { runEdit } from '../edit-result';
 
 export const command: Command = {
   name: 'caption',
-  usage: 'caption PATH... (--set TEXT | --clear)  |  caption PATH...|--query Q [--length short|normal|long] [--accept] [--as-title] [--force]',
+  usage: 'caption PATH... (--set TEXT | --clear)  |  caption PATH...|--query Q [--length short|normal|long] [--accept] [--as-title] [--per-group] [--force]',
   summary:
     'Set or clear the caption by hand; or, without --set/--clear, have the AI service suggest captions (stored for review; --accept makes them the captions).',
   help: [
@@ -24,6 +25,7 @@ export const command: Command = {
     '--accept             accept the suggested captions (otherwise they wait for review)',
     '--as-title           with --accept: set them as titles instead of captions',
     '--query Q            AI mode: the assets a search for Q finds, instead of PATHs',
+    '--per-group          one billed call per group of similar photos (its pick, else its best frame); the other members receive its caption for review',
     '--force              suggest again for files already done with this length (cached: no charge)',
     '--yes, -y            do not ask to confirm the number of billed calls (does not accept)',
   ],
@@ -35,6 +37,7 @@ export const command: Command = {
     'as-title': { type: 'boolean' },
     query: { type: 'string' },
     force: { type: 'boolean' },
+    'per-group': { type: 'boolean' },
   },
   async run(ctx, args, out) {
     const { values, positionals } = args;
@@ -43,7 +46,7 @@ export const command: Command = {
     if (manual) {
       if (!positionals.length) throw new UsageError('caption needs a PATH.', 'caption');
       if (set !== undefined && values.clear === true) throw new UsageError('caption needs either --set TEXT or --clear.', 'caption');
-      for (const f of ['length', 'accept', 'as-title', 'query', 'force']) {
+      for (const f of ['length', 'accept', 'as-title', 'query', 'force', 'per-group']) {
         if (values[f] !== undefined) throw new UsageError(`--${f} is for AI captions, not with --set/--clear.`, 'caption');
       }
       const ids = assetIdsForPaths(ctx, positionals);
@@ -55,10 +58,12 @@ export const command: Command = {
     }
     if (values['as-title'] && !values.accept) throw new UsageError('--as-title goes with --accept.', 'caption');
     const { target, ids } = targetOf(ctx, positionals, values.query, 'caption');
-    const options = { length: length as CaptionLength | undefined, force: values.force === true };
+    const options = { length: length as CaptionLength | undefined, force: values.force === true, ...(values['per-group'] ? { perGroup: true } : {}) };
+    if (options.perGroup) await fillMissingFingerprints(ctx, { assetIds: ids });
     const { service, close } = serviceFor(ctx, args);
     try {
       const preview = previewCaptionRun(ctx, service.queue, target, options);
+      if (preview.perGroup) out.warn(`tagsmith: ${preview.perGroup.message}`);
       await confirmBillable(service, preview, args, 'caption', `Caption ${ids.length} file${ids.length === 1 ? '' : 's'}`);
       const started = startCaptionRun(ctx, service.queue, target, options);
       const outcome = await waitWithProgress(ctx, service, started, out, 'Captioning');

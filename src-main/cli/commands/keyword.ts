@@ -1,4 +1,5 @@
 import { getAssetKeywords } from '../../library/keywords';
+import { fillMissingFingerprints } from '../../library/similarity';
 import { assetPath, getAssetRow } from '../../library/assets';
 import { KEYWORD_LANGS, acceptAbove, getAssetReview, previewKeywordRun, startKeywordRun, type KeywordLang } from '../../workflows';
 import { UsageError, intValue, numberValue } from '../args';
@@ -14,7 +15,7 @@ const LANGS = KEYWORD_LANGS.join(', ');
 
 export const command: Command = {
   name: 'keyword',
-  usage: 'keyword PATH...|--query Q [--lang L] [--num N] [--threshold T] [--accept-above S] [--colors [--num-colors N]] [--force] [--yes]',
+  usage: 'keyword PATH...|--query Q [--lang L] [--num N] [--threshold T] [--accept-above S] [--colors [--num-colors N]] [--per-group] [--force] [--yes]',
   summary:
     'Keyword photos and videos with the AI service through the job queue and store the suggestions for review; with --accept-above, accept those scoring at least S. Already-analysed pictures cost nothing.',
   help: [
@@ -24,6 +25,7 @@ export const command: Command = {
     '--threshold T        only keywords scoring at least T (0-1)',
     '--accept-above S     accept suggestions scoring at least S (0-1) into the files’ keywords',
     '--colors             ask for the dominant colours too (photos); --num-colors N how many',
+    '--per-group          one billed call per group of similar photos (its pick, else its best frame); the other members receive its suggestions for review',
     '--force              analyse again files already done with these settings (cached: no charge)',
     '--yes, -y            do not ask to confirm the number of billed calls (asked on a terminal only)',
   ],
@@ -36,6 +38,7 @@ export const command: Command = {
     colors: { type: 'boolean' },
     'num-colors': { type: 'string' },
     force: { type: 'boolean' },
+    'per-group': { type: 'boolean' },
   },
   async run(ctx, args, out) {
     const { values, positionals } = args;
@@ -49,7 +52,9 @@ export const command: Command = {
     const { target, ids } = targetOf(ctx, positionals, values.query, 'keyword');
     const options = {
       lang: lang as KeywordLang | undefined, numKeywords, threshold, colors: values.colors === true || undefined, numColors, force: values.force === true,
+      ...(values['per-group'] ? { perGroup: true } : {}),
     };
+    if (options.perGroup) await fillMissingFingerprints(ctx, { assetIds: ids });
     const { service, close } = serviceFor(ctx, args);
     try {
       const preview = previewKeywordRun(ctx, service.queue, target, options);
@@ -57,6 +62,7 @@ export const command: Command = {
         const row = getAssetRow(ctx, w.assetId);
         out.warn(`tagsmith: ${row ? assetPath(row) : `asset ${w.assetId}`}: ${w.message}`);
       }
+      if (preview.perGroup) out.warn(`tagsmith: ${preview.perGroup.message}`);
       await confirmBillable(service, preview, args, 'keyword', `Keyword ${ids.length} file${ids.length === 1 ? '' : 's'}`);
       const started = startKeywordRun(ctx, service.queue, target, options);
       const outcome = await waitWithProgress(ctx, service, started, out, 'Keywording');

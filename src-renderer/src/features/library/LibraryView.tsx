@@ -79,6 +79,8 @@ export function LibraryView({ active }: { active: boolean }) {
   const [judging, setJudging] = useState<{ ids: number[]; select: number; candidate: number; key: number; group?: 'burst' | 'similar' }>({ ids: [], select: 0, candidate: 0, key: 0 });
   // The loupe's info overlay (I), kept while stepping from photo to photo.
   const [loupeInfo, setLoupeInfo] = useState(false);
+  // Z in the grid opens the loupe at 100 % (Lightroom); E, Space or a double-click at fit.
+  const [loupeZoomed, setLoupeZoomed] = useState(false);
   const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
   const [showScores, setShowScores] = useState(false);
   const [review, setReview] = useState<{ ids: number[]; index: number }>({ ids: [], index: 0 });
@@ -265,7 +267,11 @@ export function LibraryView({ active }: { active: boolean }) {
     undo: () => void edits.undo(),
     move: (dx, dy, shift) => step(dx + dy * (view === 'grid' ? cols : 1), shift),
     grid: () => setView('grid'),
-    loupe: () => sel.focus !== null && setView('loupe'),
+    loupe: () => {
+      if (sel.focus === null) return;
+      if (view !== 'loupe') setLoupeZoomed(false);
+      setView('loupe');
+    },
     escape: () => (view === 'loupe' ? setView('grid') : clear()),
     rate: (n) => {
       const ids = targetIds();
@@ -279,6 +285,11 @@ export function LibraryView({ active }: { active: boolean }) {
     letters: {
       k: () => openRun('keywords'),
       c: () => void openCompare(),
+      z: () => {
+        if (view !== 'grid' || sel.focus === null) return;
+        setLoupeZoomed(true);
+        setView('loupe');
+      },
       n: () => void openSurvey(),
       r: () => void openReview(),
       i: () => view === 'loupe' && setLoupeInfo((on) => !on),
@@ -383,7 +394,7 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
-    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} info={loupeInfo} />;
+    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} info={loupeInfo} zoomed={loupeZoomed} />;
   } else {
     centre = (
       <CellDecorationsContext.Provider value={cellDecorations}>
@@ -397,6 +408,7 @@ export function LibraryView({ active }: { active: boolean }) {
         onSelect={(i, m) => void select(i, m)}
         onOpen={(i) => {
           void select(i, { shift: false, toggle: false });
+          setLoupeZoomed(false);
           setView('loupe');
         }}
         onColumns={setCols}
@@ -497,7 +509,10 @@ export function LibraryView({ active }: { active: boolean }) {
               <IconButton label="Grid (G)" className={view === 'grid' ? 'on' : ''} onClick={() => setView('grid')} data-testid="view-grid">
                 <IconGrid />
               </IconButton>
-              <IconButton label="Loupe (E)" className={view === 'loupe' ? 'on' : ''} disabled={sel.focus === null} onClick={() => setView('loupe')} data-testid="view-loupe">
+              <IconButton label="Loupe (E)" className={view === 'loupe' ? 'on' : ''} disabled={sel.focus === null} onClick={() => {
+                if (view !== 'loupe') setLoupeZoomed(false);
+                setView('loupe');
+              }} data-testid="view-loupe">
                 <IconLoupe />
               </IconButton>
               <IconButton label="Review suggestions (R)" className={view === 'review' ? 'on' : ''} disabled={!total} onClick={() => (view === 'review' ? setView('grid') : void openReview())} data-testid="view-review">
