@@ -134,6 +134,12 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   await expect(page.getByTestId('loupe')).toHaveAttribute('data-asset-id', bigId!);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('grid')).toBeVisible();
+  // Z in the grid opens the loupe at 100 % straight away; G goes back.
+  await page.keyboard.press('z');
+  await expect(page.getByTestId('loupe-zoom')).toHaveAttribute('data-zoom', '100');
+  await expect(page.getByTestId('loupe')).toHaveAttribute('data-asset-id', bigId!);
+  await page.keyboard.press('g');
+  await expect(page.getByTestId('grid')).toBeVisible();
 
   // N on the 24 MP frame: it has no similar frames, and the app says so.
   await cell('big-24mp.jpg').click();

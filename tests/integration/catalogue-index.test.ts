@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SearchQuery } from '../../src-preload/contract';
 import { currentIndex, indexBuilds, indexOptions, indexReady, startCatalogueIndex, useCatalogueIndex } from '../../src-main/library/catalogue-index';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
@@ -259,6 +259,7 @@ describe('catalogue index', () => {
   });
 
   it('indexes a large catalogue in the background while SQL answers, taking in the edits made meanwhile', async () => {
+    const syncMax = indexOptions.syncBuildMax;
     indexOptions.syncBuildMax = 100;
     const tick = () => new Promise((resolve) => setImmediate(resolve));
     try {
@@ -282,12 +283,15 @@ describe('catalogue index', () => {
       agree(ix, sql, rand, folders, 60);
       expect(currentIndex(ix.db)).toBe(index);
     } finally {
-      indexOptions.syncBuildMax = 20_000;
+      indexOptions.syncBuildMax = syncMax;
     }
   });
 
   it('is rebuilt in a worker thread after another connection commits, SQL answering until it is in', async () => {
+    const syncMax = indexOptions.syncBuildMax;
     indexOptions.syncBuildMax = 100;
+    // A worker that fails falls back to reading here, and says so: it must not.
+    const errors = vi.spyOn(console, 'error');
     try {
       const { ix, sql, folders, rand } = library(37, 900);
       await indexReady(ix.db);
@@ -307,8 +311,27 @@ describe('catalogue index', () => {
       expect(searchIds(ix, { text: 'quok' })).toEqual(searchIds(sql, { text: 'quok' }));
       expect(searchIds(ix, { text: 'renamed' })).toEqual(searchIds(sql, { text: 'renamed' }));
       agree(ix, sql, rand, folders, 60);
+
+      // So much text changed on this connection that the full-text part is read again: by a
+      // worker too, FTS5 answering text meanwhile, and what changes meanwhile taken in after.
+      const rebuilt = currentIndex(ix.db)!;
+      rebuilt.text!.rebuildAt = 50;
+      ix.db.prepare("UPDATE assets SET caption = 'wombat ' || id WHERE id % 4 = 1").run();
+      expect(currentIndex(ix.db)).toBe(rebuilt);
+      expect(rebuilt.text).toBeNull();
+      expect(searchIds(ix, { text: 'womb' })).toEqual(searchIds(sql, { text: 'womb' }));
+      ix.db.prepare("UPDATE assets SET title = 'numbat' WHERE id % 6 = 0").run();
+      currentIndex(ix.db);
+      await indexReady(ix.db);
+      expect(currentIndex(ix.db)).toBe(rebuilt);
+      expect(rebuilt.text).not.toBeNull();
+      expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 2 });
+      for (const text of ['womb', 'numbat', 'quokka', 'renamed']) expect(searchIds(ix, { text }), text).toEqual(searchIds(sql, { text }));
+      agree(ix, sql, rand, folders, 30);
+      expect(errors).not.toHaveBeenCalled();
     } finally {
-      indexOptions.syncBuildMax = 20_000;
+      errors.mockRestore();
+      indexOptions.syncBuildMax = syncMax;
     }
   });
 });

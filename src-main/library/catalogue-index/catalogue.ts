@@ -4,60 +4,20 @@ import { labelCode } from '../labels';
 import { clearDirty } from './changes';
 import { A_DUP, A_ERROR, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_LABEL_SHIFT, A_NO_KEYWORDS, A_RATING_SHIFT, Columns, FLAG_CODE, KIND_CODE, ROW_COLUMNS, type Row, type StackArrays } from './columns';
 import { indexOptions } from './options';
+import { ownBuffer, textParts, type IndexParts, type SortPerm, type TextParts } from './parts';
+import { buildInWorker, workerCanRead } from './spawn';
+
+export type { SortPerm } from './parts';
 
 // The index itself: its columns, each keyword's postings, RAW+JPEG stack siblings, each
 // sort's order as a permutation of ids (and ranks), the full-text part; read from SQL and
 // patched from the changes this connection's triggers recorded. See index.ts for what it is
 // for and how long it lives.
 
-export type SortPerm = 'taken' | 'undated' | 'name' | 'added' | 'size';
 const SORTS: SortPerm[] = ['taken', 'undated', 'name', 'added', 'size'];
 
-/**
- * A whole index as a worker thread hands it over (build-worker.ts): typed arrays, moved
- * without copying (transferList), and strings in a few long pieces (a structured clone of one
- * long string is a copy of its bytes; of a million short ones, a million allocations on the
- * receiving thread).
- */
-export interface IndexParts {
-  maxId: number;
-  cap: number;
-  attrs: Uint16Array<ArrayBuffer>;
-  folder: Int32Array<ArrayBuffer>;
-  make: Int32Array<ArrayBuffer>;
-  model: Int32Array<ArrayBuffer>;
-  lens: Int32Array<ArrayBuffer>;
-  iso: Float64Array<ArrayBuffer>;
-  focal: Float64Array<ArrayBuffer>;
-  aperture: Float64Array<ArrayBuffer>;
-  takenPos: Int32Array<ArrayBuffer>;
-  /** The coded strings, code i + 1 at i. */
-  strings: string[];
-  /** Keyword ids, where each one's postings start (one more), the postings end to end. */
-  keywordIds: Int32Array<ArrayBuffer>;
-  keywordStart: Int32Array<ArrayBuffer>;
-  keywordPostings: Int32Array<ArrayBuffer>;
-  stacks: StackArrays;
-  perms: [SortPerm, Int32Array<ArrayBuffer>][];
-  ranks: [SortPerm, Int32Array<ArrayBuffer>][];
-  /** The full-text part: the sorted tokens in pieces joined by NUL (a token never holds one), and their postings. */
-  text: { termPieces: string[]; start: Int32Array<ArrayBuffer>; postings: Int32Array<ArrayBuffer> };
-}
-
-/** Tokens per piece of IndexParts.text.termPieces; splitting one piece is a step of ~5 ms. */
-const TERMS_PER_PIECE = 50_000;
 /** Keywords or stacks set up per step when an index is adopted. */
 const ADOPT_STEP = 20_000;
-
-/** The buffers of `parts` to transfer with it (each typed array owns its own buffer). */
-export function partsTransferList(parts: IndexParts): ArrayBuffer[] {
-  const arrays = [
-    parts.attrs, parts.folder, parts.make, parts.model, parts.lens, parts.iso, parts.focal, parts.aperture, parts.takenPos,
-    parts.keywordIds, parts.keywordStart, parts.keywordPostings, parts.stacks.raws, parts.stacks.start, parts.stacks.siblings,
-    ...parts.perms.map((p) => p[1]), ...parts.ranks.map((r) => r[1]), parts.text.start, parts.text.postings,
-  ];
-  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
-}
 
 /** Each order's keys before the id (as in search.ts orderBy), for an alias. */
 const ORDER_KEYS: Record<SortPerm, ((x: string) => string)[]> = {
@@ -84,7 +44,8 @@ export class CatalogueIndex {
   /** The full-text part; null while it is built or rebuilt (FTS5 answers text meanwhile). */
   text: TextIndex | null = null;
   private tok: Tokenizer | null = null;
-  private textBuild: TextIndexBuilder | null = null;
+  /** A build of the full-text part under way (a worker thread's, or read here a step at a time). */
+  private textBuild: { abandon(): void } | null = null;
   /** Assets whose text changed while the full-text part was being rebuilt. */
   private textPending = new Set<number>();
   /** Stamp of the catalogue the index reflects: data_version and total_changes. */
@@ -117,10 +78,8 @@ export class CatalogueIndex {
       at += p.length;
     });
     keywordStart[keywordIds.length] = at;
-    const termPieces: string[] = [];
-    for (let i = 0; i < text.terms.length; i += TERMS_PER_PIECE) termPieces.push(text.terms.slice(i, i + TERMS_PER_PIECE).join('\u0000'));
     // Each array must own its buffer to be transferred: a view into a larger one is copied.
-    const own = <T extends Int32Array | Uint16Array | Float64Array>(a: T): T => (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T));
+    const own = ownBuffer;
     return {
       maxId: this.maxId,
       cap: c.cap,
@@ -128,10 +87,10 @@ export class CatalogueIndex {
       iso: own(c.iso), focal: own(c.focal), aperture: own(c.aperture), takenPos: own(c.takenPos),
       strings: [...this.strings.keys()],
       keywordIds, keywordStart, keywordPostings,
-      stacks: (({ raws, start, siblings }) => ({ raws: own(raws), start: own(start), siblings: own(siblings) }))(this.stacks()),
+      stacks: (({ raws, start, siblings }) => ({ raws: own(raws as Int32Array<ArrayBuffer>), start: own(start as Int32Array<ArrayBuffer>), siblings: own(siblings as Int32Array<ArrayBuffer>) }))(this.stacks()),
       perms: [...this.perms].map(([w, p]) => [w, own(p as Int32Array<ArrayBuffer>)]),
       ranks: [...this.ranks].map(([w, r]) => [w, own(r as Int32Array<ArrayBuffer>)]),
-      text: { termPieces, start: own(text.start), postings: own(text.postings) },
+      text: textParts(text),
     };
   }
 
@@ -171,19 +130,25 @@ export class CatalogueIndex {
     this.stackArrays = parts.stacks;
     for (const [which, p] of parts.perms) this.perms.set(which, p);
     for (const [which, r] of parts.ranks) this.ranks.set(which, r);
+    const text = yield* this.textFrom(parts.text);
+    this.textBuild?.abandon();
+    this.textBuild = null;
+    this.textPending.clear();
+    this.text = text;
+  }
+
+  /** A full-text part a worker read, taken in a piece of tokens per step. */
+  private *textFrom(parts: TextParts): Generator<void, TextIndex> {
     const terms: string[] = [];
-    for (const piece of parts.text.termPieces) {
+    for (const piece of parts.termPieces) {
       yield;
       for (const t of piece.split('\u0000')) terms.push(t);
     }
     const text = new TextIndex(this.tokenizer());
     text.terms = terms;
-    text.start = parts.text.start;
-    text.postings = parts.text.postings;
-    this.textBuild?.abandon();
-    this.textBuild = null;
-    this.textPending.clear();
-    this.text = text;
+    text.start = parts.start;
+    text.postings = parts.postings;
+    return text;
   }
 
   /** What the index holds in memory, in bytes (typed arrays exactly; the tokens' strings estimated at 24 bytes + 2 a character). */
@@ -203,27 +168,54 @@ export class CatalogueIndex {
     return this.tok;
   }
 
-  /** Read the full-text part now (small catalogues) or a step at a time in the background. */
+  /**
+   * Read the full-text part now (small catalogues), or in the background: in a worker thread
+   * over its own connection when the catalogue is a file, else a step at a time here.
+   */
   buildText(background: boolean): void {
     this.text = null;
     this.textBuild?.abandon();
-    const builder = new TextIndexBuilder(this.db);
-    this.textBuild = builder;
     this.textPending.clear();
-    const done = (): void => {
-      if (this.textBuild !== builder) return;
-      const text = builder.finish(this.tokenizer());
+    const install = (build: { abandon(): void }, text: TextIndex): void => {
+      if (this.textBuild !== build) return;
       this.textBuild = null;
       if (this.textPending.size) this.updateText(text, [...this.textPending]);
       this.textPending.clear();
       this.text = text;
     };
-    if (!background) return done();
+    if (background && workerCanRead(this.db)) {
+      const worker = buildInWorker(this.db, 'text');
+      const build = { abandon: worker.cancel };
+      this.textBuild = build;
+      worker.done.then(
+        (parts) => {
+          if (!parts || this.textBuild !== build || !this.db.open) return;
+          const steps = this.textFrom(parts as TextParts);
+          const step = (): void => {
+            if (this.textBuild !== build || !this.db.open) return;
+            const next = steps.next();
+            if (next.done) install(build, next.value);
+            else setImmediate(step);
+          };
+          step();
+        },
+        (e: Error) => {
+          if (this.textBuild !== build || !this.db.open) return;
+          console.error('[search] full-text index worker failed, reading it on the main thread:', e.message);
+          this.textBuild = null;
+          this.buildText(false);
+        },
+      );
+      return;
+    }
+    const builder = new TextIndexBuilder(this.db);
+    this.textBuild = builder;
+    if (!background) return install(builder, builder.finish(this.tokenizer()));
     const step = (): void => {
       if (this.textBuild !== builder) return;
       if (!this.db.open) return builder.abandon();
       builder.step();
-      if (builder.done) done();
+      if (builder.done) install(builder, builder.finish(this.tokenizer()));
       else setImmediate(step);
     };
     setImmediate(step);

@@ -1,7 +1,7 @@
 import type { SearchQuery } from '../../../src-preload/contract';
 import { prepared, type Db } from '../db';
 import { catalogueStamp } from '../search-sets';
-import { CatalogueIndex, type IndexParts } from './catalogue';
+import { CatalogueIndex } from './catalogue';
 import { trackChanges } from './changes';
 import { indexOptions } from './options';
 import { buildInWorker, workerCanRead } from './spawn';
@@ -95,15 +95,16 @@ async function buildInBackground(db: Db, h: Holder): Promise<void> {
   for (;;) {
     if (!workerCanRead(db)) return buildInSteps(db, h);
     const ix = fresh(db);
-    const build = buildInWorker(db);
+    const build = buildInWorker(db, 'all');
     h.cancel = build.cancel;
-    let parts: IndexParts | null;
+    let parts;
     try {
       parts = await build.done;
     } catch (e) {
+      ix.dispose();
+      if (!db.open) return;
       // A bug or a broken install, not a user error: it is built here instead (SQL answers meanwhile).
       console.error('[search] catalogue index worker failed, indexing on the main thread:', (e as Error).message);
-      ix.dispose();
       return buildInSteps(db, h);
     } finally {
       h.cancel = null;
@@ -170,9 +171,14 @@ export function currentIndex(db: Db): CatalogueIndex | null {
   if (!h.index) {
     if (h.building || !h.started) return null;
     if (assetCount(db) > indexOptions.syncBuildMax) {
-      h.building = buildInBackground(db, h).finally(() => {
-        h.building = null;
-      });
+      h.building = buildInBackground(db, h)
+        .catch((e: Error) => {
+          // The catalogue closed under it, or a bug: SQL goes on answering.
+          if (db.open) console.error('[search] the catalogue index could not be built:', e.message);
+        })
+        .finally(() => {
+          h.building = null;
+        });
       return null;
     }
     h.index = buildNow(db);

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { nativeBindingOf, type Db } from '../db';
-import type { IndexParts } from './catalogue';
+import type { IndexParts, TextParts } from './parts';
 
 // Starting the index-building worker thread (build-worker.ts). From the sources (tests, the
 // CLI and the bench run TypeScript through tsx) it is the .ts file with tsx loaded into the
@@ -26,19 +26,21 @@ function workerEntry(): { url: URL | string; eval?: boolean } {
   throw new Error(`The catalogue index worker (catalogue-worker.js) is missing beside ${fileURLToPath(here)}: the app's build is incomplete; reinstall Tagsmith.`);
 }
 
-export interface IndexBuild {
+export interface WorkerBuild<T> {
   /** The parts, or null when cancelled. */
-  done: Promise<IndexParts | null>;
+  done: Promise<T | null>;
   cancel(): void;
 }
 
-/** Build the index of `db`'s catalogue file in a worker thread. */
-export function buildInWorker(db: Db): IndexBuild {
+/** Build the index of `db`'s catalogue file (or only its full-text part) in a worker thread. */
+export function buildInWorker(db: Db, what: 'all'): WorkerBuild<IndexParts>;
+export function buildInWorker(db: Db, what: 'text'): WorkerBuild<TextParts>;
+export function buildInWorker(db: Db, what: 'all' | 'text'): WorkerBuild<IndexParts | TextParts> {
   const entry = workerEntry();
-  const worker = new Worker(entry.url, { workerData: { file: db.name, nativeBinding: nativeBindingOf(db) }, eval: entry.eval ?? false });
+  const worker = new Worker(entry.url, { workerData: { file: db.name, nativeBinding: nativeBindingOf(db), what }, eval: entry.eval ?? false });
   let cancelled = false;
-  const done = new Promise<IndexParts | null>((resolve, reject) => {
-    worker.once('message', (m: { parts?: IndexParts; error?: string }) => {
+  const done = new Promise<IndexParts | TextParts | null>((resolve, reject) => {
+    worker.once('message', (m: { parts?: IndexParts | TextParts; error?: string }) => {
       if (m.parts) resolve(m.parts);
       else reject(new Error(`the catalogue index could not be built: ${m.error ?? 'no answer'}`));
     });

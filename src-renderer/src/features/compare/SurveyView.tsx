@@ -9,28 +9,8 @@ import { JudgeFrame } from './JudgeFrame';
 import { useJudge } from './useJudge';
 import { useJudgeKeys } from './useJudgeKeys';
 import { FIT, toggled, type Zoom } from './zoom';
+import { SURVEY_GAP, surveyColumns } from './layout';
 import './compare.css';
-
-/** Height of a frame's strip (name, flag, stars, label) and the gap between frames, px. */
-const STRIP = 30;
-const GAP = 8;
-
-/** Columns that give the biggest pictures (taken as 3:2) for n frames in a w x h area. */
-export function surveyColumns(n: number, w: number, h: number): number {
-  let best = 1;
-  let bestScale = 0;
-  for (let cols = 1; cols <= Math.max(1, n); cols++) {
-    const rows = Math.ceil(n / cols);
-    const cw = (w - GAP * (cols - 1)) / cols;
-    const ch = (h - GAP * (rows - 1)) / rows - STRIP;
-    const scale = Math.min(cw / 1.5, ch);
-    if (scale > bestScale) {
-      bestScale = scale;
-      best = cols;
-    }
-  }
-  return best;
-}
 
 /**
  * The suggested best frame of each group of similar frames among the surveyed photos (the
@@ -140,7 +120,7 @@ export function SurveyView({ ids: firstIds, flags, groupKind, active, onExit }: 
         </Button>
       </div>
       <div ref={areaRef} className="survey-area">
-        <div className="survey-grid" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${rows}, minmax(0, 1fr))`, gap: GAP }}>
+        <div className="survey-grid" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${rows}, minmax(0, 1fr))`, gap: SURVEY_GAP }}>
           {ids.map((id) => (
             <JudgeFrame
               key={id}

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { AppInfo, SortKey, SearchQuery } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { useQuery } from '../../api/useQuery';
 import { Grid } from '../grid/Grid';
+import { Splitter } from '../../ui/Splitter';
 import { useAssetPages } from '../grid/useAssetPages';
 import { Inspector } from '../inspector/Inspector';
 import { useEdits } from '../inspector/useEdits';
@@ -41,6 +42,12 @@ import { IconCompare, IconSurvey } from '../compare/icons';
 type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
 
 /** The library: folders and filters, the grid or loupe, the inspector. Stays mounted (and keeps its state) while another view is shown. */
+/** Panel widths in px: what the splitters allow, and what a double-click goes back to. */
+const PANELS = {
+  sidebar: { min: 180, max: 480, default: 264 },
+  inspector: { min: 240, max: 600, default: 300 },
+} as const;
+
 export function LibraryView({ active }: { active: boolean }) {
   const { api } = useClient();
   const toast = useToast();
@@ -56,11 +63,17 @@ export function LibraryView({ active }: { active: boolean }) {
   const [sort, setSort] = usePersistentState<SortKey>('library.sort', 'takenAt', isOneOf<SortKey>('takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch'));
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
+  // Panel widths (issue 14): dragged with the splitters, double-click resets, kept across restarts.
+  const [sidebarWidth, setSidebarWidth] = usePersistentState('layout.sidebarWidth', PANELS.sidebar.default, isNumberIn(PANELS.sidebar.min, PANELS.sidebar.max));
+  const [inspectorWidth, setInspectorWidth] = usePersistentState('layout.inspectorWidth', PANELS.inspector.default, isNumberIn(PANELS.inspector.min, PANELS.inspector.max));
   const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey'>('grid');
+  const panelsHidden = view === 'review' || view === 'compare' || view === 'survey';
   // What compare and survey show, fixed when they open (Lightroom: the selection at that moment).
   const [judging, setJudging] = useState<{ ids: number[]; select: number; candidate: number; key: number; group?: 'burst' | 'similar' }>({ ids: [], select: 0, candidate: 0, key: 0 });
   // The loupe's info overlay (I), kept while stepping from photo to photo.
   const [loupeInfo, setLoupeInfo] = useState(false);
+  // Z in the grid opens the loupe at 100 % (Lightroom); E, Space or a double-click at fit.
+  const [loupeZoomed, setLoupeZoomed] = useState(false);
   const [analysisRuns, setAnalysisRuns] = useState<AnalysisStarted[]>([]);
   const [showScores, setShowScores] = useState(false);
   const [review, setReview] = useState<{ ids: number[]; index: number }>({ ids: [], index: 0 });
@@ -223,7 +236,11 @@ export function LibraryView({ active }: { active: boolean }) {
     undo: () => void edits.undo(),
     move: (dx, dy, shift) => step(dx + dy * (view === 'grid' ? cols : 1), shift),
     grid: () => setView('grid'),
-    loupe: () => sel.focus !== null && setView('loupe'),
+    loupe: () => {
+      if (sel.focus === null) return;
+      if (view !== 'loupe') setLoupeZoomed(false);
+      setView('loupe');
+    },
     escape: () => (view === 'loupe' ? setView('grid') : clear()),
     rate: (n) => {
       const ids = targetIds();
@@ -234,7 +251,12 @@ export function LibraryView({ active }: { active: boolean }) {
       const ids = targetIds();
       if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
     },
-    letters: { k: () => openRun('keywords'), c: () => void openCompare(), n: () => void openSurvey(), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on) },
+    letters: { k: () => openRun('keywords'), c: () => void openCompare(),
+      z: () => {
+        if (view !== 'grid' || sel.focus === null) return;
+        setLoupeZoomed(true);
+        setView('loupe');
+      }, n: () => void openSurvey(), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on) },
   });
 
   // Folders dropped onto the window become library folders (Electron gives us their path).
@@ -327,7 +349,7 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
-    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} info={loupeInfo} />;
+    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} info={loupeInfo} zoomed={loupeZoomed} />;
   } else {
     centre = (
       <CellDecorationsContext.Provider value={cellDecorations}>
@@ -341,6 +363,7 @@ export function LibraryView({ active }: { active: boolean }) {
         onSelect={(i, m) => void select(i, m)}
         onOpen={(i) => {
           void select(i, { shift: false, toggle: false });
+          setLoupeZoomed(false);
           setView('loupe');
         }}
         onColumns={setCols}
@@ -368,8 +391,8 @@ export function LibraryView({ active }: { active: boolean }) {
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
       </TopBar>
-      <div className="workspace">
-        <aside className="sidebar" data-testid="sidebar" hidden={view === 'review' || view === 'compare' || view === 'survey'}>
+      <div className="workspace" style={{ '--sidebar-w': `${sidebarWidth}px`, '--inspector-w': `${inspectorWidth}px` } as CSSProperties}>
+        <aside className="sidebar" data-testid="sidebar" hidden={panelsHidden}>
           <FilterSummary filters={filters} onChange={setFilters} />
           <FolderList
             folders={folders}
@@ -385,6 +408,9 @@ export function LibraryView({ active }: { active: boolean }) {
           <AnalysisFilters filters={filters} onChange={setFilters} />
           <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
         </aside>
+        {!panelsHidden && (
+          <Splitter side="left" width={sidebarWidth} min={PANELS.sidebar.min} max={PANELS.sidebar.max} defaultWidth={PANELS.sidebar.default} onWidth={setSidebarWidth} label="Sidebar width" testId="splitter-sidebar" />
+        )}
         <main className="centre">
           <div className="centre-body">{centre}</div>
           <footer className="toolbar">
@@ -392,7 +418,10 @@ export function LibraryView({ active }: { active: boolean }) {
               <IconButton label="Grid (G)" className={view === 'grid' ? 'on' : ''} onClick={() => setView('grid')} data-testid="view-grid">
                 <IconGrid />
               </IconButton>
-              <IconButton label="Loupe (E)" className={view === 'loupe' ? 'on' : ''} disabled={sel.focus === null} onClick={() => setView('loupe')} data-testid="view-loupe">
+              <IconButton label="Loupe (E)" className={view === 'loupe' ? 'on' : ''} disabled={sel.focus === null} onClick={() => {
+                if (view !== 'loupe') setLoupeZoomed(false);
+                setView('loupe');
+              }} data-testid="view-loupe">
                 <IconLoupe />
               </IconButton>
               <IconButton label="Review suggestions (R)" className={view === 'review' ? 'on' : ''} disabled={!total} onClick={() => (view === 'review' ? setView('grid') : void openReview())} data-testid="view-review">
@@ -441,7 +470,10 @@ export function LibraryView({ active }: { active: boolean }) {
             </label>
           </footer>
         </main>
-        {view !== 'review' && view !== 'compare' && view !== 'survey' && <Inspector
+        {!panelsHidden && (
+          <Splitter side="right" width={inspectorWidth} min={PANELS.inspector.min} max={PANELS.inspector.max} defaultWidth={PANELS.inspector.default} onWidth={setInspectorWidth} label="Inspector width" testId="splitter-inspector" />
+        )}
+        {!panelsHidden && <Inspector
           focusId={sel.focusId}
           selectedIds={selectedIds}
           onJump={async (id) => {

@@ -35,12 +35,12 @@ function InfoOverlay({ a }: { a: AssetDetail }) {
   );
 }
 
-export function Loupe({ item, index, total, onStep, info = false }: { item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void; info?: boolean }) {
+export function Loupe({ item, index, total, onStep, info = false, zoomed = false }: { item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void; info?: boolean; /** Open at 100 % (Z from the grid). */ zoomed?: boolean }) {
   const { mediaUrl } = useClient();
   const detail = useAssetDetail(item?.id ?? null);
   const a = detail.data && detail.data.id === item?.id ? detail.data : undefined;
   // 100 % stays on while stepping from photo to photo (Lightroom keeps the zoom).
-  const [zoom, setZoom] = useState<Zoom>(FIT);
+  const [zoom, setZoom] = useState<Zoom>(zoomed ? { ...FIT, on: true } : FIT);
   const zoomable = !!a && a.kind === 'image' && !!(a.preview || a.thumb);
   const keys = useRef({ zoom, zoomable });
   useEffect(() => {
@@ -57,8 +57,8 @@ export function Loupe({ item, index, total, onStep, info = false }: { item: Asse
       const key = e.key.toLowerCase();
       const pan: Record<string, [number, number]> = { arrowleft: [-1, 0], arrowright: [1, 0], arrowup: [0, -1], arrowdown: [0, 1] };
       if (key === 'z' && can) setZoom(toggled(z));
-      else if (z.on && pan[key]) setZoom(panned(z, pan[key][0] * ARROW_PAN, pan[key][1] * ARROW_PAN));
-      else if (key === ' ' && z.on) {
+      else if (z.on && can && pan[key]) setZoom(panned(z, pan[key][0] * ARROW_PAN, pan[key][1] * ARROW_PAN));
+      else if (key === ' ' && z.on && can) {
         // Space-drag pans (the drag alone does); the space must not leave the loupe.
       } else return;
       e.preventDefault();
