@@ -154,8 +154,8 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     async listPresets() {
       return listPresets(ctx);
     },
-    async savePreset({ name, fields }) {
-      return savePreset(ctx, name, fields);
+    async savePreset({ name, fields, keywords }) {
+      return savePreset(ctx, name, fields, keywords);
     },
     async deletePreset({ id }) {
       deletePreset(ctx, id);

@@ -275,7 +275,7 @@ export function ReviewView({ ids, index, onIndex, onExit, active }: { ids: numbe
                 </ul>
               )}
               {r.captions.length === 0 ? (
-                <p className="muted small">No caption suggestions. Choose Caption… (C) in the grid to have photos described.</p>
+                <p className="muted small">No caption suggestions. Choose Caption… in the grid's toolbar to have photos described.</p>
               ) : (
                 r.captions.map((c) => (
                   <CaptionCard
