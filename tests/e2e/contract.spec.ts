@@ -18,7 +18,6 @@ const SECRET = `s3cret-${randomUUID()}`;
 const MIN = 60_000;
 
 test('a generation past its deadline shows "taking unusually long"; Keep waiting gives it more time; Cancel reaches the service', async ({ launchApp }) => {
-  test.setTimeout(300_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 200, startedMs: 200 } });
   let ahead = 0;
   let app: AppHandle | undefined;
