@@ -218,6 +218,22 @@ export function LibraryView({ active }: { active: boolean }) {
     }
   }, [api, store, sel.ids, sel.focusId, toast]);
 
+  /** E in compare or survey: the active photo in the loupe (focused in the grid behind it). */
+  const loupeOn = useCallback(
+    async (id: number) => {
+      try {
+        const index = (await store.allIds()).indexOf(id);
+        if (index < 0) return;
+        focusAt(index, id);
+        setLoupeZoomed(false);
+        setView('loupe');
+      } catch (err) {
+        toast.error(err);
+      }
+    },
+    [store, focusAt, toast],
+  );
+
   const openRun = useCallback(
     (run: RunKindUi) => {
       const selected = targetIds();
@@ -388,9 +404,9 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'review' && review.ids.length > 0) {
     centre = <ReviewView ids={review.ids} index={review.index} onIndex={(index) => setReview((r) => ({ ...r, index }))} onExit={() => setView('grid')} active={active} />;
   } else if (view === 'compare' && judging.ids.length > 1) {
-    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} />;
+    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
   } else if (view === 'survey' && judging.ids.length > 1) {
-    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} />;
+    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
