@@ -11,8 +11,8 @@ export default defineConfig({
   workers: 1,
   // Safety nets for a broken build, not speeds the tests rely on: every step waits on what the
   // user would see, and a busy machine (CI under load) only makes the waits longer.
-  timeout: 180_000,
-  expect: { timeout: 60_000 },
+  timeout: 600_000,
+  expect: { timeout: 120_000 },
   use: {
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

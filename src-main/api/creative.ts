@@ -25,8 +25,13 @@ async function mapped<T>(fn: () => Promise<T> | T): Promise<T> {
   }
 }
 
-export function creativeMethods(ctx: LibraryCtx, service: ServiceHost, scanner?: Scanner): CreativeMethods {
-  const creative = new CreativeService(ctx, service.queue, { client: () => service.client(), scanner });
+export interface CreativeApiOptions {
+  /** The clock creative deadlines are judged by (default Date.now; end-to-end tests move it instead of waiting). */
+  creativeNow?: () => number;
+}
+
+export function creativeMethods(ctx: LibraryCtx, service: ServiceHost, scanner?: Scanner, opts: CreativeApiOptions = {}): CreativeMethods {
+  const creative = new CreativeService(ctx, service.queue, { client: () => service.client(), scanner, now: opts.creativeNow });
   creative.attach();
   return {
     listVoices: (args) => mapped(() => listVoices(ctx, () => service.client(), args)),

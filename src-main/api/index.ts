@@ -20,12 +20,12 @@ import { schemas } from './schemas';
 import { log } from '../core/log';
 import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
 import { workflowMethods, type WorkflowOptions } from './workflows';
-import { creativeMethods } from './creative';
+import { creativeMethods, type CreativeApiOptions } from './creative';
 import { analysisMethods } from './analysis';
 import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
 
-export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions {
+export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions, CreativeApiOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
   pickFolder?: () => Promise<string | null>;
   /** True under Electron. */
@@ -154,8 +154,8 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     async listPresets() {
       return listPresets(ctx);
     },
-    async savePreset({ name, fields }) {
-      return savePreset(ctx, name, fields);
+    async savePreset({ name, fields, keywords }) {
+      return savePreset(ctx, name, fields, keywords);
     },
     async deletePreset({ id }) {
       deletePreset(ctx, id);
@@ -173,7 +173,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...workflowMethods(ctx, service, opts),
     ...analysisMethods(ctx, service),
     ...collectionMethods(ctx),
-    ...creativeMethods(ctx, service, scanner),
+    ...creativeMethods(ctx, service, scanner, opts),
     ...systemMethods(ctx, service, opts),
   };
 

@@ -5,11 +5,14 @@ import { notFound } from '../core/errors';
 import { isInside, mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
+import { allExtended, parseExtended } from './extended-fields';
 import { toSummary } from './search';
 
 // One asset in full (the inspector, the CLI's `show`), and finding an asset by its path.
 
 export interface AssetRow {
+  /** JSON of the IPTC template fields beyond the rights columns (extended-fields.ts). */
+  iptc_extended: string | null;
   id: number;
   folder_id: number;
   folder_path: string;
@@ -154,6 +157,7 @@ export function getAssetDetail(ctx: LibraryCtx, id: number, previewPath?: string
     title: row.title,
     rights: {
       headline: row.headline, creator: row.creator, copyright: row.copyright, credit: row.credit, city: row.city, country: row.country,
+      ...allExtended(parseExtended(row.iptc_extended)),
     },
     blockDisagreement: row.block_disagreement ? (JSON.parse(row.block_disagreement) as BlockDisagreement) : null,
     addedAt: row.added_at,

@@ -6,6 +6,7 @@ import { membership, setMembership } from './collection-store';
 import { prepared } from './db';
 import { LABEL_NAMES, labelOf } from './labels';
 import { readStockFields, writeStockField } from './stock-fields';
+import { EXTENDED_FIELDS, cleanExtended, readExtended, writeExtended, type ExtendedField, type ExtendedValues } from './extended-fields';
 
 // Hand edits. Each one is committed to SQLite in ONE transaction before it returns (a person
 // who saw "saved" never loses it), and logged in edits/edit_changes with the value before and
@@ -19,11 +20,11 @@ const STOCK_FIELDS = ['editorial', 'releases', 'categories'] as const;
 type StockField = (typeof STOCK_FIELDS)[number];
 /** A manual collection's membership (issue 16): the value is the asset's place in its order, or null when not in it. */
 type CollectionField = `collection:${number}`;
-type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | RightsField | StockField | CollectionField;
-type Value = string[] | string | number | null;
+type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | 'extended' | RightsField | StockField | CollectionField;
+type Value = string[] | string | number | ExtendedValues | null;
 
 /** The column of each directly stored field: a fixed map, so no SQL is ever built from input. */
-const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | StockField | CollectionField>, string> = {
+const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | 'extended' | StockField | CollectionField>, string> = {
   caption: 'UPDATE assets SET caption = ? WHERE id = ?',
   title: 'UPDATE assets SET title = ? WHERE id = ?',
   rating: 'UPDATE assets SET rating = ? WHERE id = ?',
@@ -78,6 +79,10 @@ const collectionOf = (f: Field): number | null => (f.startsWith('collection:') ?
 
 function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value): Value {
   if (field === 'keywords') return setAssetKeywords(ctx.db, assetId, value as string[]);
+  if (field === 'extended') {
+    writeExtended(ctx.db, assetId, cleanExtended(value));
+    return readExtended(ctx.db, assetId);
+  }
   const collection = collectionOf(field);
   if (collection !== null) {
     setMembership(ctx.db, collection, assetId, value as number | null);
@@ -93,6 +98,7 @@ function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value
 
 function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
   if (field === 'keywords') return getAssetKeywords(ctx.db, assetId);
+  if (field === 'extended') return readExtended(ctx.db, assetId);
   const collection = collectionOf(field);
   if (collection !== null) return membership(ctx.db, collection, assetId);
   if (isStockField(field)) {
@@ -167,15 +173,45 @@ export const describeCount = countNoun;
  * Set stock and rights fields (headline, creator, copyright, credit, city, country) on several
  * assets as one undoable edit; a field given as null or blank is cleared, one left out is kept.
  */
-export function setRightsFields(ctx: LibraryCtx, ids: number[], fields: Partial<Record<RightsField, string | null>>, description?: string): void {
+export function setRightsFields(
+  ctx: LibraryCtx,
+  ids: number[],
+  fields: Partial<Record<RightsField | ExtendedField, string | null>>,
+  description?: string,
+  addKeywords: readonly string[] = [],
+): void {
   const live = checkIds(ctx, ids);
+  const entries = rightsEntries(fields);
+  const adding = cleanKeywordList(addKeywords);
+  // Keywords to add (a template's): appended to each asset's own, none removed.
+  if (adding.length) entries.push(['keywords', (old) => cleanKeywordList([...(old as string[]), ...adding])]);
+  if (!entries.length) return;
+  const names = [...RIGHTS_FIELDS, ...EXTENDED_FIELDS].filter((f) => fields[f] !== undefined).join(', ');
+  applyFields(ctx, live, entries, description ?? `set ${names} of ${countNoun(ctx, live)}`);
+}
+
+/** One edit entry per rights column given, and one for all the extended fields given (a blank or null one is cleared). */
+function rightsEntries(fields: Partial<Record<RightsField | ExtendedField, string | null>>): [Field, (old: Value) => Value][] {
   const entries = RIGHTS_FIELDS.filter((f) => fields[f] !== undefined).map((f): [Field, (old: Value) => Value] => {
     const text = cleanText(fields[f] ?? null);
     return [f, () => text];
   });
-  if (!entries.length) return;
-  const names = RIGHTS_FIELDS.filter((f) => fields[f] !== undefined).join(', ');
-  applyFields(ctx, live, entries, description ?? `set ${names} of ${countNoun(ctx, live)}`);
+  const extended = EXTENDED_FIELDS.filter((f) => fields[f] !== undefined);
+  if (extended.length) {
+    entries.push([
+      'extended',
+      (old) => {
+        const next: ExtendedValues = { ...(old as ExtendedValues) };
+        for (const f of extended) {
+          const text = cleanText(fields[f] ?? null);
+          if (text === null) delete next[f];
+          else next[f] = text;
+        }
+        return cleanExtended(next);
+      },
+    ]);
+  }
+  return entries;
 }
 
 /**

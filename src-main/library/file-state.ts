@@ -3,6 +3,7 @@ import { prepared } from './db';
 import type { FieldConflict } from './field-merge';
 import { FIELD_NAMES, OPTIONAL_FIELDS, sameField, type FieldName, type ManagedFields } from './managed-fields';
 import { withSynonyms } from './keyword-list';
+import { EXTENDED_FIELDS, parseExtended } from './extended-fields';
 
 // file_state (migration 4): per asset, what its file holds for the managed fields as last
 // read or written, the outcome of the last write, and unresolved merge conflicts. The
@@ -48,6 +49,7 @@ interface LibraryRow {
   city: string | null;
   country: string | null;
   color_label: string | null;
+  iptc_extended: string | null;
 }
 
 function stateRow(ctx: LibraryCtx, assetId: number): FileStateRow | null {
@@ -68,7 +70,7 @@ export function getFileSnapshot(ctx: LibraryCtx, assetId: number): Partial<Manag
 export function libraryFields(ctx: LibraryCtx, assetId: number, base: Partial<ManagedFields> | null = getFileSnapshot(ctx, assetId)): ManagedFields | null {
   const r = prepared(
     ctx.db,
-    'SELECT keywords_text, caption, title, rating, flag, headline, creator, copyright, credit, city, country, color_label FROM assets WHERE id = ?',
+    'SELECT keywords_text, caption, title, rating, flag, headline, creator, copyright, credit, city, country, color_label, iptc_extended FROM assets WHERE id = ?',
   ).get(assetId) as LibraryRow | undefined;
   if (!r) return null;
   const out: ManagedFields = {
@@ -86,6 +88,14 @@ export function libraryFields(ctx: LibraryCtx, assetId: number, base: Partial<Ma
   }
   if (r.color_label !== null && r.color_label.trim() !== '') out.label = r.color_label;
   else if (base?.label) out.label = null;
+  // Template fields: the library's values, and null for one the file had that the user cleared.
+  const ext = parseExtended(r.iptc_extended);
+  const extended: NonNullable<ManagedFields['extended']> = {};
+  for (const f of EXTENDED_FIELDS) {
+    if (ext[f] !== undefined) extended[f] = ext[f];
+    else if (base?.extended?.[f]) extended[f] = null;
+  }
+  if (Object.keys(extended).length) out.extended = extended;
   return out;
 }
 

@@ -1,4 +1,5 @@
 import { normalizeKeyword } from './keywords';
+import type { ExtendedField } from './extended-fields';
 
 // The fields Tagsmith manages inside files (keywords, caption, title, rating, the reject flag,
 // the stock and rights fields), how a keyword list takes form in a file (Lightroom's
@@ -24,15 +25,20 @@ export interface ManagedFields {
   country?: string | null;
   /** The colour label as XMP xmp:Label holds it (Lightroom's names: 'Red' ... 'Purple'). */
   label?: string | null;
+  /**
+   * The IPTC Core / Extension fields of metadata templates (extended-fields.ts): a key left
+   * out is not managed (the file's value stays), null clears it.
+   */
+  extended?: Partial<Record<ExtendedField, string | null>>;
 }
 
 export type FieldName = keyof ManagedFields;
 export type TextFieldName = 'caption' | 'title' | 'headline' | 'creator' | 'copyright' | 'credit' | 'city' | 'country' | 'label';
 
 export const FIELD_NAMES: readonly FieldName[] = [
-  'keywords', 'caption', 'title', 'rating', 'rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country', 'label',
+  'keywords', 'caption', 'title', 'rating', 'rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country', 'label', 'extended',
 ];
-export const OPTIONAL_FIELDS: readonly FieldName[] = ['rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country', 'label'];
+export const OPTIONAL_FIELDS: readonly FieldName[] = ['rejected', 'headline', 'creator', 'copyright', 'credit', 'city', 'country', 'label', 'extended'];
 
 /** A file's current values: every field known (null/empty/false when absent). */
 export type FileFields = Required<ManagedFields>;
@@ -119,6 +125,11 @@ export function sameField(field: FieldName, a: unknown, b: unknown): boolean {
     const x = canonicalKeywords((a as string[] | undefined) ?? []).map(kwKey);
     const y = canonicalKeywords((b as string[] | undefined) ?? []).map(kwKey);
     return x.length === y.length && x.every((k, i) => k === y[i]);
+  }
+  if (field === 'extended') {
+    // The keys `b` manages (the library's or the wanted values) compare; others are not managed.
+    const x = (a ?? {}) as Record<string, string | null | undefined>;
+    return Object.entries((b ?? {}) as Record<string, string | null | undefined>).every(([k, v]) => v === undefined || normText(x[k]) === normText(v));
   }
   if (field === 'rating') return Number(a ?? 0) === Number(b ?? 0);
   if (field === 'rejected') return Boolean(a) === Boolean(b);

@@ -3,15 +3,23 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { RIGHTS_FIELDS, setRightsFields } from './edits';
 import { prepared } from './db';
+import { EXTENDED_FIELDS } from './extended-fields';
+import { cleanKeywordList } from './keywords';
 
-// Named metadata presets (the "IPTC templates" of Lightroom and digiKam): the stock and
-// rights fields a photographer puts on every picture of a shoot, applied in one step.
+// Named metadata templates (the "IPTC templates" of Lightroom and digiKam): the IPTC Core /
+// Extension fields a photographer puts on every picture of a shoot (rights, creator contact
+// info, usage terms, locations, ...) and keywords to add, applied in one undoable step.
+// Stored as one JSON object (migration 009): the fields, and `keywords` as a list.
 
-function parseFields(json: string): RightsFields {
+const TEMPLATE_FIELDS = [...RIGHTS_FIELDS, ...EXTENDED_FIELDS] as const;
+type TemplateField = (typeof TEMPLATE_FIELDS)[number];
+
+function parseStored(json: string): { fields: RightsFields; keywords: string[] } {
   const raw = JSON.parse(json) as Record<string, unknown>;
-  const out: RightsFields = {};
-  for (const f of RIGHTS_FIELDS) if (typeof raw[f] === 'string') out[f] = raw[f];
-  return out;
+  const fields: RightsFields = {};
+  for (const f of TEMPLATE_FIELDS) if (typeof raw[f] === 'string') fields[f] = raw[f];
+  const keywords = Array.isArray(raw.keywords) ? cleanKeywordList(raw.keywords.filter((k): k is string => typeof k === 'string')) : [];
+  return { fields, keywords };
 }
 
 export function listPresets(ctx: LibraryCtx): MetadataPreset[] {
@@ -21,19 +29,21 @@ export function listPresets(ctx: LibraryCtx): MetadataPreset[] {
     fields: string;
     updated_at: number;
   }[];
-  return rows.map((r) => ({ id: r.id, name: r.name, fields: parseFields(r.fields), updatedAt: r.updated_at }));
+  return rows.map((r) => ({ id: r.id, name: r.name, ...parseStored(r.fields), updatedAt: r.updated_at }));
 }
 
-/** Create or replace (by name, case-insensitively) a preset. Empty fields are left out. */
-export function savePreset(ctx: LibraryCtx, name: string, fields: RightsFields): MetadataPreset {
+/** Create or replace (by name, case-insensitively) a template. Empty fields are left out. */
+export function savePreset(ctx: LibraryCtx, name: string, fields: RightsFields, keywords: readonly string[] = []): MetadataPreset {
   const clean = name.normalize('NFC').trim();
   if (!clean) throw new ApiError('validation', 'Give the preset a name.', 'name');
-  const kept: RightsFields = {};
-  for (const f of RIGHTS_FIELDS) {
+  const kept: Partial<Record<TemplateField, string>> & { keywords?: string[] } = {};
+  for (const f of TEMPLATE_FIELDS) {
     const v = fields[f]?.normalize('NFC').trim();
     if (v) kept[f] = v;
   }
-  if (!Object.keys(kept).length) throw new ApiError('validation', 'A preset needs at least one field (for example the copyright).', 'fields');
+  const words = cleanKeywordList(keywords);
+  if (words.length) kept.keywords = words;
+  if (!Object.keys(kept).length) throw new ApiError('validation', 'A preset needs at least one field (for example the copyright) or a keyword to add.', 'fields');
   prepared(
     ctx.db,
     `INSERT INTO metadata_presets (name, fields, updated_at) VALUES (?, ?, ?)
@@ -47,10 +57,13 @@ export function deletePreset(ctx: LibraryCtx, id: number): void {
   if (info.changes === 0) throw new ApiError('not_found', 'That preset no longer exists.');
 }
 
-/** Put the preset's fields on the assets as one undoable edit (fields the preset leaves out are kept). */
+/**
+ * Put the template's fields on the assets and add its keywords, as ONE undoable edit (fields
+ * the template leaves out are kept; keywords are only added).
+ */
 export function applyPreset(ctx: LibraryCtx, id: number, assetIds: number[]): void {
   const preset = listPresets(ctx).find((p) => p.id === id);
   if (!preset) throw new ApiError('not_found', 'That preset no longer exists.');
   const n = assetIds.length;
-  setRightsFields(ctx, assetIds, preset.fields, `apply the preset “${preset.name}” to ${n} item${n === 1 ? '' : 's'}`);
+  setRightsFields(ctx, assetIds, preset.fields, `apply the preset “${preset.name}” to ${n} item${n === 1 ? '' : 's'}`, preset.keywords);
 }

@@ -1,4 +1,5 @@
 import { blocksFromTags } from '../library/metadata';
+import { EXTENDED_FIELDS, type ExtendedField } from '../library/extended-fields';
 import { reconcileBlocks, authorityOf } from '../library/metadata-blocks';
 import { fileKeywordList, type FileFields, type TextFieldName } from '../library/managed-fields';
 
@@ -33,6 +34,43 @@ export const TEXT_MAPPINGS: Readonly<Record<TextFieldName, TextMapping>> = {
   label: { xmp: 'XMP-xmp:Label' },
 };
 
+/**
+ * Where each metadata-template field goes: IPTC Core (Iptc4xmpCore, photoshop, xmpRights) and
+ * IPTC Extension (Iptc4xmpExt LocationCreated / LocationShown) in XMP, by exiftool's flattened
+ * tag names; the IIM dataset too where IIM has one.
+ */
+export const EXTENDED_MAPPINGS: Readonly<Record<ExtendedField, TextMapping>> = {
+  creatorJobTitle: { xmp: 'XMP-photoshop:AuthorsPosition', iptc: { tag: 'IPTC:By-lineTitle', maxBytes: 32, label: 'By-lineTitle (creator’s job title)' } },
+  creatorAddress: { xmp: 'XMP-iptcCore:CreatorAddress' },
+  creatorCity: { xmp: 'XMP-iptcCore:CreatorCity' },
+  creatorRegion: { xmp: 'XMP-iptcCore:CreatorRegion' },
+  creatorPostalCode: { xmp: 'XMP-iptcCore:CreatorPostalCode' },
+  creatorCountry: { xmp: 'XMP-iptcCore:CreatorCountry' },
+  creatorPhone: { xmp: 'XMP-iptcCore:CreatorWorkTelephone' },
+  creatorEmail: { xmp: 'XMP-iptcCore:CreatorWorkEmail' },
+  creatorUrl: { xmp: 'XMP-iptcCore:CreatorWorkURL' },
+  usageTerms: { xmp: 'XMP-xmpRights:UsageTerms' },
+  rightsUrl: { xmp: 'XMP-xmpRights:WebStatement' },
+  instructions: { xmp: 'XMP-photoshop:Instructions', iptc: { tag: 'IPTC:SpecialInstructions', maxBytes: 256, label: 'SpecialInstructions' } },
+  source: { xmp: 'XMP-photoshop:Source', iptc: { tag: 'IPTC:Source', maxBytes: 32, label: 'Source' } },
+  createdSublocation: { xmp: 'XMP-iptcExt:LocationCreatedSublocation' },
+  createdCity: { xmp: 'XMP-iptcExt:LocationCreatedCity' },
+  createdState: { xmp: 'XMP-iptcExt:LocationCreatedProvinceState' },
+  createdCountry: { xmp: 'XMP-iptcExt:LocationCreatedCountryName' },
+  createdCountryCode: { xmp: 'XMP-iptcExt:LocationCreatedCountryCode' },
+  shownSublocation: { xmp: 'XMP-iptcExt:LocationShownSublocation' },
+  shownCity: { xmp: 'XMP-iptcExt:LocationShownCity' },
+  shownState: { xmp: 'XMP-iptcExt:LocationShownProvinceState' },
+  shownCountry: { xmp: 'XMP-iptcExt:LocationShownCountryName' },
+  shownCountryCode: { xmp: 'XMP-iptcExt:LocationShownCountryCode' },
+};
+
+/** A template field as a target holds it: the XMP value, else the IIM one. */
+export function extendedFromTags(tags: Dict): Record<ExtendedField, string | null> {
+  const first = (tag: string | undefined): string | null => (tag ? (texts(tags[tag]).map((s) => s.trim()).find((s) => s.length > 0) ?? null) : null);
+  return Object.fromEntries(EXTENDED_FIELDS.map((f) => [f, first(EXTENDED_MAPPINGS[f].xmp) ?? first(EXTENDED_MAPPINGS[f].iptc?.tag)])) as Record<ExtendedField, string | null>;
+}
+
 export const TAG = {
   iptcKeywords: 'IPTC:Keywords',
   xmpSubject: 'XMP-dc:Subject',
@@ -48,7 +86,7 @@ export const IPTC_KEYWORD_MAX_BYTES = 64;
 /** Every tag the writer may change: the verifier expects exactly these (and no others) to differ. */
 export const MANAGED_TAGS: ReadonlySet<string> = new Set([
   TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.rating, TAG.codedCharset, TAG.xpKeywords,
-  ...Object.values(TEXT_MAPPINGS).flatMap((m) => [m.xmp, ...(m.iptc ? [m.iptc.tag] : []), ...(m.exif ? [m.exif] : [])]),
+  ...[...Object.values(TEXT_MAPPINGS), ...Object.values(EXTENDED_MAPPINGS)].flatMap((m) => [m.xmp, ...(m.iptc ? [m.iptc.tag] : []), ...(m.exif ? [m.exif] : [])]),
 ]);
 
 // ---------------------------------------------------------------------------- values
@@ -93,6 +131,7 @@ export function fieldsFromTags(tags: Dict): FileFields {
     city: text.city,
     country: text.country,
     label: labelFromTags(tags),
+    extended: extendedFromTags(tags),
   };
 }
 

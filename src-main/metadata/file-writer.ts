@@ -6,11 +6,12 @@ import type { WriteTags } from 'exiftool-vendored';
 import { blocksFromTags, readExiftoolTags, sharedExifTool } from '../library/metadata';
 import { reconcileBlocks, type BlockDisagreement } from '../library/metadata-blocks';
 import {
-  FIELD_NAMES, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES,
+  EXTENDED_MAPPINGS, FIELD_NAMES, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES,
   fieldsFromTags, flattenKeywords, hierarchiesOf, normHierarchy, sameField, shortenedWarning, texts, truncateUtf8,
   type Dict, type FieldName, type FileFields, type ManagedFields, type TextFieldName,
 } from './fields';
 import { desiredForWrite } from '../library/field-merge';
+import type { ExtendedField } from '../library/extended-fields';
 import { capsForPath, type Caps } from './targets';
 
 // Writes the managed fields into ONE file (an image/video in place, or an XMP sidecar):
@@ -166,6 +167,18 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): Write
     plan.changedFields.push(field);
     if (field === 'keywords') {
       putKeywords(want as string[]);
+      continue;
+    }
+    if (field === 'extended') {
+      // Each template field the library manages, into its XMP tag and its IIM dataset.
+      const now = current.extended;
+      for (const [k, v] of Object.entries(want as NonNullable<ManagedFields['extended']>) as [ExtendedField, string | null | undefined][]) {
+        if (v === undefined || sameField('extended', now, { [k]: v })) continue;
+        const m = EXTENDED_MAPPINGS[k];
+        const value = v === null || v.trim() === '' ? null : v.normalize('NFC');
+        setText(m.xmp, value);
+        if (m.iptc && caps.iptc) setText(m.iptc.tag, value === null ? null : iptcFit(m.iptc.label, value, m.iptc.maxBytes));
+      }
       continue;
     }
     const value = (want as string | null) === null || (want as string).trim() === '' ? null : (want as string).normalize('NFC');

@@ -136,8 +136,39 @@ export interface AssetError {
   at: number;
 }
 
-/** Stock and rights fields (IPTC Core / XMP), beside keywords, caption and title. */
-export interface RightsFields {
+/**
+ * The rest of IPTC Core / Extension a metadata template may hold (issue 16): the creator's
+ * contact info and job title, usage terms, the rights URL, instructions, source, and the
+ * location created and the location shown (IPTC Extension structures).
+ */
+export interface ExtendedRightsFields {
+  creatorJobTitle?: string | null;
+  creatorAddress?: string | null;
+  creatorCity?: string | null;
+  creatorRegion?: string | null;
+  creatorPostalCode?: string | null;
+  creatorCountry?: string | null;
+  creatorPhone?: string | null;
+  creatorEmail?: string | null;
+  creatorUrl?: string | null;
+  usageTerms?: string | null;
+  rightsUrl?: string | null;
+  instructions?: string | null;
+  source?: string | null;
+  createdSublocation?: string | null;
+  createdCity?: string | null;
+  createdState?: string | null;
+  createdCountry?: string | null;
+  createdCountryCode?: string | null;
+  shownSublocation?: string | null;
+  shownCity?: string | null;
+  shownState?: string | null;
+  shownCountry?: string | null;
+  shownCountryCode?: string | null;
+}
+
+/** Stock and rights fields (IPTC Core / Extension, XMP), beside keywords, caption and title. */
+export interface RightsFields extends ExtendedRightsFields {
   headline?: string | null;
   creator?: string | null;
   copyright?: string | null;
@@ -146,10 +177,13 @@ export interface RightsFields {
   country?: string | null;
 }
 
+/** A metadata template (Lightroom's and digiKam's "IPTC template"): fields to set and keywords to add. */
 export interface MetadataPreset {
   id: number;
   name: string;
   fields: RightsFields;
+  /** Added to each photo's keywords when the template is applied (none removed). */
+  keywords: string[];
   updatedAt: number;
 }
 
@@ -311,7 +345,7 @@ export interface LibraryApi {
   setRightsFields(args: { ids: number[]; fields: RightsFields }): Promise<void>;
   listPresets(): Promise<MetadataPreset[]>;
   /** Create or replace (by name) a named preset of rights fields. */
-  savePreset(args: { name: string; fields: RightsFields }): Promise<MetadataPreset>;
+  savePreset(args: { name: string; fields: RightsFields; keywords?: string[] }): Promise<MetadataPreset>;
   deletePreset(args: { id: number }): Promise<void>;
   /** Apply a preset to a selection in one step (undoable). */
   applyPreset(args: { id: number; ids: number[] }): Promise<void>;

@@ -13,7 +13,6 @@ const HARBOUR: TestPhoto[] = [
 ];
 
 test('check a selection against Adobe Stock, fix a flagged title, set a category, export the CSV', async ({ launchApp }) => {
-  test.setTimeout(360_000);
   const app = await launchApp();
   const { page, api } = app;
   const root = await makePhotoTree(HARBOUR);

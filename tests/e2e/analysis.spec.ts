@@ -89,7 +89,6 @@ async function expectBoxOnFace(page: Page, imgTestId: string): Promise<void> {
 }
 
 test('score a folder, drag the threshold, reject below it, undo; filter by faces and colour; face boxes on the loupe; culling', async ({ launchApp }) => {
-  test.setTimeout(360_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }] });
   try {
     const app = await launchApp({ api: { credentials: new CredentialStore({ env: {}, service: `tagsmith-e2e-${randomUUID()}` }) }, viewport: { width: 1440, height: 900 } });
@@ -122,7 +121,8 @@ test('score a folder, drag the threshold, reject below it, undo; filter by faces
     await dialog.getByTestId('analyse-confirm').click();
     await expect(dialog).toHaveCount(0);
     const progress = page.getByTestId('analysis-progress');
-    await expect(progress).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+    // As long as the service takes for 128 answers: only the test's own safety net bounds it.
+    await expect(progress).toHaveAttribute('data-status', 'done', { timeout: 0 });
     await expect(progress).toHaveAttribute('data-done', String(PHOTOS.length * 4));
     expect(sim.billed()[CLIENT_ID]).toMatchObject({ quality: PHOTOS.length, quality_ugc: PHOTOS.length, faces: PHOTOS.length });
 

@@ -19,7 +19,6 @@ const SECRET = `s3cret-${randomUUID()}`;
 const card = (page: Page, kind: string) => page.locator(`[data-testid="task-card"][data-kind="${kind}"]`);
 
 test('vectorize a library picture into an SVG asset; swap a face onto a portrait and into a video', async ({ launchApp }) => {
-  test.setTimeout(300_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 300, startedMs: 400 } });
   let app: AppHandle | undefined;
   try {

@@ -58,7 +58,6 @@ async function showInLibrary(page: Page, card: Locator): Promise<Locator> {
 }
 
 test('speak, lipsync onto a portrait, generate with narrowed model rules and edit — every result in the library with its provenance', async ({ launchApp }) => {
-  test.setTimeout(300_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 700, startedMs: 900 } });
   let app: AppHandle | undefined;
   try {
@@ -91,7 +90,10 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await expect(speech.getByTestId('voices-refresh')).toBeEnabled();
     await shot(page, 'create-speech-form');
 
-    // Two requests: TTS runs one at a time per account, so the second visibly waits.
+    // Two requests: TTS runs one at a time per account, so the second visibly waits. The
+    // simulator's clock stands still until the test has seen that, so the first task cannot
+    // finish before the second is on screen, however slow the machine is.
+    sim.clock.freeze();
     await speech.getByTestId('speak').click();
     await speech.getByTestId('speech-title').fill('Harbour voice-over (take 2)');
     await speech.getByTestId('speak').click();
@@ -103,6 +105,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await expect(second.getByTestId('task-status')).toHaveAttribute('data-status', 'waiting');
     await expect(first.getByTestId('task-status')).toHaveAttribute('data-status', /pending|started|downloading/);
     await shot(page, 'create-speech-waiting');
+    sim.clock.thaw();
     await expect(first.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
     await expect(first.getByTestId('task-audio')).toBeVisible();
     await expect(second.getByTestId('task-status')).toHaveAttribute('data-status', 'done');

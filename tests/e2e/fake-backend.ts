@@ -1,5 +1,6 @@
 import type { ApiEnvelope, AssetDetail, AssetSummary, SearchQuery } from '../../src-preload/contract';
 import { mediaToken } from '../../src-main/core/media';
+import { allExtended } from '../../src-main/library/extended-fields';
 import type { Backend } from './renderer';
 
 // A synthetic catalogue of any size for renderer-only tests (virtualisation, paging,
@@ -49,7 +50,7 @@ export function fakeBackend(opts: { count: number; thumbFile: string; mediaRoot:
       path: `${opts.mediaRoot}/${summary(id).name}`,
       folderId: 1,
       size: 1_000_000,
-      rights: { headline: null, creator: null, copyright: null, credit: null, city: null, country: null },
+      rights: { headline: null, creator: null, copyright: null, credit: null, city: null, country: null, ...allExtended({}) },
       blockDisagreement: null,
       mtimeMs: 0,
       contentHash: null,

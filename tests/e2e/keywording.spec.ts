@@ -52,12 +52,12 @@ async function selectAll(page: Page): Promise<void> {
 /** Wait until the newest run of this kind shows done in the toolbar. */
 async function runFinishes(page: Page, kind: 'keywords' | 'caption'): Promise<Locator> {
   const run = page.locator(`[data-testid="run-progress"][data-kind="${kind}"]`).first();
-  await expect(run).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  // As long as the service takes: only the test's own safety net bounds it.
+  await expect(run).toHaveAttribute('data-status', 'done', { timeout: 0 });
   return run;
 }
 
 test('keyword 20 photos, review, caption, write into the files and export CSV; the files carry exactly the accepted keywords in order', async ({ launchApp }) => {
-  test.setTimeout(450_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 30, startedMs: 60 } });
   const exiftool = new ExifTool({ maxProcs: 1 });
   let app: AppHandle | undefined;

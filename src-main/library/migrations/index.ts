@@ -23,6 +23,7 @@ import { migration as m017 } from './017-similarity-fingerprints';
 import { migration as m018 } from './018-collections';
 import { migration as m019 } from './019-keyword-casing-by-language';
 import { migration as m020 } from './020-per-group-runs';
+import { migration as m021 } from './021-metadata-template-fields';
 
 export type { Migration } from './migration';
 
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   m018,
   m019,
   m020,
+  m021,
 ];

@@ -20,6 +20,57 @@ const FIELDS: { key: keyof RightsFields; label: string; placeholder: string }[] 
   { key: 'country', label: 'Country', placeholder: 'Country' },
 ];
 
+/** The rest of IPTC Core / Extension a template can hold, in groups folded away until wanted. */
+const MORE: { title: string; testId: string; fields: { key: keyof RightsFields; label: string; placeholder: string }[] }[] = [
+  {
+    title: 'Creator contact',
+    testId: 'rights-more-contact',
+    fields: [
+      { key: 'creatorJobTitle', label: 'Job title', placeholder: 'e.g. Photographer' },
+      { key: 'creatorAddress', label: 'Address', placeholder: 'Street' },
+      { key: 'creatorCity', label: 'City', placeholder: 'City' },
+      { key: 'creatorRegion', label: 'Region', placeholder: 'State / province' },
+      { key: 'creatorPostalCode', label: 'Postal code', placeholder: 'Postal code' },
+      { key: 'creatorCountry', label: 'Country', placeholder: 'Country' },
+      { key: 'creatorPhone', label: 'Phone', placeholder: 'Work phone' },
+      { key: 'creatorEmail', label: 'Email', placeholder: 'Work email' },
+      { key: 'creatorUrl', label: 'Website', placeholder: 'https://' },
+    ],
+  },
+  {
+    title: 'Usage and source',
+    testId: 'rights-more-usage',
+    fields: [
+      { key: 'usageTerms', label: 'Usage terms', placeholder: 'e.g. Editorial use only' },
+      { key: 'rightsUrl', label: 'Rights URL', placeholder: 'https:// licence page' },
+      { key: 'instructions', label: 'Instructions', placeholder: 'e.g. Credit the photographer' },
+      { key: 'source', label: 'Source', placeholder: 'Who owns the original' },
+    ],
+  },
+  {
+    title: 'Location created',
+    testId: 'rights-more-created',
+    fields: [
+      { key: 'createdSublocation', label: 'Sublocation', placeholder: 'Neighbourhood, landmark' },
+      { key: 'createdCity', label: 'City', placeholder: 'City' },
+      { key: 'createdState', label: 'State', placeholder: 'State / province' },
+      { key: 'createdCountry', label: 'Country', placeholder: 'Country' },
+      { key: 'createdCountryCode', label: 'Country code', placeholder: 'ISO code, e.g. PRT' },
+    ],
+  },
+  {
+    title: 'Location shown',
+    testId: 'rights-more-shown',
+    fields: [
+      { key: 'shownSublocation', label: 'Sublocation', placeholder: 'Neighbourhood, landmark' },
+      { key: 'shownCity', label: 'City', placeholder: 'City' },
+      { key: 'shownState', label: 'State', placeholder: 'State / province' },
+      { key: 'shownCountry', label: 'Country', placeholder: 'Country' },
+      { key: 'shownCountryCode', label: 'Country code', placeholder: 'ISO code, e.g. PRT' },
+    ],
+  },
+];
+
 export function RightsSection({ ids, values }: { ids: number[]; values: Required<RightsFields> | null }) {
   const { api } = useClient();
   const edits = useEdits();
@@ -27,6 +78,7 @@ export function RightsSection({ ids, values }: { ids: number[]; values: Required
   const presets = useQuery<MetadataPreset[]>('presets', ['assets'], (c) => c.listPresets());
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
+  const [addKeywords, setAddKeywords] = useState('');
   const many = ids.length > 1;
   const key = ids.length > 3 ? `${ids.length}:${ids[0]}:${ids[ids.length - 1]}` : ids.join(',');
 
@@ -38,11 +90,13 @@ export function RightsSection({ ids, values }: { ids: number[]; values: Required
   };
   const saveAsPreset = async () => {
     if (!values) return;
-    const ok = await edits.commit(() => api.savePreset({ name, fields: values }));
+    const keywords = addKeywords.split(',').map((k) => k.trim()).filter(Boolean);
+    const ok = await edits.commit(() => api.savePreset({ name, fields: values, keywords }));
     if (ok) {
       toast.info(`Saved the preset “${name.trim()}”.`);
       setNaming(false);
       setName('');
+      setAddKeywords('');
     }
   };
 
@@ -81,6 +135,24 @@ export function RightsSection({ ids, values }: { ids: number[]; values: Required
           testId={`rights-${f.key}`}
         />
       ))}
+      {MORE.map((group) => (
+        <details key={group.title} className="rights-more" data-testid={group.testId}>
+          <summary>
+            {group.title}
+            {values && group.fields.some((f) => values[f.key]) ? <span className="muted small"> · {group.fields.filter((f) => values[f.key]).length} set</span> : null}
+          </summary>
+          {group.fields.map((f) => (
+            <TextField
+              key={`${f.key}${key}`}
+              label={many ? `${f.label} for all` : f.label}
+              value={values?.[f.key] ?? ''}
+              placeholder={many ? `Set one ${f.label.toLowerCase()} for all` : f.placeholder}
+              onSave={(v) => setField(f.key, v)}
+              testId={`rights-${f.key}`}
+            />
+          ))}
+        </details>
+      ))}
       {!many && values && (
         <div className="preset-save">
           {naming ? (
@@ -98,6 +170,13 @@ export function RightsSection({ ids, values }: { ids: number[]; values: Required
                 data-testid="preset-name"
                 aria-label="Preset name"
               />
+              <input
+                value={addKeywords}
+                onChange={(e) => setAddKeywords(e.target.value)}
+                placeholder="Keywords to add, comma separated"
+                data-testid="preset-keywords"
+                aria-label="Keywords the preset adds"
+              />
               <button type="submit" className="btn btn-sm btn-primary" disabled={!name.trim()} data-testid="preset-save">
                 Save
               </button>
@@ -107,7 +186,7 @@ export function RightsSection({ ids, values }: { ids: number[]; values: Required
             </form>
           ) : (
             <button type="button" className="btn btn-sm btn-ghost" onClick={() => setNaming(true)} data-testid="preset-new">
-              Save these fields as a preset…
+              Save these fields as a template…
             </button>
           )}
         </div>

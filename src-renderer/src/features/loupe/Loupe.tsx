@@ -57,8 +57,8 @@ export function Loupe({ item, index, total, onStep, info = false, zoomed = false
       const key = e.key.toLowerCase();
       const pan: Record<string, [number, number]> = { arrowleft: [-1, 0], arrowright: [1, 0], arrowup: [0, -1], arrowdown: [0, 1] };
       if (key === 'z' && can) setZoom(toggled(z));
-      else if (z.on && pan[key]) setZoom(panned(z, pan[key][0] * ARROW_PAN, pan[key][1] * ARROW_PAN));
-      else if (key === ' ' && z.on) {
+      else if (z.on && can && pan[key]) setZoom(panned(z, pan[key][0] * ARROW_PAN, pan[key][1] * ARROW_PAN));
+      else if (key === ' ' && z.on && can) {
         // Space-drag pans (the drag alone does); the space must not leave the loupe.
       } else return;
       e.preventDefault();

@@ -6,11 +6,16 @@ import { Modal } from '../../ui/Modal';
 import { Button, Spinner, formatCount } from '../../ui/primitives';
 import { errorText } from '../../ui/Toasts';
 
-const FIELD_LABEL: Record<string, string> = { keywords: 'Keywords', caption: 'Caption', title: 'Title', rating: 'Rating', rejected: 'Rejected', label: 'Colour label' };
+const FIELD_LABEL: Record<string, string> = { keywords: 'Keywords', caption: 'Caption', title: 'Title', rating: 'Rating', rejected: 'Rejected', label: 'Colour label', extended: 'IPTC template fields' };
 
 function show(v: unknown): string {
   if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return '—';
   if (Array.isArray(v)) return v.join(', ');
+  // A template's IPTC Core / Extension fields (field 'extended'): the ones that have a value.
+  if (typeof v === 'object') {
+    const set = Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string' && x !== '');
+    return set.length ? set.map(([k, x]) => `${k}: ${String(x)}`).join('; ') : '—';
+  }
   return String(v);
 }
 
