@@ -24,6 +24,7 @@ import { migration as m018 } from './018-collections';
 import { migration as m019 } from './019-keyword-casing-by-language';
 import { migration as m020 } from './020-per-group-runs';
 import { migration as m021 } from './021-metadata-template-fields';
+import { migration as m022 } from './022-rename-journal';
 
 export type { Migration } from './migration';
 
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   m019,
   m020,
   m021,
+  m022,
 ];

@@ -26,6 +26,7 @@ import { KeywordList } from '../keywords/KeywordList';
 import { ReviewView } from '../review/ReviewView';
 import { ExportCsvDialog } from '../writing/ExportCsvDialog';
 import { WriteDialog } from '../writing/WriteDialog';
+import { RenameDialog } from './RenameDialog';
 import { useLibraryReveal } from '../create/useLibraryReveal';
 import { IconCull } from '../culling/IconCull';
 import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
@@ -44,7 +45,7 @@ import { CompareView } from '../compare/CompareView';
 import { SurveyView } from '../compare/SurveyView';
 import { IconCompare, IconSurvey } from '../compare/icons';
 
-type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
+type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] } | { kind: 'rename'; ids: number[] };
 
 const isIdOrNull = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isInteger(v) && v > 0);
 
@@ -263,6 +264,22 @@ export function LibraryView({ active }: { active: boolean }) {
     [targetIds, toast],
   );
 
+  /** Rename… (F2): the selection in grid order, so {seq} numbers follow what the user sees. */
+  const openRename = useCallback(async () => {
+    const ids = targetIds();
+    if (!ids.length) {
+      toast.info('Select the photos to rename first (Ctrl+A selects everything shown).');
+      return;
+    }
+    try {
+      const chosen = new Set(ids);
+      const ordered = ids.length > 1 ? (await store.allIds()).filter((id) => chosen.has(id)) : ids;
+      setDialog({ kind: 'rename', ids: ordered.length === ids.length ? ordered : ids });
+    } catch (err) {
+      toast.error(err);
+    }
+  }, [targetIds, store, toast]);
+
   const step = useCallback(
     (delta: number, shift = false) => {
       if (!total) return;
@@ -317,6 +334,7 @@ export function LibraryView({ active }: { active: boolean }) {
       // In a collection, Delete takes the selection out of it (never deletes a file).
       delete: () => inManual && activeCollection && void collections.takeOut(activeCollection, targetIds()),
       backspace: () => inManual && activeCollection && void collections.takeOut(activeCollection, targetIds()),
+      f2: () => void openRename(),
     },
   });
 
@@ -611,6 +629,17 @@ export function LibraryView({ active }: { active: boolean }) {
       )}
       {dialog?.kind === 'write' && <WriteDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'csv' && <ExportCsvDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'rename' && (
+        <RenameDialog
+          ids={dialog.ids}
+          onClose={() => setDialog(null)}
+          onRenamed={(r) => {
+            setDialog(null);
+            if (r.failed.length) toast.error(`${r.renamed.length} renamed; ${r.failed.length} could not be: ${r.failed[0].path}: ${r.failed[0].reason}`);
+            else toast.info(`Renamed ${r.renamed.length} file${r.renamed.length === 1 ? '' : 's'}. Ctrl+Z puts the names back.`);
+          }}
+        />
+      )}
       {dialog?.kind === 'analyse' && <AnalyseDialog scope={dialog.scope} onClose={() => setDialog(null)} onStarted={(s) => setAnalysisRuns((l) => [...s, ...l.filter((r) => !s.some((n) => n.run.batchId === r.run.batchId))])} />}
     </>
   );
