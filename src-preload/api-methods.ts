@@ -127,6 +127,8 @@ export const API_METHODS = [
   'refetchResult',
   'creativeSettings',
   'setCreativeSettings',
+  'previewRename',
+  'renameAssets',
 ] as const satisfies readonly ApiMethod[];
 
 type Missing = Exclude<ApiMethod, (typeof API_METHODS)[number]>;

@@ -11,6 +11,7 @@ import type { LibraryApi, LibraryEvents } from './contract/library';
 import type { MetadataApi } from './contract/metadata';
 import type { ServiceApi, ServiceEvents } from './contract/service';
 import type { SystemApi } from './contract/system';
+import type { RenameApi } from './contract/rename';
 import type { WorkflowsApi, WorkflowsEvents } from './contract/workflows';
 
 export type * from './contract/library';
@@ -21,6 +22,7 @@ export type * from './contract/analysis';
 export type * from './contract/creative';
 export type * from './contract/system';
 export type * from './contract/agencies';
+export type * from './contract/rename';
 export type * from './contract/collections';
 
 /** A human-readable error: `kind` says which, `message` says what happened and what to do. */
@@ -30,7 +32,7 @@ export interface ApiErrorShape {
   field?: string;
 }
 
-export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi, AgenciesApi, CollectionsApi {}
+export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi, AgenciesApi, CollectionsApi, RenameApi {}
 
 export type ApiMethod = keyof Api;
 

@@ -25,6 +25,7 @@ import { creativeMethods, type CreativeApiOptions } from './creative';
 import { analysisMethods } from './analysis';
 import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
+import { renameMethods } from './rename';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions, CreativeApiOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
@@ -177,6 +178,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...collectionMethods(ctx),
     ...creativeMethods(ctx, service, scanner, opts),
     ...systemMethods(ctx, service, opts),
+    ...renameMethods(ctx),
   };
 
   if (opts.startQueue !== false) service.queue.start();

@@ -346,5 +346,9 @@ export const schemas = {
   qualityHistogram: z.strictObject({ query: searchQuery, field: histogramField, bins: z.number().int().min(1).max(1000).optional() }),
   rejectBelow: z.strictObject({ target, field: histogramField, threshold: score }),
   setFlag: z.strictObject({ ids, flag: z.enum(['pick', 'reject']).nullable() }),
+
+  // batch rename (issue 16)
+  previewRename: z.strictObject({ assetIds: ids, template: z.string().max(1000), start: z.number().int().min(0).max(1e12).optional() }),
+  renameAssets: z.strictObject({ assetIds: ids, template: z.string().max(1000), start: z.number().int().min(0).max(1e12).optional() }),
   ...creativeSchemas,
 } satisfies Record<ApiMethod, z.ZodType>;

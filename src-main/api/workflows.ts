@@ -1,6 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
-import type { AgencyId, Api, StockFieldsView, SyncStateView } from '../../src-preload/contract';
+import type { AgencyId, Api, RunTarget, StockFieldsView, SyncStateView } from '../../src-preload/contract';
+import { fillMissingFingerprints } from '../library/similarity';
 import { getAssetRow } from '../library/assets';
 import { exportKeywordList, importKeywordList } from '../library/keyword-list';
 import { setStockFields } from '../library/edits';
@@ -43,17 +44,26 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
   const edited = (assetIds: number[]) => {
     if (assetIds.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds });
   };
+  // One call per similar group needs every photo's fingerprint: the missing ones (a library
+  // catalogued before them) are computed from their thumbnails first.
+  const fingerprintsFor = async (target: RunTarget, options: { perGroup?: boolean }): Promise<void> => {
+    if (options.perGroup) await fillMissingFingerprints(ctx, { assetIds: wf.resolveTarget(ctx, target) });
+  };
   return {
     async previewKeywordRun({ target, options }) {
+      await fingerprintsFor(target, options);
       return wf.previewKeywordRun(ctx, queue, target, options);
     },
     async startKeywordRun({ target, options }) {
+      await fingerprintsFor(target, options);
       return wf.startKeywordRun(ctx, queue, target, options);
     },
     async previewCaptionRun({ target, options }) {
+      await fingerprintsFor(target, options);
       return wf.previewCaptionRun(ctx, queue, target, options);
     },
     async startCaptionRun({ target, options }) {
+      await fingerprintsFor(target, options);
       return wf.startCaptionRun(ctx, queue, target, options);
     },
     async listRuns({ limit, assetId }) {

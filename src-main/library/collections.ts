@@ -4,7 +4,7 @@ import type { LibraryCtx } from './context';
 import { collectionRow, collectionRows, descendants, memberIds, notFound, smartQueryOf, type CollectionRow } from './collection-store';
 import { prepared } from './db';
 import { describeCount, editMembership } from './edits';
-import { searchIds } from './search';
+import { collectionSize, searchIds } from './search';
 
 // Collections as Lightroom users know them (issue 16): a photo can be in many manual
 // collections (the files are never touched), a smart collection is a saved search evaluated
@@ -59,7 +59,7 @@ function checkSmartCollections(ctx: LibraryCtx): void {
 
 function countOf(ctx: LibraryCtx, row: CollectionRow): number {
   try {
-    return searchIds(ctx, { collectionId: row.id }, { expandStacks: true }).length;
+    return collectionSize(ctx, row.id);
   } catch {
     return 0; // checkSmartCollections keeps this from happening; a count is no place to fail
   }

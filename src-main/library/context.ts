@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { ApiEventBus } from '../core/events';
 import { libraryPaths, type LibraryPaths } from '../core/paths';
 import { openDb, type Db } from './db';
+import { recoverRenames } from './rename-journal';
 
 /** Everything the library's modules need: the catalogue, where files go, and the event stream. */
 export interface LibraryCtx {
@@ -15,5 +16,8 @@ export function openLibrary(dataDir: string, opts: { nativeBinding?: string } = 
   mkdirSync(paths.thumbsDir, { recursive: true });
   mkdirSync(paths.previewsDir, { recursive: true });
   const db = openDb(paths.dbFile, { nativeBinding: opts.nativeBinding });
-  return { db, paths, events: new ApiEventBus() };
+  const ctx = { db, paths, events: new ApiEventBus() };
+  // A batch rename cut short by a crash is finished or rolled back before anything reads paths.
+  recoverRenames(ctx);
+  return ctx;
 }

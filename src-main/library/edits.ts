@@ -5,6 +5,7 @@ import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords 
 import { membership, setMembership } from './collection-store';
 import { prepared } from './db';
 import { LABEL_NAMES, labelOf } from './labels';
+import { isRenameEdit, undoRename } from './rename';
 import { readStockFields, writeStockField } from './stock-fields';
 import { EXTENDED_FIELDS, cleanExtended, readExtended, writeExtended, type ExtendedField, type ExtendedValues } from './extended-fields';
 
@@ -326,6 +327,18 @@ export function setLabel(ctx: LibraryCtx, ids: number[], label: ColorLabel | nul
 
 /** Revert the most recent edit not yet undone; returns "Undo: <what it was>", or null. */
 export function undo(ctx: LibraryCtx): string | null {
+  const latest = prepared(ctx.db, 'SELECT id, description FROM edits WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as
+    | { id: number; description: string }
+    | undefined;
+  if (latest && isRenameEdit(ctx, latest.id)) {
+    // A rename is undone by moving the files back (journaled like the rename itself).
+    const r = undoRename(ctx, latest.id);
+    if (r.failed.length) {
+      const f = r.failed[0];
+      throw new ApiError('io', `Undo moved ${r.renamed.length} file(s) back, but ${r.failed.length} could not be (${f.path}: ${f.reason}). Fix that and undo again.`);
+    }
+    return `Undo: ${latest.description}`;
+  }
   const assetIds: number[] = [];
   const description = ctx.db.transaction((): string | null => {
     const edit = prepared(ctx.db, 'SELECT id, description FROM edits WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as

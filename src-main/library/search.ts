@@ -296,6 +296,11 @@ function collectionIds(ctx: LibraryCtx, id: number): number[] {
   }
 }
 
+/** How many files a collection holds now (its ids, without running a search over them). */
+export function collectionSize(ctx: LibraryCtx, id: number): number {
+  return collectionIds(ctx, id).length;
+}
+
 function loadCollection(ctx: LibraryCtx, id: number): void {
   loadCollectionHits(ctx.db, `collection ${id}`, () => collectionIds(ctx, id));
 }

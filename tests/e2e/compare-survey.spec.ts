@@ -291,6 +291,10 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   const judged = await api.getAsset({ id: candidateId });
   expect([judged.name, judged.rating, judged.label]).toEqual([candidateName, 3, 'red']);
   expect(await api.searchIds({ query: { flag: 'reject' } })).toEqual([candidateId]);
+  // E: the active photo (the select) in the loupe; G back to the grid.
+  const selectId = await selectFrame.getAttribute('data-asset-id');
+  await page.keyboard.press('e');
+  await expect(page.getByTestId('loupe')).toHaveAttribute('data-asset-id', selectId!);
   await page.keyboard.press('g');
   await expect(page.getByTestId('grid')).toBeVisible();
   await expect(cell(candidateName)).toHaveAttribute('data-label', 'red');

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { CredentialStore } from '../../src-main/credentials';
 import { openDb } from '../../src-main/library/db';
 import { startSimulator } from '../simulator/index';
-import { expect, test, type AppHandle } from './harness';
+import sharp from 'sharp';
+import { expect, test, type AppHandle, type LaunchOptions } from './harness';
 import { shot } from './shots';
 
 // Issue 15 in the app: a task past its deadline says so and "Keep waiting" gives it another
@@ -115,4 +117,88 @@ test('a library saved with lower-case keywords is told once that casing now foll
   expect(await api.getKeywordSettings()).toMatchObject({ casing: 'lower', casingChangedFrom: null });
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function connected(launchApp: (o?: LaunchOptions) => Promise<AppHandle>) {
+  const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }], taskClock: { pendingMs: 200, startedMs: 300 } });
+  const app = await launchApp({ api: { credentials: new CredentialStore({ env: {}, service: `tagsmith-e2e-${randomUUID()}` }) }, viewport: { width: 1440, height: 900 } });
+  await app.api.setServiceUrl({ baseUrl: sim.url });
+  await app.api.setCredentials({ clientId: CLIENT_ID, clientSecret: SECRET });
+  return { sim, app };
+}
+
+test('Gemini edit references: each source gets a role, the sub-caps are checked before sending, and the edit runs', async ({ launchApp }) => {
+  test.setTimeout(300_000);
+  const { sim, app } = await connected(launchApp);
+  try {
+    const { page, api } = app;
+    const dir = mkdtempSync(join(tmpdir(), 'tagsmith-e2e-roles-'));
+    for (const [i, c] of ['#c0392b', '#27ae60', '#2980b9', '#f1c40f'].entries()) {
+      await sharp({ create: { width: 320, height: 240, channels: 3, background: c } }).jpeg().toFile(join(dir, `ref-${i}.jpg`));
+    }
+    await api.addFolder({ path: dir });
+    await expect(page.getByTestId('grid-cell')).toHaveCount(4);
+
+    await page.getByTestId('nav-create').click();
+    await page.getByTestId('create-nav-edit').click();
+    const edit = page.getByTestId('panel-edit');
+    await edit.getByTestId('edit-model').selectOption('gemini-3-pro');
+    await edit.getByTestId('edit-add').click();
+    const picker = page.getByTestId('edit-picker');
+    for (let i = 0; i < 4; i++) await picker.getByTestId('picker-item').nth(i).click();
+    await picker.getByTestId('picker-use').click();
+    await expect(edit.getByTestId('edit-source')).toHaveCount(4);
+    await expect(edit.getByTestId('edit-role-caps')).toContainText('up to 3 style');
+    await edit.getByTestId('edit-prompt').fill('The palette of the style pictures on the first one');
+    const roles = edit.getByTestId('edit-source-role');
+    for (let i = 0; i < 4; i++) await roles.nth(i).selectOption('style');
+    // Four style references where gemini-3-pro takes three: refused here, nothing sent.
+    await expect(edit.getByTestId('edit-rules')).toHaveAttribute('data-ok', 'false');
+    await expect(edit.getByTestId('edit-start')).toBeDisabled();
+    await shot(page, 'create-edit-gemini-roles-refused', edit);
+    await roles.nth(0).selectOption('object');
+    await expect(edit.getByTestId('edit-rules')).toHaveAttribute('data-ok', 'true');
+    await edit.getByTestId('edit-start').click();
+    const card = page.locator('[data-testid="task-card"][data-kind="edit"]').first();
+    await expect(card.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
+    const done = (await api.listCreativeTasks({ kind: 'edit' }))[0];
+    expect(done.params.sourceRoles).toEqual(['object', 'style', 'style', 'style']);
+    expect(sim.log.filter((e) => e.path === '/v1/image_edit').length).toBe(1);
+  } finally {
+    await app.close();
+    await sim.close();
+  }
+});
+
+test('lipsync takes a clip shorter than 5 s (the 5–60 s advice belongs to video keywording, not lipsync)', async ({ launchApp }) => {
+  test.setTimeout(300_000);
+  const { sim, app } = await connected(launchApp);
+  try {
+    const { page, api } = app;
+    const dir = mkdtempSync(join(tmpdir(), 'tagsmith-e2e-lipsync-'));
+    const ff = (args: string[]) => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+    ff(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', join(dir, 'clip-3s.mp4')]);
+    ff(['-f', 'lavfi', '-i', 'sine=frequency=220', '-t', '2', join(dir, 'voice.wav')]);
+    await api.addFolder({ path: dir });
+    await expect(page.getByTestId('grid-cell')).toHaveCount(2);
+
+    await page.getByTestId('nav-create').click();
+    await page.getByTestId('create-nav-lipsync').click();
+    const lip = page.getByTestId('panel-lipsync');
+    await lip.getByTestId('lipsync-mode-video').click();
+    const picker = page.getByTestId('asset-picker');
+    await lip.getByTestId('lipsync-audio-choose').click();
+    await picker.locator('[data-testid="picker-item"][data-name="voice.wav"]').click();
+    await lip.getByTestId('lipsync-video-choose').click();
+    await picker.locator('[data-testid="picker-item"][data-name="clip-3s.mp4"]').click();
+    await expect(lip.getByTestId('lipsync-video-error')).toHaveCount(0);
+    await shot(page, 'create-lipsync-short-clip', lip);
+    await lip.getByTestId('lipsync-start').click();
+    const card = page.locator('[data-testid="task-card"][data-kind="videoLipsync"]').first();
+    await expect(card.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
+    expect(sim.log.filter((e) => e.path.includes('lipsync')).length).toBeGreaterThanOrEqual(1);
+  } finally {
+    await app.close();
+    await sim.close();
+  }
 });

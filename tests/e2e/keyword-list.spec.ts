@@ -45,4 +45,17 @@ test('keyword list: import a Lightroom list, see its synonyms, export it back', 
   await list.getByTestId('keyword-list-export').click();
   await expect(page.getByTestId('toast-info').last()).toContainText(`Saved 8 lines to ${saveAs}`);
   expect(readFileSync(saveAs, 'utf8')).toBe(LIST);
+
+  // Settings › Keywords: write synonyms into files with their keyword (off until chosen). The
+  // tagged photo then has a pending write that puts Kitty and Felis catus beside Cat.
+  await expect.poll(async () => (await api.syncState({ id: items[0].id })).status).toBe('unsaved');
+  await page.getByTestId('nav-settings').click();
+  const kwSettings = page.getByTestId('settings-keywords');
+  await expect(kwSettings.getByTestId('kw-export-synonyms')).not.toBeChecked();
+  await kwSettings.getByTestId('kw-export-synonyms').check();
+  await kwSettings.getByTestId('kw-settings-save').click();
+  await expect(kwSettings.getByTestId('kw-settings-saved')).toBeVisible();
+  expect((await api.getKeywordSettings()).exportSynonyms).toBe(true);
+  const preview = await api.previewWrite({ ids: [items[0].id] });
+  expect(preview.changes.find((c) => c.field === 'keywords')?.libraryValue).toEqual(['Animals|Mammals|Cat', 'Kitty', 'Felis catus']);
 });

@@ -1,9 +1,9 @@
 // Crash safety: kill -9 at random moments during a scan, a keyword batch against the
-// simulator, a metadata export and result downloads — 105 kills in all. The simulator runs in
+// simulator, a metadata export, result downloads and batch renames — 135 kills in all. The simulator runs in
 // this process, so it outlives every kill and its meter is the truth about billing. After
 // each kill: the catalogue passes integrity_check, every acked edit is there, no job is lost
 // or billed twice, every original is its old or its new bytes and opens.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -17,6 +17,8 @@ import { hashFile } from '../../src-main/library/hash';
 import { getAssetKeywords } from '../../src-main/library/keywords';
 import { closeMetadataReader, sharedExifTool } from '../../src-main/library/metadata';
 import { scanFolder } from '../../src-main/library/scan';
+import { renameAssets } from '../../src-main/library/rename';
+import { undo } from '../../src-main/library/edits';
 import { fieldsFromTags } from '../../src-main/metadata/fields';
 import { readTags } from '../../src-main/metadata/file-writer';
 import { removeStaleTemps, writeAssetMetadata } from '../../src-main/metadata/writer';
@@ -26,7 +28,7 @@ import { seedAssets, seedFolder } from '../helpers/seed';
 import { startSimulator } from '../simulator/index.js';
 import { ackedKeywords, integrity, lostEdits, runAndKill, sha, shaFile } from './helpers';
 
-const KILLS = { scan: 30, keywords: 30, export: 30, download: 15 };
+const KILLS = { scan: 30, keywords: 30, export: 30, download: 15, rename: 30 };
 const creds = { clientId: 'crash', clientSecret: 'crash-secret' };
 const base = mkdtempSync(join(tmpdir(), 'tagsmith-crash-'));
 const killCounts: Record<string, number> = {};
@@ -284,6 +286,104 @@ describe.concurrent('kill -9 at random moments', () => {
     expect(lostEdits(dbFile, acks)).toEqual([]);
     expect(writes).toBeGreaterThan(0);
     console.log(`export: ${KILLS.export} kills, ${writes} acked writes, ${newBytesAtKill} kills landed between rename and ack, ${acks.length} acked edits kept`);
+  }, 600_000);
+
+  it(`during batch renames (${KILLS.rename} kills): each file renamed with the catalogue following it, or untouched; sidecars and pairs with it`, async () => {
+    const dir = join(base, 'rename');
+    const folder = join(dir, 'photos');
+    mkdirSync(folder, { recursive: true });
+    const xmp = (nick: string): string =>
+      `<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>\n<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>` +
+      `<rdf:Description rdf:about='' xmlns:xmp='http://ns.adobe.com/xap/1.0/'><xmp:Nickname>${nick}</xmp:Nickname></rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end='w'?>\n`;
+    // 16 JPEGs with their own IMG.jpg.xmp sidecar, and 4 RAW+JPEG pairs sharing an IMG.xmp.
+    for (let i = 0; i < 16; i++) {
+      await jpeg(join(folder, `x${i}.jpg`), 64 + i, 48, i);
+      writeFileSync(join(folder, `x${i}.jpg.xmp`), xmp(`own ${i}`));
+    }
+    for (let i = 0; i < 4; i++) {
+      await sharp({ create: { width: 80 + i, height: 60, channels: 3, background: colour(100 + i) } }).tiff().toFile(join(folder, `IMG_${i}.CR2`));
+      await jpeg(join(folder, `IMG_${i}.JPG`), 80 + i, 60, 100 + i);
+      writeFileSync(join(folder, `IMG_${i}.xmp`), xmp(`pair ${i}`));
+    }
+    const dataDir = join(dir, 'data');
+    const ctx = openLibrary(dataDir);
+    const folderId = addFolder(ctx, folder).id;
+    await scanFolder(ctx, folderId);
+    const rows = (): { id: number; rel_path: string; stack_key: string }[] =>
+      ctx.db.prepare('SELECT id, rel_path, stack_key FROM assets WHERE removed_at IS NULL ORDER BY id').all() as { id: number; rel_path: string; stack_key: string }[];
+    const initial = rows();
+    expect(initial).toHaveLength(24);
+    const ids = initial.map((r) => r.id);
+    const fileSha = new Map(initial.map((r) => [r.id, shaFile(join(folder, r.rel_path))]));
+    const ownSidecar = new Map(initial.filter((r) => r.rel_path.startsWith('x')).map((r) => [r.id, shaFile(join(folder, r.rel_path + '.xmp'))]));
+    // Each pair: its two ids and the sha of the shared sidecar.
+    const pairs = [0, 1, 2, 3].map((i) => ({
+      ids: initial.filter((r) => r.stack_key === `img_${i}`).map((r) => r.id),
+      sidecar: shaFile(join(folder, `IMG_${i}.xmp`)),
+    }));
+    expect(pairs.every((p) => p.ids.length === 2)).toBe(true);
+    const dbFile = ctx.paths.dbFile;
+    ctx.db.close();
+
+    const acks: { assetId: number; keyword: string }[] = [];
+    let batches = 0;
+    let midBatch = 0;
+    for (let k = 0; k < KILLS.rename; k++) {
+      const d = await runAndKill('rename-driver.ts', { DATA_DIR: dataDir }, 800, k % 2 === 0 ? /^renamed / : undefined);
+      killCounts.rename = (killCounts.rename ?? 0) + 1;
+      acks.push(...ackedKeywords(d.lines));
+      batches += d.lines.filter((l) => l.startsWith('renamed ')).length;
+      for (const l of d.lines) expect(l.startsWith('failed'), l).toBe(false);
+      expect(integrity(dbFile), `kill ${k}`).toBe('ok');
+      if (dbQuery(dbFile, (db) => db.prepare('SELECT count(*) FROM rename_journal').pluck().get() as number) > 0) midBatch++;
+
+      // Opening the catalogue settles the journal: then every file is where the catalogue says.
+      const c = openLibrary(dataDir);
+      try {
+        expect(c.db.prepare('SELECT count(*) FROM rename_journal').pluck().get(), `kill ${k}: journal left`).toBe(0);
+        const now = c.db.prepare('SELECT id, rel_path, stack_key FROM assets ORDER BY id').all() as { id: number; rel_path: string; stack_key: string }[];
+        expect(now.map((r) => r.id), `kill ${k}: assets`).toEqual(ids);
+        const expected: string[] = [];
+        for (const r of now) {
+          const at = join(folder, r.rel_path);
+          expect(existsSync(at) && shaFile(at) === fileSha.get(r.id), `kill ${k}: asset ${r.id} is not at ${r.rel_path}`).toBe(true);
+          expected.push(r.rel_path);
+          if (ownSidecar.has(r.id)) {
+            expect(existsSync(at + '.xmp') && shaFile(at + '.xmp') === ownSidecar.get(r.id), `kill ${k}: the sidecar of ${r.rel_path}`).toBe(true);
+            expected.push(r.rel_path + '.xmp');
+          }
+        }
+        for (const p of pairs) {
+          const [a, b] = p.ids.map((id) => now.find((r) => r.id === id)!);
+          expect(a.stack_key, `kill ${k}: pair ${a.rel_path} / ${b.rel_path} no longer matches`).toBe(b.stack_key);
+          const shared = a.rel_path.slice(0, a.rel_path.lastIndexOf('.')) + '.xmp';
+          expect(existsSync(join(folder, shared)) && shaFile(join(folder, shared)) === p.sidecar, `kill ${k}: the shared sidecar ${shared}`).toBe(true);
+          expected.push(shared);
+        }
+        expect(readdirSync(folder).sort(), `kill ${k}: files on disk`).toEqual(expected.sort());
+      } finally {
+        c.db.close();
+      }
+      expect(lostEdits(dbFile, acks), `kill ${k}: acked edits lost`).toEqual([]);
+    }
+
+    // Afterwards a scan sees nothing added, removed or moved, and renaming and undo still work.
+    const ctx2 = openLibrary(dataDir);
+    try {
+      const summary = await scanFolder(ctx2, folderId);
+      expect(summary).toMatchObject({ added: 0, removed: 0, moved: 0 });
+      const r = renameAssets(ctx2, { assetIds: ids, template: 'final-{seq:3}' });
+      expect(r.failed).toEqual([]);
+      expect(readdirSync(folder).filter((n) => !n.startsWith('final-'))).toEqual([]);
+      expect(undo(ctx2)).toContain('Undo: rename');
+      expect(readdirSync(folder).filter((n) => n.startsWith('final-'))).toEqual([]);
+    } finally {
+      ctx2.db.close();
+    }
+    expect(lostEdits(dbFile, acks)).toEqual([]);
+    expect(batches).toBeGreaterThan(0);
+    expect(midBatch).toBeGreaterThan(0);
+    console.log(`rename: ${KILLS.rename} kills, ${batches} acked batches, ${midBatch} kills landed inside a batch, ${acks.length} acked edits kept`);
   }, 600_000);
 
   it(`during result downloads and async tasks (${KILLS.download} kills): files complete or absent, no task created twice`, async () => {

@@ -5,7 +5,7 @@ import type { Command } from '../command';
 export const command: Command = {
   name: 'undo',
   usage: 'undo',
-  summary: 'Undo the most recent edit (keywords, caption, title or rating).',
+  summary: 'Undo the most recent edit (keywords, caption, title, rating, label, or a rename: the files get their old names back).',
   help: [],
   options: {},
   async run(ctx, { positionals }, out) {

@@ -20,7 +20,7 @@ export const flagOf = (flags: FlagSets, id: number): Flag | null => (flags.picks
  * candidate, ↑ makes the candidate the select, ↓ swaps them. P/X/U, 0–5 and 6–9 judge the
  * active photo (outlined; a press on a photo makes it active).
  */
-export function CompareView({ ids, select: firstSelect, candidate: firstCandidate, flags, active, onExit }: { ids: number[]; select: number; candidate: number; flags: FlagSets; active: boolean; onExit(): void }) {
+export function CompareView({ ids, select: firstSelect, candidate: firstCandidate, flags, active, onExit, onLoupe }: { ids: number[]; select: number; candidate: number; flags: FlagSets; active: boolean; onExit(): void; /** E: the active photo in the loupe. */ onLoupe(id: number): void }) {
   const judge = useJudge();
   const [pair, setPair] = useState({ select: firstSelect, candidate: firstCandidate });
   const [side, setSide] = useState<Side>('select');
@@ -71,6 +71,7 @@ export function CompareView({ ids, select: firstSelect, candidate: firstCandidat
     move: (d, vertical) => (vertical ? (d < 0 ? makeSelect() : swap()) : stepCandidate(d)),
     exit: onExit,
     undo: judge.undo,
+    letters: { e: () => onLoupe(activeId) },
   });
 
   const pos = ids.indexOf(pair.candidate);
@@ -124,7 +125,7 @@ export function CompareView({ ids, select: firstSelect, candidate: firstCandidat
           {pos >= 0 ? `Candidate ${formatCount(pos + 1)} of ${formatCount(ids.length)}` : ''}
         </span>
         <div className="topbar-spacer" />
-        <span className="muted small judge-hint">P X U · 0–5 · 6–9 · Z 1:1 · ←/→ candidate · Esc done</span>
+        <span className="muted small judge-hint">P X U · 0–5 · 6–9 · Z 1:1 · ←/→ candidate · E loupe · Esc done</span>
         <Button small onClick={onExit} data-testid="compare-exit">
           Done
         </Button>

@@ -40,7 +40,7 @@ function useSuggestedBest(ids: number[]): ReadonlySet<number> {
  * out of the survey (never out of the library). Z zooms every photo to 100 % on the same
  * place, and a drag pans them all together.
  */
-export function SurveyView({ ids: firstIds, flags, groupKind, active, onExit }: { ids: number[]; flags: FlagSets; groupKind?: 'burst' | 'similar'; active: boolean; onExit(): void }) {
+export function SurveyView({ ids: firstIds, flags, groupKind, active, onExit, onLoupe }: { ids: number[]; flags: FlagSets; groupKind?: 'burst' | 'similar'; active: boolean; onExit(): void; /** E: the active photo in the loupe. */ onLoupe(id: number): void }) {
   const judge = useJudge();
   const best = useSuggestedBest(firstIds);
   const [ids, setIds] = useState(firstIds);
@@ -84,6 +84,7 @@ export function SurveyView({ ids: firstIds, flags, groupKind, active, onExit }: 
     remove: () => remove(activeId),
     exit: onExit,
     undo: judge.undo,
+    letters: { e: () => onLoupe(activeId) },
   });
 
   const picks = ids.filter((id) => flags.picks.has(id)).length;
@@ -114,7 +115,7 @@ export function SurveyView({ ids: firstIds, flags, groupKind, active, onExit }: 
           <span className="tally-reject">✕ {formatCount(rejects)} rejected</span>
         </span>
         <div className="topbar-spacer" />
-        <span className="muted small judge-hint">P X U · 0–5 · 6–9 · Z 1:1 (all) · / remove · Esc done</span>
+        <span className="muted small judge-hint">P X U · 0–5 · 6–9 · Z 1:1 (all) · / remove · E loupe · Esc done</span>
         <Button small onClick={onExit} data-testid="survey-exit">
           Done
         </Button>

@@ -1,4 +1,5 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
+import { createContext, memo, useContext, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
+import { ASSETS_TYPE, draggedIds, isAssetDrag } from '../collections/dragAssets';
 import type { AssetSummary } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { LabelDot } from '../../ui/ColorLabel';
@@ -16,7 +17,20 @@ const META_H = 38;
 const GAP = 6;
 const OVERSCAN_ROWS = 3;
 
+/**
+ * Dragging cells: onto a collection in the sidebar (any time), and within the grid to change
+ * a collection's custom order (only when `reorder` is given).
+ */
+export interface GridDrag {
+  /** What a drag starting on this asset carries: the whole selection when it is part of it. */
+  idsFor(id: number): number[];
+  reorder?: (ids: number[], beforeId: number) => void;
+}
+
+const DragContext = createContext<GridDrag | null>(null);
+
 interface GridProps {
+  drag?: GridDrag;
   store: PageStore;
   total: number;
   version: number;
@@ -28,7 +42,7 @@ interface GridProps {
   onColumns(cols: number): void;
 }
 
-export function Grid({ store, total, version, thumbSize, selected, focus, onSelect, onOpen, onColumns }: GridProps) {
+export function Grid({ store, total, version, thumbSize, selected, focus, onSelect, onOpen, onColumns, drag }: GridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
   // Kept only as precisely as rendering needs: scrolling within a row renders nothing, so a
@@ -119,7 +133,7 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
       onScroll={(e) => onScroll(e.currentTarget.scrollTop)}
     >
       <div className="grid-canvas" style={{ height: rows * rowH + GAP }}>
-        {cells}
+        <DragContext.Provider value={drag ?? null}>{cells}</DragContext.Provider>
       </div>
     </div>
   );
@@ -146,17 +160,27 @@ interface CellProps {
 const Cell = memo(function Cell({ item, index, x, y, width, height, selected, focused, onSelect, onOpen }: CellProps) {
   const { mediaUrl } = useClient();
   const [broken, setBroken] = useState(false);
+  const drag = useContext(DragContext);
+  const [dropBefore, setDropBefore] = useState(false);
+  // A press on a selected photo may start dragging the whole selection: it selects only
+  // this one on release (click), as in Lightroom.
+  const keepsSelection = (e: MouseEvent) => selected && !e.shiftKey && !e.ctrlKey && !e.metaKey && !!drag;
   const onMouseDown = (e: MouseEvent) => {
     if (e.button !== 0) return;
-    // No text selection or native drag; move keyboard focus to the grid (which also blurs,
-    // and so saves, a caption being edited — before the selection changes).
-    e.preventDefault();
+    if (keepsSelection(e)) {
+      (e.currentTarget.closest('.grid-scroll') as HTMLElement | null)?.focus({ preventScroll: true });
+      return;
+    }
+    // No text selection (and, where cells cannot be dragged, no native drag); move keyboard
+    // focus to the grid (which also blurs, and so saves, a caption being edited — before the
+    // selection changes). Draggable cells keep the default so a drag can start.
+    if (!drag) e.preventDefault();
     (e.currentTarget.closest('.grid-scroll') as HTMLElement | null)?.focus({ preventScroll: true });
     onSelect(index, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
   };
   return (
     <div
-      className={`cell${selected ? ' is-selected' : ''}${focused ? ' is-focused' : ''}${item.folderOnline ? '' : ' is-offline'}${item.label ? ` label-${item.label}` : ''}`}
+      className={`cell${dropBefore ? ' is-drop-before' : ''}${selected ? ' is-selected' : ''}${focused ? ' is-focused' : ''}${item.folderOnline ? '' : ' is-offline'}${item.label ? ` label-${item.label}` : ''}`}
       style={cellStyle(x, y, width, height)}
       data-testid="grid-cell"
       data-index={index}
@@ -167,7 +191,28 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
       aria-selected={selected}
       role="gridcell"
       onMouseDown={onMouseDown}
+      onClick={(e) => keepsSelection(e) && onSelect(index, { shift: false, toggle: false })}
       onDoubleClick={() => onOpen(index)}
+      draggable={!!drag}
+      onDragStart={(e) => {
+        if (!drag) return;
+        e.dataTransfer.setData(ASSETS_TYPE, JSON.stringify(drag.idsFor(item.id)));
+        e.dataTransfer.effectAllowed = 'copyMove';
+      }}
+      onDragOver={(e) => {
+        if (!drag?.reorder || !isAssetDrag(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'move';
+        if (!dropBefore) setDropBefore(true);
+      }}
+      onDragLeave={() => setDropBefore(false)}
+      onDrop={(e) => {
+        setDropBefore(false);
+        if (!drag?.reorder || !isAssetDrag(e)) return;
+        e.preventDefault();
+        const ids = draggedIds(e);
+        if (ids.length && !ids.includes(item.id)) drag.reorder(ids, item.id);
+      }}
       title={item.folderOnline ? item.name : `${item.name} — its drive or folder is not available`}
     >
       <div className="cell-thumb" style={{ height: width }}>

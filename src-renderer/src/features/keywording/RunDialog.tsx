@@ -58,6 +58,7 @@ export function RunDialog({ kind, scope, onClose, onStarted }: { kind: RunKindUi
   const [kw, setKw] = useState<KeywordDraft>(lastKeyword);
   const [length, setLength] = useState<CaptionLength>(lastLength);
   const [force, setForce] = useState(false);
+  const [perGroup, setPerGroup] = useState(false);
   const [preview, setPreview] = useState<RunPreview | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
@@ -66,7 +67,7 @@ export function RunDialog({ kind, scope, onClose, onStarted }: { kind: RunKindUi
   const targetCount = useQueryScope && scope.query ? scope.query.total : scope.selected.length;
   const numOk = Number.isInteger(kw.numKeywords) && kw.numKeywords >= 1 && kw.numKeywords <= 50;
   const thresholdOk = kw.threshold >= 0 && kw.threshold <= 1;
-  const request = useDebounced(JSON.stringify({ target, kind, kw, length, force }), 120);
+  const request = useDebounced(JSON.stringify({ target, kind, kw, length, force, perGroup }), 120);
 
   useEffect(() => {
     if (kind === 'keywords' && (!numOk || !thresholdOk)) return;
@@ -74,8 +75,8 @@ export function RunDialog({ kind, scope, onClose, onStarted }: { kind: RunKindUi
     const { target: t } = JSON.parse(request) as { target: RunTarget };
     const call =
       kind === 'keywords'
-        ? api.previewKeywordRun({ target: t, options: { ...kw, force } })
-        : api.previewCaptionRun({ target: t, options: { length, force } });
+        ? api.previewKeywordRun({ target: t, options: { ...kw, force, perGroup } })
+        : api.previewCaptionRun({ target: t, options: { length, force, perGroup } });
     call.then(
       (p) => {
         if (!live) return;
@@ -96,8 +97,8 @@ export function RunDialog({ kind, scope, onClose, onStarted }: { kind: RunKindUi
     try {
       const run =
         kind === 'keywords'
-          ? await api.startKeywordRun({ target, options: { ...kw, force } })
-          : await api.startCaptionRun({ target, options: { length, force } });
+          ? await api.startKeywordRun({ target, options: { ...kw, force, perGroup } })
+          : await api.startCaptionRun({ target, options: { length, force, perGroup } });
       if (kind === 'keywords') lastKeyword = kw;
       else lastLength = length;
       onStarted(run);
@@ -219,6 +220,13 @@ export function RunDialog({ kind, scope, onClose, onStarted }: { kind: RunKindUi
             <span className="muted small">Analyse photos already done with these settings (answers in the cache cost nothing)</span>
           </span>
         </label>
+        <label className="form-row form-row-tight">
+          <span className="form-label">Similar photos</span>
+          <span>
+            <input type="checkbox" checked={perGroup} onChange={(e) => setPerGroup(e.target.checked)} data-testid="run-per-group" />
+            <span className="muted small">One call per similar group: its pick (else its best frame) is sent, the others receive its suggestions to review</span>
+          </span>
+        </label>
         <button type="submit" hidden />
       </form>
       <RunCost preview={preview} problem={problem} done={done} other={other.length} otherReason={other[0]?.message} />
@@ -265,6 +273,11 @@ function RunCost({ preview, problem, done, other, otherReason }: { preview: RunP
         <div className="run-cost-warn" data-testid="run-caps-warning">
           <IconWarn />
           <span>{preview.message || 'This run does not fit under your usage caps. Raise them in Settings, or select fewer photos.'}</span>
+        </div>
+      )}
+      {preview.perGroup && (
+        <div className="muted small" data-testid="run-per-group-saving" data-calls={preview.perGroup.calls} data-instead={preview.perGroup.instead}>
+          {preview.perGroup.message}
         </div>
       )}
       {(preview.warnings ?? []).length > 0 && (

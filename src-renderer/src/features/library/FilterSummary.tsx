@@ -53,9 +53,18 @@ const inUse = (v: unknown): boolean => v !== undefined && v !== false && v !== '
  * The filters in use, at the top of the sidebar, each removable: with the panels below folded
  * away, this is where a person sees why the grid shows what it shows.
  */
-export function FilterSummary({ filters, onChange }: { filters: FilterState; onChange(f: FilterState): void }) {
+export function FilterSummary({ filters, onChange, collectionName, onSaveSmart, editing }: {
+  filters: FilterState;
+  onChange(f: FilterState): void;
+  /** The name of the collection shown (filters.collectionId). */
+  collectionName?: string;
+  /** "Save current filters as a smart collection". */
+  onSaveSmart?(): void;
+  /** A smart collection's search being edited here: save it back, or leave it as it was. */
+  editing?: { name: string; onSave(): void; onCancel(): void };
+}) {
   const keys = (Object.keys(filters) as Key[]).filter((k) => k !== 'folderId' && inUse(filters[k]));
-  if (!keys.length) return null;
+  if (!keys.length && !editing) return null;
   const remove = (k: Key) => {
     const next = { ...filters };
     delete next[k];
@@ -72,7 +81,7 @@ export function FilterSummary({ filters, onChange }: { filters: FilterState; onC
       <span className="filter-summary-chips">
         {keys.map((k) => {
           const describe = DESCRIBE[k] as ((v: unknown) => string) | undefined;
-          const text = describe ? describe(filters[k]) : k;
+          const text = k === 'collectionId' ? `In “${collectionName ?? '…'}”` : describe ? describe(filters[k]) : k;
           return (
             <span key={k} className="chip" data-testid={`filter-summary-${k}`}>
               {text}
@@ -81,6 +90,22 @@ export function FilterSummary({ filters, onChange }: { filters: FilterState; onC
           );
         })}
       </span>
+      {editing ? (
+        <span className="filter-summary-actions" data-testid="smart-editing">
+          <button type="button" className="btn btn-primary btn-sm" onClick={editing.onSave} data-testid="smart-edit-save">
+            Save to “{editing.name}”
+          </button>
+          <button type="button" className="link-btn" onClick={editing.onCancel} data-testid="smart-edit-cancel">
+            Cancel
+          </button>
+        </span>
+      ) : (
+        onSaveSmart && (
+          <button type="button" className="link-btn" onClick={onSaveSmart} data-testid="filter-save-smart">
+            Save as smart collection…
+          </button>
+        )
+      )}
     </div>
   );
 }

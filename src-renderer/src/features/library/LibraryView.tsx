@@ -26,6 +26,7 @@ import { KeywordList } from '../keywords/KeywordList';
 import { ReviewView } from '../review/ReviewView';
 import { ExportCsvDialog } from '../writing/ExportCsvDialog';
 import { WriteDialog } from '../writing/WriteDialog';
+import { RenameDialog } from './RenameDialog';
 import { useLibraryReveal } from '../create/useLibraryReveal';
 import { IconCull } from '../culling/IconCull';
 import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
@@ -35,11 +36,18 @@ import { CellDecorationsContext } from '../analysis/CellBadges';
 import { QualityHistogramPanel } from '../analysis/QualityHistogram';
 import { useFlagSets } from '../analysis/useAnalysis';
 import { CullView } from '../culling/CullView';
+import { CollectionList } from '../collections/CollectionList';
+import { SaveSmartDialog } from '../collections/SaveSmartDialog';
+import { useCollections } from '../collections/useCollections';
+import type { GridDrag } from '../grid/Grid';
+import type { CollectionInfo, SmartQuery } from '../../../../src-preload/contract';
 import { CompareView } from '../compare/CompareView';
 import { SurveyView } from '../compare/SurveyView';
 import { IconCompare, IconSurvey } from '../compare/icons';
 
-type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] };
+type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] } | { kind: 'rename'; ids: number[] };
+
+const isIdOrNull = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isInteger(v) && v > 0);
 
 /** The library: folders and filters, the grid or loupe, the inspector. Stays mounted (and keeps its state) while another view is shown. */
 /** Panel widths in px: what the splitters allow, and what a double-click goes back to. */
@@ -60,7 +68,7 @@ export function LibraryView({ active }: { active: boolean }) {
   const debouncedText = useDebounced(text.trim(), 150);
   // Filters, sort and thumbnail size are as the user left them, also after a restart.
   const [filters, setFilters] = usePersistentState<FilterState>('library.filters', {}, isPlainObject);
-  const [sort, setSort] = usePersistentState<SortKey>('library.sort', 'takenAt', isOneOf<SortKey>('takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch'));
+  const [sort, setSort] = usePersistentState<SortKey>('library.sort', 'takenAt', isOneOf<SortKey>('takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch', 'custom'));
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
   // Panel widths (issue 14): dragged with the splitters, double-click resets, kept across restarts.
@@ -82,8 +90,24 @@ export function LibraryView({ active }: { active: boolean }) {
   const [showPathForm, setShowPathForm] = useState(false);
   const [cols, setCols] = useState(1);
   const searchRef = useRef<HTMLInputElement>(null);
+  const collections = useCollections();
+  // The target collection (Lightroom's quick-collection habit): B adds the selection to it.
+  const [targetCollection, setTargetCollection] = usePersistentState<number | null>('library.targetCollection', null, isIdOrNull);
+  const [savingSmart, setSavingSmart] = useState(false);
+  const [editingSmart, setEditingSmart] = useState<CollectionInfo | null>(null);
+  const collectionList = collections.list.data;
+  const activeCollection = filters.collectionId !== undefined ? collectionList?.find((c) => c.id === filters.collectionId) : undefined;
+  const inManual = activeCollection?.kind === 'manual';
+  // "Custom order" is a manual collection's; anywhere else the timeline stands in for it.
+  const sortUsed: SortKey = sort === 'custom' && !inManual ? 'takenAt' : sort;
 
-  const query = useMemo<SearchQuery>(() => ({ ...filters, ...(debouncedText ? { text: debouncedText } : {}), sort, order }), [filters, debouncedText, sort, order]);
+  const query = useMemo<SearchQuery>(() => ({ ...filters, ...(debouncedText ? { text: debouncedText } : {}), sort: sortUsed, order }), [filters, debouncedText, sortUsed, order]);
+  /** The filters in use as a smart collection's search. */
+  const smartQuery = useMemo<SmartQuery>(() => {
+    const q: Record<string, unknown> = { ...filters, ...(debouncedText ? { text: debouncedText } : {}) };
+    for (const [k, v] of Object.entries(q)) if (v === undefined || v === false || (Array.isArray(v) && !v.length)) delete q[k];
+    return q as SmartQuery;
+  }, [filters, debouncedText]);
   const { store, total, version } = useAssetPages(query);
   const { sel, select, selectAll, clear, focusAt } = useSelection(store, version, toast.error);
   // The focused asset's row, once its page holds it at the focused place (while the list is
@@ -91,6 +115,14 @@ export function LibraryView({ active }: { active: boolean }) {
   const atFocus = sel.focus !== null ? store.get(sel.focus) : undefined;
   const focusItem = atFocus && atFocus.id === sel.focusId ? atFocus : undefined;
   const selectedIds = useMemo(() => [...sel.ids], [sel.ids]);
+  const reorder = collections.reorder;
+  const gridDrag = useMemo<GridDrag>(
+    () => ({
+      idsFor: (id) => (sel.ids.has(id) ? [...sel.ids] : [id]),
+      reorder: activeCollection && inManual && sortUsed === 'custom' && order === 'asc' ? (ids, beforeId) => void reorder(activeCollection, ids, beforeId) : undefined,
+    }),
+    [sel.ids, activeCollection, inManual, sortUsed, order, reorder],
+  );
   const flagSets = useFlagSets(total ? query : null);
   const cellDecorations = useMemo(() => ({ flags: flagSets, showScores }), [flagSets, showScores]);
 
@@ -187,6 +219,22 @@ export function LibraryView({ active }: { active: boolean }) {
     }
   }, [api, store, sel.ids, sel.focusId, toast]);
 
+  /** E in compare or survey: the active photo in the loupe (focused in the grid behind it). */
+  const loupeOn = useCallback(
+    async (id: number) => {
+      try {
+        const index = (await store.allIds()).indexOf(id);
+        if (index < 0) return;
+        focusAt(index, id);
+        setLoupeZoomed(false);
+        setView('loupe');
+      } catch (err) {
+        toast.error(err);
+      }
+    },
+    [store, focusAt, toast],
+  );
+
   const openRun = useCallback(
     (run: RunKindUi) => {
       const selected = targetIds();
@@ -215,6 +263,22 @@ export function LibraryView({ active }: { active: boolean }) {
     },
     [targetIds, toast],
   );
+
+  /** Rename… (F2): the selection in grid order, so {seq} numbers follow what the user sees. */
+  const openRename = useCallback(async () => {
+    const ids = targetIds();
+    if (!ids.length) {
+      toast.info('Select the photos to rename first (Ctrl+A selects everything shown).');
+      return;
+    }
+    try {
+      const chosen = new Set(ids);
+      const ordered = ids.length > 1 ? (await store.allIds()).filter((id) => chosen.has(id)) : ids;
+      setDialog({ kind: 'rename', ids: ordered.length === ids.length ? ordered : ids });
+    } catch (err) {
+      toast.error(err);
+    }
+  }, [targetIds, store, toast]);
 
   const step = useCallback(
     (delta: number, shift = false) => {
@@ -251,12 +315,27 @@ export function LibraryView({ active }: { active: boolean }) {
       const ids = targetIds();
       if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
     },
-    letters: { k: () => openRun('keywords'), c: () => void openCompare(),
+    letters: {
+      k: () => openRun('keywords'),
+      c: () => void openCompare(),
       z: () => {
         if (view !== 'grid' || sel.focus === null) return;
         setLoupeZoomed(true);
         setView('loupe');
-      }, n: () => void openSurvey(), r: () => void openReview(), i: () => view === 'loupe' && setLoupeInfo((on) => !on) },
+      },
+      n: () => void openSurvey(),
+      r: () => void openReview(),
+      i: () => view === 'loupe' && setLoupeInfo((on) => !on),
+      b: () => {
+        const target = collectionList?.find((c) => c.id === targetCollection);
+        if (!target) toast.info('Pick a target collection first: right-click a collection › Set as target collection.');
+        else void collections.add(target, targetIds());
+      },
+      // In a collection, Delete takes the selection out of it (never deletes a file).
+      delete: () => inManual && activeCollection && void collections.takeOut(activeCollection, targetIds()),
+      backspace: () => inManual && activeCollection && void collections.takeOut(activeCollection, targetIds()),
+      f2: () => void openRename(),
+    },
   });
 
   // Folders dropped onto the window become library folders (Electron gives us their path).
@@ -343,9 +422,9 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'review' && review.ids.length > 0) {
     centre = <ReviewView ids={review.ids} index={review.index} onIndex={(index) => setReview((r) => ({ ...r, index }))} onExit={() => setView('grid')} active={active} />;
   } else if (view === 'compare' && judging.ids.length > 1) {
-    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} />;
+    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
   } else if (view === 'survey' && judging.ids.length > 1) {
-    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} />;
+    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
@@ -367,6 +446,7 @@ export function LibraryView({ active }: { active: boolean }) {
           setView('loupe');
         }}
         onColumns={setCols}
+        drag={gridDrag}
       />
       </CellDecorationsContext.Provider>
     );
@@ -387,13 +467,39 @@ export function LibraryView({ active }: { active: boolean }) {
         noun={noun}
         progress={progress}
         onCancelScan={() => void api.cancelScan().catch(toast.error)}
+        customOrder={inManual}
       >
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
       </TopBar>
       <div className="workspace" style={{ '--sidebar-w': `${sidebarWidth}px`, '--inspector-w': `${inspectorWidth}px` } as CSSProperties}>
         <aside className="sidebar" data-testid="sidebar" hidden={panelsHidden}>
-          <FilterSummary filters={filters} onChange={setFilters} />
+          <FilterSummary
+            filters={filters}
+            onChange={setFilters}
+            collectionName={activeCollection?.name}
+            onSaveSmart={() => setSavingSmart(true)}
+            editing={
+              editingSmart
+                ? {
+                    name: editingSmart.name,
+                    onSave: () => {
+                      const c = editingSmart;
+                      void collections.setQuery(c, smartQuery).then((saved) => {
+                        if (!saved) return;
+                        setEditingSmart(null);
+                        setText('');
+                        setFilters({ collectionId: c.id });
+                      });
+                    },
+                    onCancel: () => {
+                      setEditingSmart(null);
+                      setFilters({ collectionId: editingSmart.id });
+                    },
+                  }
+                : undefined
+            }
+          />
           <FolderList
             folders={folders}
             progress={progress}
@@ -402,6 +508,25 @@ export function LibraryView({ active }: { active: boolean }) {
             showPathForm={showPathForm}
             setShowPathForm={setShowPathForm}
             onAdd={() => void addFolder()}
+          />
+          <CollectionList
+            collections={collections}
+            activeId={filters.collectionId}
+            onActivate={(c) => {
+              setEditingSmart(null);
+              setFilters((f) => ({ ...f, collectionId: c?.id, folderId: c ? undefined : f.folderId }));
+            }}
+            targetId={targetCollection}
+            onTarget={setTargetCollection}
+            selectedIds={targetIds}
+            onEditSearch={(c) => {
+              setEditingSmart(c);
+              setText(c.query?.text ?? '');
+              const q: FilterState = { ...(c.query ?? {}) };
+              delete (q as SmartQuery).text;
+              setFilters(q);
+            }}
+            smartFromFilters={smartQuery}
           />
           <Filters filters={filters} onChange={setFilters} />
           <QualityHistogramPanel query={query} total={total} />
@@ -490,8 +615,31 @@ export function LibraryView({ active }: { active: boolean }) {
       {dialog?.kind === 'run' && (
         <RunDialog kind={dialog.run} scope={dialog.scope} onClose={() => setDialog(null)} onStarted={(r) => setRunIds((l) => [r.runId, ...l.filter((x) => x !== r.runId)])} />
       )}
+      {savingSmart && (
+        <SaveSmartDialog
+          collections={collections}
+          query={smartQuery}
+          onClose={() => setSavingSmart(false)}
+          onSaved={(c) => {
+            setSavingSmart(false);
+            setText('');
+            setFilters({ collectionId: c.id });
+          }}
+        />
+      )}
       {dialog?.kind === 'write' && <WriteDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'csv' && <ExportCsvDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'rename' && (
+        <RenameDialog
+          ids={dialog.ids}
+          onClose={() => setDialog(null)}
+          onRenamed={(r) => {
+            setDialog(null);
+            if (r.failed.length) toast.error(`${r.renamed.length} renamed; ${r.failed.length} could not be: ${r.failed[0].path}: ${r.failed[0].reason}`);
+            else toast.info(`Renamed ${r.renamed.length} file${r.renamed.length === 1 ? '' : 's'}. Ctrl+Z puts the names back.`);
+          }}
+        />
+      )}
       {dialog?.kind === 'analyse' && <AnalyseDialog scope={dialog.scope} onClose={() => setDialog(null)} onStarted={(s) => setAnalysisRuns((l) => [...s, ...l.filter((r) => !s.some((n) => n.run.batchId === r.run.batchId))])} />}
     </>
   );

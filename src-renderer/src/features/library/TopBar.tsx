@@ -12,9 +12,10 @@ const SORTS: { key: SortKey; label: string }[] = [
   { key: 'quality', label: 'Stock quality' },
   { key: 'ugcQuality', label: 'UGC quality' },
   { key: 'colorMatch', label: 'Colour match' },
+  { key: 'custom', label: 'Custom order' },
 ];
 
-export function TopBar({ active, searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan, children }: {
+export function TopBar({ active, searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan, customOrder, children }: {
   active: boolean;
   searchRef: RefObject<HTMLInputElement | null>;
   text: string;
@@ -27,6 +28,8 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
   noun: string;
   progress: ScanProgress[];
   onCancelScan(): void;
+  /** A manual collection is shown: its own order ("Custom order") can be picked. */
+  customOrder?: boolean;
   /** More status at the right end (AI runs in progress). */
   children?: ReactNode;
 }) {
@@ -58,7 +61,7 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
       <div className="sort">
         <label className="muted small" htmlFor="sort">Sort</label>
         <select id="sort" value={sort} onChange={(e) => onSort(e.target.value as SortKey)} data-testid="sort">
-          {SORTS.map((s) => (
+          {SORTS.filter((s) => s.key !== 'custom' || customOrder).map((s) => (
             <option key={s.key} value={s.key}>
               {s.label}
             </option>

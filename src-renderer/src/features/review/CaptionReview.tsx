@@ -45,6 +45,11 @@ export function CaptionCard({ c, onEdit, onAccept, onReject }: {
     <div className={`caption-card caption-${c.state}`} data-testid="caption-suggestion" data-id={c.id} data-state={c.state}>
       <div className="caption-card-head">
         <span className="pill">{c.length}</span>
+        {c.from && (
+          <span className="pill" title={`Written for ${c.from.name}, the representative of this photo's similar group (one call per group)`} data-testid="caption-from">
+            from {c.from.name.replace(/\.[^.]+$/, '')}
+          </span>
+        )}
         {c.text !== c.raw && <span className="muted small" title={`The service wrote: ${c.raw}`}>edited</span>}
         <span className="topbar-spacer" />
         <span className="muted small caption-len" data-testid="caption-length">{[...draft].length} chars</span>

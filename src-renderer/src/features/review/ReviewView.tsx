@@ -230,6 +230,11 @@ export function ReviewView({ ids, index, onIndex, onExit, active }: { ids: numbe
                           {s.keyword}
                           {s.excluded && <span className="pill">excluded</span>}
                           {s.inAsset && s.state !== 'accepted' && <span className="pill">in photo</span>}
+                          {s.from && (
+                            <span className="pill" title={`Suggested for ${s.from.name}, the representative of this photo's similar group (one call per group)`} data-testid="suggestion-from">
+                              from {s.from.name.replace(/\.[^.]+$/, '')}
+                            </span>
+                          )}
                         </span>
                         <span className="score-bar" aria-hidden="true">
                           <span style={{ width: `${Math.round(s.score * 100)}%` }} />

@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 22,
+  version: 23,
   name: 'upload records',
   // Issue 19, upload. asset_sent: one row per photo and agency, the last time the photo's file
   // reached that agency's server ("sent to Adobe Stock on 2026-11-24"): where to (the address

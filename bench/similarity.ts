@@ -1,0 +1,139 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openLibrary } from '../src-main/library/context';
+import { findGroups, loadFingerprints, nearestTo } from '../src-main/library/similarity';
+import { FINGERPRINT_VERSION } from '../src-main/library/similarity/fingerprint';
+import { renderImage } from '../src-main/library/thumbs';
+import { log, median, now, p95, pick, pool, round, type AreaResult, type Figure } from './common';
+import { makePhoto } from './data';
+
+// Issue 17: what similarity costs. (1) The fingerprint during the scan: the grid thumbnail of
+// 24 MP JPEGs rendered as the scan renders it (4 in flight), with the fingerprint taken from
+// the same decode vs without — the thumbnail is the scan's dominant cost per picture, so the
+// ratio bounds the scan's. (2) Grouping (library/similarity/groups.ts) over a catalogue of
+// synthetic fingerprints (10% in bursts), beside reading those fingerprints. (3) similar-to
+// (nearest.ts) p95 over random pictures of the largest catalogue, warm.
+
+const FILES = pick(16, 3);
+const SIZES = pick([100_000, 1_000_000], [5_000, 20_000]);
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return s >>> 0;
+  };
+}
+
+function catalogue(dir: string, n: number): ReturnType<typeof openLibrary> {
+  const ctx = openLibrary(dir);
+  const r = rng(n);
+  const db = ctx.db;
+  db.transaction(() => {
+    const folder = Number(db.prepare("INSERT INTO folders (path, added_at) VALUES (?, 0)").run(dir).lastInsertRowid);
+    const asset = db.prepare(`INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, size, mtime_ms, content_hash, stack_key, added_at, indexed_at, taken_at)
+      VALUES (?, ?, ?, 'jpg', 'image', 'jpeg', 1, 0, ?, ?, 0, 0, ?)`);
+    const fp = db.prepare(`INSERT INTO asset_fingerprints (asset_id, content_hash, version, phash_hi, phash_lo, colour, sharpness, computed_at) VALUES (?, ?, ${FINGERPRINT_VERSION}, ?, ?, ?, ?, 0)`);
+    let hi = 0;
+    let lo = 0;
+    let t = Date.UTC(2020, 0, 1);
+    const colour = Buffer.alloc(32, 85);
+    for (let i = 0; i < n; i++) {
+      // 10% of pictures continue the previous one's burst: a few bits flipped, a second later.
+      const burst = i > 0 && r() % 10 === 0;
+      if (burst) {
+        hi ^= 1 << (r() % 32);
+        lo ^= 1 << (r() % 32);
+        t += 1000;
+      } else {
+        hi = r();
+        lo = r();
+        t += 60_000;
+      }
+      const name = `IMG_${i}.jpg`;
+      const hash = `h${i}`;
+      const d = new Date(t).toISOString().slice(0, 19);
+      const id = Number(asset.run(folder, name, name, hash, name.toLowerCase(), d).lastInsertRowid);
+      fp.run(id, hash, hi >>> 0, lo >>> 0, colour, r() % 1000);
+    }
+  })();
+  return ctx;
+}
+
+export async function benchSimilarity(workDir: string): Promise<AreaResult> {
+  const t0 = Date.now();
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+
+  // (1) fingerprint in the scan's thumbnail pass
+  const src = join(workDir, 'similar-src');
+  mkdirSync(src, { recursive: true });
+  log('similarity', `generating ${FILES} x 24 MP JPEGs`);
+  const files: string[] = [];
+  for (let i = 0; i < FILES; i++) {
+    const f = join(src, `p${i}.jpg`);
+    writeFileSync(f, await makePhoto({ width: 6000, height: 4000, seed: 700 + i, format: 'jpeg', quality: 90 }));
+    files.push(f);
+  }
+  const bufs = await Promise.all(files.map((f) => readFile(f)));
+  const pass = async (fingerprint: boolean, tag: string): Promise<number> => {
+    const out = join(workDir, `similar-thumbs-${tag}`);
+    mkdirSync(out, { recursive: true });
+    const r = await pool(4, bufs.map((b, i) => () => renderImage({ input: b, format: 'jpeg', fingerprint }, join(out, `${i}.jpg`), 400, 80)));
+    return r.wallMs / files.length;
+  };
+  await pass(false, 'warm');
+  // Alternate the two, three rounds each, and keep the medians: the machine's load moves.
+  const without: number[] = [];
+  const withFp: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    without.push(await pass(false, `a${k}`));
+    withFp.push(await pass(true, `b${k}`));
+  }
+  const ratio = median(withFp) / median(without);
+  figures.push({
+    area: 'similarity', name: 'scan thumbnail pass with fingerprint, per 24 MP JPEG (4 in flight)', value: round(median(withFp), 1), unit: 'ms',
+    reference: { name: 'the same pass without fingerprint', value: round(median(without), 1), unit: 'ms' }, ratio: round(ratio, 3),
+    target: '<= 1.05x', status: ratio <= 1.05 ? 'PASS' : 'FAIL',
+  });
+
+  // (2) grouping, (3) similar-to
+  for (const n of SIZES) {
+    log('similarity', `catalogue of ${n} fingerprints`);
+    const ctx = catalogue(join(workDir, `similar-lib-${n}`), n);
+    try {
+      const r0 = now();
+      loadFingerprints(ctx.db);
+      const readMs = now() - r0;
+      const g0 = now();
+      const groups = findGroups(ctx.db);
+      const groupMs = now() - g0;
+      figures.push({
+        area: 'similarity', name: `grouping ${n.toLocaleString('en')} pictures (${groups.length.toLocaleString('en')} groups)`, value: round(groupMs, 0), unit: 'ms',
+        reference: { name: 'reading their fingerprints', value: round(readMs, 0), unit: 'ms' }, ratio: round(groupMs / readMs, 2), target: null, status: 'INFO',
+      });
+      if (n === SIZES[SIZES.length - 1]) {
+        nearestTo(ctx.db, 1, 20); // builds the packed arrays once
+        const r = rng(99);
+        const times: number[] = [];
+        for (let q = 0; q < 200; q++) {
+          const id = 1 + (r() % n);
+          const s = now();
+          nearestTo(ctx.db, id, 20);
+          times.push(now() - s);
+        }
+        figures.push({
+          area: 'similarity', name: `similar-to p95 at ${n.toLocaleString('en')} pictures (warm, limit 20)`, value: round(p95(times), 2), unit: 'ms',
+          reference: { name: 'median', value: round(median(times), 2), unit: 'ms' }, ratio: null, target: '<= 30 ms', status: p95(times) <= 30 ? 'PASS' : 'FAIL',
+        });
+      }
+    } finally {
+      ctx.db.close();
+    }
+  }
+  notes.push('Fingerprints of the catalogues are synthetic (random 64-bit hashes, 10% continuing a burst with 2 bits flipped, one second apart); grouping is bursts by time plus the 4x16-bit word probe for near-duplicates.');
+  return { area: 'similarity', figures, notes, seconds: (Date.now() - t0) / 1000 };
+}

@@ -1,0 +1,343 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import type { RenamePreview, RenamePreviewItem, RenameRequest, RenameResult } from '../../src-preload/contract';
+import { ApiError } from '../core/errors';
+import type { LibraryCtx } from './context';
+import { prepared } from './db';
+import { stackKeyOf } from './formats';
+import { abs, applyRow, sameFile } from './rename-journal';
+import { fillTemplate, parseTemplate, TemplateError, type ParsedTemplate } from './rename-template';
+
+// Batch rename (issue 16). A plan names every file's new name (a RAW and its JPEG are one shot:
+// one name, one sequence number; a partner left out of the selection is brought in so the
+// pair keeps matching) and refuses, before anything moves, collisions with each other and
+// with what is on disk, compared case-insensitively as macOS and Windows do.
+//
+// Crash safety: the plan is written to rename_journal together with its edit log entry in
+// one transaction. Then, per file: its sidecars move, the file moves (the commit point), and
+// one transaction points the catalogue at the new name and drops the journal row. A killed
+// process leaves journal rows; the next open (recoverRenames) finishes each file whose move
+// happened and puts back the sidecars of each file that did not, so every file is either
+// renamed with the catalogue following it, or untouched. The asset keeps its id, so its
+// keywords, ratings, collections and cached service results stay with it, and the watcher's
+// rescan finds it under the new name, unchanged.
+
+interface SourceRow {
+  id: number;
+  folder_id: number;
+  folder_path: string;
+  online: number;
+  rel_path: string;
+  name: string;
+  stack_key: string;
+  taken_at: string | null;
+  camera_model: string | null;
+  title: string | null;
+}
+
+interface Move {
+  from: string;
+  to: string;
+}
+
+interface PlannedFile {
+  /** The shot's number in the plan: a RAW and its JPEG share it. */
+  shot: number;
+  row: SourceRow;
+  toRel: string;
+  /** Folder-relative sidecar moves. */
+  sidecars: Move[];
+  problem: string | null;
+  note: string | null;
+}
+
+const SOURCE_SQL = `SELECT a.id, a.folder_id, f.path AS folder_path, f.online, a.rel_path, a.name, a.stack_key, a.taken_at,
+  a.camera_model, a.title FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.removed_at IS NULL`;
+
+const fold = (name: string): string => name.normalize('NFC').toLowerCase();
+const dirOf = (rel: string): string => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/') + 1) : '');
+const baseOf = (name: string): string => (name.lastIndexOf('.') > 0 ? name.slice(0, name.lastIndexOf('.')) : name);
+const extPart = (name: string): string => (name.lastIndexOf('.') > 0 ? name.slice(name.lastIndexOf('.')) : '');
+const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** The selected assets in order, each shot's partners (RAW+JPEG) next to it; shots in selection order. */
+function shotsOf(ctx: LibraryCtx, ids: readonly number[]): SourceRow[][] {
+  const byId = prepared(ctx.db, `${SOURCE_SQL} AND a.id = ?`);
+  const partners = prepared(ctx.db, `${SOURCE_SQL} AND a.folder_id = ? AND a.stack_key = ? ORDER BY a.name`);
+  const shots = new Map<string, SourceRow[]>();
+  const missing: number[] = [];
+  for (const id of new Set(ids)) {
+    const row = byId.get(id) as SourceRow | undefined;
+    if (!row) {
+      missing.push(id);
+      continue;
+    }
+    const key = `${row.folder_id}\u0000${row.stack_key}`;
+    if (shots.has(key)) continue;
+    const members = partners.all(row.folder_id, row.stack_key) as SourceRow[];
+    shots.set(key, [row, ...members.filter((m) => m.id !== row.id)]);
+  }
+  if (missing.length) {
+    throw new ApiError('not_found', `${plural(missing.length, 'selected item')} ${missing.length === 1 ? 'is' : 'are'} no longer in the library. Refresh and try again.`);
+  }
+  return [...shots.values()];
+}
+
+/** Directory listings, read once per plan. */
+class Listings {
+  private readonly cache = new Map<string, string[] | null>();
+  get(dirAbs: string): string[] | null {
+    if (!this.cache.has(dirAbs)) {
+      try {
+        this.cache.set(dirAbs, readdirSync(dirAbs));
+      } catch {
+        this.cache.set(dirAbs, null);
+      }
+    }
+    return this.cache.get(dirAbs)!;
+  }
+}
+
+function plan(ctx: LibraryCtx, template: ParsedTemplate, ids: readonly number[], start: number): PlannedFile[] {
+  const listings = new Listings();
+  const files: PlannedFile[] = [];
+  let seq = start;
+  let shotNo = 0;
+  for (const shot of shotsOf(ctx, ids)) {
+    shotNo++;
+    const first = shot[0];
+    const filled = fillTemplate(template, {
+      name: baseOf(first.name),
+      takenAt: shot.find((r) => r.taken_at)?.taken_at ?? null,
+      camera: shot.find((r) => r.camera_model)?.camera_model ?? null,
+      title: shot.find((r) => r.title)?.title ?? null,
+      seq: seq++,
+    });
+    const dir = dirOf(first.rel_path);
+    const listing = listings.get(abs(first.folder_path, dir)) ?? [];
+    shot.forEach((row, i) => {
+      const newName = filled.base + extPart(row.name);
+      const sidecars: Move[] = [];
+      // IMG_1.CR2.xmp (darktable, digiKam) with each file; IMG_1.xmp (Lightroom, Capture One) once per shot.
+      const own = listing.find((n) => fold(n) === fold(row.name) + '.xmp');
+      if (own) sidecars.push({ from: dir + own, to: dir + newName + own.slice(row.name.length) });
+      if (i === 0) {
+        const base = baseOf(row.name);
+        const shared = listing.find((n) => fold(n) === fold(base) + '.xmp');
+        if (shared) sidecars.push({ from: dir + shared, to: dir + filled.base + shared.slice(base.length) });
+      }
+      let problem = filled.problem;
+      if (!problem && !row.online) problem = 'its folder is offline';
+      if (!problem && !listing.includes(row.name)) problem = 'the file is not where the catalogue has it (rescan its folder)';
+      if (!problem && Buffer.byteLength(newName + '.xmp') > 255) problem = `the new name “${newName}” is too long for a file name`;
+      files.push({ shot: shotNo, row, toRel: dir + newName, sidecars, problem, note: filled.note });
+    });
+  }
+  findCollisions(files, listings);
+  return files;
+}
+
+/** Two files given one name, or a name already taken on disk: a problem on each file concerned. */
+function findCollisions(files: PlannedFile[], listings: Listings): void {
+  // Every name a file (or sidecar) will have after the batch, per directory, case-folded.
+  const claims = new Map<string, { file: PlannedFile; name: string }[]>();
+  // Every name that moves away in this batch.
+  const leaving = new Map<string, PlannedFile>();
+  const key = (f: PlannedFile, rel: string): string => `${f.row.folder_id}\u0000${fold(rel)}`;
+  for (const f of files) {
+    const moves: Move[] = [{ from: f.row.rel_path, to: f.toRel }, ...f.sidecars];
+    for (const m of moves) {
+      const list = claims.get(key(f, m.to)) ?? [];
+      list.push({ file: f, name: m.to });
+      claims.set(key(f, m.to), list);
+      if (m.from !== m.to) leaving.set(key(f, m.from), f);
+    }
+  }
+  const problemOf = (f: PlannedFile, p: string): void => {
+    f.problem ??= p;
+  };
+  for (const list of claims.values()) {
+    const owners = [...new Set(list.map((c) => c.file))];
+    if (owners.length > 1) {
+      const names = owners.map((o) => `“${o.row.name}”`).join(', ');
+      for (const o of owners) problemOf(o, `“${list[0].name.split('/').pop()}” would be the new name of ${owners.length} files (${names})`);
+    }
+  }
+  for (const f of files) {
+    const moves: Move[] = [{ from: f.row.rel_path, to: f.toRel }, ...f.sidecars];
+    const listing = listings.get(abs(f.row.folder_path, dirOf(f.row.rel_path))) ?? [];
+    for (const m of moves) {
+      if (m.from === m.to) continue;
+      const target = m.to.split('/').pop()!;
+      // The file's own current name (a change of case only) is not a collision.
+      const taken = listing.find((n) => fold(n) === fold(target) && fold(dirOf(m.from) + n) !== fold(m.from));
+      if (!taken) continue;
+      const other = leaving.get(key(f, dirOf(m.from) + taken));
+      problemOf(
+        f,
+        other && other !== f
+          ? `“${target}” is the current name of “${other.row.name}”, which this rename also changes; rename in two steps (first with another template)`
+          : `“${taken}” already exists in this folder`,
+      );
+    }
+  }
+}
+
+function parse(template: string): ParsedTemplate {
+  try {
+    return parseTemplate(template);
+  } catch (err) {
+    if (err instanceof TemplateError) throw new ApiError('validation', err.message, 'template');
+    throw err;
+  }
+}
+
+function checkStart(start: number | undefined): number {
+  const n = start ?? 1;
+  if (!Number.isSafeInteger(n) || n < 0) throw new ApiError('validation', 'The start number must be a whole number, 0 or more.', 'start');
+  return n;
+}
+
+function toItem(f: PlannedFile): RenamePreviewItem {
+  const folder = f.row.folder_path;
+  return {
+    assetId: f.row.id,
+    from: abs(folder, f.row.rel_path),
+    to: abs(folder, f.toRel),
+    changed: f.toRel !== f.row.rel_path,
+    problem: f.problem,
+    note: f.note,
+    sidecars: f.sidecars.map((s) => ({ from: abs(folder, s.from), to: abs(folder, s.to) })),
+  };
+}
+
+/** Every new name, with problems; moves nothing. A template that cannot be used is reported, not thrown. */
+export function previewRename(ctx: LibraryCtx, req: RenameRequest): RenamePreview {
+  const start = checkStart(req.start);
+  let template: ParsedTemplate;
+  try {
+    template = parseTemplate(req.template);
+  } catch (err) {
+    if (err instanceof TemplateError) return { templateError: err.message, items: [], problems: 0, changes: 0 };
+    throw err;
+  }
+  const items = plan(ctx, template, req.assetIds, start).map(toItem);
+  return { templateError: null, items, problems: items.filter((i) => i.problem).length, changes: items.filter((i) => i.changed).length };
+}
+
+interface Job {
+  /** Files of one shot (a RAW and its JPEG) share it. */
+  shot: number;
+  assetId: number;
+  folderPath: string;
+  fromRel: string;
+  toRel: string;
+  sidecars: [string, string][];
+}
+
+/** Journal the jobs (with `log` run in the same transaction), then move them one by one. */
+function execute(ctx: LibraryCtx, jobs: Job[], log: (db: LibraryCtx['db']) => { editId: number | null; isUndo: boolean }): RenameResult {
+  const batch = randomUUID();
+  const journal = ctx.db.transaction(() => {
+    const { editId, isUndo } = log(ctx.db);
+    const ins = prepared(
+      ctx.db,
+      'INSERT INTO rename_journal (batch, shot, pid, edit_id, is_undo, asset_id, folder_path, from_rel, to_rel, sidecars) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    return jobs.map((j) => ({
+      id: Number(ins.run(batch, j.shot, process.pid, editId, isUndo ? 1 : 0, j.assetId, j.folderPath, j.fromRel, j.toRel, JSON.stringify(j.sidecars)).lastInsertRowid),
+      batch, shot: j.shot, pid: process.pid, edit_id: editId, is_undo: isUndo ? 1 : 0, asset_id: j.assetId, folder_path: j.folderPath,
+      from_rel: j.fromRel, to_rel: j.toRel, sidecars: JSON.stringify(j.sidecars),
+    }));
+  })();
+  const result: RenameResult = { renamed: [], failed: [] };
+  for (const j of journal) {
+    try {
+      applyRow(ctx, j);
+      result.renamed.push({ assetId: j.asset_id, from: abs(j.folder_path, j.from_rel), to: abs(j.folder_path, j.to_rel) });
+    } catch (err) {
+      result.failed.push({ assetId: j.asset_id, path: abs(j.folder_path, j.from_rel), reason: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  const ids = [...result.renamed, ...result.failed].map((r) => r.assetId);
+  if (ids.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: ids });
+  return result;
+}
+
+/** The value logged for undo: where the file and its sidecars were or went. */
+interface PathValue {
+  rel: string;
+  sidecars: string[];
+}
+
+/**
+ * Rename the files as previewed: refused as a whole (nothing moves) while any file has a
+ * problem. One undoable edit. A file that cannot be moved when its turn comes is reported
+ * and left as it was; the others go on.
+ */
+export function renameAssets(ctx: LibraryCtx, req: RenameRequest): RenameResult {
+  const start = checkStart(req.start);
+  const template = parse(req.template);
+  const files = plan(ctx, template, req.assetIds, start);
+  const bad = files.filter((f) => f.problem);
+  if (bad.length) {
+    const first = `${bad[0].row.name}: ${bad[0].problem}`;
+    throw new ApiError('conflict', `Nothing was renamed: ${plural(bad.length, 'file')} cannot take ${bad.length === 1 ? 'its' : 'their'} new name (${first}${bad.length > 1 ? ', …' : ''}).`, 'template');
+  }
+  const moving = files.filter((f) => f.toRel !== f.row.rel_path || f.sidecars.some((s) => s.from !== s.to));
+  if (!moving.length) return { renamed: [], failed: [] };
+  const description = `rename ${plural(moving.length, 'file')} with “${req.template.normalize('NFC')}”`;
+  return execute(
+    ctx,
+    moving.map((f) => ({ shot: f.shot, assetId: f.row.id, folderPath: f.row.folder_path, fromRel: f.row.rel_path, toRel: f.toRel, sidecars: f.sidecars.map((s) => [s.from, s.to]) })),
+    (db) => {
+      const editId = Number(prepared(db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), description).lastInsertRowid);
+      const logChange = prepared(db, "INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, 'path', ?, ?)");
+      for (const f of moving) {
+        const old: PathValue = { rel: f.row.rel_path, sidecars: f.sidecars.map((s) => s.from) };
+        const now: PathValue = { rel: f.toRel, sidecars: f.sidecars.map((s) => s.to) };
+        logChange.run(editId, f.row.id, JSON.stringify(old), JSON.stringify(now));
+      }
+      return { editId, isUndo: false };
+    },
+  );
+}
+
+/** Whether a logged edit is a rename (undone by moving files back). */
+export function isRenameEdit(ctx: LibraryCtx, editId: number): boolean {
+  return !!prepared(ctx.db, "SELECT 1 FROM edit_changes WHERE edit_id = ? AND field = 'path' LIMIT 1").get(editId);
+}
+
+/**
+ * Undo a rename edit: every file still under its new name goes back to its old one, with its
+ * sidecars, through the journal like the rename itself. Refused as a whole when an old name
+ * has been taken since. The edit is marked undone when every file is back.
+ */
+export function undoRename(ctx: LibraryCtx, editId: number): RenameResult {
+  const changes = prepared(
+    ctx.db,
+    `SELECT c.asset_id, c.old_value, c.new_value, a.rel_path, f.path AS folder_path FROM edit_changes c
+     JOIN assets a ON a.id = c.asset_id JOIN folders f ON f.id = a.folder_id
+     WHERE c.edit_id = ? AND c.field = 'path' ORDER BY c.rowid`,
+  ).all(editId) as { asset_id: number; old_value: string; new_value: string; rel_path: string; folder_path: string }[];
+  const jobs: Job[] = [];
+  const shots = new Map<string, number>();
+  for (const c of changes) {
+    const old = JSON.parse(c.old_value) as PathValue;
+    const now = JSON.parse(c.new_value) as PathValue;
+    if (c.rel_path === old.rel) continue; // already back (an undo cut short)
+    const sidecars = now.sidecars.map((s, i): [string, string] => [s, old.sidecars[i]]);
+    for (const [from, to] of [[c.rel_path, old.rel], ...sidecars]) {
+      const target = abs(c.folder_path, to);
+      if (from !== to && existsSync(target) && !sameFile(abs(c.folder_path, from), target)) {
+        throw new ApiError('conflict', `Cannot undo the rename: “${target}” exists again. Move it away and undo again. Nothing was changed.`);
+      }
+    }
+    const shotKey = `${c.folder_path}\u0000${stackKeyOf(c.rel_path)}`;
+    if (!shots.has(shotKey)) shots.set(shotKey, shots.size + 1);
+    jobs.push({ shot: shots.get(shotKey)!, assetId: c.asset_id, folderPath: c.folder_path, fromRel: c.rel_path, toRel: old.rel, sidecars });
+  }
+  const result = jobs.length ? execute(ctx, jobs, () => ({ editId, isUndo: true })) : { renamed: [], failed: [] };
+  if (!result.failed.length) prepared(ctx.db, 'UPDATE edits SET undone = 1 WHERE id = ?').run(editId);
+  return result;
+}
