@@ -128,7 +128,6 @@ async function connected(launchApp: (o?: LaunchOptions) => Promise<AppHandle>) {
 }
 
 test('Gemini edit references: each source gets a role, the sub-caps are checked before sending, and the edit runs', async ({ launchApp }) => {
-  test.setTimeout(300_000);
   const { sim, app } = await connected(launchApp);
   try {
     const { page, api } = app;
@@ -171,7 +170,6 @@ test('Gemini edit references: each source gets a role, the sub-caps are checked 
 });
 
 test('lipsync takes a clip shorter than 5 s (the 5–60 s advice belongs to video keywording, not lipsync)', async ({ launchApp }) => {
-  test.setTimeout(300_000);
   const { sim, app } = await connected(launchApp);
   try {
     const { page, api } = app;

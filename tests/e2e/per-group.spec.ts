@@ -18,7 +18,6 @@ const CLIENT_ID = 'e2e-per-group';
 const SECRET = `s3cret-${randomUUID()}`;
 
 test('keyword per similar group: one billed call per group, members review what they received', async ({ launchApp }) => {
-  test.setTimeout(450_000);
   const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }] });
   let app: AppHandle | undefined;
   try {
@@ -58,7 +57,7 @@ test('keyword per similar group: one billed call per group, members review what 
     await panel.getByTestId('run-confirm').click();
     await expect(panel).toHaveCount(0);
     const run = page.locator('[data-testid="run-progress"][data-kind="keywords"]').first();
-    await expect(run).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+    await expect(run).toHaveAttribute('data-status', 'done', { timeout: 0 }); // as long as the service takes; the test's safety net bounds it
     expect(sim.billed()[CLIENT_ID]?.keywords).toBe(2);
 
     // Review: walk the four photos; the burst's two non-representatives say whose suggestions they got.

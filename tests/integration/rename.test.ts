@@ -62,7 +62,7 @@ beforeAll(async () => {
   const r = tagsmith('index', photos);
   expect(r.code, r.stderr).toBe(0);
   expect(tagsmith('tag', p('a.jpg'), '--add', 'harbour,boats').code).toBe(0);
-}, 120_000);
+}, 600_000);
 
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
@@ -214,5 +214,5 @@ describe('rename through the Api with the watcher running', () => {
     } finally {
       await host.dispose();
     }
-  }, 120_000);
+  }, 600_000);
 });

@@ -19,7 +19,7 @@ import { useDebounced } from '../../state/useDebounced';
 import { isNumberIn, isOneOf, isPlainObject, usePersistentState } from '../../state/viewState';
 import { useToast } from '../../ui/Toasts';
 import { Button, IconButton, Spinner } from '../../ui/primitives';
-import { IconGrid, IconLoupe, IconReview } from '../../ui/icons';
+import { IconGrid, IconLoupe, IconReview, IconThumbSize } from '../../ui/icons';
 import { RunDialog, type RunKindUi, type RunScope } from '../keywording/RunDialog';
 import { RunProgress } from '../keywording/RunProgress';
 import { KeywordList } from '../keywords/KeywordList';
@@ -590,7 +590,7 @@ export function LibraryView({ active }: { active: boolean }) {
               Scores
             </label>
             <label className="thumb-size" title="Thumbnail size">
-              <span className="muted small">Size</span>
+              <IconThumbSize />
               <input type="range" min={96} max={360} step={4} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} data-testid="thumb-size" aria-label="Thumbnail size" />
             </label>
           </footer>
