@@ -96,6 +96,10 @@ export const API_METHODS = [
   'checkForAgency',
   'getStockFields',
   'setStockFields',
+  'agencyAccount',
+  'setAgencyAccount',
+  'removeAgencyAccount',
+  'uploadToAgency',
   // analysis: quality, faces, colours, flags
   'previewAnalysisRun',
   'startAnalysisRun',

@@ -20,6 +20,7 @@ import { schemas } from './schemas';
 import { log } from '../core/log';
 import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
 import { workflowMethods, type WorkflowOptions } from './workflows';
+import { uploadMethods } from './upload';
 import { creativeMethods, type CreativeApiOptions } from './creative';
 import { analysisMethods } from './analysis';
 import { collectionMethods } from './collections';
@@ -172,6 +173,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     },
     ...service.methods,
     ...workflowMethods(ctx, service, opts),
+    ...uploadMethods(ctx, service),
     ...analysisMethods(ctx, service),
     ...collectionMethods(ctx),
     ...creativeMethods(ctx, service, scanner, opts),

@@ -46,6 +46,8 @@ export const searchQuery = z.strictObject({
   releaseNeeded: z.boolean().optional(),
   flag: z.enum(['pick', 'reject', 'unflagged']).optional(),
   label: z.enum(['red', 'yellow', 'green', 'blue', 'purple', 'none']).optional(),
+  sentTo: z.string().min(1).max(40).optional(),
+  notSentTo: z.string().min(1).max(40).optional(),
   color: z
     .strictObject({
       hex: z.string().regex(/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour like #1e50c8'),
@@ -325,6 +327,10 @@ export const schemas = {
   listAgencies: none,
   checkForAgency: z.strictObject({ ids, agency: agencyId }),
   getStockFields: z.strictObject({ id }),
+  agencyAccount: z.strictObject({ agency: agencyId }),
+  setAgencyAccount: z.strictObject({ agency: agencyId, url: z.string().min(1).max(2000), user: z.string().min(1).max(500), password: z.string().max(2000) }),
+  removeAgencyAccount: z.strictObject({ agency: agencyId }),
+  uploadToAgency: z.strictObject({ ids, agency: agencyId, force: z.boolean().optional() }),
   setStockFields: z.strictObject({
     ids,
     editorial: z.boolean().optional(),

@@ -9,6 +9,8 @@ import { ServiceError } from '../service/errors';
 import { attachWorkflows, onWorkflowEvent } from '../workflows';
 import { WRITE_KIND, writeMetadataHandler } from '../metadata/write-job';
 import { ApiError } from '../core/errors';
+import { AgencyAccounts } from '../credentials/agencies';
+import { UPLOAD_KIND, uploadHandler } from '../metadata/upload';
 
 // The cloud side of the Api: settings, credentials, the connection check and the job queue.
 // The secret goes in through setCredentials and never comes back out of main.
@@ -30,6 +32,8 @@ export type ServiceMethods = Pick<
 
 export interface ServiceOptions {
   credentials?: CredentialStore;
+  /** the agencies' upload accounts (issue 19); the OS keychain by default */
+  agencyAccounts?: AgencyAccounts;
   /** Overrides the stored address for this process (the CLI's --service-url). */
   serviceUrl?: string;
   /** Start working through queued jobs (default true). */
@@ -40,6 +44,7 @@ export interface ServiceHost {
   methods: ServiceMethods;
   queue: JobQueue;
   credentials: CredentialStore;
+  agencyAccounts: AgencyAccounts;
   client(): ServiceClient;
   dispose(): Promise<void>;
 }
@@ -70,6 +75,8 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
   };
 
   const queue = new JobQueue({ db: ctx.db, client: currentClient, handlers: { ...builtinHandlers, [WRITE_KIND]: writeMetadataHandler(ctx) as never } });
+  const agencyAccounts = opts.agencyAccounts ?? new AgencyAccounts();
+  queue.registerHandler(UPLOAD_KIND, uploadHandler(ctx, () => queue, agencyAccounts));
   queue.on('job', (job) => ctx.events.emit('queueJob', job));
   queue.on('batch', (batch) => ctx.events.emit('queueBatch', batch));
   queue.on('lane', (lane) => ctx.events.emit('queueLane', lane));
@@ -165,6 +172,7 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
     methods,
     queue,
     credentials,
+    agencyAccounts,
     client: currentClient,
     async dispose() {
       detach.forEach((off) => off());

@@ -1,13 +1,14 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
-import type { Api, RunTarget, StockFieldsView, SyncStateView } from '../../src-preload/contract';
+import type { AgencyId, Api, RunTarget, StockFieldsView, SyncStateView } from '../../src-preload/contract';
 import { fillMissingFingerprints } from '../library/similarity';
 import { getAssetRow } from '../library/assets';
 import { exportKeywordList, importKeywordList } from '../library/keyword-list';
 import { setStockFields } from '../library/edits';
 import { agencyCategories, readStockFields } from '../library/stock-fields';
 import type { LibraryCtx } from '../library/context';
-import { AGENCY_PROFILES, agencyProfile, agencyView } from '../metadata/agencies';
+import { AGENCY_PROFILES, agencyProfile, agencyView, isAgencyId } from '../metadata/agencies';
+import { sentRecords } from '../library/sent-records';
 import { checkAssets } from '../metadata/agency-check';
 import { buildAgencyCsv } from '../metadata/csv-export';
 import { previewWrite } from '../metadata/preview';
@@ -215,7 +216,10 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
         const list = agencyCategories(f, p.id);
         if (list.length) categories[p.id] = list;
       }
-      return { editorial: f.editorial, releases: f.releases, categories };
+      const sent = sentRecords(ctx.db, id).filter((r) => isAgencyId(r.agency)).map((r) => ({
+        agency: r.agency as AgencyId, name: agencyProfile(r.agency as AgencyId).name, sentAt: r.sentAt, remote: r.remote,
+      }));
+      return { editorial: f.editorial, releases: f.releases, categories, sent };
     },
     async setStockFields({ ids, editorial, releases, categories }) {
       if (categories) {

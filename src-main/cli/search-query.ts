@@ -4,6 +4,7 @@ import type { AssetKind, SearchQuery, SortKey } from '../../src-preload/contract
 import { collectionByName } from '../library/collections';
 import { listFolders } from '../library/folders';
 import { COLOR_LABELS } from '../library/labels';
+import { AGENCY_IDS, isAgencyId } from '../metadata/agencies';
 import { isInside } from '../core/media';
 import type { LibraryCtx } from '../library/context';
 import { parseHex } from '../core/color';
@@ -62,6 +63,7 @@ export const SEARCH_HELP: string[] = [
 '--to DATE            taken on or before DATE (YYYY-MM-DD)',
 '--camera NAME        camera model or make, exactly as `tagsmith show` prints it',
 '--errors             only files that could not be read',
+'--sent-to ID         photos sent to that stock agency (tagsmith upload); --not-sent-to ID: never sent there',
   '--collection NAME    only photos in collection NAME (a smart collection: its live matches; a set: its collections\' photos)',
 ];
 
@@ -91,6 +93,8 @@ export const SEARCH_OPTIONS = {
   to: { type: 'string' },
   camera: { type: 'string' },
   errors: { type: 'boolean' },
+  'sent-to': { type: 'string' },
+  'not-sent-to': { type: 'string' },
 } satisfies OptionSpecs;
 
 /**
@@ -117,6 +121,10 @@ export function queryFromArgs(ctx: LibraryCtx, { values, positionals }: Pick<Par
   if (label !== undefined && !LABELS.includes(label)) throw new UsageError(`--label must be one of ${LABELS.join(', ')} (got “${label}”).`, command);
   const flag = values.flag as string | undefined;
   if (flag !== undefined && !FLAGS.includes(flag)) throw new UsageError(`--flag must be one of ${FLAGS.join(', ')} (got “${flag}”).`, command);
+  for (const o of ['sent-to', 'not-sent-to'] as const) {
+    const a = values[o];
+    if (a !== undefined && !isAgencyId(String(a))) throw new UsageError(`--${o} must be an agency id: ${AGENCY_IDS.join(', ')} (got “${String(a)}”).`, command);
+  }
   const date = (key: 'from' | 'to'): string | undefined => {
     const v = values[key];
     if (v === undefined) return undefined;
@@ -148,6 +156,8 @@ export function queryFromArgs(ctx: LibraryCtx, { values, positionals }: Pick<Par
     takenTo: date('to'),
     camera: typeof values.camera === 'string' && values.camera.trim() ? values.camera.trim() : undefined,
     errorsOnly: values.errors === true || undefined,
+    sentTo: values['sent-to'] as string | undefined,
+    notSentTo: values['not-sent-to'] as string | undefined,
   };
   const scope = typeof values.folder === 'string' ? folderScope(ctx, values.folder) : null;
   if (scope) query.folderId = scope.folderId;

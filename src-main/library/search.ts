@@ -129,6 +129,16 @@ function buildWhere(query: SearchQuery, x: string, probe: boolean): Built {
     clauses.push(`trim(${x}.color_label) = ? COLLATE NOCASE`);
     params.push(query.label);
   }
+  // Issue 19: sent to a stock agency (asset_sent, one row per photo and agency).
+  for (const [agency, not] of [[query.sentTo, ''], [query.notSentTo, 'NOT ']] as const) {
+    if (!agency) continue;
+    clauses.push(
+      probe
+        ? `${not}EXISTS (SELECT 1 FROM asset_sent s WHERE s.asset_id = ${x}.id AND s.agency = ?)`
+        : `${x}.id ${not}IN (SELECT s.asset_id FROM asset_sent s WHERE s.agency = ?)`,
+    );
+    params.push(agency);
+  }
   analysisFilters(query, x, probe, clauses, params);
   return { where: clauses.join(' AND '), params };
 }

@@ -41,6 +41,39 @@ export interface StockFieldsView {
   releases: string[];
   /** Per agency, its categories in order (Adobe: a number as text; Shutterstock: names). */
   categories: Partial<Record<AgencyId, string[]>>;
+  /** Where the photo's file was sent (issue 19's upload), newest first. */
+  sent?: SentRecordView[];
+}
+
+/** "Sent to Adobe Stock on 2026-11-24": the last time the photo's file reached an agency's server. */
+export interface SentRecordView {
+  agency: AgencyId;
+  name: string;
+  /** epoch ms */
+  sentAt: number;
+  /** the address, e.g. sftp://host:22/dir/IMG_1.jpg (never a user name or password) */
+  remote: string;
+}
+
+/** An agency's upload account as the app shows it: never the password. */
+export interface AgencyAccountView {
+  agency: AgencyId;
+  configured: boolean;
+  /** ftp://, ftps:// or sftp://HOST:PORT/DIR */
+  url: string | null;
+  user: string | null;
+  /** 'env': TAGSMITH_UPLOAD_USER / _PASSWORD are set and used instead */
+  source: 'env' | 'keychain' | 'none';
+}
+
+export interface UploadStartedView {
+  /** the Activity batch of the new uploads (null when nothing new was queued) */
+  batchId: string | null;
+  url: string;
+  queued: number;
+  heldBack: { assetId: number; path: string; problems: string[] }[];
+  /** sent before, unchanged, to the same place: not sent again */
+  alreadySent: number;
 }
 
 export interface AgenciesApi {
@@ -50,4 +83,11 @@ export interface AgenciesApi {
   getStockFields(args: { id: number }): Promise<StockFieldsView>;
   /** One undoable edit over the selection; a field left out is kept. Categories replace that agency's only. */
   setStockFields(args: { ids: number[]; editorial?: boolean; releases?: string[]; categories?: { agency: AgencyId; values: string[] } }): Promise<void>;
+  /** The agency's upload account (address and user; the password never leaves main). */
+  agencyAccount(args: { agency: AgencyId }): Promise<AgencyAccountView>;
+  /** Store address, user and password in the OS keychain; an empty password keeps the stored one. Resumes the agency's paused uploads. */
+  setAgencyAccount(args: { agency: AgencyId; url: string; user: string; password: string }): Promise<AgencyAccountView>;
+  removeAgencyAccount(args: { agency: AgencyId }): Promise<AgencyAccountView>;
+  /** Check, then queue one upload per photo that passes (all with force); progress and cancel in Activity. */
+  uploadToAgency(args: { ids: number[]; agency: AgencyId; force?: boolean }): Promise<UploadStartedView>;
 }

@@ -61,6 +61,9 @@ export interface SearchQuery {
   flag?: 'pick' | 'reject' | 'unflagged';
   /** Colour label; 'none' = no label at all (a label other software named otherwise matches neither). */
   label?: ColorLabel | 'none';
+  /** Photos whose file was sent to this stock agency (an agency id such as 'adobe'), or never sent to it. */
+  sentTo?: string;
+  notSentTo?: string;
   /** Colour by perceptual distance (CIE76 in L*a*b*) to the measured palette. */
   color?: ColorQuery;
   /** In this collection: a manual one's members, a smart one's live matches, a set's collections' photos. */

@@ -8,7 +8,7 @@ import { SEARCH_HELP, SEARCH_OPTIONS, queryFromArgs } from '../search-query';
 
 export const command: Command = {
   name: 'search',
-  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch|custom] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX] [--lens TEXT] [--iso MIN-MAX] [--focal MIN-MAX] [--aperture MIN-MAX] [--label red|yellow|green|blue|purple|none] [--flag pick|reject|none] [--collection NAME] [--min-rating N] [--without-keyword K]... [--from DATE] [--to DATE] [--camera NAME] [--errors]',
+  usage: 'search [TEXT] [--keyword K]... [--no-keywords] [--type image|video|audio] [--folder F] [--limit N] [--sort takenAt|name|addedAt|size|quality|ugcQuality|colorMatch|custom] [--desc] [--min-quality S] [--ugc-class N]... [--has-faces] [--child] [--color HEX] [--lens TEXT] [--iso MIN-MAX] [--focal MIN-MAX] [--aperture MIN-MAX] [--label red|yellow|green|blue|purple|none] [--flag pick|reject|none] [--collection NAME] [--min-rating N] [--without-keyword K]... [--from DATE] [--to DATE] [--camera NAME] [--errors] [--sent-to ID] [--not-sent-to ID]',
   summary: 'Find assets; lists every match (every file of a RAW+JPEG pair) unless --limit is given.',
   help: SEARCH_HELP,
   options: SEARCH_OPTIONS,

@@ -265,6 +265,8 @@ export function indexable(query: SearchQuery): boolean {
     query.ageMin === undefined &&
     query.ageMax === undefined &&
     query.releaseNeeded === undefined &&
+    !query.sentTo &&
+    !query.notSentTo &&
     !query.color
   );
 }

@@ -25,6 +25,7 @@ import { migration as m019 } from './019-keyword-casing-by-language';
 import { migration as m020 } from './020-per-group-runs';
 import { migration as m021 } from './021-metadata-template-fields';
 import { migration as m022 } from './022-rename-journal';
+import { migration as m023 } from './023-upload-records';
 
 export type { Migration } from './migration';
 
@@ -51,4 +52,5 @@ export const migrations: Migration[] = [
   m020,
   m021,
   m022,
+  m023,
 ];

@@ -166,7 +166,11 @@ function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; s
               </td>
               <td className="num">{j.attempts > 0 ? j.attempts : ''}</td>
               <td className="job-message" data-testid="job-message">
-                {j.error ? <span className={j.state === 'failed' ? 'error-text' : j.state === 'unknown' ? 'warn-text' : 'muted'}>{j.error.message}</span> : null}
+                {j.error ? (
+                  <span className={j.state === 'failed' ? 'error-text' : j.state === 'unknown' ? 'warn-text' : 'muted'}>{j.error.message}</span>
+                ) : j.state === 'running' && j.phase && j.phase !== 'sent' ? (
+                  <span className="muted" data-testid="job-phase">{j.phase}</span>
+                ) : null}
               </td>
               <td className="actions">
                 {(j.state === 'failed' || j.state === 'unknown') && (

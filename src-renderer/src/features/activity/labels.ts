@@ -17,7 +17,8 @@ const LANES: Record<string, string> = {
   faceswap: 'Face swap',
 };
 
-export const laneLabel = (name: string): string => LANES[name] ?? name;
+// Issue 19: one upload lane per agency ('local:upload:adobe').
+export const laneLabel = (name: string): string => LANES[name] ?? (name.startsWith('local:upload:') ? `Upload to ${name.slice('local:upload:'.length)}` : name);
 
 /** Billing keys as the service names its models (see the endpoint table in main). */
 export const BILLING_KEYS: { key: string; label: string }[] = [

@@ -29,6 +29,11 @@ export function AgencySection({ ids, sampleId }: { ids: number[]; sampleId: numb
 
   return (
     <Section title="Agencies" testId="agency-section">
+      {(values?.sent ?? []).map((s) => (
+        <p key={s.agency} className="small" data-testid="stock-sent" data-agency={s.agency} title={s.remote}>
+          Sent to {s.name} on {new Date(s.sentAt).toISOString().slice(0, 10)}
+        </p>
+      ))}
       <label className="small" data-testid="stock-editorial-label">
         <input
           type="checkbox"

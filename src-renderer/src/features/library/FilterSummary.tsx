@@ -6,6 +6,12 @@ type Key = keyof FilterState;
 const range = (r: NumberRange, unit = ''): string =>
   r.min !== undefined && r.max !== undefined ? `${r.min}–${r.max}${unit}` : r.min !== undefined ? `≥ ${r.min}${unit}` : `≤ ${r.max}${unit}`;
 
+/** The agencies' names for the summary (ids as the catalogue stores them; the profiles live in main). */
+const AGENCY_NAMES: Record<string, string> = {
+  adobe: 'Adobe Stock', shutterstock: 'Shutterstock', getty: 'Getty Images / iStock', alamy: 'Alamy', pond5: 'Pond5',
+  dreamstime: 'Dreamstime', '123rf': '123RF', depositphotos: 'Depositphotos', freepik: 'Freepik',
+};
+
 const KIND: Record<string, string> = { image: 'Photos', video: 'Videos', audio: 'Audio' };
 
 /** How each filter in use reads in the summary; a filter not named here shows its name. */
@@ -37,6 +43,8 @@ const DESCRIBE: { [K in Key]?: (v: NonNullable<FilterState[K]>) => string } = {
   iso: (v) => `ISO ${range(v)}`,
   focalLength: (v) => `Focal ${range(v, ' mm')}`,
   aperture: (v) => `f/${range(v)}`,
+  sentTo: (v) => `Sent to ${AGENCY_NAMES[v] ?? v}`,
+  notSentTo: (v) => `Not sent to ${AGENCY_NAMES[v] ?? v}`,
 };
 
 const inUse = (v: unknown): boolean => v !== undefined && v !== false && v !== '' && !(Array.isArray(v) && v.length === 0);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AssetKind, Facets, NumberRange, SearchQuery } from '../../../../src-preload/contract';
+import type { AgencyProfileView, AssetKind, Facets, NumberRange, SearchQuery } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
 import { COLOR_LABELS, labelName } from '../../ui/ColorLabel';
 import { Section, formatCount } from '../../ui/primitives';
@@ -71,6 +71,26 @@ function RangeFilter({ label, unit, value, onChange, testId, step }: { label: st
         <input type="number" min="0" step={step} value={value?.max ?? ''} placeholder="max" aria-label={`${label} up to`} data-testid={`${testId}-max`} onChange={(e) => end('max', e.target.value)} />
         {unit && <span className="muted small">{unit}</span>}
       </div>
+    </div>
+  );
+}
+
+/** Issue 19: photos sent to a stock agency by the upload, or never sent there. */
+function SentFilter({ filters, set }: { filters: FilterState; set(patch: Partial<FilterState>): void }) {
+  const agencies = useQuery<AgencyProfileView[]>('agencies', [], (a) => a.listAgencies());
+  const value = filters.sentTo ? `to:${filters.sentTo}` : filters.notSentTo ? `not:${filters.notSentTo}` : '';
+  const choose = (v: string) => {
+    const [how, id] = v.split(':');
+    set({ sentTo: how === 'to' ? id : undefined, notSentTo: how === 'not' ? id : undefined });
+  };
+  return (
+    <div className="filter-row">
+      <label className="filter-label">Sent</label>
+      <select value={value} onChange={(e) => choose(e.target.value)} data-testid="filter-sent">
+        <option value="">Sent anywhere or not</option>
+        {(agencies.data ?? []).map((a) => <option key={`to:${a.id}`} value={`to:${a.id}`}>Sent to {a.name}</option>)}
+        {(agencies.data ?? []).map((a) => <option key={`not:${a.id}`} value={`not:${a.id}`}>Not sent to {a.name}</option>)}
+      </select>
     </div>
   );
 }
@@ -183,6 +203,7 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
         <label className="filter-label">Lens</label>
         <input type="text" value={filters.lens ?? ''} placeholder="any lens" onChange={(e) => set({ lens: e.target.value || undefined })} data-testid="filter-lens" />
       </div>
+      <SentFilter filters={filters} set={set} />
       <RangeFilter label="ISO" unit="" step="100" value={filters.iso} onChange={(iso) => set({ iso })} testId="filter-iso" />
       <RangeFilter label="Focal" unit="mm" step="1" value={filters.focalLength} onChange={(focalLength) => set({ focalLength })} testId="filter-focal" />
       <RangeFilter label="Aperture" unit="ƒ/" step="0.1" value={filters.aperture} onChange={(aperture) => set({ aperture })} testId="filter-aperture" />

@@ -8,6 +8,7 @@ import { errorText, useToast } from '../../ui/Toasts';
 import { CapsForm } from './CapsForm';
 import { KeywordSettingsCard } from './KeywordSettingsCard';
 import { BackupsCard } from './BackupsCard';
+import { AgenciesCard } from './AgenciesCard';
 import { SystemCard } from './SystemCard';
 import { useServiceSettings } from './useServiceSettings';
 
@@ -42,6 +43,7 @@ export function SettingsView({ active }: { active: boolean }) {
         <Connection verdict={verdict} onVerdict={setVerdict} configured={settings.credentials.configured} />
         <CapsForm active={active} />
         <KeywordSettingsCard active={active} />
+        <AgenciesCard active={active} />
         <BackupsCard active={active} />
         <SystemCard active={active} />
         <section className="card" data-testid="privacy-note">

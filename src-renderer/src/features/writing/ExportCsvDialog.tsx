@@ -41,6 +41,7 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
 
   useEffect(() => {
     api.listAgencies().then(setAgencies, (err: unknown) => setProblem(errorText(err)));
@@ -78,6 +79,31 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
     }
   };
 
+  // Issue 19: the same selection to the agency's upload server, through the queue (Activity
+  // shows the progress and can cancel); failing photos are held back unless overridden.
+  const upload = async () => {
+    if (!profile) return;
+    setBusy(true);
+    setProblem(null);
+    try {
+      const out = await api.uploadToAgency({ ids, agency, force: override });
+      const parts = [`${formatCount(out.queued)} ${out.queued === 1 ? 'photo' : 'photos'} on the way to ${profile.name} (${out.url}): progress in Activity.`];
+      if (out.alreadySent) parts.push(`${formatCount(out.alreadySent)} already sent unchanged.`);
+      if (out.heldBack.length) parts.push(`${formatCount(out.heldBack.length)} held back by the check.`);
+      setSent(parts.join(' '));
+      toast.info(parts[0]);
+    } catch (err) {
+      setProblem(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const uploadButton = profile && profile.protocols.length > 0 && !sent && (
+    <Button disabled={busy || !verdicts || sendable === 0} onClick={() => void upload()} data-testid="csv-upload" title="Send the files to the agency’s upload server (Settings › Agencies)">
+      {verdicts ? `Upload ${formatCount(sendable)}…` : 'Upload…'}
+    </Button>
+  );
+
   return (
     <Modal
       title={`Check & export for ${formatCount(ids.length)} ${ids.length === 1 ? 'photo' : 'photos'}`}
@@ -85,12 +111,16 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
       onClose={onClose}
       testId="export-csv"
       footer={
-        done ? (
-          <Button variant="primary" onClick={onClose} data-testid="csv-done">Done</Button>
+        done || sent ? (
+          <>
+            {uploadButton}
+            <Button variant="primary" onClick={onClose} data-testid="csv-done">Done</Button>
+          </>
         ) : (
           <>
             <Button onClick={onClose} data-testid="csv-cancel">Cancel</Button>
             <Button onClick={check} data-testid="csv-recheck">Check again</Button>
+            {uploadButton}
             <Button
               variant="primary"
               disabled={busy || !verdicts || !profile?.csv || sendable === 0}
@@ -107,7 +137,7 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
       <div className="agency-choice" role="radiogroup" aria-label="Agency">
         {(agencies ?? []).map((a) => (
           <label key={a.id} className={`agency${agency === a.id ? ' on' : ''}`} data-testid={`csv-agency-${a.id}`}>
-            <input type="radio" name="agency" checked={agency === a.id} onChange={() => { setAgency(a.id); setOverride(false); setDone(null); }} />
+            <input type="radio" name="agency" checked={agency === a.id} onChange={() => { setAgency(a.id); setOverride(false); setDone(null); setSent(null); }} />
             <span className="agency-text">
               <strong>{a.name}</strong>
               <span className="muted small">{a.csvHeader ? a.csvHeader.join(', ') : 'No metadata CSV documented: check only'}</span>
@@ -144,7 +174,7 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
               ))}
             </ul>
           )}
-          {failing.length > 0 && profile?.csv && !done && (
+          {failing.length > 0 && !done && !sent && (
             <label className="small" data-testid="csv-override">
               <input type="checkbox" checked={override} onChange={(e) => setOverride(e.target.checked)} /> Include the {formatCount(failing.length)} failing {failing.length === 1 ? 'photo' : 'photos'} anyway
             </label>
@@ -152,6 +182,7 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
         </div>
       )}
       {done && <p className="small" data-testid="csv-result">{done}</p>}
+      {sent && <p className="small" data-testid="csv-upload-result">{sent}</p>}
       {problem && <p className="error-text" data-testid="csv-error">{problem}</p>}
     </Modal>
   );

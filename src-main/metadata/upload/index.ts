@@ -1,0 +1,145 @@
+import { basename } from 'node:path';
+import type { AgencyId } from '../../../src-preload/contract';
+import type { AgencyAccounts } from '../../credentials/agencies';
+import type { JobQueue } from '../../jobs/queue';
+import { TERMINAL_STATES } from '../../jobs/types';
+import type { LibraryCtx } from '../../library/context';
+import { sentRecord } from '../../library/sent-records';
+import { agencyProfile } from '../agencies';
+import { checkAssets } from '../agency-check';
+import { DestinationError, destinationText, parseDestination } from './destination';
+import { UPLOAD_KIND, uploadLane, type UploadPayload, type UploadResult } from './upload-job';
+
+// Sending photos to an agency, shared by the CLI and the app: the agency check first (failing
+// photos held back unless forced), then one durable upload job per photo in the agency's lane.
+// Jobs an earlier run left unfinished for the same photo, agency and address are taken over,
+// not doubled; a photo already sent unchanged to the same place is not sent again (unless forced).
+
+export { DestinationError, parseDestination, destinationText } from './destination';
+export { UPLOAD_KIND, UPLOAD_LANE_PREFIX, uploadHandler, uploadLane, type UploadPayload, type UploadResult } from './upload-job';
+
+/** The destination: the one given, else the address stored with the agency's account, else the profile's fixed host. */
+export async function destinationFor(accounts: AgencyAccounts, agency: AgencyId, url?: string | null): Promise<string> {
+  const profile = agencyProfile(agency);
+  const text = url ?? (await accounts.get(agency))?.url ?? (profile.upload.host ? `${profile.upload.protocols[0] ?? 'ftp'}://${profile.upload.host}${profile.upload.port ? `:${profile.upload.port}` : ''}/` : null);
+  if (!text) {
+    throw new DestinationError(`${profile.name} gives each contributor their own upload server (${profile.upload.note}) Store it with the account in Settings › Agencies, or give --url.`);
+  }
+  return destinationText(parseDestination(text));
+}
+
+export interface UploadStarted {
+  agency: AgencyId;
+  url: string;
+  batchId: string | null;
+  /** photos on their way (new jobs, or unfinished ones taken over) */
+  jobs: { assetId: number; path: string; jobId: number }[];
+  heldBack: { assetId: number; path: string; problems: string[] }[];
+  /** sent before, unchanged, to the same place */
+  alreadySent: { assetId: number; path: string; sentAt: number }[];
+}
+
+function unfinishedJob(ctx: LibraryCtx, assetId: number, agency: AgencyId, url: string): number | null {
+  const r = ctx.db
+    .prepare<[string, number, string, string], { id: number }>(
+      `SELECT id FROM jobs WHERE kind = ? AND state IN ('queued', 'running', 'paused') AND json_valid(payload)
+         AND json_extract(payload, '$.assetId') = ? AND json_extract(payload, '$.agency') = ? AND json_extract(payload, '$.url') = ?
+       ORDER BY id LIMIT 1`,
+    )
+    .get(UPLOAD_KIND, assetId, agency, url);
+  return r?.id ?? null;
+}
+
+/**
+ * Check and queue. The agency's lane is resumed (the user asked to send), so a queue stopped
+ * by a refused login goes on with the account now stored.
+ */
+export function startUpload(ctx: LibraryCtx, queue: JobQueue, args: { ids: readonly number[]; agency: AgencyId; url: string; force?: boolean }): UploadStarted {
+  const { agency, url } = args;
+  const force = args.force === true;
+  const out: UploadStarted = { agency, url, batchId: null, jobs: [], heldBack: [], alreadySent: [] };
+  const toQueue: { assetId: number; path: string }[] = [];
+  for (const c of checkAssets(ctx, args.ids, agency)) {
+    if (!c.ok && !force) {
+      out.heldBack.push({ assetId: c.assetId, path: c.path, problems: c.problems });
+      continue;
+    }
+    const existing = unfinishedJob(ctx, c.assetId, agency, url);
+    if (existing !== null) {
+      out.jobs.push({ assetId: c.assetId, path: c.path, jobId: existing });
+      continue;
+    }
+    const sent = sentRecord(ctx.db, c.assetId, agency);
+    const hash = ctx.db.prepare<[number], { h: string | null }>('SELECT content_hash AS h FROM assets WHERE id = ?').get(c.assetId)?.h ?? null;
+    if (!force && sent && hash && sent.contentHash === hash && sent.remote === destinationText(parseDestination(url), basename(c.path))) {
+      out.alreadySent.push({ assetId: c.assetId, path: c.path, sentAt: sent.sentAt });
+      continue;
+    }
+    toQueue.push({ assetId: c.assetId, path: c.path });
+  }
+  queue.resumeLane(uploadLane(agency));
+  for (const id of out.jobs.map((j) => j.jobId)) {
+    if (queue.getJob(id)?.state === 'paused') queue.resumeJob(id);
+  }
+  if (toQueue.length) {
+    const label = `Upload ${toQueue.length} to ${agencyProfile(agency).name}`;
+    const payloads: UploadPayload[] = toQueue.map((t) => ({ assetId: t.assetId, agency, url }));
+    const { batch, jobIds } = queue.enqueueBatch(label, payloads.map((payload) => ({ kind: UPLOAD_KIND, payload })));
+    out.batchId = batch.id;
+    toQueue.forEach((t, i) => out.jobs.push({ ...t, jobId: jobIds[i] }));
+  }
+  return out;
+}
+
+/** Resolves when every job has ended, or the agency's lane was stopped (a refused login, the user's pause) with nothing running. */
+export function waitForUpload(queue: JobQueue, started: UploadStarted, onProgress?: (done: number, total: number, phase: string | null) => void): Promise<void> {
+  const lane = uploadLane(started.agency);
+  const ids = started.jobs.map((j) => j.jobId);
+  return new Promise<void>((resolve) => {
+    const check = () => {
+      const jobs = ids.map((id) => queue.getJob(id)).filter((j) => j !== undefined);
+      const done = jobs.filter((j) => TERMINAL_STATES.includes(j.state));
+      const running = jobs.find((j) => j.state === 'running');
+      onProgress?.(done.length, ids.length, running?.phase ?? null);
+      const laneView = queue.lanes().find((l) => l.name === lane);
+      const stopped = !running && (laneView?.paused || queue.status().hold?.reason === 'user');
+      if (done.length < jobs.length && !stopped) return;
+      offJob();
+      offStatus();
+      clearInterval(timer);
+      resolve();
+    };
+    const offJob = queue.on('job', check);
+    const offStatus = queue.on('status', check);
+    // A lane pause arrives as a setting, not always as a job event.
+    const timer = setInterval(check, 500);
+    check();
+  });
+}
+
+export interface UploadOutcome {
+  uploaded: string[];
+  failed: { path: string; reason: string }[];
+}
+
+/** What became of each photo (the CLI's `{uploaded, failed}`); jobs that did not run are cancelled and said so. */
+export function uploadOutcome(queue: JobQueue, started: UploadStarted): UploadOutcome {
+  const name = agencyProfile(started.agency).name;
+  const out: UploadOutcome = { uploaded: started.alreadySent.map((a) => a.path), failed: [] };
+  for (const h of started.heldBack) out.failed.push({ path: h.path, reason: `Held back: it fails ${name}'s rules (fix them, or add --force): ${h.problems.join(' ')}` });
+  const stoppedBy = started.jobs.map((j) => queue.getJob(j.jobId)).find((j) => j?.state === 'failed' && /are paused/.test(j.error?.message ?? ''));
+  for (const j of started.jobs) {
+    const view = queue.getJob(j.jobId);
+    if (view?.state === 'done') {
+      out.uploaded.push((view.result as UploadResult | null)?.path ?? j.path);
+      continue;
+    }
+    if (view && !TERMINAL_STATES.includes(view.state)) {
+      queue.cancelJob(j.jobId);
+      out.failed.push({ path: j.path, reason: stoppedBy ? `Not sent: uploads to ${name} stopped (${stoppedBy.error?.message.split('. ')[0]}).` : `Not sent: uploads to ${name} were paused.` });
+      continue;
+    }
+    out.failed.push({ path: j.path, reason: view?.error?.message ?? (view?.state === 'cancelled' ? 'Cancelled.' : 'The upload did not finish.') });
+  }
+  return out;
+}
