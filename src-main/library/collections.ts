@@ -194,13 +194,13 @@ function manual(ctx: LibraryCtx, id: number, doing: string): CollectionRow {
 export function addToCollection(ctx: LibraryCtx, id: number, ids: readonly number[]): number {
   const row = manual(ctx, id, 'added');
   let next = (prepared(ctx.db, 'SELECT coalesce(max(position), 0) FROM collection_assets WHERE collection_id = ?').pluck().get(id) as number) + 1;
-  return editMembership(ctx, id, ids, (old) => (old !== null ? old : next++), `add ${describeCount(ctx, [...new Set(ids)])} to ${quote(row.name)}`);
+  return editMembership(ctx, id, ids, (old) => (old !== null ? old : next++), (count) => `add ${count} to ${quote(row.name)}`);
 }
 
 /** Take photos out of a collection; the photos and their files stay as they are. */
 export function removeFromCollection(ctx: LibraryCtx, id: number, ids: readonly number[]): number {
   const row = manual(ctx, id, 'removed');
-  return editMembership(ctx, id, ids, () => null, `remove ${describeCount(ctx, [...new Set(ids)])} from ${quote(row.name)}`);
+  return editMembership(ctx, id, ids, () => null, (count) => `remove ${count} from ${quote(row.name)}`);
 }
 
 /** Positions closer than this are renumbered 1..n (REAL halves a gap each time a photo goes between two). */
@@ -235,5 +235,5 @@ export function reorderCollection(ctx: LibraryCtx, id: number, ids: readonly num
   const place = new Map<number, number>();
   if (step >= MIN_GAP) moving.forEach((a, i) => place.set(a, lo + step * (i + 1)));
   else [...rest.slice(0, at), ...moving, ...rest.slice(at)].forEach((a, i) => place.set(a, i + 1));
-  editMembership(ctx, id, [...place.keys()], (old, assetId) => place.get(assetId) ?? old, `reorder ${describeCount(ctx, moving)} in ${quote(row.name)}`);
+  editMembership(ctx, id, [...place.keys()], (old, assetId) => place.get(assetId) ?? old, () => `reorder ${describeCount(ctx, moving)} in ${quote(row.name)}`);
 }

@@ -161,10 +161,10 @@ export function editMembership(
   collectionId: number,
   ids: readonly number[],
   place: (old: number | null, assetId: number) => number | null,
-  description: string,
+  description: (count: string) => string,
 ): number {
-  const live = checkIds(ctx, ids);
-  return applyFields(ctx, live, [[`collection:${collectionId}`, (old, assetId) => place(old as number | null, assetId)]], description);
+  const live = checkIds(ctx, ids); // before anything reads the ids: a missing one is "not found"
+  return applyFields(ctx, live, [[`collection:${collectionId}`, (old, assetId) => place(old as number | null, assetId)]], description(countNoun(ctx, live)));
 }
 
 /** "3 photos", "1 video": for the descriptions of edits made elsewhere in the library. */

@@ -38,9 +38,9 @@ describe('agency fields', () => {
     await api.setStockFields({ ids, categories: { agency: 'adobe', values: ['20'] } });
     await api.setStockFields({ ids: [ids[0]], editorial: true, releases: ['Harbour master', 'Boat owner'] });
     expect(await api.getStockFields({ id: ids[0] })).toEqual({
-      editorial: true, releases: ['Harbour master', 'Boat owner'], categories: { adobe: ['20'], shutterstock: ['Nature', 'Transportation'] },
+      editorial: true, releases: ['Harbour master', 'Boat owner'], categories: { adobe: ['20'], shutterstock: ['Nature', 'Transportation'] }, sent: [],
     });
-    expect(await api.getStockFields({ id: ids[1] })).toEqual({ editorial: false, releases: [], categories: { adobe: ['20'], shutterstock: ['Nature', 'Transportation'] } });
+    expect(await api.getStockFields({ id: ids[1] })).toEqual({ editorial: false, releases: [], categories: { adobe: ['20'], shutterstock: ['Nature', 'Transportation'] }, sent: [] });
     expect((await api.checkForAgency({ ids, agency: 'shutterstock' })).map((v) => v.ok)).toEqual([true, true]);
 
     const ss = await api.exportCsv({ ids, agency: 'shutterstock' });
