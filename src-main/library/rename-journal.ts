@@ -60,8 +60,13 @@ function move(from: string, to: string): void {
   renameSync(from, to);
 }
 
-/** Point the catalogue at the file's new name and drop its journal row: one transaction. */
-function commitRow(ctx: JournalCtx, j: JournalRow): void {
+/**
+ * Point the catalogue at the file's new name and drop its journal row: one transaction. A live
+ * batch keeps the row (`keepRow`) until every file of its shot has moved, so that a kill between
+ * a RAW and its JPEG leaves the journal saying the shot was under way (and recovery moves the
+ * partner too) instead of forgetting the half that had moved.
+ */
+function commitRow(ctx: JournalCtx, j: JournalRow, keepRow = false): void {
   ctx.db.transaction(() => {
     const row = prepared(ctx.db, 'SELECT folder_id FROM assets WHERE id = ?').get(j.asset_id) as { folder_id: number } | undefined;
     if (row) {
@@ -74,8 +79,13 @@ function commitRow(ctx: JournalCtx, j: JournalRow): void {
       prepared(ctx.db, 'UPDATE scan_errors SET path = ? WHERE asset_id = ? AND path = ?')
         .run(abs(j.folder_path, j.to_rel), j.asset_id, abs(j.folder_path, j.from_rel));
     }
-    prepared(ctx.db, 'DELETE FROM rename_journal WHERE id = ?').run(j.id);
+    if (!keepRow) prepared(ctx.db, 'DELETE FROM rename_journal WHERE id = ?').run(j.id);
   })();
+}
+
+/** Drop the journal rows of a shot whose files have all been settled. */
+export function closeShot(ctx: JournalCtx, batch: string, shot: number): void {
+  prepared(ctx.db, 'DELETE FROM rename_journal WHERE batch = ? AND shot = ?').run(batch, shot);
 }
 
 /** A file that did not move: its sidecars go back, its journal row (and, for a rename, its logged change) go. */
@@ -94,8 +104,8 @@ function rollBackRow(ctx: JournalCtx, j: JournalRow): void {
   })();
 }
 
-/** Sidecars first, then the file (the commit point), then the catalogue. */
-export function applyRow(ctx: JournalCtx, j: JournalRow): void {
+/** Sidecars first, then the file (the commit point), then the catalogue (see commitRow for `keepRow`). */
+export function applyRow(ctx: JournalCtx, j: JournalRow, keepRow = false): void {
   const sidecars = JSON.parse(j.sidecars) as [string, string][];
   const done: [string, string][] = [];
   try {
@@ -110,7 +120,7 @@ export function applyRow(ctx: JournalCtx, j: JournalRow): void {
     rollBackRow(ctx, { ...j, sidecars: JSON.stringify(done) });
     throw err;
   }
-  commitRow(ctx, j);
+  commitRow(ctx, j, keepRow);
 }
 
 function isAlive(pid: number): boolean {

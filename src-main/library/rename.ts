@@ -5,7 +5,7 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import { stackKeyOf } from './formats';
-import { abs, applyRow, sameFile } from './rename-journal';
+import { abs, applyRow, closeShot, sameFile } from './rename-journal';
 import { fillTemplate, parseTemplate, TemplateError, type ParsedTemplate } from './rename-template';
 
 // Batch rename (issue 16). A plan names every file's new name (a RAW and its JPEG are one shot:
@@ -251,13 +251,19 @@ function execute(ctx: LibraryCtx, jobs: Job[], log: (db: LibraryCtx['db']) => { 
     }));
   })();
   const result: RenameResult = { renamed: [], failed: [] };
+  // A shot's rows stay in the journal until all its files are settled (see commitRow).
+  const left = new Map<number, number>();
+  for (const j of journal) left.set(j.shot, (left.get(j.shot) ?? 0) + 1);
   for (const j of journal) {
     try {
-      applyRow(ctx, j);
+      applyRow(ctx, j, true);
       result.renamed.push({ assetId: j.asset_id, from: abs(j.folder_path, j.from_rel), to: abs(j.folder_path, j.to_rel) });
     } catch (err) {
       result.failed.push({ assetId: j.asset_id, path: abs(j.folder_path, j.from_rel), reason: err instanceof Error ? err.message : String(err) });
     }
+    const remaining = left.get(j.shot)! - 1;
+    left.set(j.shot, remaining);
+    if (remaining === 0) closeShot(ctx, batch, j.shot);
   }
   const ids = [...result.renamed, ...result.failed].map((r) => r.assetId);
   if (ids.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: ids });
