@@ -53,13 +53,16 @@ export async function writeThroughQueue(ctx: LibraryCtx, queue: JobQueue, ids: r
     throw new ApiError('not_found', `${missing.length === 1 ? 'One of the selected items is' : `${missing.length} of the selected items are`} no longer in the library. Refresh and try again.`);
   }
   const { batch, jobIds } = queue.enqueueBatch(label, ids.map((assetId) => ({ kind: WRITE_KIND, payload: { assetId } })));
+  // Asked after every job event: the batch's counts by state (one indexed query), not each of
+  // its jobs read back (for a batch of thousands that was a main-thread stall per event).
   const settled = () => {
-    const jobs = jobIds.map((id) => queue.getJob(id)!);
-    if (jobs.every((j) => TERMINAL_STATES.includes(j.state))) return true;
     const b = queue.getBatch(batch.id);
-    const lane = queue.lanes().find((l) => l.name === WRITE_LANE);
-    const running = jobs.some((j) => j.state === 'running');
-    return !running && (b?.paused || b?.cancelled || lane?.paused || queue.status().hold?.reason === 'user');
+    if (!b) return true;
+    const ended = TERMINAL_STATES.reduce((n, s) => n + (b.counts[s] ?? 0), 0);
+    if (ended >= b.total) return true;
+    if ((b.counts.running ?? 0) > 0) return false;
+    if (b.paused || b.cancelled) return true;
+    return !!queue.lanes().find((l) => l.name === WRITE_LANE)?.paused || queue.status().hold?.reason === 'user';
   };
   await new Promise<void>((resolve) => {
     const check = () => {
