@@ -6,9 +6,11 @@ import type { WriteTags } from 'exiftool-vendored';
 import { blocksFromTags, readExiftoolTags, sharedExifTool } from '../library/metadata';
 import { reconcileBlocks, type BlockDisagreement } from '../library/metadata-blocks';
 import {
-  EXTENDED_MAPPINGS, FIELD_NAMES, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES,
-  fieldsFromTags, flattenKeywords, hierarchiesOf, normHierarchy, sameField, shortenedWarning, texts, truncateUtf8,
-  type Dict, type FieldName, type FileFields, type ManagedFields, type TextFieldName,
+  FIELD_NAMES, flattenKeywords, hierarchiesOf, normHierarchy, sameField,
+  type FieldName, type FileFields, type ManagedFields, type TextFieldName,
+} from '../library/managed-fields';
+import {
+  EXTENDED_MAPPINGS, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES, fieldsFromTags, shortenedWarning, texts, truncateUtf8, type Dict,
 } from './fields';
 import { desiredForWrite } from '../library/field-merge';
 import type { ExtendedField } from '../library/extended-fields';
