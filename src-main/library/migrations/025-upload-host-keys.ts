@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 24,
+  version: 25,
   name: 'upload host keys',
   // Issue 19, SFTP host keys, trusted on first use as OpenSSH does: the first connection to an
   // agency's SFTP server records the server's key fingerprint (SHA256:…, OpenSSH's format) per
