@@ -13,6 +13,8 @@ import { createRequire } from 'node:module';
 
 /** The part of libheif-js's API this module uses (the package ships no types for its bundle). */
 interface HeifImageHandle {
+  /** The embind handle; its raw pointer serves the C functions libheif-js does not wrap (thumbnails). */
+  handle: { $$: { ptr: number } };
   get_width(): number;
   get_height(): number;
   is_primary(): boolean;
@@ -26,7 +28,28 @@ interface HeifDecoderInstance {
 interface LibHeif {
   ready?: Promise<unknown>;
   HeifDecoder: new () => HeifDecoderInstance;
+  // libheif's C API as the bundle exports it (pointers are numbers into HEAPU8/HEAPU32).
+  HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
+  HEAP32: Int32Array;
+  _malloc(size: number): number;
+  _free(ptr: number): void;
+  _heif_image_handle_get_number_of_thumbnails(handle: number): number;
+  _heif_image_handle_get_list_of_thumbnail_IDs(handle: number, ids: number, count: number): number;
+  /** heif_error is returned through its first argument (a 16-byte struct, code first). */
+  _heif_image_handle_get_thumbnail(err: number, handle: number, id: number, out: number): void;
+  _heif_image_handle_get_width(handle: number): number;
+  _heif_image_handle_get_height(handle: number): number;
+  _heif_image_handle_release(handle: number): void;
+  _heif_decode_image(err: number, handle: number, out: number, colorspace: number, chroma: number, options: number): void;
+  _heif_image_get_plane_readonly2(image: number, channel: number, stride: number): number;
+  _heif_image_release(image: number): void;
 }
+
+// libheif's enum values (heif.h): RGB colour space, interleaved RGBA chroma and channel.
+const HEIF_COLORSPACE_RGB = 1;
+const HEIF_CHROMA_INTERLEAVED_RGBA = 11;
+const HEIF_CHANNEL_INTERLEAVED = 10;
 
 let libheif: LibHeif | null = null;
 
@@ -129,6 +152,54 @@ export function decodeHeif(buf: Buffer, maxPixels: number): Promise<HeifPixels> 
       return { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), width, height };
     });
   });
+}
+
+/**
+ * The thumbnail a camera or phone stored beside the primary picture (a `thmb` item, typically
+ * 320 px wide), decoded to RGBA with the file's transforms applied: a picture for the grid at
+ * once, long before the 12 MP primary image is decoded. Null when the file has none.
+ */
+export function heifThumbnail(buf: Buffer): Promise<HeifPixels | null> {
+  return oneAtATime(async () => {
+    const lib = await loadLibheif();
+    return withPrimary(lib, buf, async (primary) => decodeThumbnail(lib, primary.handle.$$.ptr));
+  });
+}
+
+function decodeThumbnail(lib: LibHeif, handle: number): HeifPixels | null {
+  const count = lib._heif_image_handle_get_number_of_thumbnails(handle);
+  if (count < 1) return null;
+  const scratch = lib._malloc(16 + 4 * count + 4 + 4 + 8);
+  const err = scratch;
+  const ids = scratch + 16;
+  const outHandle = ids + 4 * count;
+  const outImage = outHandle + 4;
+  const stride = outImage + 4;
+  let thumb = 0;
+  let image = 0;
+  try {
+    lib._heif_image_handle_get_list_of_thumbnail_IDs(handle, ids, count);
+    lib._heif_image_handle_get_thumbnail(err, handle, lib.HEAPU32[ids >> 2], outHandle);
+    if (lib.HEAP32[err >> 2] !== 0) return null;
+    thumb = lib.HEAPU32[outHandle >> 2];
+    const width = lib._heif_image_handle_get_width(thumb);
+    const height = lib._heif_image_handle_get_height(thumb);
+    if (width < 1 || height < 1 || width * height > 4096 * 4096) return null;
+    lib._heif_decode_image(err, thumb, outImage, HEIF_COLORSPACE_RGB, HEIF_CHROMA_INTERLEAVED_RGBA, 0);
+    if (lib.HEAP32[err >> 2] !== 0) return null;
+    image = lib.HEAPU32[outImage >> 2];
+    const plane = lib._heif_image_get_plane_readonly2(image, HEIF_CHANNEL_INTERLEAVED, stride);
+    const rowBytes = lib.HEAPU32[stride >> 2];
+    if (!plane || rowBytes < width * 4) return null;
+    // Copied out row by row: the plane lives in WebAssembly memory, freed below.
+    const data = Buffer.alloc(width * height * 4);
+    for (let y = 0; y < height; y++) data.set(lib.HEAPU8.subarray(plane + y * rowBytes, plane + y * rowBytes + width * 4), y * width * 4);
+    return { data, width, height };
+  } finally {
+    if (image) lib._heif_image_release(image);
+    if (thumb) lib._heif_image_handle_release(thumb);
+    lib._free(scratch);
+  }
 }
 
 // ---------------------------------------------------------------------------- container
