@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
+import { decodeHeif } from '../../src-main/library/media/heif';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { scanFolder } from '../../src-main/library/scan';
 import { search } from '../../src-main/library/search';
@@ -193,5 +194,24 @@ describe('the background queue', () => {
     const row = rows(ctx).get('plain.png')!;
     expect(row.thumb_state).toBe('full');
     expect(existsSync(thumbAbsPath(ctx, row.thumb!))).toBe(true);
+  });
+});
+
+describe('HEIC decoding', () => {
+  it("runs in a worker thread: the main thread's console.log is never swapped while it decodes", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const buf = await readFile(join(photos, 'phone.heic'));
+    const log = console.log;
+    const decoding = decodeHeif(buf, 100_000_000);
+    // libheif-js reports errors through console.log; it used to be replaced across the
+    // decode's await, racing every other log line of the process.
+    expect(console.log).toBe(log);
+    const px = await decoding;
+    expect(console.log).toBe(log);
+    expect([px.width, px.height]).toEqual([1200, 800]);
+    expect(px.data.length).toBe(1200 * 800 * 4);
+    // A damaged file is refused with a reason, and the decoder keeps working after it.
+    await expect(decodeHeif(buf.subarray(0, 400), 100_000_000)).rejects.toThrow();
+    expect((await decodeHeif(buf, 100_000_000)).width).toBe(1200);
   });
 });
