@@ -180,7 +180,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   const exposureToRead: { row: ExistingRow; file: WalkedFile; sidecarPath: string | null }[] = [];
   const seen = new Set<string>();
   // Full thumbnails a stopped scan left owed are made by this one.
-  const owed: number[] = [];
+  const owed: { id: number; thumb_state: string | null }[] = [];
   for (const f of walked.files) {
     seen.add(f.relPath);
     const row = byPath.get(f.relPath) ?? null;
@@ -189,7 +189,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
       !(sidecarPath && (await changedSince(sidecarPath, row.indexed_at)))) {
       if (needsMediaRehash(row)) rehash.push({ row, path: f.absPath });
       if (row.exposure_read === 0) exposureToRead.push({ row, file: f, sidecarPath });
-      if (row.thumb_state === 'preview' || row.thumb_state === 'pending') owed.push(row.id);
+      if (row.thumb_state === 'preview' || row.thumb_state === 'pending') owed.push(row);
       continue;
     }
     work.push({ file: f, existing: row, sidecarPath });
@@ -232,13 +232,16 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   const onThumbProblem = (p: { path: string; reason: string }): void => {
     summary.errors.push(p);
   };
-  const queueThumbs = (ids: number[]): void => {
-    queued.push(...ids);
-    thumbs.add(ids, onThumbProblem);
+  const queueThumbs = (rows: { id: number; thumb_state: string | null }[]): void => {
+    const bare = rows.filter((r) => r.thumb_state === 'pending').map((r) => r.id);
+    const previewed = rows.filter((r) => r.thumb_state !== 'pending').map((r) => r.id);
+    queued.push(...bare, ...previewed);
+    thumbs.add(bare, onThumbProblem, { bare: true });
+    thumbs.add(previewed, onThumbProblem);
   };
   queueThumbs(owed);
-  const owedOf = db.prepare<[string], { id: number }>(
-    `SELECT id FROM assets WHERE id IN (SELECT value FROM json_each(?)) AND thumb_state IN ('preview', 'pending')`,
+  const owedOf = db.prepare<[string], { id: number; thumb_state: string | null }>(
+    `SELECT id, thumb_state FROM assets WHERE id IN (SELECT value FROM json_each(?)) AND thumb_state IN ('preview', 'pending')`,
   );
   const pending: { result: IndexedFile; existing: ExistingRow | null }[] = [];
   const commit = (): void => {
@@ -251,7 +254,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
       return touched;
     })();
     ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: ids });
-    queueThumbs(owedOf.all(JSON.stringify(ids)).map((r) => r.id));
+    queueThumbs(owedOf.all(JSON.stringify(ids)));
   };
 
   let next = 0;

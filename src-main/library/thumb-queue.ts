@@ -8,7 +8,8 @@ import { posterFrame } from './video';
 // Full thumbnails, made in the background after the scan has shown each file (with the
 // preview embedded in it, or a placeholder). Assets the grid shows come first: the renderer
 // tells which ids are on screen (setVisibleAssets), and the next job taken is the first of
-// those still waiting, else the oldest. Each thumbnail written is committed at once and
+// those still waiting; then the files that show no picture at all yet (no embedded
+// preview: PNGs, videos...), then the oldest. Each thumbnail written is committed at once and
 // announced (thumbnailsChanged, coalesced), and the cell swaps its picture: the full
 // thumbnail has its own file name, so its URL is new and no cached picture is reused.
 //
@@ -44,6 +45,8 @@ export type ProblemListener = (p: { path: string; reason: string }) => void;
 export class ThumbQueue {
   /** Waiting asset ids, oldest first (a Set keeps insertion order). */
   private readonly waiting = new Set<number>();
+  /** The waiting ones whose cell has no picture yet (made before those showing a preview). */
+  private readonly bare = new Set<number>();
   /** Who wants to hear of a thumbnail that could not be made (the scan that queued it, for its summary). */
   private readonly listeners = new Map<number, ProblemListener>();
   private readonly running = new Set<number>();
@@ -74,10 +77,12 @@ export class ThumbQueue {
   }
 
   /** Queue assets for their full thumbnail (ids already waiting keep their place). */
-  add(ids: Iterable<number>, onProblem?: ProblemListener): void {
+  add(ids: Iterable<number>, onProblem?: ProblemListener, opts: { bare?: boolean } = {}): void {
     for (const id of ids) {
       if (onProblem) this.listeners.set(id, onProblem);
-      if (!this.running.has(id)) this.waiting.add(id);
+      if (this.running.has(id)) continue;
+      this.waiting.add(id);
+      if (opts.bare) this.bare.add(id);
     }
     this.pump();
   }
@@ -86,6 +91,7 @@ export class ThumbQueue {
   drop(ids: Iterable<number>): void {
     for (const id of ids) {
       this.waiting.delete(id);
+      this.bare.delete(id);
       this.listeners.delete(id);
     }
     this.settle();
@@ -108,16 +114,14 @@ export class ThumbQueue {
   }
 
   private next(): number | null {
-    for (const id of this.visible) {
-      if (this.waiting.has(id)) {
-        this.waiting.delete(id);
-        return id;
-      }
-    }
-    for (const id of this.waiting) {
+    const take = (id: number): number => {
       this.waiting.delete(id);
+      this.bare.delete(id);
       return id;
-    }
+    };
+    for (const id of this.visible) if (this.waiting.has(id)) return take(id);
+    for (const id of this.bare) return take(id);
+    for (const id of this.waiting) return take(id);
     return null;
   }
 

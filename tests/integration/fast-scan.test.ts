@@ -168,7 +168,7 @@ describe('a first scan', () => {
 });
 
 describe('the background queue', () => {
-  it('makes the thumbnails of the cells on screen first', async () => {
+  it('makes the thumbnails of the cells on screen first, then those of cells without any picture', async () => {
     // The scan's thumbnails are forgotten, as if a scan had stopped after showing the files.
     const all = [...rows(ctx).values()].sort((a, b) => a.rel_path.localeCompare(b.rel_path));
     for (const r of all) await rm(thumbAbsPath(ctx, r.thumb!), { force: true });
@@ -177,10 +177,13 @@ describe('the background queue', () => {
     const queue = new ThumbQueue(ctx, { onStart: (id) => started.push(id) });
     const ids = all.map((r) => r.id);
     const onScreen = [ids[ids.length - 1], ids[ids.length - 3], ids[ids.length - 5]];
+    // Two files whose cells show no picture yet (no embedded preview) come next.
+    const bare = [ids[0], ids[1]];
     queue.setVisible(onScreen);
-    queue.add(ids);
+    queue.add(ids.filter((id) => !bare.includes(id)));
+    queue.add(bare, undefined, { bare: true });
     await queue.idle();
-    expect(started.slice(0, 3)).toEqual(onScreen);
+    expect(started.slice(0, 5)).toEqual([...onScreen, ...bare]);
     expect([...started].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
     for (const r of rows(ctx).values()) expect(r.thumb_state).toBe('full');
   });
