@@ -33,6 +33,9 @@ export const searchQuery = z.strictObject({
   aperture: range.optional(),
   duplicatesOnly: z.boolean().optional(),
   errorsOnly: z.boolean().optional(),
+  similarGroups: z.enum(['any', 'burst']).optional(),
+  foldGroups: z.boolean().optional(),
+  expandedGroups: z.array(id).max(100_000).optional(),
   // analysis filters
   minQuality: z.number().min(0).max(1).optional(),
   maxQuality: z.number().min(0).max(1).optional(),
