@@ -100,6 +100,7 @@ export const API_METHODS = [
   'agencyAccount',
   'setAgencyAccount',
   'removeAgencyAccount',
+  'forgetAgencyHostKey',
   'uploadToAgency',
   // analysis: quality, faces, colours, flags
   'previewAnalysisRun',

@@ -1,5 +1,6 @@
 import type { QueueHold } from '../../src-preload/contract';
 import type { JobQueue } from './queue';
+import { TERMINAL_STATES, type JobView } from './types';
 
 // Running a batch of some workflow to its end, for the CLI and scripts: start the queue,
 // report progress, and come back when the batch's jobs are all answered — or when the queue
@@ -43,4 +44,61 @@ export async function runUntilSettled<R extends RunCounts>(
   sweep();
   const run = read()!;
   return { run, hold: run.counts.queued > 0 ? (queue.status().hold ?? offline) : null };
+}
+
+/**
+ * Resolves when every one of the jobs has ended, or when none of them runs and the user has
+ * stopped the rest (their lane or batch paused, the batch cancelled, the whole queue paused):
+ * those stay in Activity to be resumed. `onCheck` sees the jobs at each look, for progress.
+ * The jobs are read once, then kept current from the queue's job events (reading a batch of
+ * thousands back on every event stalled the main thread); a pause arrives as a setting, not
+ * always as a job event, so twice a second it reads them all again and looks.
+ */
+export function waitForJobs(
+  queue: JobQueue,
+  jobIds: readonly number[],
+  opts: { lane: string; batchId?: string | null; onCheck?: (jobs: JobView[]) => void },
+): Promise<void> {
+  const views = new Map<number, JobView>();
+  const readAll = (): void => {
+    for (const id of jobIds) {
+      const j = queue.getJob(id);
+      if (j) views.set(id, j);
+      else views.delete(id);
+    }
+  };
+  const settled = (): boolean => {
+    const jobs = [...views.values()];
+    opts.onCheck?.(jobs);
+    let ended = true;
+    for (const j of jobs) {
+      if (j.state === 'running') return false;
+      if (!TERMINAL_STATES.includes(j.state)) ended = false;
+    }
+    if (ended) return true;
+    const batch = opts.batchId ? queue.getBatch(opts.batchId) : undefined;
+    const lane = queue.lanes().find((l) => l.name === opts.lane);
+    return !!(batch?.paused || batch?.cancelled || lane?.paused || queue.status().hold?.reason === 'user');
+  };
+  readAll();
+  return new Promise<void>((resolve) => {
+    const check = (): void => {
+      if (!settled()) return;
+      offJob();
+      offStatus();
+      clearInterval(timer);
+      resolve();
+    };
+    const offJob = queue.on('job', (j) => {
+      if (!views.has(j.id)) return;
+      views.set(j.id, j);
+      check();
+    });
+    const offStatus = queue.on('status', check);
+    const timer = setInterval(() => {
+      readAll();
+      check();
+    }, 500);
+    check();
+  });
 }

@@ -3,7 +3,7 @@ import { ApiError } from '../core/errors';
 import { JobOutcome, type JobHandler } from '../jobs/job-handler';
 import { LOCAL, LOCAL_LANE_PREFIX } from '../jobs/lanes';
 import type { JobQueue } from '../jobs/queue';
-import { TERMINAL_STATES } from '../jobs/types';
+import { waitForJobs } from '../jobs/wait';
 import type { LibraryCtx } from '../library/context';
 import { writeAssetMetadata } from './writer';
 
@@ -53,28 +53,7 @@ export async function writeThroughQueue(ctx: LibraryCtx, queue: JobQueue, ids: r
     throw new ApiError('not_found', `${missing.length === 1 ? 'One of the selected items is' : `${missing.length} of the selected items are`} no longer in the library. Refresh and try again.`);
   }
   const { batch, jobIds } = queue.enqueueBatch(label, ids.map((assetId) => ({ kind: WRITE_KIND, payload: { assetId } })));
-  const settled = () => {
-    const jobs = jobIds.map((id) => queue.getJob(id)!);
-    if (jobs.every((j) => TERMINAL_STATES.includes(j.state))) return true;
-    const b = queue.getBatch(batch.id);
-    const lane = queue.lanes().find((l) => l.name === WRITE_LANE);
-    const running = jobs.some((j) => j.state === 'running');
-    return !running && (b?.paused || b?.cancelled || lane?.paused || queue.status().hold?.reason === 'user');
-  };
-  await new Promise<void>((resolve) => {
-    const check = () => {
-      if (!settled()) return;
-      offJob();
-      offStatus();
-      clearInterval(timer);
-      resolve();
-    };
-    const offJob = queue.on('job', check);
-    const offStatus = queue.on('status', check);
-    // Belt and braces: a pause arrives as a state, not always as a job event.
-    const timer = setInterval(check, 500);
-    check();
-  });
+  await waitForJobs(queue, jobIds, { lane: WRITE_LANE, batchId: batch.id });
   const results = jobIds.map((id, i): WriteSummary => {
     const j = queue.getJob(id)!;
     if (j.state === 'done' && j.result) return j.result as WriteSummary;

@@ -29,6 +29,7 @@ export function fakeBackend(opts: { count: number; thumbFile: string; mediaRoot:
     thumb,
     thumbState: 'full',
     stackCount: 0,
+    similarGroup: null,
     hasError: false,
     folderOnline: true,
     keywordCount: 0,

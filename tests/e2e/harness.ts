@@ -71,7 +71,7 @@ export async function launchApp(browser: Browser, opts: LaunchOptions = {}): Pro
 
 /** `test` with a `launchApp` fixture: every app it opens is closed and its fresh data dir removed. */
 export const test = base.extend<{ launchApp: (opts?: LaunchOptions) => Promise<AppHandle> }>({
-  launchApp: async ({ browser }, use) => {
+  launchApp: async ({ browser }, use, testInfo) => {
     const opened: AppHandle[] = [];
     const owned = new Set<string>();
     await use(async (opts = {}) => {
@@ -80,9 +80,22 @@ export const test = base.extend<{ launchApp: (opts?: LaunchOptions) => Promise<A
       opened.push(app);
       return app;
     });
+    if (testInfo.status !== testInfo.expectedStatus) for (const app of opened) reportJobProblems(app, testInfo.title);
     for (const app of opened.reverse()) await app.close();
     for (const dir of owned) rmSync(dir, { recursive: true, force: true });
   },
 });
+
+/** On a failed test: every job that did not end done, with its error, so a failure under load says why. */
+function reportJobProblems(app: AppHandle, title: string): void {
+  try {
+    const rows = app.ctx.db
+      .prepare("SELECT id, kind, endpoint, state, attempts, error_kind, error_message FROM jobs WHERE state NOT IN ('done', 'cancelled') ORDER BY id")
+      .all();
+    if (rows.length > 0) console.error(`[${title}] jobs not done in ${app.dataDir}:\n${JSON.stringify(rows, null, 1)}`);
+  } catch (err) {
+    console.error(`[${title}] could not list the jobs: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
 
 export { expect } from '@playwright/test';

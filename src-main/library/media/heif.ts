@@ -146,14 +146,16 @@ export function looksLikeHeif(head: Buffer): boolean {
   return false;
 }
 
-interface Box {
+/** One ISO-BMFF box: where it starts, where its body (after the header) starts, where it ends. */
+export interface HeifBox {
   type: string;
   start: number;
   body: number;
   end: number;
 }
 
-function* boxes(buf: Buffer, from: number, to: number): Generator<Box> {
+/** The boxes laid one after another between `from` and `to` (stops at the first that does not fit). */
+export function* heifBoxes(buf: Buffer, from: number, to: number): Generator<HeifBox> {
   let pos = from;
   while (pos + 8 <= to) {
     let size = buf.readUInt32BE(pos);
@@ -172,8 +174,9 @@ function* boxes(buf: Buffer, from: number, to: number): Generator<Box> {
   }
 }
 
-function child(buf: Buffer, parent: Box, type: string, skip = 0): Box | null {
-  for (const b of boxes(buf, parent.body + skip, parent.end)) if (b.type === type) return b;
+/** The first child box of that type; `skip` passes a full box's version and flags (4 bytes). */
+export function heifChild(buf: Buffer, parent: HeifBox, type: string, skip = 0): HeifBox | null {
+  for (const b of heifBoxes(buf, parent.body + skip, parent.end)) if (b.type === type) return b;
   return null;
 }
 
@@ -182,18 +185,18 @@ function child(buf: Buffer, parent: Box, type: string, skip = 0): Box | null {
  * which libheif applies while decoding. Then the EXIF orientation only repeats it.
  */
 export function heifHasTransform(buf: Buffer): boolean {
-  let meta: Box | null = null;
-  for (const b of boxes(buf, 0, buf.length)) {
+  let meta: HeifBox | null = null;
+  for (const b of heifBoxes(buf, 0, buf.length)) {
     if (b.type === 'meta') {
       meta = b;
       break;
     }
   }
   if (!meta) return false;
-  const iprp = child(buf, meta, 'iprp', 4); // meta is a full box: 4 bytes of version and flags
-  const ipco = iprp ? child(buf, iprp, 'ipco') : null;
+  const iprp = heifChild(buf, meta, 'iprp', 4); // meta is a full box: 4 bytes of version and flags
+  const ipco = iprp ? heifChild(buf, iprp, 'ipco') : null;
   if (!ipco) return false;
-  for (const prop of boxes(buf, ipco.body, ipco.end)) {
+  for (const prop of heifBoxes(buf, ipco.body, ipco.end)) {
     if (prop.type === 'imir') return true;
     if (prop.type === 'irot' && prop.body < prop.end && (buf[prop.body] & 0x03) !== 0) return true;
   }
@@ -204,8 +207,23 @@ function uint(buf: Buffer, pos: number, size: number): number {
   return size === 0 ? 0 : size === 2 ? buf.readUInt16BE(pos) : size === 4 ? buf.readUInt32BE(pos) : Number(buf.readBigUInt64BE(pos));
 }
 
-/** Where the item's bytes lie in the file (iloc, construction method 0), or null. */
-function itemExtent(buf: Buffer, iloc: Box, itemId: number): [number, number] | null {
+/** A field of `size` bytes (0, 2, 4 or 8) at `at`, as iloc stores its offsets and lengths. */
+export interface IlocField {
+  at: number;
+  size: number;
+}
+
+/** One item of an iloc box: where its base offset and each extent's offset and length are stored. */
+export interface IlocItem {
+  id: number;
+  /** construction method: 0 = bytes of this file */
+  method: number;
+  base: IlocField;
+  extents: { offset: IlocField; length: IlocField }[];
+}
+
+/** Every item an iloc box locates (versions 0 to 2), with where its numbers are stored. */
+export function* ilocItems(buf: Buffer, iloc: HeifBox): Generator<IlocItem> {
   let p = iloc.body;
   const version = buf[p];
   p += 4;
@@ -224,27 +242,44 @@ function itemExtent(buf: Buffer, iloc: Box, itemId: number): [number, number] | 
       method = buf.readUInt16BE(p) & 0x0f;
       p += 2;
     }
-    p += 2;
-    const base = uint(buf, p, baseSize);
+    p += 2; // data_reference_index
+    const base = { at: p, size: baseSize };
     p += baseSize;
-    const extents = buf.readUInt16BE(p);
+    const extentCount = buf.readUInt16BE(p);
     p += 2;
-    const first = p + indexSize;
-    p += extents * (indexSize + offsetSize + lengthSize);
-    if (id !== itemId) continue;
-    if (method !== 0 || extents < 1) return null;
-    const start = base + uint(buf, first, offsetSize);
-    const length = uint(buf, first + offsetSize, lengthSize) || buf.length - start;
-    return start + length <= buf.length ? [start, start + length] : null;
+    const extents: IlocItem['extents'] = [];
+    for (let e = 0; e < extentCount; e++) {
+      p += indexSize;
+      extents.push({ offset: { at: p, size: offsetSize }, length: { at: p + offsetSize, size: lengthSize } });
+      p += offsetSize + lengthSize;
+    }
+    yield { id, method, base, extents };
   }
-  return null;
+}
+
+/** The number an iloc field holds. */
+export const ilocValue = (buf: Buffer, f: IlocField): number => uint(buf, f.at, f.size);
+
+/** Where the item's bytes lie in the file (iloc, construction method 0), or null. */
+function itemExtent(buf: Buffer, iloc: HeifBox, itemId: number): [number, number] | null {
+  let item: IlocItem | undefined;
+  for (const it of ilocItems(buf, iloc)) {
+    if (it.id === itemId) {
+      item = it;
+      break;
+    }
+  }
+  if (!item || item.method !== 0 || item.extents.length < 1) return null;
+  const start = ilocValue(buf, item.base) + ilocValue(buf, item.extents[0].offset);
+  const length = ilocValue(buf, item.extents[0].length) || buf.length - start;
+  return start + length <= buf.length ? [start, start + length] : null;
 }
 
 /** The ID of the first item of the given type (iinf/infe version 2 or 3), or null. */
-function itemOfType(buf: Buffer, iinf: Box, type: string): number | null {
+function itemOfType(buf: Buffer, iinf: HeifBox, type: string): number | null {
   const version = buf[iinf.body];
   const skip = 4 + (version === 0 ? 2 : 4);
-  for (const infe of boxes(buf, iinf.body + skip, iinf.end)) {
+  for (const infe of heifBoxes(buf, iinf.body + skip, iinf.end)) {
     if (infe.type !== 'infe' || buf[infe.body] < 2) continue;
     const v = buf[infe.body];
     const idSize = v === 2 ? 2 : 4;
@@ -283,11 +318,11 @@ function tiffOrientation(t: Buffer): number | null {
  */
 export function heifExifOrientation(buf: Buffer): number | null {
   try {
-    let meta: Box | null = null;
-    for (const b of boxes(buf, 0, buf.length)) if (b.type === 'meta') meta = meta ?? b;
+    let meta: HeifBox | null = null;
+    for (const b of heifBoxes(buf, 0, buf.length)) if (b.type === 'meta') meta = meta ?? b;
     if (!meta) return null;
-    const iinf = child(buf, meta, 'iinf', 4);
-    const iloc = child(buf, meta, 'iloc', 4);
+    const iinf = heifChild(buf, meta, 'iinf', 4);
+    const iloc = heifChild(buf, meta, 'iloc', 4);
     if (!iinf || !iloc) return null;
     const id = itemOfType(buf, iinf, 'Exif');
     if (id === null) return null;

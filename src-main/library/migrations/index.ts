@@ -26,7 +26,9 @@ import { migration as m020 } from './020-per-group-runs';
 import { migration as m021 } from './021-metadata-template-fields';
 import { migration as m022 } from './022-rename-journal';
 import { migration as m023 } from './023-upload-records';
-import { migration as m024 } from './024-thumb-state';
+import { migration as m024 } from './024-similar-groups';
+import { migration as m025 } from './025-upload-host-keys';
+import { migration as m026 } from './026-thumb-state';
 
 export type { Migration } from './migration';
 
@@ -55,4 +57,6 @@ export const migrations: Migration[] = [
   m022,
   m023,
   m024,
+  m025,
+  m026,
 ];

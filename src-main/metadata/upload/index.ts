@@ -3,6 +3,7 @@ import type { AgencyId } from '../../../src-preload/contract';
 import type { AgencyAccounts } from '../../credentials/agencies';
 import type { JobQueue } from '../../jobs/queue';
 import { TERMINAL_STATES } from '../../jobs/types';
+import { waitForJobs } from '../../jobs/wait';
 import type { LibraryCtx } from '../../library/context';
 import { sentRecord } from '../../library/sent-records';
 import { agencyProfile } from '../agencies';
@@ -93,27 +94,10 @@ export function startUpload(ctx: LibraryCtx, queue: JobQueue, args: { ids: reado
 
 /** Resolves when every job has ended, or the agency's lane was stopped (a refused login, the user's pause) with nothing running. */
 export function waitForUpload(queue: JobQueue, started: UploadStarted, onProgress?: (done: number, total: number, phase: string | null) => void): Promise<void> {
-  const lane = uploadLane(started.agency);
-  const ids = started.jobs.map((j) => j.jobId);
-  return new Promise<void>((resolve) => {
-    const check = () => {
-      const jobs = ids.map((id) => queue.getJob(id)).filter((j) => j !== undefined);
-      const done = jobs.filter((j) => TERMINAL_STATES.includes(j.state));
-      const running = jobs.find((j) => j.state === 'running');
-      onProgress?.(done.length, ids.length, running?.phase ?? null);
-      const laneView = queue.lanes().find((l) => l.name === lane);
-      const stopped = !running && (laneView?.paused || queue.status().hold?.reason === 'user');
-      if (done.length < jobs.length && !stopped) return;
-      offJob();
-      offStatus();
-      clearInterval(timer);
-      resolve();
-    };
-    const offJob = queue.on('job', check);
-    const offStatus = queue.on('status', check);
-    // A lane pause arrives as a setting, not always as a job event.
-    const timer = setInterval(check, 500);
-    check();
+  const total = started.jobs.length;
+  return waitForJobs(queue, started.jobs.map((j) => j.jobId), {
+    lane: uploadLane(started.agency),
+    onCheck: (jobs) => onProgress?.(jobs.filter((j) => TERMINAL_STATES.includes(j.state)).length, total, jobs.find((j) => j.state === 'running')?.phase ?? null),
   });
 }
 
