@@ -360,13 +360,44 @@ const XMP_JPEG_HEADER = Buffer.from('http://ns.adobe.com/xap/1.0/\0');
 // TIFF tags IPTC-NAA (33723) and Photoshop (34377) in either byte order.
 const TIFF_IPTC_TAGS = [[0xbb, 0x83, 0x07, 0x00], [0x83, 0xbb, 0x00, 0x07], [0x49, 0x86, 0x01, 0x00], [0x86, 0x49, 0x00, 0x01]].map((b) => Buffer.from(b));
 
+/** An XMP packet with the exif namespace (exposure written by Lightroom, Photoshop, XMP-only tools). */
+const XMP_EXIF_NS = Buffer.from('http://ns.adobe.com/exif/1.0/');
+
+/** A number, or an XMP rational as exifr hands it over ('14/5'). */
+function numOrRatio(v: unknown): number | undefined {
+  if (typeof v === 'string') {
+    const m = /^\s*(-?\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(v);
+    if (m) return Number(m[2]) === 0 ? undefined : Number(m[1]) / Number(m[2]);
+  }
+  return num(Array.isArray(v) ? v[0] : v);
+}
+
+/** XMP's exif:Flash is a structure; its Fired member says whether the flash fired. */
+function xmpFlash(v: unknown): number | undefined {
+  if (!isDict(v)) return numOrRatio(v);
+  const fired = v.Fired;
+  if (fired === true || /^true$/i.test(String(fired))) return 1;
+  if (fired === false || /^false$/i.test(String(fired))) return 0;
+  return undefined;
+}
+
 async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   const out: unknown = await exifr.parse(buf, EXIFR_OPTIONS);
   const r = emptyRaw();
   const o: Dict = isDict(out) ? out : {};
   const sec = (k: string): Dict => (isDict(o[k]) ? o[k] : {});
   const ifd0 = sec('ifd0');
-  const exif = sec('exif');
+  // exifr merges XMP's exif namespace into the EXIF section, whichever parser ends last
+  // winning. When the XMP has that namespace, the EXIF block is read once more on its own:
+  // EXIF stays first (as exiftool reads it), XMP's values only fill what EXIF lacks.
+  let exif = sec('exif');
+  let xmpExif: Dict = {};
+  if (buf.includes(XMP_EXIF_NS)) {
+    const alone: unknown = await exifr.parse(buf, { ...EXIFR_OPTIONS, xmp: false, iptc: false });
+    const exifOnly = isDict(alone) && isDict(alone.exif) ? alone.exif : {};
+    xmpExif = Object.fromEntries(Object.entries(exif).filter(([k]) => exifOnly[k] === undefined));
+    exif = exifOnly;
+  }
   const gps = sec('gps');
   const iptc = sec('iptc');
   const ihdr = sec('ihdr');
@@ -384,6 +415,7 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   };
   push(firstText(exif.DateTimeOriginal), { subSec: firstText(exif.SubSecTimeOriginal), offset: firstText(exif.OffsetTimeOriginal) });
   push(firstText(exif.CreateDate) ?? firstText(exif.DateTimeDigitized), { subSec: firstText(exif.SubSecTimeDigitized), offset: firstText(exif.OffsetTimeDigitized) });
+  push(firstText(xmpExif.DateTimeOriginal));
   push(firstText(photoshop.DateCreated));
   push(firstText(xmp.CreateDate));
   const fromIptc = iptcDate(firstText(iptc.DateCreated), firstText(iptc.TimeCreated));
@@ -398,15 +430,17 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   r.height = num(exif.ExifImageHeight) ?? num(ifd0.ImageHeight) ?? num(ihdr.ImageHeight);
   r.rating = num(xmp.Rating);
   r.label = firstText(xmp.Label);
+  // XMP names three of them as EXIF 2.2 did (ISOSpeedRatings, ExposureBiasValue, FocalLengthIn35mmFilm).
+  const x = xmpExif;
   r.exposure = {
-    fNumber: num(exif.FNumber),
-    apertureValue: num(exif.ApertureValue),
-    exposureTime: num(exif.ExposureTime),
-    iso: num(Array.isArray(exif.ISO) ? exif.ISO[0] : exif.ISO),
-    focalLength: num(exif.FocalLength),
-    focalLength35: num(exif.FocalLengthIn35mmFormat),
-    exposureBias: num(exif.ExposureCompensation),
-    flash: num(exif.Flash),
+    fNumber: num(exif.FNumber) ?? numOrRatio(x.FNumber),
+    apertureValue: num(exif.ApertureValue) ?? numOrRatio(x.ApertureValue),
+    exposureTime: num(exif.ExposureTime) ?? numOrRatio(x.ExposureTime),
+    iso: num(Array.isArray(exif.ISO) ? exif.ISO[0] : exif.ISO) ?? numOrRatio(x.ISOSpeedRatings) ?? numOrRatio(x.ISO),
+    focalLength: num(exif.FocalLength) ?? numOrRatio(x.FocalLength),
+    focalLength35: num(exif.FocalLengthIn35mmFormat) ?? numOrRatio(x.FocalLengthIn35mmFilm) ?? numOrRatio(x.FocalLengthIn35mmFormat),
+    exposureBias: num(exif.ExposureCompensation) ?? numOrRatio(x.ExposureBiasValue) ?? numOrRatio(x.ExposureCompensation),
+    flash: num(exif.Flash) ?? xmpFlash(x.Flash),
   };
   const b = r.blocks;
   b.iptc.keywords = iptcText(iptc.Keywords);
@@ -427,7 +461,7 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   b.exif.xpKeywords = xpList(ifd0.XPKeywords);
 
   // exifr puts each XMP namespace under its prefix; anything beyond the TIFF/IPTC/PNG sections is XMP.
-  const xmpParsed = Object.keys(o).some((k) => !NOT_XMP_SECTIONS.has(k));
+  const xmpParsed = Object.keys(o).some((k) => !NOT_XMP_SECTIONS.has(k)) || Object.keys(xmpExif).length > 0;
   const unreadBlocks = buf.includes(UTF16_XMP)
     || ((buf.includes(XMP_MARK) || buf.includes(XMP_RDF_MARK) || buf.includes(XMP_JPEG_HEADER)) && !xmpParsed)
     || (TIFF_BASED.has(format) && Object.keys(iptc).length === 0 && TIFF_IPTC_TAGS.some((t) => buf.includes(t)));
@@ -569,9 +603,12 @@ function rawFromTags(tags: Dict): RawTags {
   // (maker notes, QuickTime) as exiftool's own reading would show the tag.
   const exposureNum = (name: string): number | undefined => num(firstValue(pick(tags, [`ExifIFD:${name}`, `XMP-exif:${name}`, name])));
   const flashFired = firstValue(pick(tags, ['XMP-exif:FlashFired']));
+  // exiftool's numeric ApertureValue is already an F-number (its ValueConv undoes the APEX
+  // value the file stores); RawExposure keeps APEX, as exifr reads it.
+  const apertureF = exposureNum('ApertureValue');
   r.exposure = {
     fNumber: exposureNum('FNumber'),
-    apertureValue: exposureNum('ApertureValue'),
+    apertureValue: apertureF !== undefined && apertureF > 0 ? 2 * Math.log2(apertureF) : undefined,
     exposureTime: exposureNum('ExposureTime'),
     iso: exposureNum('ISO'),
     focalLength: exposureNum('FocalLength'),

@@ -131,6 +131,29 @@ function unreadableReason(format: string, msg: string): string {
 }
 
 /**
+ * Whether a JPEG stream stands on its own: it has quantization tables before its image data.
+ * A JPEG-compressed TIFF strip (which exiftool reports as a DNG's or CR2's PreviewImage when
+ * IFD0 holds the picture itself) keeps its tables in the TIFF's JPEGTables tag, so alone it
+ * cannot be decoded: that is the file's own picture, for libvips to read, not a preview.
+ */
+export function isCompleteJpeg(buf: Buffer): boolean {
+  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return false;
+  let i = 2;
+  while (i + 4 <= buf.length) {
+    if (buf[i] !== 0xff) return false;
+    const marker = buf[i + 1];
+    if (marker === 0xff) {
+      i++; // fill byte
+      continue;
+    }
+    if (marker === 0xdb) return true;
+    if (marker === 0xda || marker === 0xd9) return false;
+    i += 2 + buf.readUInt16BE(i + 2);
+  }
+  return false;
+}
+
+/**
  * The biggest JPEG a camera embedded in its RAW file. Decoding the RAW itself would need a
  * RAW converter and take seconds; every camera stores a preview for exactly this purpose.
  */
@@ -140,7 +163,7 @@ export async function embeddedPreview(path: string): Promise<Buffer | null> {
   for (const tag of ['JpgFromRaw', 'PreviewImage', 'OtherImage', 'ThumbnailImage']) {
     try {
       const buf = await et.extractBinaryTagToBuffer(tag, path);
-      if (buf.length > 0 && buf[0] === 0xff && buf[1] === 0xd8 && (!best || buf.length > best.length)) best = buf;
+      if (isCompleteJpeg(buf) && (!best || buf.length > best.length)) best = buf;
     } catch {
       // This camera does not write that tag; try the next.
     }

@@ -1,13 +1,7 @@
 import { blocksFromTags } from '../library/metadata';
 import { EXTENDED_FIELDS, type ExtendedField } from '../library/extended-fields';
-import { reconcileBlocks, authorityOf } from '../library/metadata-blocks';
+import { reconcileBlocks, authorityOf, type BlockDisagreement } from '../library/metadata-blocks';
 import { fileKeywordList, type FileFields, type TextFieldName } from '../library/managed-fields';
-
-// The field model lives with the catalogue that reads and merges it; the writer uses it from here too.
-export {
-  FIELD_NAMES, OPTIONAL_FIELDS, canonicalKeywords, fileKeywordList, flattenKeywords, hierarchiesOf, normHierarchy, normText, sameField,
-  type FieldName, type FileFields, type ManagedFields, type TextFieldName,
-} from '../library/managed-fields';
 
 // The fields Tagsmith manages inside files, how each maps onto IPTC IIM / XMP / EXIF tags,
 // and how a file's tags are turned back into field values. The reading side follows
@@ -111,14 +105,25 @@ export function texts(v: unknown): string[] {
  * every keyword tag in the authoritative block's order.
  */
 export function fieldsFromTags(tags: Dict): FileFields {
+  return readFileFields(tags).fields;
+}
+
+/** A file's fields, and where its IPTC and XMP blocks disagreed, which was taken (the MWG rule). */
+export interface FileReading {
+  fields: FileFields;
+  disagreement: BlockDisagreement | null;
+}
+
+/** The file's fields from its tags, the blocks reconciled once for both answers. */
+export function readFileFields(tags: Dict): FileReading {
   const rawRating = Number(texts(tags[TAG.rating])[0]);
   const rating = Number.isFinite(rawRating) ? rawRating : 0;
   const blocks = blocksFromTags(tags);
-  const { text } = reconcileBlocks(blocks);
+  const { text, disagreement } = reconcileBlocks(blocks);
   const xmpFirst = authorityOf(blocks).took === 'xmp';
   const flat = xmpFirst ? [...blocks.xmp.subject, ...blocks.iptc.keywords] : [...blocks.iptc.keywords, ...blocks.xmp.subject];
   const hier = [...blocks.xmp.hierarchical, ...blocks.xmp.tagsList.map((s) => s.split('/').join('|'))];
-  return {
+  const fields: FileFields = {
     keywords: fileKeywordList([...flat, ...blocks.exif.xpKeywords], hier),
     caption: text.caption,
     title: text.title,
@@ -133,6 +138,7 @@ export function fieldsFromTags(tags: Dict): FileFields {
     label: labelFromTags(tags),
     extended: extendedFromTags(tags),
   };
+  return { fields, disagreement };
 }
 
 /** The colour label a target holds (xmp:Label; IIM has none). */

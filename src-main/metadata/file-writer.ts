@@ -3,12 +3,15 @@ import type { Stats } from 'node:fs';
 import { chmod, link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { WriteTags } from 'exiftool-vendored';
-import { blocksFromTags, readExiftoolTags, sharedExifTool } from '../library/metadata';
-import { reconcileBlocks, type BlockDisagreement } from '../library/metadata-blocks';
+import { readExiftoolTags, sharedExifTool } from '../library/metadata';
+import type { BlockDisagreement } from '../library/metadata-blocks';
 import {
-  EXTENDED_MAPPINGS, FIELD_NAMES, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES,
-  fieldsFromTags, flattenKeywords, hierarchiesOf, normHierarchy, sameField, shortenedWarning, texts, truncateUtf8,
-  type Dict, type FieldName, type FileFields, type ManagedFields, type TextFieldName,
+  FIELD_NAMES, flattenKeywords, hierarchiesOf, normHierarchy, sameField,
+  type FieldName, type FileFields, type ManagedFields, type TextFieldName,
+} from '../library/managed-fields';
+import {
+  EXTENDED_MAPPINGS, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES, readFileFields, shortenedWarning, texts, truncateUtf8,
+  type Dict, type FileReading,
 } from './fields';
 import { desiredForWrite } from '../library/field-merge';
 import type { ExtendedField } from '../library/extended-fields';
@@ -107,8 +110,8 @@ function keepFileSpelling(wanted: readonly string[], inFile: readonly string[]):
 }
 
 /** Decide which tags to write so the file ends up holding `desired`; nothing for fields already equal. */
-export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): WritePlan {
-  const current = fieldsFromTags(tags);
+export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps, reading: FileReading = readFileFields(tags)): WritePlan {
+  const current = reading.fields;
   const plan: WritePlan = { tags: {}, changedFields: [], warnings: [] };
   const hasExif = Object.keys(tags).some((k) => k.startsWith('IFD0:'));
   const exifOk = caps.exif === 'always' || (caps.exif === 'if-present' && hasExif);
@@ -202,7 +205,7 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps): Write
     // when there is no digest), keywords their union; EXIF ImageDescription, where the file has
     // one, follows the caption. So no reading of an untouched field changes, in any tool.
     const untouched = (f: string): boolean => !plan.changedFields.includes(f as FieldName);
-    for (const f of reconcileBlocks(blocksFromTags(tags)).disagreement?.fields ?? []) {
+    for (const f of reading.disagreement?.fields ?? []) {
       if (!untouched(f)) continue;
       if (f === 'keywords') putKeywords(current.keywords);
       else if (f in TEXT_MAPPINGS) putText(f as TextFieldName, current[f as TextFieldName], false);
@@ -334,13 +337,14 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
   const before = original ? await readTags(path).catch((e) => {
     throw fail(`The file's metadata could not be read, so nothing was written: ${firstLine(e)}`);
   }) : {};
-  const beforeFields = fieldsFromTags(before);
+  const beforeReading = readFileFields(before);
+  const beforeFields = beforeReading.fields;
   const wanted = opts.base !== undefined ? desiredForWrite(opts.base, beforeFields, desired) : desired;
-  const plan = planWrite(before, wanted, caps);
+  const plan = planWrite(before, wanted, caps, beforeReading);
   if (Object.keys(plan.tags).length === 0) {
     return {
       path, created: false, changedFields: plan.changedFields, tags: [], warnings: plan.warnings, before: beforeFields, after: beforeFields,
-      blockDisagreement: reconcileBlocks(blocksFromTags(before)).disagreement,
+      blockDisagreement: beforeReading.disagreement,
     };
   }
 
@@ -390,9 +394,10 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
       await unlink(temp).catch(() => undefined);
     }
     await fsyncPath(dirname(path)).catch(() => undefined); // directories cannot be fsynced everywhere (Windows)
+    const afterReading = readFileFields(after);
     return {
       path, created: !original, changedFields: plan.changedFields, tags: Object.keys(plan.tags), warnings: plan.warnings,
-      before: beforeFields, after: fieldsFromTags(after), blockDisagreement: reconcileBlocks(blocksFromTags(after)).disagreement,
+      before: beforeFields, after: afterReading.fields, blockDisagreement: afterReading.disagreement,
     };
   } catch (e) {
     await unlink(temp).catch(() => undefined);
