@@ -14,6 +14,7 @@ import { buildAgencyCsv } from '../metadata/csv-export';
 import { previewWrite } from '../metadata/preview';
 import { getSyncState } from '../library/file-state';
 import { writeThroughQueue } from '../metadata/write-job';
+import { checkKeywords, checkTextLimits } from '../metadata/stock-limits';
 import * as wf from '../workflows';
 import { ApiError, notFound } from '../core/errors';
 import type { ServiceHost } from './service';
@@ -126,10 +127,10 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       }
     },
     async checkKeywords({ keywords }) {
-      return wf.checkKeywords(keywords, wf.getKeywordSettings(ctx).limit);
+      return checkKeywords(keywords, wf.getKeywordSettings(ctx).limit);
     },
     async checkTextLimits({ title, caption, agency }) {
-      return wf.checkTextLimits({ title, caption }, agency);
+      return checkTextLimits({ title, caption }, agency);
     },
     async listLibraryKeywords() {
       return wf.listLibraryKeywords(ctx);

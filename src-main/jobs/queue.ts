@@ -17,8 +17,6 @@ import { settleFailure, type StopIntent } from './retry';
 import { JobStore, toView, type JobRow } from './store';
 import type { BatchPreview, BatchView, JobSpec, JobState, JobView, LaneView, QueueCaps, QueueEvents, QueueHold, QueueStatus } from './types';
 
-export { JobOutcome, type JobContext, type JobDescription, type JobHandler, type QueueTuning } from './job-handler';
-export { LOCAL, LOCAL_LANE_PREFIX, laneOf } from './lanes';
 
 export interface JobQueueOptions {
   db: Db;

@@ -3,12 +3,6 @@ import { EXTENDED_FIELDS, type ExtendedField } from '../library/extended-fields'
 import { reconcileBlocks, authorityOf, type BlockDisagreement } from '../library/metadata-blocks';
 import { fileKeywordList, type FileFields, type TextFieldName } from '../library/managed-fields';
 
-// The field model lives with the catalogue that reads and merges it; the writer uses it from here too.
-export {
-  FIELD_NAMES, OPTIONAL_FIELDS, canonicalKeywords, fileKeywordList, flattenKeywords, hierarchiesOf, normHierarchy, normText, sameField,
-  type FieldName, type FileFields, type ManagedFields, type TextFieldName,
-} from '../library/managed-fields';
-
 // The fields Tagsmith manages inside files, how each maps onto IPTC IIM / XMP / EXIF tags,
 // and how a file's tags are turned back into field values. The reading side follows
 // library/metadata.ts (same tag precedence, same keyword folding) so that what the writer

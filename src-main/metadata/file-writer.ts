@@ -6,9 +6,12 @@ import type { WriteTags } from 'exiftool-vendored';
 import { readExiftoolTags, sharedExifTool } from '../library/metadata';
 import type { BlockDisagreement } from '../library/metadata-blocks';
 import {
-  EXTENDED_MAPPINGS, FIELD_NAMES, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES,
-  readFileFields, flattenKeywords, hierarchiesOf, normHierarchy, sameField, shortenedWarning, texts, truncateUtf8,
-  type Dict, type FieldName, type FileFields, type FileReading, type ManagedFields, type TextFieldName,
+  FIELD_NAMES, flattenKeywords, hierarchiesOf, normHierarchy, sameField,
+  type FieldName, type FileFields, type ManagedFields, type TextFieldName,
+} from '../library/managed-fields';
+import {
+  EXTENDED_MAPPINGS, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES, readFileFields, shortenedWarning, texts, truncateUtf8,
+  type Dict, type FileReading,
 } from './fields';
 import { desiredForWrite } from '../library/field-merge';
 import type { ExtendedField } from '../library/extended-fields';

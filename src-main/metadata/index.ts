@@ -1,6 +1,7 @@
 // Writing the library's keywords, captions, titles, ratings and rights fields into files, and
 // exporting them for stock agencies. See writer.ts for the entry point.
-export { FIELD_NAMES, truncateUtf8, type FieldName, type FileFields, type ManagedFields } from './fields';
+export { truncateUtf8 } from './fields';
+export { FIELD_NAMES, type FieldName, type FileFields, type ManagedFields } from '../library/managed-fields';
 export { MetadataWriteError, removeStaleTemps, writeFileMetadata, writeAssetMetadata, type FileWriteResult, type WriteResult, type WriteAssetOptions } from './writer';
 export { previewWrite, type FieldChange, type PreviewResult } from './preview';
 export { threeWayMerge, mergeKeywords, type MergeResult, type FieldConflict } from '../library/field-merge';

@@ -4,7 +4,7 @@ import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { FULL_HASH_LIMIT, hashFile, sampledHash } from '../library/hash';
 import { setAssetKeywords } from '../library/keywords';
-import { sameField, type FieldName, type FileFields, type ManagedFields } from './fields';
+import { sameField, type FieldName, type FileFields, type ManagedFields } from '../library/managed-fields';
 import { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
 import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from '../library/file-state';
 import { targetsFor } from './targets';

@@ -1,12 +1,9 @@
 import type { LibraryCtx } from '../library/context';
 import { normalizeKeyword } from '../library/keywords';
 import { prepared } from '../library/db';
-import type { Agency, KeywordCheck, KeywordLimit, KeywordSettings, KeywordSettingsPatch, LimitPreset, TextCheck } from '../../src-preload/contract';
+import type { KeywordSettings, KeywordSettingsPatch } from '../../src-preload/contract';
 import { LIMIT_PRESETS } from '../metadata/stock-limits';
 
-export type { Agency, KeywordCheck, KeywordLimit, KeywordSettings, LimitPreset, TextCheck };
-// The agencies' limits and checks live with the metadata they govern; keyword hygiene applies them.
-export { LIMIT_PRESETS, TEXT_LIMITS, checkKeywords, checkTextLimits } from '../metadata/stock-limits';
 
 // Keyword hygiene for AI suggestions: one spelling per word (NFC, the library's casing wins,
 // else lower case), the user's exclude list and required keywords, and the keyword limit in

@@ -10,10 +10,7 @@ export {
 } from './review';
 export { revertRun } from './revert';
 export { listLibraryKeywords, renameKeyword, mergeKeywords, deleteKeyword, type LibraryKeyword, type VocabularyEditResult } from './vocabulary';
-export {
-  getKeywordSettings, setKeywordSettings, checkKeywords, checkTextLimits, cleanKeyword, Vocabulary, SettingsError, LIMIT_PRESETS, TEXT_LIMITS,
-  DEFAULT_SETTINGS, type KeywordSettings, type KeywordLimit, type LimitPreset, type KeywordCheck, type TextCheck, type Agency,
-} from './hygiene';
+export { getKeywordSettings, setKeywordSettings, cleanKeyword, Vocabulary, SettingsError, DEFAULT_SETTINGS } from './hygiene';
 export type * from './types';
 export { KEYWORD_LANGS, CAPTION_LENGTHS } from './types';
 export { runToEnd, type RunOutcome } from './wait';

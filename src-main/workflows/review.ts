@@ -3,7 +3,9 @@ import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
 import { countNoun, logEdit, quote, type PlannedChange } from './edit-log';
-import { Vocabulary, checkKeywords, checkTextLimits, getKeywordSettings, type KeywordSettings } from './hygiene';
+import type { KeywordSettings } from '../../src-preload/contract';
+import { checkKeywords, checkTextLimits } from '../metadata/stock-limits';
+import { Vocabulary, getKeywordSettings } from './hygiene';
 import { emitWorkflowEvent } from './runs';
 import type { AcceptResult, AssetReview, CaptionLength, CaptionSuggestionView, KeywordRunOptions, SuggestionView } from './types';
 

@@ -14,10 +14,11 @@ import { hashFile } from '../../src-main/library/hash';
 import { getAssetKeywords } from '../../src-main/library/keywords';
 import { ServiceClient } from '../../src-main/service/client';
 import {
-  acceptAbove, acceptKeyword, acceptSuggestions, attachWorkflows, checkKeywords, checkTextLimits, deleteKeyword, getAssetReview, getRun,
+  acceptAbove, acceptKeyword, acceptSuggestions, attachWorkflows, deleteKeyword, getAssetReview, getRun,
   listLibraryKeywords, mergeKeywords, moveKeyword, previewKeywordRun, rejectPending, rejectSuggestions, renameKeyword, revertRun,
-  setKeywordSettings, startKeywordRun, LIMIT_PRESETS,
+  setKeywordSettings, startKeywordRun,
 } from '../../src-main/workflows';
+import { LIMIT_PRESETS, checkKeywords, checkTextLimits } from '../../src-main/metadata/stock-limits';
 import { caseKeyword, unshout } from '../../src-main/workflows/hygiene';
 import { seedAssets, seedFolder } from '../helpers/seed';
 import { startSimulator, type Simulator } from '../simulator/index.js';

@@ -1,7 +1,8 @@
 import { setCaption } from '../../library/edits';
 import {
-  CAPTION_LENGTHS, acceptCaptions, checkTextLimits, getAssetReview, pendingCaptionIds, previewCaptionRun, startCaptionRun, type CaptionLength,
+  CAPTION_LENGTHS, acceptCaptions, getAssetReview, pendingCaptionIds, previewCaptionRun, startCaptionRun, type CaptionLength,
 } from '../../workflows';
+import { checkTextLimits } from '../../metadata/stock-limits';
 import { UsageError } from '../args';
 import { fillMissingFingerprints } from '../../library/similarity';
 import type { Command } from '../command';

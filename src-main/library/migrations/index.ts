@@ -27,6 +27,7 @@ import { migration as m021 } from './021-metadata-template-fields';
 import { migration as m022 } from './022-rename-journal';
 import { migration as m023 } from './023-upload-records';
 import { migration as m024 } from './024-similar-groups';
+import { migration as m025 } from './025-upload-host-keys';
 
 export type { Migration } from './migration';
 
@@ -55,4 +56,5 @@ export const migrations: Migration[] = [
   m022,
   m023,
   m024,
+  m025,
 ];
