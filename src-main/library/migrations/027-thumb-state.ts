@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 26,
+  version: 27,
   name: 'thumb state',
   // Issue 18 part 2: a new file shows in the grid as soon as its metadata is read, with the
   // preview its file already holds (a JPEG's EXIF thumbnail, a RAW/DNG's embedded preview,
