@@ -99,6 +99,7 @@ export const API_METHODS = [
   'agencyAccount',
   'setAgencyAccount',
   'removeAgencyAccount',
+  'forgetAgencyHostKey',
   'uploadToAgency',
   // analysis: quality, faces, colours, flags
   'previewAnalysisRun',

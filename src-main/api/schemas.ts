@@ -33,6 +33,9 @@ export const searchQuery = z.strictObject({
   aperture: range.optional(),
   duplicatesOnly: z.boolean().optional(),
   errorsOnly: z.boolean().optional(),
+  similarGroups: z.enum(['any', 'burst']).optional(),
+  foldGroups: z.boolean().optional(),
+  expandedGroups: z.array(id).max(100_000).optional(),
   // analysis filters
   minQuality: z.number().min(0).max(1).optional(),
   maxQuality: z.number().min(0).max(1).optional(),
@@ -330,6 +333,7 @@ export const schemas = {
   agencyAccount: z.strictObject({ agency: agencyId }),
   setAgencyAccount: z.strictObject({ agency: agencyId, url: z.string().min(1).max(2000), user: z.string().min(1).max(500), password: z.string().max(2000) }),
   removeAgencyAccount: z.strictObject({ agency: agencyId }),
+  forgetAgencyHostKey: z.strictObject({ agency: agencyId, host: z.string().min(1).max(300), port: z.number().int().min(1).max(65535) }),
   uploadToAgency: z.strictObject({ ids, agency: agencyId, force: z.boolean().optional() }),
   setStockFields: z.strictObject({
     ids,

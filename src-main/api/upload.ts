@@ -2,6 +2,7 @@ import type { AgencyAccountView, AgencyId, Api } from '../../src-preload/contrac
 import { ApiError } from '../core/errors';
 import { AgencyAccountError, type AgencyAccountStatus } from '../credentials/agencies';
 import type { LibraryCtx } from '../library/context';
+import { forgetHostKeys, trustedHostKeys } from '../library/host-keys';
 import { agencyProfile } from '../metadata/agencies';
 import { DestinationError, destinationFor, destinationText, parseDestination, startUpload, uploadLane } from '../metadata/upload';
 import type { ServiceHost } from './service';
@@ -10,12 +11,16 @@ import type { ServiceHost } from './service';
 // never comes back out), and "upload these photos" as a batch in the durable queue, whose
 // progress and cancel are Activity's.
 
-export type UploadMethods = Pick<Api, 'agencyAccount' | 'setAgencyAccount' | 'removeAgencyAccount' | 'uploadToAgency'>;
+export type UploadMethods = Pick<Api, 'agencyAccount' | 'setAgencyAccount' | 'removeAgencyAccount' | 'forgetAgencyHostKey' | 'uploadToAgency'>;
 
-const view = (agency: AgencyId, s: AgencyAccountStatus): AgencyAccountView => ({ agency, configured: s.configured, url: s.url, user: s.user, source: s.source });
+const hostKeysOf = (ctx: LibraryCtx, agency: AgencyId) =>
+  trustedHostKeys(ctx.db, agency).map((k) => ({ host: k.host, port: k.port, keyType: k.keyType, fingerprint: k.fingerprint, firstSeen: k.firstSeen }));
 
 export function uploadMethods(ctx: LibraryCtx, service: ServiceHost): UploadMethods {
   const accounts = service.agencyAccounts;
+  const view = (agency: AgencyId, s: AgencyAccountStatus): AgencyAccountView => ({
+    agency, configured: s.configured, url: s.url, user: s.user, source: s.source, hostKeys: hostKeysOf(ctx, agency),
+  });
   return {
     async agencyAccount({ agency }) {
       return view(agency, await accounts.status(agency));
@@ -40,6 +45,10 @@ export function uploadMethods(ctx: LibraryCtx, service: ServiceHost): UploadMeth
     },
     async removeAgencyAccount({ agency }) {
       return view(agency, await accounts.remove(agency));
+    },
+    async forgetAgencyHostKey({ agency, host, port }) {
+      forgetHostKeys(ctx.db, agency, { host, port });
+      return view(agency, await accounts.status(agency));
     },
     async uploadToAgency({ ids, agency, force }) {
       let url: string;

@@ -63,6 +63,7 @@ export const SEARCH_HELP: string[] = [
 '--to DATE            taken on or before DATE (YYYY-MM-DD)',
 '--camera NAME        camera model or make, exactly as `tagsmith show` prints it',
 '--errors             only files that could not be read',
+'--similar-groups     only photos in a group of similar frames (two or more; see `tagsmith similar`); --bursts: in a burst',
 '--sent-to ID         photos sent to that stock agency (tagsmith upload); --not-sent-to ID: never sent there',
   '--collection NAME    only photos in collection NAME (a smart collection: its live matches; a set: its collections\' photos)',
 ];
@@ -93,6 +94,8 @@ export const SEARCH_OPTIONS = {
   to: { type: 'string' },
   camera: { type: 'string' },
   errors: { type: 'boolean' },
+  'similar-groups': { type: 'boolean' },
+  bursts: { type: 'boolean' },
   'sent-to': { type: 'string' },
   'not-sent-to': { type: 'string' },
 } satisfies OptionSpecs;
@@ -156,6 +159,7 @@ export function queryFromArgs(ctx: LibraryCtx, { values, positionals }: Pick<Par
     takenTo: date('to'),
     camera: typeof values.camera === 'string' && values.camera.trim() ? values.camera.trim() : undefined,
     errorsOnly: values.errors === true || undefined,
+    similarGroups: values.bursts === true ? 'burst' : values['similar-groups'] === true ? 'any' : undefined,
     sentTo: values['sent-to'] as string | undefined,
     notSentTo: values['not-sent-to'] as string | undefined,
   };

@@ -64,10 +64,14 @@ export function settleFailure(job: FailedJob, e: unknown, tuning: Tuning, now = 
       return { state: 'unknown', patch: err };
     case 'service': {
       const attempts = job.attempts() + 1;
-      if (attempts >= tuning.maxAttempts) return { state: 'failed', patch: { ...err, attempts } };
+      if (attempts >= tuning.maxAttempts) {
+        log.warn(`Job ${job.id} failed after ${attempts} tries: ${e.message}`);
+        return { state: 'failed', patch: { ...err, attempts } };
+      }
       return { state: 'queued', patch: { ...err, attempts, retry_after: now + backoff(attempts, tuning.retryBaseMs, tuning.retryMaxMs) } };
     }
     default:
+      log.warn(`Job ${job.id} failed (${e.kind}): ${e.message}`);
       return { state: 'failed', patch: err };
   }
 }

@@ -1,5 +1,6 @@
 // The queue's tables (migration 2): prepared statements only, writes in transactions.
-import type { Db } from '../library/db';
+import type Database from 'better-sqlite3';
+import { prepared, type Db } from '../library/db';
 import { resultCacheKey } from '../library/result-cache';
 import type { EndpointName } from '../service/endpoints';
 import type { BatchView, JobState, JobView, QueueCaps, UsageSummary } from './types';
@@ -73,9 +74,14 @@ export class JobStore {
 
   private now = () => Date.now();
 
+  /** The statement for `sql`, prepared once per connection (a batch of thousands reads its jobs back thousands of times). */
+  private prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
+    return prepared(this.db, sql) as unknown as Database.Statement<P, R>;
+  }
+
   insertJob(j: { batchId: string | null; kind: string; endpoint: string; lane: string; payload: string; cacheKey: string | null; billingKey: string | null; state?: JobState; result?: string | null; fromCache?: boolean }): number {
     const t = this.now();
-    const info = this.db.prepare(`INSERT INTO jobs (batch_id, kind, endpoint, lane, state, payload, cache_key, billing_key, result, from_cache, created_at, updated_at, finished_at)
+    const info = this.prepare(`INSERT INTO jobs (batch_id, kind, endpoint, lane, state, payload, cache_key, billing_key, result, from_cache, created_at, updated_at, finished_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
       j.batchId, j.kind, j.endpoint, j.lane, j.state ?? 'queued', j.payload, j.cacheKey, j.billingKey, j.result ?? null, j.fromCache ? 1 : 0, t, t,
       j.state === 'done' ? t : null,
@@ -84,17 +90,17 @@ export class JobStore {
   }
 
   insertBatch(id: string, label: string): void {
-    this.db.prepare('INSERT INTO job_batches (id, label, created_at) VALUES (?, ?, ?)').run(id, label, this.now());
+    this.prepare('INSERT INTO job_batches (id, label, created_at) VALUES (?, ?, ?)').run(id, label, this.now());
   }
 
   get(id: number): JobRow | undefined {
-    return this.db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
+    return this.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
   }
 
   /** The next runnable job of a lane, skipping paused batches and jobs already in flight. */
   nextRunnable(lane: string, now: number, exclude: number[]): JobRow | undefined {
     const ex = exclude.length ? exclude : [-1];
-    return this.db.prepare<unknown[], JobRow>(`SELECT j.* FROM jobs j LEFT JOIN job_batches b ON b.id = j.batch_id
+    return this.prepare<unknown[], JobRow>(`SELECT j.* FROM jobs j LEFT JOIN job_batches b ON b.id = j.batch_id
       WHERE j.state = 'queued' AND j.lane = ? AND (j.retry_after IS NULL OR j.retry_after <= ?)
         AND (b.id IS NULL OR (b.paused = 0 AND b.cancelled = 0))
         AND j.id NOT IN (${ex.map(() => '?').join(',')})
@@ -103,7 +109,7 @@ export class JobStore {
 
   /** Lanes with queued work, and the earliest retry time among waiting jobs. */
   queuedLanes(): { lane: string; n: number; earliest: number | null }[] {
-    return this.db.prepare<[], { lane: string; n: number; earliest: number | null }>(`SELECT j.lane, COUNT(*) AS n, MIN(j.retry_after) AS earliest
+    return this.prepare<[], { lane: string; n: number; earliest: number | null }>(`SELECT j.lane, COUNT(*) AS n, MIN(j.retry_after) AS earliest
       FROM jobs j LEFT JOIN job_batches b ON b.id = j.batch_id
       WHERE j.state = 'queued' AND (b.id IS NULL OR (b.paused = 0 AND b.cancelled = 0)) GROUP BY j.lane`).all();
   }
@@ -112,12 +118,12 @@ export class JobStore {
     const keys = Object.keys(patch);
     if (!keys.length) return;
     const sets = [...keys.map((k) => `${k} = @${k}`), 'updated_at = @updated_at'].join(', ');
-    this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @id`).run({ ...patch, updated_at: this.now(), id });
+    this.prepare(`UPDATE jobs SET ${sets} WHERE id = @id`).run({ ...patch, updated_at: this.now(), id });
   }
 
   setState(ids: number[], from: JobState[], to: JobState): number[] {
     const changed: number[] = [];
-    const stmt = this.db.prepare(`UPDATE jobs SET state = ?, updated_at = ?, finished_at = CASE WHEN ? IN ('cancelled') THEN ? ELSE finished_at END
+    const stmt = this.prepare(`UPDATE jobs SET state = ?, updated_at = ?, finished_at = CASE WHEN ? IN ('cancelled') THEN ? ELSE finished_at END
       WHERE id = ? AND state IN (${from.map(() => '?').join(',')})`);
     this.db.transaction(() => {
       const t = this.now();
@@ -127,32 +133,32 @@ export class JobStore {
   }
 
   jobIdsOfBatch(batchId: string, states: JobState[]): number[] {
-    return this.db.prepare<unknown[], { id: number }>(`SELECT id FROM jobs WHERE batch_id = ? AND state IN (${states.map(() => '?').join(',')})`)
+    return this.prepare<unknown[], { id: number }>(`SELECT id FROM jobs WHERE batch_id = ? AND state IN (${states.map(() => '?').join(',')})`)
       .all(batchId, ...states).map((r) => r.id);
   }
 
   jobIdsOfLane(lane: string, states: JobState[]): number[] {
-    return this.db.prepare<unknown[], { id: number }>(`SELECT id FROM jobs WHERE lane = ? AND state IN (${states.map(() => '?').join(',')})`)
+    return this.prepare<unknown[], { id: number }>(`SELECT id FROM jobs WHERE lane = ? AND state IN (${states.map(() => '?').join(',')})`)
       .all(lane, ...states).map((r) => r.id);
   }
 
   setBatchFlag(id: string, flag: 'paused' | 'cancelled', value: boolean): boolean {
-    return this.db.prepare(`UPDATE job_batches SET ${flag} = ? WHERE id = ?`).run(value ? 1 : 0, id).changes > 0;
+    return this.prepare(`UPDATE job_batches SET ${flag} = ? WHERE id = ?`).run(value ? 1 : 0, id).changes > 0;
   }
 
   batch(id: string): BatchView | undefined {
-    const b = this.db.prepare<[string], { id: string; label: string; created_at: number; paused: number; cancelled: number }>('SELECT * FROM job_batches WHERE id = ?').get(id);
+    const b = this.prepare<[string], { id: string; label: string; created_at: number; paused: number; cancelled: number }>('SELECT * FROM job_batches WHERE id = ?').get(id);
     if (!b) return undefined;
     const counts = Object.fromEntries(
-      this.db.prepare<[string], { state: JobState; n: number }>('SELECT state, COUNT(*) AS n FROM jobs WHERE batch_id = ? GROUP BY state').all(id).map((r) => [r.state, r.n]),
+      this.prepare<[string], { state: JobState; n: number }>('SELECT state, COUNT(*) AS n FROM jobs WHERE batch_id = ? GROUP BY state').all(id).map((r) => [r.state, r.n]),
     ) as Partial<Record<JobState, number>>;
     const total = Object.values(counts).reduce((a, n) => a + (n ?? 0), 0);
-    const cached = this.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM jobs WHERE batch_id = ? AND from_cache = 1').get(id)!.n;
+    const cached = this.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM jobs WHERE batch_id = ? AND from_cache = 1').get(id)!.n;
     return { id: b.id, label: b.label, createdAt: b.created_at, paused: b.paused === 1, cancelled: b.cancelled === 1, total, cached, counts };
   }
 
   batches(limit = 100): BatchView[] {
-    return this.db.prepare<[number], { id: string }>('SELECT id FROM job_batches ORDER BY created_at DESC LIMIT ?').all(limit).map((r) => this.batch(r.id)!);
+    return this.prepare<[number], { id: string }>('SELECT id FROM job_batches ORDER BY created_at DESC LIMIT ?').all(limit).map((r) => this.batch(r.id)!);
   }
 
   list(filter: { batchId?: string; states?: JobState[]; lane?: string; limit?: number; offset?: number } = {}): JobRow[] {
@@ -161,41 +167,41 @@ export class JobStore {
     if (filter.batchId) { where.push('batch_id = ?'); args.push(filter.batchId); }
     if (filter.lane) { where.push('lane = ?'); args.push(filter.lane); }
     if (filter.states?.length) { where.push(`state IN (${filter.states.map(() => '?').join(',')})`); args.push(...filter.states); }
-    return this.db.prepare<unknown[], JobRow>(`SELECT * FROM jobs ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id LIMIT ? OFFSET ?`)
+    return this.prepare<unknown[], JobRow>(`SELECT * FROM jobs ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id LIMIT ? OFFSET ?`)
       .all(...args, filter.limit ?? 500, filter.offset ?? 0);
   }
 
   countByState(): Partial<Record<JobState, number>> {
-    return Object.fromEntries(this.db.prepare<[], { state: JobState; n: number }>('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state').all().map((r) => [r.state, r.n]));
+    return Object.fromEntries(this.prepare<[], { state: JobState; n: number }>('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state').all().map((r) => [r.state, r.n]));
   }
 
   runningRows(): JobRow[] {
-    return this.db.prepare<[], JobRow>("SELECT * FROM jobs WHERE state = 'running'").all();
+    return this.prepare<[], JobRow>("SELECT * FROM jobs WHERE state = 'running'").all();
   }
 
   // ---- cache --------------------------------------------------------------------------
 
   cacheGet(key: string): unknown | undefined {
-    const r = this.db.prepare<[string], { result: string }>('SELECT result FROM result_cache WHERE cache_key = ?').get(key);
+    const r = this.prepare<[string], { result: string }>('SELECT result FROM result_cache WHERE cache_key = ?').get(key);
     return r ? JSON.parse(r.result) : undefined;
   }
 
   cachePut(key: string, endpoint: string, contentHash: string, params: unknown, result: unknown): void {
-    this.db.prepare('INSERT OR REPLACE INTO result_cache (cache_key, endpoint, content_hash, params, result, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.prepare('INSERT OR REPLACE INTO result_cache (cache_key, endpoint, content_hash, params, result, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(key, endpoint, contentHash, canonical(params ?? {}), JSON.stringify(result), this.now());
   }
 
   // ---- usage and settings ---------------------------------------------------------------
 
   countBilled(billingKey: string, t = Date.now()): void {
-    this.db.prepare('INSERT INTO service_usage (billing_key, day, calls) VALUES (?, ?, 1) ON CONFLICT (billing_key, day) DO UPDATE SET calls = calls + 1')
+    this.prepare('INSERT INTO service_usage (billing_key, day, calls) VALUES (?, ?, 1) ON CONFLICT (billing_key, day) DO UPDATE SET calls = calls + 1')
       .run(billingKey, localDay(t));
   }
 
   usage(t = Date.now()): UsageSummary {
     const day = localDay(t);
     const month = day.slice(0, 7);
-    const rows = this.db.prepare<[string], { billing_key: string; day: string; calls: number }>("SELECT billing_key, day, calls FROM service_usage WHERE day LIKE ? || '%'").all(month);
+    const rows = this.prepare<[string], { billing_key: string; day: string; calls: number }>("SELECT billing_key, day, calls FROM service_usage WHERE day LIKE ? || '%'").all(month);
     const out: UsageSummary = { day, month, today: 0, thisMonth: 0, byModelToday: {}, byModelMonth: {} };
     for (const r of rows) {
       out.thisMonth += r.calls;
@@ -209,12 +215,12 @@ export class JobStore {
   }
 
   getSetting<T>(key: string, fallback: T): T {
-    const r = this.db.prepare<[string], { value: string }>('SELECT value FROM service_settings WHERE key = ?').get(key);
+    const r = this.prepare<[string], { value: string }>('SELECT value FROM service_settings WHERE key = ?').get(key);
     return r ? (JSON.parse(r.value) as T) : fallback;
   }
 
   setSetting(key: string, value: unknown): void {
-    this.db.prepare('INSERT INTO service_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
+    this.prepare('INSERT INTO service_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
   }
 
   caps(): QueueCaps {

@@ -50,22 +50,37 @@ export async function runUntilSettled<R extends RunCounts>(
  * Resolves when every one of the jobs has ended, or when none of them runs and the user has
  * stopped the rest (their lane or batch paused, the batch cancelled, the whole queue paused):
  * those stay in Activity to be resumed. `onCheck` sees the jobs at each look, for progress.
- * A pause arrives as a setting, not always as a job event, so it also looks twice a second.
+ * The jobs are read once, then kept current from the queue's job events (reading a batch of
+ * thousands back on every event stalled the main thread); a pause arrives as a setting, not
+ * always as a job event, so twice a second it reads them all again and looks.
  */
 export function waitForJobs(
   queue: JobQueue,
   jobIds: readonly number[],
   opts: { lane: string; batchId?: string | null; onCheck?: (jobs: JobView[]) => void },
 ): Promise<void> {
+  const views = new Map<number, JobView>();
+  const readAll = (): void => {
+    for (const id of jobIds) {
+      const j = queue.getJob(id);
+      if (j) views.set(id, j);
+      else views.delete(id);
+    }
+  };
   const settled = (): boolean => {
-    const jobs = jobIds.map((id) => queue.getJob(id)).filter((j) => j !== undefined);
+    const jobs = [...views.values()];
     opts.onCheck?.(jobs);
-    if (jobs.every((j) => TERMINAL_STATES.includes(j.state))) return true;
-    if (jobs.some((j) => j.state === 'running')) return false;
+    let ended = true;
+    for (const j of jobs) {
+      if (j.state === 'running') return false;
+      if (!TERMINAL_STATES.includes(j.state)) ended = false;
+    }
+    if (ended) return true;
     const batch = opts.batchId ? queue.getBatch(opts.batchId) : undefined;
     const lane = queue.lanes().find((l) => l.name === opts.lane);
     return !!(batch?.paused || batch?.cancelled || lane?.paused || queue.status().hold?.reason === 'user');
   };
+  readAll();
   return new Promise<void>((resolve) => {
     const check = (): void => {
       if (!settled()) return;
@@ -74,9 +89,16 @@ export function waitForJobs(
       clearInterval(timer);
       resolve();
     };
-    const offJob = queue.on('job', check);
+    const offJob = queue.on('job', (j) => {
+      if (!views.has(j.id)) return;
+      views.set(j.id, j);
+      check();
+    });
     const offStatus = queue.on('status', check);
-    const timer = setInterval(check, 500);
+    const timer = setInterval(() => {
+      readAll();
+      check();
+    }, 500);
     check();
   });
 }

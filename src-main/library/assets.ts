@@ -137,7 +137,13 @@ export function getAssetDetail(ctx: LibraryCtx, id: number, previewPath?: string
     : [];
   const preview = previewPath ? mediaToken(previewPath) : BROWSER_IMAGE_FORMATS.has(row.format) ? mediaToken(path) : null;
   return {
-    ...toSummary(ctx, { ...row, stack_size: stack.length + 1 }),
+    ...toSummary(ctx, {
+      ...row,
+      stack_size: stack.length + 1,
+      ...(prepared(ctx.db, 'SELECT g.id AS group_id, g.size AS group_size, g.kind AS group_kind FROM similar_members m JOIN similar_groups g ON g.id = m.group_id WHERE m.asset_id = ?').get(row.id) as
+        | { group_id: number; group_size: number; group_kind: 'burst' | 'similar' }
+        | undefined),
+    }),
     path,
     folderId: row.folder_id,
     size: row.size,

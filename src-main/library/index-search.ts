@@ -183,6 +183,9 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
   const focalRange = range(query.focalLength);
   const apertureRange = range(query.aperture);
   const { attrs, folder, make, model, lens, iso, focal, aperture, takenPos, mark, hits } = c;
+  const similar = query.similarGroups || query.foldGroups ? ix.similar() : null;
+  const inGroup = query.similarGroups ? similar!.groupOf : null;
+  const inBurst = query.similarGroups === 'burst' ? similar!.burst : null;
   mark.fill(0);
   let count = 0;
   // Candidates: the smallest required set, else the date range, else every id.
@@ -205,6 +208,8 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     if (apertureRange) ok &= +(aperture[id] >= apertureRange[0]) & +(aperture[id] <= apertureRange[1]);
     if (m > 1) ok &= +(counts[id] === m);
     if (excluding) ok &= 1 - without[id];
+    if (inGroup) ok &= +(inGroup[id] !== 0);
+    if (inBurst) ok &= inBurst[id];
     mark[id] = ok;
     hits[count] = id;
     count += ok;
@@ -227,6 +232,32 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
     }
     for (const raw of folded) mark[raw] = 0;
     count -= folded.length;
+  }
+
+  // Similar groups: the representative (the first member picked, else the best frame) stands
+  // for the others when it is listed itself (as in SQL: matching, not folded into a stack).
+  if (query.foldGroups && similar && count) {
+    const expanded = new Set(query.expandedGroups ?? []);
+    const { ids, best, start, members } = similar;
+    const pickWord = (FLAG_CODE.pick << A_FLAG_SHIFT) | A_LIVE;
+    for (let g = 0; g < ids.length; g++) {
+      if (expanded.has(ids[g])) continue;
+      let rep = best[g];
+      for (let i = start[g]; i < start[g + 1]; i++) {
+        if ((attrs[members[i]] & (A_FLAG_MASK | A_LIVE)) === pickWord) {
+          rep = members[i];
+          break;
+        }
+      }
+      if (mark[rep] !== 1) continue;
+      for (let i = start[g]; i < start[g + 1]; i++) {
+        const m = members[i];
+        if (m !== rep && mark[m] === 1) {
+          mark[m] = 0;
+          count--;
+        }
+      }
+    }
   }
 
   return inOrder(ix, query, hits.subarray(0, listed), count);

@@ -603,9 +603,12 @@ function rawFromTags(tags: Dict): RawTags {
   // (maker notes, QuickTime) as exiftool's own reading would show the tag.
   const exposureNum = (name: string): number | undefined => num(firstValue(pick(tags, [`ExifIFD:${name}`, `XMP-exif:${name}`, name])));
   const flashFired = firstValue(pick(tags, ['XMP-exif:FlashFired']));
+  // exiftool's numeric ApertureValue is already an F-number (its ValueConv undoes the APEX
+  // value the file stores); RawExposure keeps APEX, as exifr reads it.
+  const apertureF = exposureNum('ApertureValue');
   r.exposure = {
     fNumber: exposureNum('FNumber'),
-    apertureValue: exposureNum('ApertureValue'),
+    apertureValue: apertureF !== undefined && apertureF > 0 ? 2 * Math.log2(apertureF) : undefined,
     exposureTime: exposureNum('ExposureTime'),
     iso: exposureNum('ISO'),
     focalLength: exposureNum('FocalLength'),

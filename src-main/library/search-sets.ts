@@ -118,12 +118,19 @@ export function fillFoldedHits(db: Db, select: string, params: unknown[]): void 
   fillOnce(db, 'folded_hits', key, () => prepared(db, `INSERT INTO temp.folded_hits (id) ${select}`).run(...params));
 }
 
+/** Replace temp.group_folded_hits with the ids `select` returns (similar groups folded, for the current search). */
+export function fillGroupFoldedHits(db: Db, select: string, params: unknown[]): void {
+  const loaded = state(db).loaded;
+  const key = JSON.stringify([select, params, loaded.get('text_hits') ?? null, loaded.get('collection_hits') ?? null, loaded.get('folded_hits') ?? null]);
+  fillOnce(db, 'group_folded_hits', key, () => prepared(db, `INSERT OR IGNORE INTO temp.group_folded_hits (id) ${select}`).run(...params));
+}
+
 /**
  * Fill a per-search id table, unless it already holds `key`'s rows and the catalogue has not
  * changed since: paging through one query (the grid does nothing else while scrolling) then
  * costs no full-text query and no stack check per page.
  */
-function fillOnce(db: Db, table: 'text_hits' | 'folded_hits' | 'collection_hits', key: string, fill: () => void): void {
+function fillOnce(db: Db, table: 'text_hits' | 'folded_hits' | 'collection_hits' | 'group_folded_hits', key: string, fill: () => void): void {
   const s = state(db);
   if (s.loaded.get(table) === key) return;
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY)`);

@@ -9,7 +9,8 @@ import { fromIndex, toArray } from './index-search';
 import { prepared } from './db';
 import { labelOf } from './labels';
 import { collectionRow, descendants, memberIds, notFound, smartQueryOf } from './collection-store';
-import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, loadCollectionHits, loadTextHits, recalled, remembered } from './search-sets';
+import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, fillGroupFoldedHits, loadCollectionHits, loadTextHits, recalled, remembered } from './search-sets';
+import { ensureGroups } from './similarity/stored';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. In the app most searches
 // are answered from the in-memory catalogue index (catalogue-index/, index-search.ts); the
@@ -139,6 +140,15 @@ function buildWhere(query: SearchQuery, x: string, probe: boolean): Built {
     );
     params.push(agency);
   }
+  if (query.similarGroups) {
+    // The stored groups (library/similarity/stored.ts), brought up to date by effectiveQuery.
+    const kind = query.similarGroups === 'burst' ? "g.kind = 'burst'" : '1';
+    clauses.push(
+      probe
+        ? `EXISTS (SELECT 1 FROM similar_members m JOIN similar_groups g ON g.id = m.group_id WHERE m.asset_id = ${x}.id AND ${kind})`
+        : `${x}.id IN (SELECT m.asset_id FROM similar_members m JOIN similar_groups g ON g.id = m.group_id WHERE ${kind})`,
+    );
+  }
   analysisFilters(query, x, probe, clauses, params);
   return { where: clauses.join(' AND '), params };
 }
@@ -218,6 +228,29 @@ function foldStacks(ctx: LibraryCtx, query: SearchQuery): string {
   return 'temp.folded_hits';
 }
 
+/**
+ * One item per similar group (query.foldGroups): the group's representative — the first
+ * member the user picked, else the suggested best frame — stands for the others when it
+ * matches the query too and is not itself folded into a RAW+JPEG stack; the groups in
+ * query.expandedGroups are left open. Returns the table holding the members folded away.
+ */
+function foldSimilarGroups(ctx: LibraryCtx, query: SearchQuery, stackFolded: string | null): string {
+  const self = buildWhere(query, 'r', true);
+  fillGroupFoldedHits(
+    ctx.db,
+    `SELECT m.asset_id FROM similar_groups g
+       CROSS JOIN assets r ON r.id = ${GROUP_REP}
+       JOIN similar_members m ON m.group_id = g.id AND m.asset_id <> r.id
+     WHERE g.id NOT IN (SELECT value FROM json_each(?)) AND ${self.where}${stackFolded ? ` AND r.id NOT IN (SELECT id FROM ${stackFolded})` : ''}`,
+    [JSON.stringify(query.expandedGroups ?? []), ...self.params],
+  );
+  return 'temp.group_folded_hits';
+}
+
+/** A group's representative (g: similar_groups): its first live picked member, else its suggested best frame. */
+const GROUP_REP = `coalesce((SELECT pm.asset_id FROM similar_members pm JOIN assets p ON p.id = pm.asset_id
+  WHERE pm.group_id = g.id AND p.flag = 'pick' AND p.removed_at IS NULL ORDER BY pm.position LIMIT 1), g.best_id)`;
+
 /** ORDER BY for the sort; for takenAt, `dated` picks the part (see parts()). */
 function orderBy(query: SearchQuery, dated: boolean): string {
   const dir = query.order === 'desc' ? 'DESC' : 'ASC';
@@ -257,8 +290,8 @@ function orderBy(query: SearchQuery, dated: boolean): string {
   }
 }
 
-/** The filter, plus (unless stacks are expanded) the table of ids folded into their stacks. */
-function filtered(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Built & { folded: string | null } {
+/** The filter, plus (unless stacks are expanded) the table of ids folded into their stacks (and similar groups, when folded). */
+function filtered(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Built & { folded: string | null; groupFolded: string | null } {
   // First: a smart collection's ids come from a search of their own, which would overwrite
   // this search's text hits if those were loaded before.
   if (query.collectionId !== undefined) loadCollection(ctx, query.collectionId);
@@ -267,11 +300,10 @@ function filtered(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions): Bui
   if (query.duplicatesOnly) ensureDuplicateHashes(ctx.db);
   const built = buildWhere(query, 'a', false);
   const folded = opts.expandStacks ? null : foldStacks(ctx, query);
-  return {
-    where: folded ? `${built.where} AND a.id NOT IN (SELECT id FROM ${folded})` : built.where,
-    params: built.params,
-    folded,
-  };
+  const groupFolded = query.foldGroups ? foldSimilarGroups(ctx, query, folded) : null;
+  let where = folded ? `${built.where} AND a.id NOT IN (SELECT id FROM ${folded})` : built.where;
+  if (groupFolded) where += ` AND a.id NOT IN (SELECT id FROM ${groupFolded})`;
+  return { where, params: built.params, folded, groupFolded };
 }
 
 /** Collections being resolved now (a smart collection may filter by another collection). */
@@ -287,7 +319,7 @@ function collectionIds(ctx: LibraryCtx, id: number): number[] {
   resolving.add(id);
   try {
     if (row.kind === 'manual') return memberIds(ctx.db, id);
-    if (row.kind === 'smart') return searchIds(ctx, smartQueryOf(row), { expandStacks: true });
+    if (row.kind === 'smart') return searchIds(ctx, { ...smartQueryOf(row), foldGroups: undefined, expandedGroups: undefined }, { expandStacks: true });
     const all = new Set<number>();
     for (const child of descendants(ctx.db, id)) if (child.kind !== 'set') for (const a of collectionIds(ctx, child.id)) all.add(a);
     return [...all];
@@ -310,16 +342,21 @@ function loadCollection(ctx: LibraryCtx, id: number): void {
  * anywhere else (a smart collection, a set, no collection).
  */
 function effectiveQuery(ctx: LibraryCtx, query: SearchQuery): SearchQuery {
+  // Similar groups: the stored ones, computed again first when fingerprints changed since.
+  if (query.similarGroups || query.foldGroups) ensureGroups(ctx.db);
+  if (!query.foldGroups && query.expandedGroups) query = { ...query, expandedGroups: undefined };
   if (query.sort !== 'custom') return query;
   const row = query.collectionId !== undefined ? collectionRow(ctx.db, query.collectionId) : undefined;
   return row?.kind === 'manual' ? query : { ...query, sort: 'takenAt' };
 }
 
 /** Matches (and dated matches): all filter hits minus the folded ones, each count index-friendly. */
-function countMatches(ctx: LibraryCtx, query: SearchQuery, f: { folded: string | null }): { n: number; dated: number } {
+function countMatches(ctx: LibraryCtx, query: SearchQuery, f: Built & { folded: string | null; groupFolded: string | null }): { n: number; dated: number } {
   const built = buildWhere(query, 'a', false);
   const count = (where: string) =>
     prepared(ctx.db, `SELECT count(*) AS n, count(a.taken_at) AS dated FROM assets a WHERE ${where}`).get(...built.params) as { n: number; dated: number };
+  // Folded groups: the whole filter counted as it is (folding groups is a view the grid asks for).
+  if (f.groupFolded) return count(f.where);
   const all = count(built.where);
   if (!f.folded) return all;
   const folded = count(`a.id IN (SELECT id FROM ${f.folded}) AND ${built.where}`);
@@ -339,6 +376,9 @@ interface SummaryRow {
   color_label: string | null;
   thumb: string | null;
   stack_size: number;
+  group_id?: number | null;
+  group_size?: number | null;
+  group_kind?: 'burst' | 'similar' | null;
   has_error: number;
   online: number;
   keyword_count: number;
@@ -359,6 +399,7 @@ export function toSummary(ctx: LibraryCtx, row: SummaryRow): AssetSummary {
     // assets.thumb is relative to the cache dir; the token carries the absolute path.
     thumb: row.thumb ? mediaToken(join(ctx.paths.cacheDir, row.thumb)) : null,
     stackCount: Math.max(0, row.stack_size - 1),
+    similarGroup: row.group_id !== null && row.group_id !== undefined ? { id: row.group_id, size: row.group_size ?? 0, kind: row.group_kind ?? 'similar' } : null,
     hasError: row.has_error === 1,
     folderOnline: row.online === 1,
     keywordCount: row.keyword_count,
@@ -390,7 +431,11 @@ const SUMMARY_COLUMNS = `a.id, a.name, a.kind, a.format, a.width, a.height, a.du
   a.has_error, a.keyword_count, (SELECT f.online FROM folders f WHERE f.id = a.folder_id) AS online`;
 // Stack size only for the page's rows: one index probe each, not a pass over the library.
 const STACK_SIZE = `(SELECT count(*) FROM assets s WHERE s.folder_id = a.folder_id AND s.stack_key = a.stack_key AND s.removed_at IS NULL)`;
-const summarySelect = (opts: SearchOptions): string => `SELECT ${SUMMARY_COLUMNS}, ${opts.expandStacks ? '1' : STACK_SIZE} AS stack_size`;
+// The similar group (stored groups, migration 24): one primary-key probe each.
+const GROUP_COLUMNS = `(SELECT m.group_id FROM similar_members m WHERE m.asset_id = a.id) AS group_id,
+  (SELECT g.size FROM similar_members m JOIN similar_groups g ON g.id = m.group_id WHERE m.asset_id = a.id) AS group_size,
+  (SELECT g.kind FROM similar_members m JOIN similar_groups g ON g.id = m.group_id WHERE m.asset_id = a.id) AS group_kind`;
+const summarySelect = (opts: SearchOptions): string => `SELECT ${SUMMARY_COLUMNS}, ${GROUP_COLUMNS}, ${opts.expandStacks ? '1' : STACK_SIZE} AS stack_size`;
 
 /**
  * From this offset on, a page is cut from the query's whole ordered id list (built once,

@@ -64,6 +64,20 @@ export interface AgencyAccountView {
   user: string | null;
   /** 'env': TAGSMITH_UPLOAD_USER / _PASSWORD are set and used instead */
   source: 'env' | 'keychain' | 'none';
+  /** SFTP host keys trusted for this agency (first use), per server */
+  hostKeys: AgencyHostKeyView[];
+}
+
+/** An SFTP server's host key, trusted on the first connection to it (as OpenSSH's known_hosts). */
+export interface AgencyHostKeyView {
+  host: string;
+  port: number;
+  /** e.g. ssh-ed25519, ssh-rsa */
+  keyType: string;
+  /** OpenSSH's form: SHA256:… */
+  fingerprint: string;
+  /** epoch ms */
+  firstSeen: number;
 }
 
 export interface UploadStartedView {
@@ -88,6 +102,8 @@ export interface AgenciesApi {
   /** Store address, user and password in the OS keychain; an empty password keeps the stored one. Resumes the agency's paused uploads. */
   setAgencyAccount(args: { agency: AgencyId; url: string; user: string; password: string }): Promise<AgencyAccountView>;
   removeAgencyAccount(args: { agency: AgencyId }): Promise<AgencyAccountView>;
+  /** Forget the SFTP host key trusted for the agency's server: the next connection trusts the key it is shown. */
+  forgetAgencyHostKey(args: { agency: AgencyId; host: string; port: number }): Promise<AgencyAccountView>;
   /** Check, then queue one upload per photo that passes (all with force); progress and cancel in Activity. */
   uploadToAgency(args: { ids: number[]; agency: AgencyId; force?: boolean }): Promise<UploadStartedView>;
 }

@@ -40,6 +40,15 @@ export interface SearchQuery {
   duplicatesOnly?: boolean;
   /** Only assets with a recorded error (corrupt, unreadable, unsupported). */
   errorsOnly?: boolean;
+  /** Only photos in a group of one scene (two or more frames): any such group, or bursts only. */
+  similarGroups?: 'any' | 'burst';
+  /**
+   * Fold each similar group into one picture, as RAW+JPEG stacks fold: the user's pick in the
+   * group, else its suggested best frame (when it matches the query too). The groups listed
+   * in expandedGroups (by group id) show every member.
+   */
+  foldGroups?: boolean;
+  expandedGroups?: number[];
   // -- analysis filters (quality, faces, colours, flags); each needs the measurement made --
   /** Stock quality score bounds, 0..1, inclusive. */
   minQuality?: number;
@@ -128,6 +137,8 @@ export interface AssetSummary {
   thumb: string | null;
   /** Number of other files in the same RAW+JPEG stack (0 when not stacked). */
   stackCount: number;
+  /** The similar group (bursts and near-duplicates) the photo is in, and how many frames it has; null when in none. */
+  similarGroup: { id: number; size: number; kind: 'burst' | 'similar' } | null;
   hasError: boolean;
   folderOnline: boolean;
   keywordCount: number;

@@ -28,6 +28,7 @@ export function fakeBackend(opts: { count: number; thumbFile: string; mediaRoot:
     label: null,
     thumb,
     stackCount: 0,
+    similarGroup: null,
     hasError: false,
     folderOnline: true,
     keywordCount: 0,

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { Server, utils } from 'ssh2';
@@ -14,17 +14,52 @@ export interface SftpServer {
   dir: string;
   /** completed writes: one entry per file handle closed after writing, with the file's size then */
   received: { name: string; size: number }[];
+  /** files whose writing stopped with the client's connection, never closed: the size they had then */
+  incomplete: { name: string; size: number }[];
+  /** bytes written per file name, over every connection (a file sent twice shows twice its size) */
+  written: Map<string, number>;
   loginFailures: number;
+  /** every authentication attempt the server was asked (any method): 0 means no credentials were sent */
+  authAttempts: number;
+  /** SSH connections accepted */
+  connections: number;
+  /** the host key's fingerprint as OpenSSH shows it (SHA256:…) */
+  fingerprint: string;
+  hostKey: string;
+  /** close every client's connection now (as a server restart or an idle timeout would) */
+  dropClients(): void;
   stop(): Promise<void>;
 }
 
-export async function startSftpServer(opts: { dir: string; user: string; password: string; refuse?: string[] }): Promise<SftpServer> {
+/** An RSA host key in PEM from node:crypto (ssh2's own ed25519 generator now and then writes a key its parser refuses). */
+export function makeHostKey(): string {
+  return generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'pkcs1', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } }).privateKey;
+}
+
+export async function startSftpServer(opts: {
+  dir: string; user: string; password: string; refuse?: string[];
+  /** a host key of the test's own (to restart "the same server"); default a new one */
+  hostKey?: string;
+  /** listen on this port (a restart); default one from 0 */
+  port?: number;
+  /** bytes per second the server accepts (its answers to writes are held back to match) */
+  throttle?: number;
+}): Promise<SftpServer> {
   mkdirSync(opts.dir, { recursive: true });
   const { OPEN_MODE, STATUS_CODE } = utils.sftp;
-  // An RSA host key in PEM from node:crypto (ssh2's own ed25519 generator now and then writes a key its parser refuses).
-  const hostKey = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'pkcs1', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } }).privateKey;
+  const hostKey = opts.hostKey ?? makeHostKey();
+  const parsed = utils.parseKey(hostKey);
+  if (parsed instanceof Error) throw parsed;
+  const fingerprint = `SHA256:${createHash('sha256').update(parsed.getPublicSSH()).digest('base64').replace(/=+$/, '')}`;
   const received: { name: string; size: number }[] = [];
+  const incomplete: { name: string; size: number }[] = [];
+  const written = new Map<string, number>();
   let loginFailures = 0;
+  let authAttempts = 0;
+  let connections = 0;
+  const clients = new Set<{ end(): void }>();
+  // Throttle: each write is answered when the bytes so far fit the rate (the client waits for answers).
+  let nextAt = 0;
   // Paths are inside the served directory: '/x' and 'x' both mean <dir>/x.
   const local = (p: string): string | null => {
     const rel = normalize('/' + p).replace(/^\/+/, '');
@@ -35,8 +70,20 @@ export async function startSftpServer(opts: { dir: string; user: string; passwor
     mode: st.mode, uid: st.uid, gid: st.gid, size: st.size, atime: Math.floor(st.atimeMs / 1000), mtime: Math.floor(st.mtimeMs / 1000),
   });
   const server = new Server({ hostKeys: [hostKey] }, (client) => {
+    connections++;
+    clients.add(client);
+    const open: { fd: number; name: string; wrote: boolean }[] = [];
     client.on('error', () => undefined);
+    client.on('close', () => {
+      clients.delete(client);
+      for (const h of open.splice(0)) {
+        if (h.fd < 0) continue;
+        incomplete.push({ name: h.name, size: fstatSync(h.fd).size });
+        closeSync(h.fd);
+      }
+    });
     client.on('authentication', (ctx) => {
+      authAttempts++;
       if (ctx.method === 'password' && ctx.username === opts.user && ctx.password === opts.password) return ctx.accept();
       if (ctx.method === 'password') loginFailures++;
       ctx.reject(['password']);
@@ -52,6 +99,7 @@ export async function startSftpServer(opts: { dir: string; user: string; passwor
           const newHandle = (h: { fd: number; name: string; wrote: boolean; dir?: string[] | null }) => {
             const id = next++;
             handles.set(id, h);
+            if (h.fd >= 0) open.push(h);
             const b = Buffer.alloc(4);
             b.writeUInt32BE(id, 0);
             return { id, b };
@@ -73,7 +121,11 @@ export async function startSftpServer(opts: { dir: string; user: string; passwor
             if (!h) return sftp.status(reqid, STATUS_CODE.FAILURE);
             writeSync(h.fd, data, 0, data.length, offset);
             h.wrote = true;
-            sftp.status(reqid, STATUS_CODE.OK);
+            written.set(h.name, (written.get(h.name) ?? 0) + data.length);
+            if (!opts.throttle) return sftp.status(reqid, STATUS_CODE.OK);
+            const now = Date.now();
+            nextAt = Math.max(nextAt, now) + (data.length / opts.throttle) * 1000;
+            setTimeout(() => sftp.status(reqid, STATUS_CODE.OK), nextAt - now);
           });
           sftp.on('FSTAT', (reqid, handle) => {
             const h = handleOf(handle);
@@ -84,6 +136,7 @@ export async function startSftpServer(opts: { dir: string; user: string; passwor
             const h = handleOf(handle);
             if (!h) return sftp.status(reqid, STATUS_CODE.FAILURE);
             handles.delete(handle.readUInt32BE(0));
+            if (open.includes(h)) open.splice(open.indexOf(h), 1);
             if (h.fd >= 0) {
               if (h.wrote) received.push({ name: h.name, size: fstatSync(h.fd).size });
               closeSync(h.fd);
@@ -128,14 +181,35 @@ export async function startSftpServer(opts: { dir: string; user: string; passwor
       });
     });
   });
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+  });
+  const dropClients = () => {
+    for (const c of clients) c.end();
+  };
   return {
     port,
     dir: opts.dir,
     received,
+    incomplete,
+    written,
+    fingerprint,
+    hostKey,
     get loginFailures() {
       return loginFailures;
     },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    get authAttempts() {
+      return authAttempts;
+    },
+    get connections() {
+      return connections;
+    },
+    dropClients,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        dropClients();
+        server.close(() => resolve());
+      }),
   };
 }

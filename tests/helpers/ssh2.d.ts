@@ -19,6 +19,8 @@ declare module 'ssh2' {
   }
   interface AuthContext { method: string; username: string; password?: string; accept(): void; reject(methods?: string[]): void }
   interface Connection extends EventEmitter {
+    end(): void;
+    on(event: 'close', fn: () => void): this;
     on(event: 'authentication', fn: (ctx: AuthContext) => void): this;
     on(event: 'ready', fn: () => void): this;
     on(event: 'error', fn: (e: Error) => void): this;
@@ -31,6 +33,7 @@ declare module 'ssh2' {
     close(cb?: () => void): this;
   }
   export const utils: {
+    parseKey(key: string | Buffer): { getPublicSSH(): Buffer } | Error;
     sftp: {
       OPEN_MODE: { READ: number; WRITE: number; APPEND: number; CREAT: number; TRUNC: number; EXCL: number };
       STATUS_CODE: { OK: number; EOF: number; NO_SUCH_FILE: number; PERMISSION_DENIED: number; FAILURE: number };

@@ -77,11 +77,31 @@ function library(seed: number, count: number): { ix: LibraryCtx; sql: LibraryCtx
     iso = CASE WHEN id % 6 = 0 THEN NULL ELSE (id % 8) * 200 + 100 END,
     focal_length = CASE WHEN id % 7 = 0 THEN NULL ELSE 12 + (id % 11) * 9.5 END,
     aperture = CASE WHEN id % 9 = 0 THEN NULL ELSE 1.4 + (id % 6) * 1.4 END`).run();
+  seedSimilarGroups(ix, rand);
   const sql = openLibrary(dir);
   useCatalogueIndex(sql.db, false);
   // As the app does when it opens a library (a CLI command keeps no index).
   startCatalogueIndex(ix.db);
   return { ix, sql, folders, rand };
+}
+
+/** Stored similar groups (migration 24) as the grouping writes them: random groups of 2-5, marked current. */
+function seedSimilarGroups(ctx: LibraryCtx, rand: () => number): void {
+  const db = ctx.db;
+  const ids = db.prepare('SELECT id FROM assets ORDER BY id').pluck().all() as number[];
+  let i = 0;
+  while (i < ids.length) {
+    const size = 2 + Math.floor(rand() * 4);
+    if (rand() < 0.6 || i + size > ids.length) {
+      i++;
+      continue;
+    }
+    const members = ids.slice(i, i + size);
+    db.prepare('INSERT INTO similar_groups (id, kind, best_id, size) VALUES (?, ?, ?, ?)').run(members[0], rand() < 0.5 ? 'burst' : 'similar', members[Math.floor(rand() * size)], size);
+    members.forEach((m, k) => db.prepare('INSERT INTO similar_members (asset_id, group_id, position) VALUES (?, ?, ?)').run(m, members[0], k));
+    i += size;
+  }
+  db.prepare('UPDATE similarity_state SET grouped = changes').run();
 }
 
 function randomQuery(rand: () => number, folders: number[]): SearchQuery {
@@ -98,6 +118,9 @@ function randomQuery(rand: () => number, folders: number[]): SearchQuery {
   if (maybe(0.2)) q.takenFrom = pick(['2012-01-01', '2015-05-13', '2030-01-01']);
   if (maybe(0.2)) q.takenTo = pick(['2014-12-31', '2016-05-13', '2011-01-01']);
   if (maybe(0.15)) q.camera = pick(['Canon EOS R5', 'SONY', 'Apple', 'Leica']);
+  if (maybe(0.15)) q.similarGroups = pick(['any', 'burst'] as const);
+  if (maybe(0.3)) q.foldGroups = true;
+  if (q.foldGroups && maybe(0.5)) q.expandedGroups = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => 1 + Math.floor(rand() * 60));
   if (maybe(0.12)) q.lens = pick(['ef50', 'MM', 'summilux', '35', 'zzz', 'f1.4']);
   // Bounds on the stored values themselves (inclusive ends are where the two could differ) and between them.
   const range = (bounds: number[]) => {
@@ -222,6 +245,8 @@ describe('catalogue index', () => {
     ];
     for (const [what, edit] of edits) {
       edit();
+      // The seeded similar groups stand (they have no fingerprints to be computed again from).
+      db.prepare('UPDATE similarity_state SET grouped = changes').run();
       expect(currentIndex(ix.db), what).toBe(index);
       agree(ix, sql, rand, folders, 25);
     }

@@ -1,62 +1,21 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import sharp from 'sharp';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { osKeychain } from '../../src-main/credentials';
 import { until } from '../helpers/until';
 import { makeCertificate, startFtpServer } from '../helpers/ftp-server';
 import { startSftpServer } from '../helpers/sftp-server';
+import { BIN, cli, creds, makeLibrary, makeSource, PASSWORD, same, USER } from '../helpers/upload-cli';
 
 // `tagsmith upload` (issue 19's contract) against real servers on loopback: pyftpdlib for FTP
 // and explicit FTPS, ssh2's SFTP server. The CLI runs as a child process on a real library of
 // real JPEGs; what lands on the servers is compared byte for byte with the library files.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 // Each test runs the CLI a dozen times on a machine that may be very busy: the safety net is wide.
 const LONG = 900_000;
-const USER = 'contributor';
-const PASSWORD = 's3cret-pass';
 let source: string;
-
-interface Run { code: number | null; stdout: string; stderr: string; json: <T = unknown>() => T }
-
-/** The CLI, asynchronously (an SFTP server in this process must keep answering meanwhile). */
-function cli(library: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> & { pid: () => number | undefined } {
-  const child = spawn(process.execPath, [BIN, '--library', library, ...args], {
-    env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', TAGSMITH_UPLOAD_USER: '', TAGSMITH_UPLOAD_PASSWORD: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const p = new Promise<Run>((res) => child.on('close', (code) => res({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T }))) as Promise<Run> & { pid: () => number | undefined };
-  p.pid = () => child.pid;
-  return p;
-}
-
-const creds = { TAGSMITH_UPLOAD_USER: USER, TAGSMITH_UPLOAD_PASSWORD: PASSWORD };
-
-/** A library of its own for one test: copies of the source photos, indexed, keyworded and captioned. */
-async function library(name: string, files: string[]): Promise<{ root: string; lib: string; photo: (f: string) => string }> {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), `tagsmith-upload-${name}-`)));
-  const photos = join(root, 'photos');
-  mkdirSync(photos);
-  for (const f of files) copyFileSync(join(source, f), join(photos, f));
-  const lib = join(root, 'lib');
-  const photo = (f: string) => join(photos, f);
-  const ix = await cli(lib, ['index', photos]);
-  expect(ix.code, ix.stderr).toBe(0);
-  const tag = await cli(lib, ['tag', ...files.map(photo), '--add', 'boat,harbour,dawn,sea,water,calm,morning']);
-  expect(tag.code, tag.stderr).toBe(0);
-  const cap = await cli(lib, ['caption', ...files.map(photo), '--set', 'Fishing boats in a quiet harbour at dawn']);
-  expect(cap.code, cap.stderr).toBe(0);
-  return { root, lib, photo };
-}
-
-const same = (a: string, b: string) => readFileSync(a).equals(readFileSync(b));
+const library = (name: string, files: string[]) => makeLibrary(source, name, files);
 
 function subjects(file: string): string[] {
   const r = spawnSync('exiftool', ['-j', '-XMP-dc:Subject', file], { encoding: 'utf8' });
@@ -65,15 +24,7 @@ function subjects(file: string): string[] {
 }
 
 beforeAll(async () => {
-  source = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-upload-src-')));
-  // 2500×1700 (4.25 MP) passes Adobe Stock's 4 MP; the noise makes files of a few MB, so an
-  // upload takes long enough on a throttled server to be interrupted. small.jpg fails the check.
-  for (const [i, f] of ['harbour.jpg', 'pier.jpg', 'nets.jpg'].entries()) {
-    await sharp({ create: { width: 2500, height: 1700, channels: 3, background: { r: 20 + i * 40, g: 90, b: 160 }, noise: { type: 'gaussian', mean: 120, sigma: 40 } } })
-      .jpeg({ quality: 92 })
-      .toFile(join(source, f));
-  }
-  await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 160, g: 90, b: 20 } } }).jpeg().toFile(join(source, 'small.jpg'));
+  source = await makeSource();
 }, LONG);
 
 describe('tagsmith upload over FTP', { timeout: LONG }, () => {

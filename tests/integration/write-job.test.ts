@@ -71,6 +71,30 @@ describe('writing metadata as queue jobs', () => {
     for (const f of files) expect((await readTags(f))['XMP-dc:Description']).toBe('Written after resume');
   });
 
+  it('returns once the user pauses the batch part-way: what ran is written, the rest waits', async () => {
+    const { files, ids } = await library(4);
+    const api = host!.api;
+    const queue = host!.service.queue;
+    await api.setTitle({ ids, title: 'Paused part-way' });
+    // The user pauses the batch as soon as its first file is written.
+    const off = queue.on('job', (j) => {
+      if (j.state === 'done' && j.batchId) {
+        off();
+        void api.controlQueue({ action: 'pause', target: { type: 'batch', id: j.batchId } });
+      }
+    });
+    const results = await api.writeMetadata({ ids });
+    expect(results[0].status).toBe('written');
+    expect(results[3].status).toBe('queued');
+    const written = results.filter((r) => r.status === 'written').length;
+    expect(results.slice(written).every((r) => r.status === 'queued')).toBe(true);
+    for (const [i, f] of files.entries()) expect((await readTags(f))['XMP-dc:Title']).toBe(i < written ? 'Paused part-way' : undefined);
+    const [batch] = await api.listBatches({});
+    await api.controlQueue({ action: 'resume', target: { type: 'batch', id: batch.id } });
+    await queue.waitForIdle();
+    for (const f of files) expect((await readTags(f))['XMP-dc:Title']).toBe('Paused part-way');
+  });
+
   it('is not stopped by a service hold: offline analysis waits, writing goes on', async () => {
     const { files, ids } = await library(1);
     const api = host!.api;

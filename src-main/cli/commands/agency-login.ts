@@ -7,10 +7,12 @@ import { ask, readStdin } from '../prompt';
 // `tagsmith agency-login --agency ID [--url URL] [--user U] [--password-stdin] [--remove]`:
 // an agency's upload address, user name and password into the OS keychain (as the app's
 // Settings › Agencies does). The password is asked for without echo, or read from stdin.
+// `--forget-host-key [--url sftp://HOST[:PORT]]`: forget the SFTP host key trusted for the
+// agency (of that server, or all of them), after the agency confirmed its server's new key.
 
 export const command: Command = {
   name: 'agency-login',
-  usage: 'agency-login --agency ID [--url ftp://|ftps://|sftp://HOST[:PORT]/DIR] [--user NAME] [--password-stdin] | --remove',
+  usage: 'agency-login --agency ID [--url ftp://|ftps://|sftp://HOST[:PORT]/DIR] [--user NAME] [--password-stdin] | --remove | --forget-host-key [--url sftp://HOST[:PORT]]',
   summary: 'Store a stock agency’s upload server, user name and password in the OS keychain (or remove them).',
   help: [
     `--agency ID          ${AGENCY_IDS.join(', ')}`,
@@ -18,9 +20,12 @@ export const command: Command = {
     '--user NAME          the user name (asked for when omitted, on a terminal)',
     '--password-stdin     read the password from standard input',
     '--remove             forget the stored account',
+    '--forget-host-key    forget the SFTP host key trusted for the agency (of the --url server, or all)',
   ],
-  options: { agency: { type: 'string' }, url: { type: 'string' }, user: { type: 'string' }, 'password-stdin': { type: 'boolean' }, remove: { type: 'boolean' } },
-  async run(_ctx, { values, positionals }, out) {
+  options: {
+    agency: { type: 'string' }, url: { type: 'string' }, user: { type: 'string' }, 'password-stdin': { type: 'boolean' }, remove: { type: 'boolean' }, 'forget-host-key': { type: 'boolean' },
+  },
+  async run(ctx, { values, positionals }, out) {
     if (positionals.length) throw new UsageError('agency-login takes no arguments.', 'agency-login');
     const agency = values.agency as string | undefined;
     if (agency === undefined || !isAgencyId(agency)) throw new UsageError(`agency-login needs --agency ${AGENCY_IDS.join('|')}.`, 'agency-login');
@@ -32,6 +37,26 @@ export const command: Command = {
       return 0;
     }
     const { parseDestination, destinationText, DestinationError } = await import('../../metadata/upload/destination');
+    if (values['forget-host-key']) {
+      let where: { host: string; port: number } | undefined;
+      if (values.url !== undefined) {
+        try {
+          const d = parseDestination(String(values.url));
+          where = { host: d.host, port: d.port };
+        } catch (e) {
+          if (e instanceof DestinationError) throw new UsageError(e.message, 'agency-login');
+          throw e;
+        }
+      }
+      const { forgetHostKeys } = await import('../../library/host-keys');
+      const gone = forgetHostKeys(ctx.db, agency, where);
+      out.result({ agency, forgotten: gone.map((k) => ({ host: k.host, port: k.port, keyType: k.keyType, fingerprint: k.fingerprint })) }, () =>
+        gone.length
+          ? gone.map((k) => `Forgot the host key ${k.fingerprint} of ${k.host}:${k.port} for ${name}; the next connection there trusts the key it is shown.`).join('\n')
+          : `No SFTP host key was trusted for ${name}${where ? ` at ${where.host}:${where.port}` : ''}.`,
+      );
+      return 0;
+    }
     let url: string | null = null;
     if (values.url !== undefined) {
       try {

@@ -44,10 +44,16 @@ export const command: Command = {
       if (!(await service.agencyAccounts.get(agency))) {
         throw new CliError(`No upload account for ${name}: run \`tagsmith agency-login --agency ${agency}\` or set TAGSMITH_UPLOAD_USER and TAGSMITH_UPLOAD_PASSWORD. Nothing was sent.`);
       }
+      const { trustedHostKeys } = await import('../../library/host-keys');
+      const pinned = new Set(trustedHostKeys(ctx.db, agency).map((k) => `${k.host}:${k.port}`));
       const started = startUpload(ctx, service.queue, { ids, agency, url, force: values.force === true });
       service.queue.start();
       await waitForUpload(service.queue, started, (done, total, phase) => out.progress(`Uploading to ${name} ${done}/${total}${phase ? ` (${phase})` : ''}`));
       out.endProgress();
+      // Trust on first use, said as OpenSSH says it (on stderr: the --json result keeps its shape).
+      for (const k of trustedHostKeys(ctx.db, agency)) {
+        if (!pinned.has(`${k.host}:${k.port}`)) out.warn(`Trusted new host key ${k.fingerprint} for ${k.host}:${k.port} (${k.keyType}, ${name}).`);
+      }
       const result = uploadOutcome(service.queue, started);
       out.result(result, () =>
         [

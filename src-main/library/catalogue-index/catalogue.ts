@@ -9,6 +9,17 @@ import { buildInWorker, workerCanRead } from './spawn';
 
 export type { SortPerm } from './parts';
 
+/** The similar groups as arrays: each asset's group id (0: none) and whether that is a burst; per group its id, best frame and members. */
+export interface SimilarArrays {
+  stamp: number;
+  groupOf: Int32Array;
+  burst: Uint8Array;
+  ids: Int32Array;
+  best: Int32Array;
+  start: Int32Array;
+  members: Int32Array;
+}
+
 // The index itself: its columns, each keyword's postings, RAW+JPEG stack siblings, each
 // sort's order as a permutation of ids (and ranks), the full-text part; read from SQL and
 // patched from the changes this connection's triggers recorded. See index.ts for what it is
@@ -39,6 +50,7 @@ export class CatalogueIndex {
   /** RAW asset id -> the members of its stack that would fold it when they match too. */
   rawSiblings = new Map<number, Int32Array>();
   private stackArrays: StackArrays | null = null;
+  private similarArrays: SimilarArrays | null = null;
   private perms = new Map<SortPerm, Int32Array>();
   private ranks = new Map<SortPerm, Int32Array>();
   /** The full-text part; null while it is built or rebuilt (FTS5 answers text meanwhile). */
@@ -359,6 +371,43 @@ export class CatalogueIndex {
       this.rawSiblings.set(rows[i][0], Int32Array.from(rows.slice(i, j), (r) => r[1]));
       i = j;
     }
+  }
+
+  /**
+   * The stored similar groups (migration 24) by asset: read again whenever they were written
+   * since (their stamp moved) or the columns grew. Each group's members in their order.
+   */
+  similar(): SimilarArrays {
+    const stamp = prepared(this.db, 'SELECT grouped FROM similarity_state WHERE id = 1').pluck(true).get() as number;
+    const cap = this.cols.cap;
+    if (this.similarArrays && this.similarArrays.stamp === stamp && this.similarArrays.groupOf.length === cap) return this.similarArrays;
+    const rows = prepared(
+      this.db,
+      `SELECT m.group_id, m.asset_id, g.best_id, g.kind = 'burst' FROM similar_members m JOIN similar_groups g ON g.id = m.group_id ORDER BY m.group_id, m.position`,
+    )
+      .raw(true)
+      .all() as [number, number, number, number][];
+    const groupOf = new Int32Array(cap);
+    const burst = new Uint8Array(cap);
+    const ids: number[] = [];
+    const best: number[] = [];
+    const start: number[] = [];
+    const members = new Int32Array(rows.length);
+    rows.forEach(([group, asset, bestId, isBurst], i) => {
+      if (!ids.length || ids[ids.length - 1] !== group) {
+        ids.push(group);
+        best.push(bestId);
+        start.push(i);
+      }
+      members[i] = asset;
+      if (asset < cap) {
+        groupOf[asset] = group;
+        burst[asset] = isBurst;
+      }
+    });
+    start.push(rows.length);
+    this.similarArrays = { stamp, groupOf, burst, ids: Int32Array.from(ids), best: Int32Array.from(best), start: Int32Array.from(start), members };
+    return this.similarArrays;
   }
 
   /** A sort order, read from its covering index when missing or stale. */

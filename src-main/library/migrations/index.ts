@@ -26,6 +26,8 @@ import { migration as m020 } from './020-per-group-runs';
 import { migration as m021 } from './021-metadata-template-fields';
 import { migration as m022 } from './022-rename-journal';
 import { migration as m023 } from './023-upload-records';
+import { migration as m024 } from './024-similar-groups';
+import { migration as m025 } from './025-upload-host-keys';
 
 export type { Migration } from './migration';
 
@@ -53,4 +55,6 @@ export const migrations: Migration[] = [
   m021,
   m022,
   m023,
+  m024,
+  m025,
 ];

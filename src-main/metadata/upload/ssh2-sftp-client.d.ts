@@ -9,10 +9,12 @@ declare module 'ssh2-sftp-client' {
     password?: string;
     readyTimeout?: number;
     retries?: number;
+    /** ssh2's: the server's raw host key blob; false refuses it before authentication */
+    hostVerifier?: (key: Buffer) => boolean;
   }
 
   export default class SftpClient {
-    constructor(name?: string);
+    constructor(name?: string, callbacks?: { error?: (e: Error) => void; end?: () => void; close?: () => void });
     connect(options: ConnectOptions): Promise<unknown>;
     stat(path: string): Promise<{ size: number; isDirectory: boolean }>;
     exists(path: string): Promise<false | 'd' | '-' | 'l'>;

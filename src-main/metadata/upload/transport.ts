@@ -1,21 +1,44 @@
 // The agencies' upload servers behind one door: FTP, FTPS (explicit TLS, certificate checked)
-// with basic-ftp, SFTP with ssh2-sftp-client. A transport connects once, answers the size of a
-// remote file, and sends a local file from an offset (a resumed partial file appends).
+// with basic-ftp, SFTP with ssh2-sftp-client (the server's host key checked against the one
+// trusted for it, before any password leaves). A transport connects once, answers the size of
+// a remote file, and sends local files from an offset (a resumed partial file appends); it stays
+// open across files until closed or the link drops (`dropped`).
 // What goes wrong is sorted into what the queue acts on: the login refused (stop this agency),
-// this file refused (report it, go on with the next), or the server unreachable / the link lost.
+// the host key not the trusted one (stop this agency), this file refused (report it, go on with
+// the next), or the server unreachable / the link lost.
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { Client as FtpClient, FTPError } from 'basic-ftp';
 import SftpClient from 'ssh2-sftp-client';
 import type { Destination } from './destination';
 
-export type UploadFailureKind = 'login' | 'refused' | 'connection';
+export type UploadFailureKind = 'login' | 'hostkey' | 'refused' | 'connection';
+
+/** An SSH server's host key as OpenSSH shows it: its type and SHA256:<base64 without padding>. */
+export interface HostKey {
+  keyType: string;
+  fingerprint: string;
+}
 
 export class UploadFailure extends Error {
   override readonly name = 'UploadFailure';
-  constructor(readonly kind: UploadFailureKind, message: string) {
+  constructor(readonly kind: UploadFailureKind, message: string, readonly presented?: HostKey) {
     super(message);
   }
+}
+
+/** The fingerprint of a raw SSH public key blob (string type, then the key), as `ssh-keygen -lf` prints it. */
+export function hostKeyOf(blob: Buffer): HostKey {
+  const len = blob.length >= 4 ? blob.readUInt32BE(0) : 0;
+  const keyType = len > 0 && len < 64 && blob.length >= 4 + len ? blob.subarray(4, 4 + len).toString('latin1') : 'unknown';
+  return { keyType, fingerprint: `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}` };
+}
+
+/** How an SFTP connection treats the server's host key: the one trusted, or none yet (trusted now, and told). */
+export interface HostKeyCheck {
+  trusted: string | null;
+  onFirstUse(key: HostKey): void;
 }
 
 export interface SendOptions {
@@ -28,6 +51,8 @@ export interface Transport {
   /** The size of a file in the destination directory, or null when there is none. */
   remoteSize(name: string): Promise<number | null>;
   send(localPath: string, name: string, opts: SendOptions): Promise<void>;
+  /** The link was closed or lost: this transport can do nothing more. */
+  readonly dropped: boolean;
   close(): Promise<void>;
 }
 
@@ -73,11 +98,15 @@ async function ftpTransport(dest: Destination, user: string, password: string, s
     // The directory is taken from the login directory, as in an ftp:// address.
     if (dest.dir) await client.ensureDir(dest.dir);
   } catch (e) {
-    signal.removeEventListener('abort', onAbort);
     client.close();
     throw ftpFailure(e, 'connect', dest);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
   return {
+    get dropped() {
+      return client.closed;
+    },
     async remoteSize(name) {
       try {
         return await client.size(name);
@@ -98,7 +127,6 @@ async function ftpTransport(dest: Destination, user: string, password: string, s
       }
     },
     async close() {
-      signal.removeEventListener('abort', onAbort);
       client.close();
     },
   };
@@ -116,21 +144,50 @@ function sftpFailure(e: unknown, stage: 'connect' | 'file', dest: Destination): 
   return new UploadFailure('connection', `Lost or could not make the connection to the SFTP server ${dest.host}: ${m}.`);
 }
 
-async function sftpTransport(dest: Destination, user: string, password: string, signal: AbortSignal): Promise<Transport> {
-  const client = new SftpClient('tagsmith-upload');
-  const onAbort = () => void client.end().catch(() => undefined);
+async function sftpTransport(dest: Destination, user: string, password: string, signal: AbortSignal, hostKey: HostKeyCheck | undefined): Promise<Transport> {
+  let dropped = false;
+  const lost = () => {
+    dropped = true;
+  };
+  const client = new SftpClient('tagsmith-upload', { end: lost, close: lost, error: lost });
+  const onAbort = () => {
+    dropped = true;
+    void client.end().catch(() => undefined);
+  };
   signal.addEventListener('abort', onAbort, { once: true });
   const dir = dest.dir.replace(/\/+$/, '') || '';
   const pathOf = (name: string) => (dir ? `${dir}/${name}` : name);
+  let mismatch: HostKey | null = null;
+  // Called during the key exchange, before any authentication: a refused key means the user
+  // name and password are never sent.
+  const hostVerifier = (blob: Buffer): boolean => {
+    const presented = hostKeyOf(blob);
+    if (!hostKey) return true;
+    if (hostKey.trusted === null) {
+      hostKey.onFirstUse(presented);
+      return true;
+    }
+    if (hostKey.trusted === presented.fingerprint) return true;
+    mismatch = presented;
+    return false;
+  };
   try {
-    await client.connect({ host: dest.host, port: dest.port, username: user, password, readyTimeout: 60_000, retries: 0 });
+    await client.connect({ host: dest.host, port: dest.port, username: user, password, readyTimeout: 60_000, retries: 0, hostVerifier });
     if (dir && (await client.exists(dir)) !== 'd') await client.mkdir(dir, true);
   } catch (e) {
-    signal.removeEventListener('abort', onAbort);
+    dropped = true;
     await client.end().catch(() => undefined);
+    if (mismatch) {
+      throw new UploadFailure('hostkey', `The SFTP server ${dest.host}:${dest.port} presented the host key ${(mismatch as HostKey).fingerprint}, not the one trusted for it (${hostKey?.trusted}).`, mismatch);
+    }
     throw sftpFailure(e, 'connect', dest);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
   return {
+    get dropped() {
+      return dropped;
+    },
     async remoteSize(name) {
       try {
         const kind = await client.exists(pathOf(name));
@@ -152,12 +209,13 @@ async function sftpTransport(dest: Destination, user: string, password: string, 
       }
     },
     async close() {
-      signal.removeEventListener('abort', onAbort);
+      dropped = true;
       await client.end().catch(() => undefined);
     },
   };
 }
 
-export function connect(dest: Destination, user: string, password: string, signal: AbortSignal): Promise<Transport> {
-  return dest.protocol === 'sftp' ? sftpTransport(dest, user, password, signal) : ftpTransport(dest, user, password, signal);
+/** Connect and log in; `signal` aborts the attempt. `hostKey` applies to SFTP only. */
+export function connect(dest: Destination, user: string, password: string, signal: AbortSignal, opts: { hostKey?: HostKeyCheck } = {}): Promise<Transport> {
+  return dest.protocol === 'sftp' ? sftpTransport(dest, user, password, signal, opts.hostKey) : ftpTransport(dest, user, password, signal);
 }

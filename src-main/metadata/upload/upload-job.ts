@@ -8,12 +8,14 @@ import { LOCAL, LOCAL_LANE_PREFIX } from '../../jobs/lanes';
 import type { JobQueue } from '../../jobs/queue';
 import { assetPath, getAssetRow } from '../../library/assets';
 import type { LibraryCtx } from '../../library/context';
+import { trustedHostKey, trustHostKey } from '../../library/host-keys';
 import { beginTransfer, endTransfer, recordSent, transferOf } from '../../library/sent-records';
 import { ServiceError } from '../../service/errors';
 import { agencyProfile, isAgencyId } from '../agencies';
 import { writeAssetMetadata } from '../writer';
 import { DestinationError, destinationText, parseDestination } from './destination';
-import { connect, UploadFailure } from './transport';
+import { LaneConnections } from './connections';
+import { connect, UploadFailure, type HostKeyCheck, type Transport } from './transport';
 
 // One photo to one agency's server as a durable job: its metadata is written into the file and
 // verified first (the same write as "Write to files"), then the library file itself goes, under
@@ -22,8 +24,10 @@ import { connect, UploadFailure } from './transport';
 // its own partial file and appends the rest, or sees it complete and sends nothing; a local file
 // that changed since starts again from zero. After sending, the remote size must equal the
 // local one, and only then is the photo recorded as sent (asset_sent).
-// Each agency has its own local lane: one connection per agency at a time. A refused login
-// pauses that lane (the agency's queue) and nothing more is sent until the user resumes it.
+// Each agency has its own local lane: one connection per agency, kept open across the lane's
+// files (LaneConnections). A refused login, or an SFTP host key other than the one trusted for
+// that server, pauses that lane (the agency's queue) and nothing more is sent until the user
+// acts and resumes it.
 
 export const UPLOAD_KIND = 'upload';
 export const UPLOAD_LANE_PREFIX = `${LOCAL_LANE_PREFIX}upload:`;
@@ -47,7 +51,7 @@ export interface UploadResult {
   alreadyThere: boolean;
 }
 
-export function uploadHandler(ctx: LibraryCtx, queue: () => JobQueue, accounts: AgencyAccounts): JobHandler<UploadPayload> {
+export function uploadHandler(ctx: LibraryCtx, queue: () => JobQueue, accounts: AgencyAccounts, connections = new LaneConnections()): JobHandler<UploadPayload> {
   return {
     describe(p) {
       if (!p || !Number.isInteger(p.assetId) || p.assetId <= 0) throw new Error('assetId: a photo of the library is required');
@@ -91,16 +95,47 @@ export function uploadHandler(ctx: LibraryCtx, queue: () => JobQueue, accounts: 
       const remote = destinationText(dest, fileName);
       const mtimeMs = Math.floor(local.mtimeMs);
 
-      let transport;
-      try {
-        transport = await connect(dest, account!.user, account!.password, job.signal);
-      } catch (e) {
-        if (job.signal.aborted) throw new ServiceError('cancelled', 'The upload was stopped.');
-        if (e instanceof UploadFailure && e.kind === 'login') stopAgency(e.message);
-        if (e instanceof UploadFailure && e.kind === 'refused') throw new JobOutcome('failed', e.message);
-        throw new ServiceError('service', e instanceof Error ? e.message : String(e));
-      }
-      try {
+      const lane = uploadLane(agency);
+      const key = LaneConnections.keyOf(url, account!.user, account!.password);
+      // SFTP: the host key trusted for this agency's host and port, or none yet (trust on first use).
+      const hostKey: HostKeyCheck | undefined =
+        dest.protocol === 'sftp'
+          ? {
+              trusted: trustedHostKey(ctx.db, agency, dest.host, dest.port)?.fingerprint ?? null,
+              onFirstUse: (k) => {
+                trustHostKey(ctx.db, { agency, host: dest.host, port: dest.port, keyType: k.keyType, fingerprint: k.fingerprint });
+              },
+            }
+          : undefined;
+      const open = async (): Promise<{ transport: Transport; reused: boolean }> => {
+        try {
+          return await connections.get(lane, key, () => connect(dest, account!.user, account!.password, job.signal, { hostKey }));
+        } catch (e) {
+          if (job.signal.aborted) throw new ServiceError('cancelled', 'The upload was stopped.');
+          if (e instanceof UploadFailure && e.kind === 'hostkey') stopForHostKey(e);
+          if (e instanceof UploadFailure && e.kind === 'login') stopAgency(e.message);
+          if (e instanceof UploadFailure && e.kind === 'refused') throw new JobOutcome('failed', e.message);
+          throw new ServiceError('service', e instanceof Error ? e.message : String(e));
+        }
+      };
+      const stopForHostKey = (e: UploadFailure): never => {
+        queue().pauseLane(lane);
+        const pinned = trustedHostKey(ctx.db, agency, dest.host, dest.port);
+        const since = pinned ? ` since ${new Date(pinned.firstSeen).toISOString().slice(0, 10)}` : '';
+        throw new JobOutcome(
+          'failed',
+          `The SFTP server ${dest.host}:${dest.port} presented the host key ${e.presented?.fingerprint} (${e.presented?.keyType}), not the key trusted for ${name} there${since} (${pinned?.fingerprint ?? 'unknown'}). ` +
+            `Someone may be intercepting the connection, or the agency changed its server's key. Nothing was sent: no password, no file. ` +
+            `Verify the new key with ${name}; if it is theirs, forget the old key in Settings › Agencies (Forget host key) or with \`tagsmith agency-login --agency ${agency} --forget-host-key\`, then upload again. Uploads to ${name} are paused.`,
+        );
+      };
+
+      // A cancel in Activity aborts the file in flight: the connection is closed under it (its
+      // partial file stays on the server and is resumed by the next upload of this photo).
+      const onAbort = () => void connections.drop(lane);
+      job.signal.addEventListener('abort', onAbort, { once: true });
+
+      const transfer = async (transport: Transport): Promise<UploadResult> => {
         const before = await transport.remoteSize(fileName);
         const mine = transferOf(ctx.db, job.job.id);
         const sameFile = mine !== null && mine.remote === remote && mine.size === local.size && mine.mtimeMs === mtimeMs;
@@ -136,17 +171,37 @@ export function uploadHandler(ctx: LibraryCtx, queue: () => JobQueue, accounts: 
           endTransfer(ctx.db, job.job.id);
         })();
         ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [assetId] });
-        const result: UploadResult = { assetId, path, remote, size: local.size, resumedFrom: offset, alreadyThere };
-        return result;
-      } catch (e) {
-        if (e instanceof JobOutcome || e instanceof ServiceError) throw e;
-        if (job.signal.aborted) throw new ServiceError('cancelled', 'The upload was stopped.');
-        if (e instanceof UploadFailure && e.kind === 'login') stopAgency(e.message);
-        if (e instanceof UploadFailure && e.kind === 'refused') throw new JobOutcome('failed', e.message);
-        // The link was lost: tried again after a pause (the partial file is resumed), then given up.
-        throw new ServiceError('service', e instanceof Error ? e.message : String(e));
+        return { assetId, path, remote, size: local.size, resumedFrom: offset, alreadyThere };
+      };
+
+      try {
+        let { transport, reused } = await open();
+        for (;;) {
+          try {
+            return await transfer(transport);
+          } catch (e) {
+            if (e instanceof JobOutcome || e instanceof ServiceError) throw e;
+            if (job.signal.aborted) throw new ServiceError('cancelled', 'The upload was stopped.');
+            if (e instanceof UploadFailure && e.kind === 'login') stopAgency(e.message);
+            if (e instanceof UploadFailure && e.kind === 'refused') throw new JobOutcome('failed', e.message);
+            await connections.drop(lane);
+            // A connection kept from an earlier file may have been closed by the server while
+            // idle: connect once more and go on (the partial file, if any, is resumed).
+            if (reused) {
+              ({ transport, reused } = await open());
+              reused = false;
+              continue;
+            }
+            // The link was lost: tried again after a pause (the partial file is resumed), then given up.
+            throw new ServiceError('service', e instanceof Error ? e.message : String(e));
+          }
+        }
       } finally {
-        await transport.close();
+        job.signal.removeEventListener('abort', onAbort);
+        // Closed when nothing more is queued for this agency (or its uploads are paused).
+        const more = ctx.db.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM jobs WHERE lane = ? AND state = 'queued' AND id <> ?").get(lane, job.job.id)?.n ?? 0;
+        const paused = queue().lanes().find((l) => l.name === lane)?.paused === true;
+        if (!more || paused || job.signal.aborted) await connections.drop(lane);
       }
     },
   };

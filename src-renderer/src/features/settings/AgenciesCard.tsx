@@ -8,6 +8,8 @@ import { errorText } from '../../ui/Toasts';
  * Settings › Agencies: per stock agency, its upload server (ftp://, ftps:// or sftp://HOST/DIR),
  * user name and password, kept in the OS keychain. The password is never shown again; leaving
  * it empty keeps the stored one. Saving resumes uploads a refused login had stopped.
+ * The SFTP host keys trusted on first connection are listed with "Forget host key": after the
+ * agency confirmed a changed key, forgetting the old one lets the next upload trust the new one.
  */
 export function AgenciesCard({ active }: { active: boolean }) {
   const { api } = useClient();
@@ -57,6 +59,15 @@ export function AgenciesCard({ active }: { active: boolean }) {
       setProblem(errorText(err));
     } finally {
       setBusy(false);
+    }
+  };
+  const forgetHostKey = async (host: string, port: number) => {
+    setProblem(null);
+    try {
+      setAccount(await api.forgetAgencyHostKey({ agency, host, port }));
+      setSaved(`Forgot the host key of ${host}:${port}: the next upload trusts the key that server shows.`);
+    } catch (err) {
+      setProblem(errorText(err));
     }
   };
   const remove = async () => {
@@ -118,6 +129,23 @@ export function AgenciesCard({ active }: { active: boolean }) {
           </div>
         </div>
       </form>
+      {account && account.hostKeys.length > 0 && (
+        <div className="form" data-testid="agency-host-keys">
+          <p className="muted small">SFTP host keys trusted for {profile?.name ?? agency} (recorded on the first connection; a server showing another key is refused):</p>
+          <ul className="backup-list">
+            {account.hostKeys.map((k) => (
+              <li key={`${k.host}:${k.port}`} className="form-row" data-testid="agency-host-key">
+                <span className="form-label">{k.host}:{k.port}</span>
+                <span>
+                  <code data-testid="agency-host-key-fingerprint">{k.fingerprint}</code>{' '}
+                  <span className="muted small">{k.keyType}, since {new Date(k.firstSeen).toLocaleDateString()}</span>{' '}
+                  <Button variant="ghost" onClick={() => void forgetHostKey(k.host, k.port)} data-testid="agency-host-key-forget">Forget host key</Button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </section>
   );
 }
