@@ -130,6 +130,7 @@ export const API_METHODS = [
   'setCreativeSettings',
   'previewRename',
   'renameAssets',
+  'findSimilar',
 ] as const satisfies readonly ApiMethod[];
 
 type Missing = Exclude<ApiMethod, (typeof API_METHODS)[number]>;

@@ -26,6 +26,7 @@ import { analysisMethods } from './analysis';
 import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
 import { renameMethods } from './rename';
+import { similarMethods } from './similar';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions, CreativeApiOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
@@ -179,6 +180,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...creativeMethods(ctx, service, scanner, opts),
     ...systemMethods(ctx, service, opts),
     ...renameMethods(ctx),
+    ...similarMethods(ctx),
   };
 
   if (opts.startQueue !== false) service.queue.start();

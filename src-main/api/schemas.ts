@@ -353,6 +353,7 @@ export const schemas = {
 
   // batch rename (issue 16)
   previewRename: z.strictObject({ assetIds: ids, template: z.string().max(1000), start: z.number().int().min(0).max(1e12).optional() }),
+  findSimilar: z.strictObject({ assetId: id, limit: z.number().int().min(1).max(1000).optional() }),
   renameAssets: z.strictObject({ assetIds: ids, template: z.string().max(1000), start: z.number().int().min(0).max(1e12).optional() }),
   ...creativeSchemas,
 } satisfies Record<ApiMethod, z.ZodType>;

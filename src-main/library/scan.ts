@@ -354,11 +354,11 @@ class BatchWriter {
       `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, media_hash, width, height,
          orientation, duration_s, video_codec, audio_codec, taken_at, camera_make, camera_model, lens, gps_lat, gps_lon,
          rating, color_label, caption, title, headline, creator, copyright, credit, city, country, thumb, stack_key, has_error, added_at, indexed_at,
-         ${EXPOSURE_COLUMNS}, exposure_read, block_disagreement)
+         ${EXPOSURE_COLUMNS}, exposure_read, block_disagreement, flag)
        VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @mediaHash, @width, @height,
          @orientation, @durationS, @videoCodec, @audioCodec, @takenAt, @cameraMake, @cameraModel, @lens, @gpsLat, @gpsLon,
          COALESCE(@rating, 0), @colorLabel, @caption, @title, @headline, @creator, @copyright, @credit, @city, @country,
-         @thumb, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1, @blockDisagreement)`,
+         @thumb, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1, @blockDisagreement, @flag)`,
     );
     // A changed file: file facts are replaced; what the user may have set (rating, caption,
     // title) is only replaced when the file now carries a value of its own.
@@ -411,6 +411,8 @@ class BatchWriter {
       ...exposureParams(r.meta.exposure),
       blockDisagreement: r.meta.blockDisagreement ? JSON.stringify(r.meta.blockDisagreement) : null,
     };
+    // A file another program rejected (XMP Rating -1) is catalogued as rejected.
+    const insertParams = { ...params, flag: r.meta.rejected ? 'reject' : null };
 
     // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).
     const fileFields: Partial<ManagedFields> = {
@@ -455,7 +457,7 @@ class BatchWriter {
         this.ctx.db.prepare('UPDATE scan_errors SET path = ?, folder_id = ? WHERE asset_id = ?').run(f.absPath, this.folderId, id);
         return id;
       }
-      id = Number(this.insert.run(params).lastInsertRowid);
+      id = Number(this.insert.run(insertParams).lastInsertRowid);
       setAssetKeywords(this.ctx.db, id, r.meta.keywords);
       if (!r.problems.some((p) => p.stage === 'metadata')) recordFileRead(this.ctx, id, fileFields);
       this.summary.added++;

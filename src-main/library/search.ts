@@ -518,6 +518,11 @@ function preparedWithIndex(ctx: LibraryCtx, sql: (from: string) => string, index
   return prepared(ctx.db, sql('assets a'));
 }
 
+/** The grid summaries of `ids` (stacks as the grid shows them), in that order; ids not in the catalogue are left out. */
+export function summariesByIds(ctx: LibraryCtx, ids: readonly number[]): AssetSummary[] {
+  return summariesOf(ctx, Int32Array.from(ids), {}).map((r) => toSummary(ctx, r));
+}
+
 /** The summary rows of `ids`, in that order. */
 function summariesOf(ctx: LibraryCtx, ids: Int32Array, opts: SearchOptions): SummaryRow[] {
   if (ids.length === 0) return [];

@@ -312,6 +312,42 @@ describe('catalogue index', () => {
     }
   });
 
+  it('folds RAW+JPEG stacks exactly after a worker-built index takes stack changes on its own connection', async () => {
+    const syncMax = indexOptions.syncBuildMax;
+    indexOptions.syncBuildMax = 100;
+    try {
+      const { ix, sql, folders, rand } = library(41, 900);
+      const f = folders[0];
+      // Three shots: a RAW with its JPEG, a RAW alone, and a RAW whose JPEG will be deleted.
+      const [raw1, jpg1, raw2, raw3, jpg3] = seedAssets(ix.db, [
+        { folderId: f, relPath: 'stk/one.CR2', isRaw: true, format: 'cr2', keywords: ['quoll'] },
+        { folderId: f, relPath: 'stk/one.jpg', keywords: ['quoll'] },
+        { folderId: f, relPath: 'stk/two.CR2', isRaw: true, format: 'cr2', keywords: ['quoll'] },
+        { folderId: f, relPath: 'stk/three.CR2', isRaw: true, format: 'cr2', keywords: ['quoll'] },
+        { folderId: f, relPath: 'stk/three.jpg', keywords: ['quoll'] },
+      ]);
+      await indexReady(ix.db);
+      expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 1 });
+      const index = currentIndex(ix.db);
+      const quolls = () => searchIds(ix, { keywords: ['quoll'], sort: 'name' });
+      expect(new Set(quolls())).toEqual(new Set([jpg1, raw2, jpg3]));
+      // The RAW alone gets its JPEG; the third shot's JPEG goes; the first RAW leaves its stack.
+      const [jpg2] = seedAssets(ix.db, [{ folderId: f, relPath: 'stk/two.jpg', keywords: ['quoll'] }]);
+      ix.db.prepare('DELETE FROM asset_keywords WHERE asset_id = ?').run(jpg3);
+      ix.db.prepare('DELETE FROM assets WHERE id = ?').run(jpg3);
+      ix.db.prepare("UPDATE assets SET stack_key = 'stk/one-renamed' WHERE id = ?").run(raw1);
+      expect(new Set(quolls())).toEqual(new Set([raw1, jpg1, jpg2, raw3]));
+      expect(quolls()).toEqual(searchIds(sql, { keywords: ['quoll'], sort: 'name' }));
+      expect(searchIds(ix, { keywords: ['quoll'] }, { expandStacks: true })).toEqual(searchIds(sql, { keywords: ['quoll'] }, { expandStacks: true }));
+      agree(ix, sql, rand, folders, 40);
+      // Taken in where it was, not rebuilt.
+      expect(currentIndex(ix.db)).toBe(index);
+      expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 1 });
+    } finally {
+      indexOptions.syncBuildMax = syncMax;
+    }
+  });
+
   it('is rebuilt in a worker thread after another connection commits, SQL answering until it is in', async () => {
     const syncMax = indexOptions.syncBuildMax;
     indexOptions.syncBuildMax = 100;

@@ -40,9 +40,15 @@ interface GridProps {
   onSelect(index: number, mods: Modifiers): void;
   onOpen(index: number): void;
   onColumns(cols: number): void;
+  /** Similar groups folded (the ids of the groups opened), or null when they are not folded. */
+  expandedGroups?: ReadonlySet<number> | null;
+  /** The count badge of a folded group was clicked: open or close it. */
+  onToggleGroup?(groupId: number): void;
+  /** A right-click on a cell (its menu: Find similar…). */
+  onCellMenu?(index: number, x: number, y: number): void;
 }
 
-export function Grid({ store, total, version, thumbSize, selected, focus, onSelect, onOpen, onColumns, drag }: GridProps) {
+export function Grid({ store, total, version, thumbSize, selected, focus, onSelect, onOpen, onColumns, drag, expandedGroups, onToggleGroup, onCellMenu }: GridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
   // Kept only as precisely as rendering needs: scrolling within a row renders nothing, so a
@@ -110,6 +116,9 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
               focused={focus === index}
               onSelect={onSelect}
               onOpen={onOpen}
+              group={expandedGroups && item.similarGroup ? (expandedGroups.has(item.similarGroup.id) ? 'open' : 'folded') : null}
+              onToggleGroup={onToggleGroup}
+              onMenu={onCellMenu}
             />
           ) : (
             <div key={`p${index}`} className="cell cell-placeholder" style={cellStyle(x, y, cellW, cellH)} data-testid="grid-placeholder">
@@ -155,9 +164,13 @@ interface CellProps {
   focused: boolean;
   onSelect(index: number, mods: Modifiers): void;
   onOpen(index: number): void;
+  /** Similar groups are folded: this cell's group is folded into it, or opened; null: not shown. */
+  group: 'folded' | 'open' | null;
+  onToggleGroup?(groupId: number): void;
+  onMenu?(index: number, x: number, y: number): void;
 }
 
-const Cell = memo(function Cell({ item, index, x, y, width, height, selected, focused, onSelect, onOpen }: CellProps) {
+const Cell = memo(function Cell({ item, index, x, y, width, height, selected, focused, onSelect, onOpen, group, onToggleGroup, onMenu }: CellProps) {
   const { mediaUrl } = useClient();
   const [broken, setBroken] = useState(false);
   const drag = useContext(DragContext);
@@ -193,6 +206,13 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
       onMouseDown={onMouseDown}
       onClick={(e) => keepsSelection(e) && onSelect(index, { shift: false, toggle: false })}
       onDoubleClick={() => onOpen(index)}
+      onContextMenu={(e) => {
+        if (!onMenu) return;
+        e.preventDefault();
+        if (!selected) onSelect(index, { shift: false, toggle: false });
+        onMenu(index, e.clientX, e.clientY);
+      }}
+      data-group-id={item.similarGroup?.id}
       draggable={!!drag}
       onDragStart={(e) => {
         if (!drag) return;
@@ -224,6 +244,28 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
         <CellAnalysisBadges id={item.id} />
         <div className="cell-badges">
           {item.stackCount > 0 && <span className="badge" title={`Stacked with ${item.stackCount} other file(s) of the same shot`}>+{item.stackCount}</span>}
+          {group && item.similarGroup && (
+            <button
+              type="button"
+              className={`badge badge-group${group === 'open' ? ' is-open' : ''}`}
+              data-testid="group-badge"
+              data-state={group}
+              data-size={item.similarGroup.size}
+              title={`${group === 'folded' ? 'Shows' : 'One of'} ${item.similarGroup.size} similar frames (${item.similarGroup.kind === 'burst' ? 'a burst' : 'the same scene'}) — click or press S to ${group === 'folded' ? 'expand' : 'collapse'}`}
+              onMouseDown={(e) => e.stopPropagation()}
+              onDoubleClick={(e) => e.stopPropagation()}
+              onClick={(e) => {
+                e.stopPropagation();
+                onToggleGroup?.(item.similarGroup!.id);
+              }}
+            >
+              <svg viewBox="0 0 12 12" aria-hidden="true">
+                <rect x="0.5" y="3.5" width="8" height="8" fill="none" stroke="currentColor" />
+                <path d="M3.5 3.5v-3h8v8h-3" fill="none" stroke="currentColor" />
+              </svg>
+              {item.similarGroup.size}
+            </button>
+          )}
           {item.hasError && (
             <span className="badge badge-warn" title="This file has a problem — see the inspector" data-testid="cell-error">
               <IconWarn />
