@@ -5,7 +5,7 @@ import { prepared, type Db } from './db';
 // Undo for changes to the library itself, not to a photo's fields: collections created,
 // renamed, moved or deleted, and keyword-list entries deleted with a keyword. Such an edit is
 // an `edits` row like any other (the one undo stack, newest first); what puts the library back
-// is kept with it in `library_undo` (migration 27), and edits.ts's undo applies it.
+// is kept with it in `library_undo` (migration 28), and edits.ts's undo applies it.
 
 interface CollectionRecord {
   id: number;

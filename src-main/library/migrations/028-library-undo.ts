@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 export const migration: Migration = {
-  version: 27,
+  version: 28,
   name: 'library undo',
   // Undo beyond the fields of photos: an edit may also change the library itself (a collection
   // created, renamed, moved or deleted; keyword-list entries deleted with a keyword). What puts
