@@ -15,6 +15,7 @@ const LANES: Record<string, string> = {
   imageEdit: 'Image editing',
   imageVectorize: 'Vectorise',
   faceswap: 'Face swap',
+  'local:fingerprints': 'Fingerprints (similar photos)',
 };
 
 // Issue 19: one upload lane per agency ('local:upload:adobe').
