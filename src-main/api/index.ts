@@ -5,6 +5,7 @@ import { startCatalogueIndex } from '../library/catalogue-index';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } from '../library/folders';
 import { Scanner } from '../library/scan';
+import { thumbQueue } from '../library/thumb-queue';
 import { facets, search, searchIds } from '../library/search';
 import { getAssetDetail } from '../library/assets';
 import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
@@ -26,6 +27,7 @@ import { analysisMethods } from './analysis';
 import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
 import { renameMethods } from './rename';
+import { similarMethods } from './similar';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions, CreativeApiOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
@@ -129,6 +131,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       await fillMissingFingerprints(ctx, ids ? { assetIds: ids } : {});
       return findGroups(ctx.db, ids).map((g) => ({ kind: g.kind, members: g.members, best: g.best }));
     },
+    async setVisibleAssets({ ids }) {
+      thumbQueue(ctx).setVisible(ids);
+    },
     async facets() {
       return facets(ctx);
     },
@@ -179,6 +184,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...creativeMethods(ctx, service, scanner, opts),
     ...systemMethods(ctx, service, opts),
     ...renameMethods(ctx),
+    ...similarMethods(ctx),
   };
 
   if (opts.startQueue !== false) service.queue.start();
