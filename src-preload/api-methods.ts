@@ -28,6 +28,7 @@ export const API_METHODS = [
   'getAsset',
   'getFullImage',
   'similarGroups',
+  'setVisibleAssets',
   'facets',
   'editKeywords',
   'setKeywords',

@@ -5,6 +5,7 @@ import { startCatalogueIndex } from '../library/catalogue-index';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } from '../library/folders';
 import { Scanner } from '../library/scan';
+import { thumbQueue } from '../library/thumb-queue';
 import { facets, search, searchIds } from '../library/search';
 import { getAssetDetail } from '../library/assets';
 import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
@@ -132,6 +133,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     async similarGroups({ ids }) {
       await fillMissingFingerprints(ctx, ids ? { assetIds: ids } : {});
       return findGroups(ctx.db, ids).map((g) => ({ kind: g.kind, members: g.members, best: g.best }));
+    },
+    async setVisibleAssets({ ids }) {
+      thumbQueue(ctx).setVisible(ids);
     },
     async facets() {
       return facets(ctx);

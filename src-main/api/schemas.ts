@@ -225,6 +225,7 @@ export const schemas = {
   getAsset: z.strictObject({ id }),
   getFullImage: z.strictObject({ id }),
   similarGroups: z.strictObject({ ids: ids.optional() }),
+  setVisibleAssets: z.strictObject({ ids: z.array(id).max(5000) }),
   facets: none,
   editKeywords: z.strictObject({ ids, add: keywords.optional(), remove: keywords.optional() }),
   setKeywords: z.strictObject({ id, keywords }),

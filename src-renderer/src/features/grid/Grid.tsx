@@ -16,6 +16,7 @@ import { CellAnalysisBadges } from '../analysis/CellBadges';
 const META_H = 38;
 const GAP = 6;
 const OVERSCAN_ROWS = 3;
+const VISIBLE_DEBOUNCE_MS = 150;
 
 /**
  * Dragging cells: onto a collection in the sidebar (any time), and within the grid to change
@@ -79,6 +80,33 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
   };
 
   useEffect(() => onColumns(cols), [cols, onColumns]);
+
+  // Tell main which assets are on screen (the middle rows first, then the overscan), so
+  // their full thumbnails are made before any other's. Coalesced: a fast scroll sends once
+  // it settles, and the same cells are never sent twice in a row.
+  const { api } = useClient();
+  const sentVisible = useRef('');
+  useEffect(() => {
+    if (size.height <= 0 || total === 0 || typeof api.setVisibleAssets !== 'function') return;
+    const timer = setTimeout(() => {
+      const mid = (scrollTop + size.height / 2) / rowH;
+      const rowsInView: number[] = [];
+      for (let r = firstRow; r <= lastRow; r++) rowsInView.push(r);
+      rowsInView.sort((a, b) => Math.abs(a + 0.5 - mid) - Math.abs(b + 0.5 - mid));
+      const ids: number[] = [];
+      for (const r of rowsInView) {
+        for (let c = 0; c < cols; c++) {
+          const item = r * cols + c < total ? store.get(r * cols + c) : undefined;
+          if (item) ids.push(item.id);
+        }
+      }
+      const key = ids.join(',');
+      if (key === sentVisible.current) return;
+      sentVisible.current = key;
+      api.setVisibleAssets({ ids }).catch(() => undefined); // only an ordering hint
+    }, VISIBLE_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [api, store, firstRow, lastRow, cols, rowH, total, scrollTop, size.height, version]);
 
   useEffect(() => {
     if (size.height > 0 && total > 0) store.ensureRange(firstRow * cols, (lastRow + 1) * cols - 1);
@@ -172,7 +200,10 @@ interface CellProps {
 
 const Cell = memo(function Cell({ item, index, x, y, width, height, selected, focused, onSelect, onOpen, group, onToggleGroup, onMenu }: CellProps) {
   const { mediaUrl } = useClient();
-  const [broken, setBroken] = useState(false);
+  // A picture that failed to load is forgotten when the cell gets another one (the full
+  // thumbnail replacing the embedded preview has its own URL).
+  const [brokenThumb, setBrokenThumb] = useState<string | null>(null);
+  const broken = brokenThumb !== null && brokenThumb === item.thumb;
   const drag = useContext(DragContext);
   const [dropBefore, setDropBefore] = useState(false);
   // A press on a selected photo may start dragging the whole selection: it selects only
@@ -237,7 +268,15 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
     >
       <div className="cell-thumb" style={{ height: width }}>
         {item.thumb && !broken ? (
-          <img src={mediaUrl(item.thumb)} alt={item.name} draggable={false} decoding="async" data-testid="thumb-img" onError={() => setBroken(true)} />
+          <img
+            src={mediaUrl(item.thumb)}
+            alt={item.name}
+            draggable={false}
+            decoding="async"
+            data-testid="thumb-img"
+            data-thumb-state={item.thumbState ?? undefined}
+            onError={() => setBrokenThumb(item.thumb)}
+          />
         ) : (
           <span className="cell-nothumb">{item.kind === 'audio' ? <IconAudio /> : item.format.toUpperCase()}</span>
         )}
