@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Db } from '../src-main/library/db';
@@ -155,7 +155,9 @@ export async function makeMixedTree(root: string, mix: MixSpec, bases = 6): Prom
     if (count === 0) continue;
     const [w, h] = SIZES[kind];
     const pool: Buffer[] = [];
-    for (let b = 0; b < Math.min(bases, count); b++) pool.push(await makePhoto({ width: w, height: h, seed: 1000 + b * 7 + w, format: 'jpeg' }));
+    for (let b = 0; b < Math.min(bases, count); b++) {
+      pool.push(await withExifThumbnail(await makePhoto({ width: w, height: h, seed: 1000 + b * 7 + w, format: 'jpeg' }), root));
+    }
     for (let i = 0; i < count; i++) await put(`${kind}_${String(i).padStart(5, '0')}.jpg`, uniqueCopy(pool[i % pool.length], n + 1));
   }
   // PNGs carry no patchable marker that keeps the CRC valid, so each is its own picture.
@@ -168,6 +170,24 @@ export async function makeMixedTree(root: string, mix: MixSpec, bases = 6): Prom
     files += vids.length;
   }
   return { files, bytes };
+}
+
+/**
+ * The photo with a 160 px EXIF thumbnail (IFD1), as every camera and phone writes one: what
+ * the scan shows in the grid before the full thumbnail exists. Written by exiftool, which
+ * keeps the rest of the EXIF (and so the marker uniqueCopy patches).
+ */
+async function withExifThumbnail(photo: Buffer, scratchDir: string): Promise<Buffer> {
+  await mkdir(scratchDir, { recursive: true });
+  const file = join(scratchDir, `.exif-thumb-${process.pid}.jpg`);
+  const thumb = join(scratchDir, `.exif-thumb-${process.pid}.thumb.jpg`);
+  await writeFile(file, photo);
+  await sharp(photo).resize(160, 160, { fit: 'inside' }).jpeg({ quality: 75 }).toFile(thumb);
+  await run('exiftool', ['-q', '-overwrite_original', `-ThumbnailImage<=${thumb}`, file]);
+  const out = await readFile(file);
+  await rm(file, { force: true });
+  await rm(thumb, { force: true });
+  return out;
 }
 
 /** `count` small unique JPEGs (a few KB each) in folders of 500: fast to write, real to scan. */

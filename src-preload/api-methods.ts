@@ -28,6 +28,7 @@ export const API_METHODS = [
   'getAsset',
   'getFullImage',
   'similarGroups',
+  'setVisibleAssets',
   'facets',
   'editKeywords',
   'setKeywords',
@@ -130,6 +131,7 @@ export const API_METHODS = [
   'setCreativeSettings',
   'previewRename',
   'renameAssets',
+  'findSimilar',
 ] as const satisfies readonly ApiMethod[];
 
 type Missing = Exclude<ApiMethod, (typeof API_METHODS)[number]>;

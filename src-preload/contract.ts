@@ -12,6 +12,7 @@ import type { MetadataApi } from './contract/metadata';
 import type { ServiceApi, ServiceEvents } from './contract/service';
 import type { SystemApi } from './contract/system';
 import type { RenameApi } from './contract/rename';
+import type { SimilarApi } from './contract/similar';
 import type { WorkflowsApi, WorkflowsEvents } from './contract/workflows';
 
 export type * from './contract/library';
@@ -24,6 +25,7 @@ export type * from './contract/system';
 export type * from './contract/agencies';
 export type * from './contract/rename';
 export type * from './contract/collections';
+export type * from './contract/similar';
 
 /** A human-readable error: `kind` says which, `message` says what happened and what to do. */
 export interface ApiErrorShape {
@@ -32,7 +34,7 @@ export interface ApiErrorShape {
   field?: string;
 }
 
-export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi, AgenciesApi, CollectionsApi, RenameApi {}
+export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi, AgenciesApi, CollectionsApi, RenameApi, SimilarApi {}
 
 export type ApiMethod = keyof Api;
 

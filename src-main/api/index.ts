@@ -5,6 +5,7 @@ import { startCatalogueIndex } from '../library/catalogue-index';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } from '../library/folders';
 import { Scanner } from '../library/scan';
+import { thumbQueue } from '../library/thumb-queue';
 import { facets, search, searchIds } from '../library/search';
 import { getAssetDetail } from '../library/assets';
 import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
@@ -26,6 +27,8 @@ import { analysisMethods } from './analysis';
 import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
 import { renameMethods } from './rename';
+import { similarMethods } from './similar';
+import { FINGERPRINT_KIND, fingerprintHandler, queueFingerprintBackfill } from '../workflows/fingerprint-backfill';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions, CreativeApiOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
@@ -36,6 +39,8 @@ export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptio
   watch?: boolean;
   /** Rescan every online folder at start (catches changes made while closed; resumes an interrupted scan). */
   rescanOnStart?: boolean;
+  /** Compute the fingerprints pictures still lack (a library catalogued before them) as a background batch (the app: on). */
+  backfillFingerprints?: boolean;
 }
 
 export interface ApiHost {
@@ -129,6 +134,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       await fillMissingFingerprints(ctx, ids ? { assetIds: ids } : {});
       return findGroups(ctx.db, ids).map((g) => ({ kind: g.kind, members: g.members, best: g.best }));
     },
+    async setVisibleAssets({ ids }) {
+      thumbQueue(ctx).setVisible(ids);
+    },
     async facets() {
       return facets(ctx);
     },
@@ -179,8 +187,11 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...creativeMethods(ctx, service, scanner, opts),
     ...systemMethods(ctx, service, opts),
     ...renameMethods(ctx),
+    ...similarMethods(ctx),
   };
 
+  service.queue.registerHandler(FINGERPRINT_KIND, fingerprintHandler(ctx));
+  if (opts.backfillFingerprints) queueFingerprintBackfill(ctx, service.queue);
   if (opts.startQueue !== false) service.queue.start();
   const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);
   if (opts.rescanOnStart) {

@@ -225,6 +225,7 @@ export const schemas = {
   getAsset: z.strictObject({ id }),
   getFullImage: z.strictObject({ id }),
   similarGroups: z.strictObject({ ids: ids.optional() }),
+  setVisibleAssets: z.strictObject({ ids: z.array(id).max(5000) }),
   facets: none,
   editKeywords: z.strictObject({ ids, add: keywords.optional(), remove: keywords.optional() }),
   setKeywords: z.strictObject({ id, keywords }),
@@ -353,6 +354,7 @@ export const schemas = {
 
   // batch rename (issue 16)
   previewRename: z.strictObject({ assetIds: ids, template: z.string().max(1000), start: z.number().int().min(0).max(1e12).optional() }),
+  findSimilar: z.strictObject({ assetId: id, limit: z.number().int().min(1).max(1000).optional() }),
   renameAssets: z.strictObject({ assetIds: ids, template: z.string().max(1000), start: z.number().int().min(0).max(1e12).optional() }),
   ...creativeSchemas,
 } satisfies Record<ApiMethod, z.ZodType>;

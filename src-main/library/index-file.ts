@@ -6,8 +6,9 @@ import { FULL_HASH_LIMIT, hashBuffer, hashFile, sampledHash } from './hash';
 import { mediaHashOfFile } from './media-hash';
 import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from './metadata';
 import type { Fingerprint } from './similarity/fingerprint';
-import { makeImageThumb, makePosterThumb } from './thumbs';
-import { posterFrame, probe } from './video';
+import { pictureSize } from './media/decode';
+import { firstPicture, type ThumbState } from './preview-thumbs';
+import { probe } from './video';
 import type { WalkedFile } from './walk';
 
 // Everything the scan learns about one new or changed file, gathered asynchronously and
@@ -35,6 +36,8 @@ export interface IndexedFile {
   videoCodec: string | null;
   audioCodec: string | null;
   thumb: string | null;
+  /** Which picture `thumb` is; 'preview' and 'pending' are owed a full thumbnail (thumb-queue.ts). */
+  thumbState: ThumbState;
   /** Computed from the thumbnail's decode; absent when the thumbnail was reused (back-filled later). */
   fingerprint?: Fingerprint;
   problems: FileProblem[];
@@ -51,7 +54,7 @@ function readReason(err: unknown): string {
 export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: string | null): Promise<IndexedFile> {
   const out: IndexedFile = {
     file, hash: null, mediaHash: null, meta: emptyMetadata(), width: null, height: null, durationS: null,
-    videoCodec: null, audioCodec: null, thumb: null, problems: [],
+    videoCodec: null, audioCodec: null, thumb: null, thumbState: null, problems: [],
   };
   if (file.size === 0) {
     out.problems.push({ stage: 'read', reason: 'The file is empty (0 bytes).' });
@@ -99,20 +102,18 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   }
 
   if (kind === 'image') {
-    const t = await makeImageThumb(ctx, { path: file.absPath, format, isRaw, hash: out.hash, buf, orientation: out.meta.orientation });
-    out.thumb = t.thumb;
-    if (t.fingerprint) out.fingerprint = t.fingerprint;
-    if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem, ...(t.missingTool ? { missingTool: t.missingTool } : {}) });
-    // Decoded size beats EXIF's claim (edited files often keep a stale one), except for
-    // RAWs, whose thumbnail comes from a smaller embedded preview. A HEIF file may rotate
-    // itself (irot), so the decoder's displayed size is taken as it is.
-    if (t.displayed) {
-      out.width = t.displayed.width;
-      out.height = t.displayed.height;
-      return out;
+    // The grid shows the file now with the preview it carries; the full thumbnail (and the
+    // decoded size, and the fingerprint) follow in the background (thumb-queue.ts).
+    const first = await firstPicture(ctx, out.hash, { path: file.absPath, format, isRaw, buf, orientation: out.meta.orientation });
+    out.thumb = first.thumb;
+    out.thumbState = first.state;
+    const w = out.meta.width;
+    const h = out.meta.height;
+    if ((w === null || h === null) && buf && !isRaw) {
+      // The header's size (no pixel decoded), already upright.
+      const size = await pictureSize(buf);
+      if (size) return { ...out, width: size.width, height: size.height };
     }
-    const w = t.width ?? out.meta.width;
-    const h = t.height ?? out.meta.height;
     const swap = out.meta.orientation !== null && out.meta.orientation >= 5;
     out.width = swap ? h : w;
     out.height = swap ? w : h;
@@ -138,17 +139,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     });
     return out;
   }
-  if (kind === 'video' && out.videoCodec) {
-    try {
-      const t = await makePosterThumb(ctx, out.hash, await posterFrame(file.absPath, out.durationS));
-      out.thumb = t.thumb;
-      if (t.fingerprint) out.fingerprint = t.fingerprint;
-      if (t.problem) out.problems.push({ stage: 'thumbnail', reason: t.problem });
-    } catch (err) {
-      out.problems.push(isToolMissing(err)
-        ? { stage: 'thumbnail', reason: err.message, missingTool: err.tool }
-        : { stage: 'thumbnail', reason: 'No frame could be taken from this video for its thumbnail.' });
-    }
-  }
+  // A video's poster frame is its full thumbnail, made in the background like a photo's.
+  if (kind === 'video' && out.videoCodec) out.thumbState = 'pending';
   return out;
 }

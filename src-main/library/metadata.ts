@@ -39,6 +39,8 @@ export interface FileMetadata {
   exposure: Exposure;
   /** When the file's IPTC and XMP blocks disagreed: which fields, and which block was taken. */
   blockDisagreement: BlockDisagreement | null;
+  /** XMP Rating -1: rejected (Lightroom's X), as Tagsmith also writes a reject. */
+  rejected: boolean;
 }
 
 /** Exposure as exiftool prints it: the units photographers read, not the EXIF rationals. */
@@ -603,9 +605,12 @@ function rawFromTags(tags: Dict): RawTags {
   // (maker notes, QuickTime) as exiftool's own reading would show the tag.
   const exposureNum = (name: string): number | undefined => num(firstValue(pick(tags, [`ExifIFD:${name}`, `XMP-exif:${name}`, name])));
   const flashFired = firstValue(pick(tags, ['XMP-exif:FlashFired']));
+  // exiftool's numeric ApertureValue is already an F-number (its ValueConv undoes the APEX
+  // value the file stores); RawExposure keeps APEX, as exifr reads it.
+  const apertureF = exposureNum('ApertureValue');
   r.exposure = {
     fNumber: exposureNum('FNumber'),
-    apertureValue: exposureNum('ApertureValue'),
+    apertureValue: apertureF !== undefined && apertureF > 0 ? 2 * Math.log2(apertureF) : undefined,
     exposureTime: exposureNum('ExposureTime'),
     iso: exposureNum('ISO'),
     focalLength: exposureNum('FocalLength'),
@@ -686,6 +691,7 @@ function merge(file: RawTags, sidecar: RawTags | null, rule: SidecarRule): FileM
     // The file's own EXIF is what the camera recorded; a sidecar only fills what it lacks.
     exposure: exposureOf(Object.fromEntries(EXPOSURE_KEYS.map((k) => [k, file.exposure[k] ?? sidecar?.exposure[k]])) as RawExposure),
     blockDisagreement: reconciled.find((x) => x.disagreement)?.disagreement ?? null,
+    rejected: rating !== undefined && Math.round(rating) === -1,
   };
 }
 
@@ -760,4 +766,5 @@ export const emptyMetadata = (): FileMetadata => ({
   rights: { headline: null, creator: null, copyright: null, credit: null, city: null, country: null },
   exposure: emptyExposure(),
   blockDisagreement: null,
+  rejected: false,
 });

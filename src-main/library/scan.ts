@@ -13,6 +13,7 @@ import { getFileSnapshot, recordFileRead } from './file-state';
 import type { ManagedFields } from './managed-fields';
 import { walkFolder, type WalkedFile } from './walk';
 import { fillMissingFingerprints, saveFingerprint } from './similarity/store';
+import { thumbQueue } from './thumb-queue';
 
 // Incremental scan of one library folder:
 //   walk (stat only) -> compare with the folder's rows, loaded with one query ->
@@ -51,6 +52,7 @@ interface ExistingRow {
   exposure_read: number;
   removed_at: number | null;
   thumb: string | null;
+  thumb_state: string | null;
   indexed_at: number;
 }
 
@@ -148,7 +150,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
 
   const rows = db
-    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, exposure_read, removed_at, thumb, indexed_at FROM assets WHERE folder_id = ?')
+    .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, exposure_read, removed_at, thumb, thumb_state, indexed_at FROM assets WHERE folder_id = ?')
     .all(folderId);
   const byPath = new Map(rows.map((r) => [r.rel_path, r]));
   // Files that could not be read for want of a tool (ffprobe, perl...) are read again, even
@@ -177,6 +179,8 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   const rehash: { row: ExistingRow; path: string }[] = [];
   const exposureToRead: { row: ExistingRow; file: WalkedFile; sidecarPath: string | null }[] = [];
   const seen = new Set<string>();
+  // Full thumbnails a stopped scan left owed are made by this one.
+  const owed: { id: number; thumb_state: string | null }[] = [];
   for (const f of walked.files) {
     seen.add(f.relPath);
     const row = byPath.get(f.relPath) ?? null;
@@ -185,6 +189,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
       !(sidecarPath && (await changedSince(sidecarPath, row.indexed_at)))) {
       if (needsMediaRehash(row)) rehash.push({ row, path: f.absPath });
       if (row.exposure_read === 0) exposureToRead.push({ row, file: f, sidecarPath });
+      if (row.thumb_state === 'preview' || row.thumb_state === 'pending') owed.push(row);
       continue;
     }
     work.push({ file: f, existing: row, sidecarPath });
@@ -220,6 +225,24 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   summary.errors.push(...walked.problems);
 
   const writer = new BatchWriter(ctx, folderId, root, vanished, vanishedByHash, summary);
+  // Each file shows in the grid as soon as its batch commits (with its embedded preview);
+  // its full thumbnail is made by the background queue, the cells on screen first.
+  const thumbs = thumbQueue(ctx);
+  const queued: number[] = [];
+  const onThumbProblem = (p: { path: string; reason: string }): void => {
+    summary.errors.push(p);
+  };
+  const queueThumbs = (rows: { id: number; thumb_state: string | null }[]): void => {
+    const bare = rows.filter((r) => r.thumb_state === 'pending').map((r) => r.id);
+    const previewed = rows.filter((r) => r.thumb_state !== 'pending').map((r) => r.id);
+    queued.push(...bare, ...previewed);
+    thumbs.add(bare, onThumbProblem, { bare: true });
+    thumbs.add(previewed, onThumbProblem);
+  };
+  queueThumbs(owed);
+  const owedOf = db.prepare<[string], { id: number; thumb_state: string | null }>(
+    `SELECT id, thumb_state FROM assets WHERE id IN (SELECT value FROM json_each(?)) AND thumb_state IN ('preview', 'pending')`,
+  );
   const pending: { result: IndexedFile; existing: ExistingRow | null }[] = [];
   const commit = (): void => {
     if (pending.length === 0) return;
@@ -231,6 +254,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
       return touched;
     })();
     ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: ids });
+    queueThumbs(owedOf.all(JSON.stringify(ids)));
   };
 
   let next = 0;
@@ -245,6 +269,11 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
   commit(); // finished work is kept even when cancelled
+  // `tagsmith index` (and every caller of a scan) returns only when every full thumbnail
+  // exists: scripts read `thumbnail` right after it. A cancelled scan leaves the rest owed.
+  if (opts.signal?.aborted) thumbs.drop(queued);
+  else await untilIdleOrAborted(thumbs.idle(), opts.signal);
+  if (opts.signal?.aborted) thumbs.drop(queued);
   await upgradeMediaHashes(ctx, rehash, opts.signal);
   const backfilled = await backfillExposure(ctx, exposureToRead, opts.signal);
   if (backfilled.length > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: backfilled });
@@ -263,6 +292,19 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   })();
   if (vanished.size > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [...vanished.keys()] });
   return finish(false);
+}
+
+/** Waits for `done`, or until the scan is cancelled. */
+function untilIdleOrAborted(done: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return done;
+  return new Promise((resolve) => {
+    const stop = (): void => resolve();
+    signal.addEventListener('abort', stop, { once: true });
+    void done.then(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    });
+  });
 }
 
 /**
@@ -353,12 +395,12 @@ class BatchWriter {
     this.insert = db.prepare(
       `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, media_hash, width, height,
          orientation, duration_s, video_codec, audio_codec, taken_at, camera_make, camera_model, lens, gps_lat, gps_lon,
-         rating, color_label, caption, title, headline, creator, copyright, credit, city, country, thumb, stack_key, has_error, added_at, indexed_at,
-         ${EXPOSURE_COLUMNS}, exposure_read, block_disagreement)
+         rating, color_label, caption, title, headline, creator, copyright, credit, city, country, thumb, thumb_state, stack_key, has_error, added_at, indexed_at,
+         ${EXPOSURE_COLUMNS}, exposure_read, block_disagreement, flag)
        VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @mediaHash, @width, @height,
          @orientation, @durationS, @videoCodec, @audioCodec, @takenAt, @cameraMake, @cameraModel, @lens, @gpsLat, @gpsLon,
          COALESCE(@rating, 0), @colorLabel, @caption, @title, @headline, @creator, @copyright, @credit, @city, @country,
-         @thumb, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1, @blockDisagreement)`,
+         @thumb, @thumbState, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1, @blockDisagreement, @flag)`,
     );
     // A changed file: file facts are replaced; what the user may have set (rating, caption,
     // title) is only replaced when the file now carries a value of its own.
@@ -371,7 +413,7 @@ class BatchWriter {
          caption = COALESCE(@caption, caption), title = COALESCE(@title, title),
          headline = COALESCE(@headline, headline), creator = COALESCE(@creator, creator), copyright = COALESCE(@copyright, copyright),
          credit = COALESCE(@credit, credit), city = COALESCE(@city, city), country = COALESCE(@country, country),
-         thumb = @thumb, preview = NULL,
+         thumb = @thumb, thumb_state = @thumbState, preview = NULL,
          stack_key = @stackKey, has_error = @hasError, indexed_at = @now, removed_at = NULL,
          ${EXPOSURE_SET}, exposure_read = 1, block_disagreement = @blockDisagreement
        WHERE id = @id`,
@@ -379,7 +421,8 @@ class BatchWriter {
     // A moved file is the same content: only where it lives changes; everything known is kept.
     this.move = db.prepare(
       `UPDATE assets SET folder_id = @folderId, rel_path = @relPath, name = @name, ext = @ext, stack_key = @stackKey,
-         size = @size, mtime_ms = @mtimeMs, thumb = COALESCE(thumb, @thumb), indexed_at = @now, removed_at = NULL
+         size = @size, mtime_ms = @mtimeMs, thumb_state = CASE WHEN thumb IS NULL THEN @thumbState ELSE thumb_state END,
+         thumb = COALESCE(thumb, @thumb), indexed_at = @now, removed_at = NULL
        WHERE id = @id`,
     );
     this.removedByHash = db.prepare<[string], { id: number }>(
@@ -407,10 +450,12 @@ class BatchWriter {
       videoCodec: r.videoCodec, audioCodec: r.audioCodec, takenAt: r.meta.takenAt, cameraMake: r.meta.cameraMake,
       cameraModel: r.meta.cameraModel, lens: r.meta.lens, gpsLat: r.meta.gpsLat, gpsLon: r.meta.gpsLon,
       rating: r.meta.rating, colorLabel: r.meta.colorLabel, caption: r.meta.caption, title: r.meta.title, ...r.meta.rights,
-      thumb: r.thumb, stackKey: stackKeyOf(f.relPath), hasError: r.problems.length > 0 ? 1 : 0, now,
+      thumb: r.thumb, thumbState: r.thumbState, stackKey: stackKeyOf(f.relPath), hasError: r.problems.length > 0 ? 1 : 0, now,
       ...exposureParams(r.meta.exposure),
       blockDisagreement: r.meta.blockDisagreement ? JSON.stringify(r.meta.blockDisagreement) : null,
     };
+    // A file another program rejected (XMP Rating -1) is catalogued as rejected.
+    const insertParams = { ...params, flag: r.meta.rejected ? 'reject' : null };
 
     // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).
     const fileFields: Partial<ManagedFields> = {
@@ -455,7 +500,7 @@ class BatchWriter {
         this.ctx.db.prepare('UPDATE scan_errors SET path = ?, folder_id = ? WHERE asset_id = ?').run(f.absPath, this.folderId, id);
         return id;
       }
-      id = Number(this.insert.run(params).lastInsertRowid);
+      id = Number(this.insert.run(insertParams).lastInsertRowid);
       setAssetKeywords(this.ctx.db, id, r.meta.keywords);
       if (!r.problems.some((p) => p.stage === 'metadata')) recordFileRead(this.ctx, id, fileFields);
       this.summary.added++;

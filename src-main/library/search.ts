@@ -3,6 +3,7 @@ import type { AssetKind, AssetSummary, Facets, Page, SearchQuery, SearchResult }
 import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from '../core/color';
 import { ApiError } from '../core/errors';
 import { mediaToken } from '../core/media';
+import { isEmbeddedThumb } from './thumb-names';
 import type { LibraryCtx } from './context';
 import { ftsQuery } from './fts-query';
 import { fromIndex, toArray } from './index-search';
@@ -398,6 +399,7 @@ export function toSummary(ctx: LibraryCtx, row: SummaryRow): AssetSummary {
     label: labelOf(row.color_label),
     // assets.thumb is relative to the cache dir; the token carries the absolute path.
     thumb: row.thumb ? mediaToken(join(ctx.paths.cacheDir, row.thumb)) : null,
+    thumbState: row.thumb ? (isEmbeddedThumb(row.thumb) ? 'preview' : 'full') : null,
     stackCount: Math.max(0, row.stack_size - 1),
     similarGroup: row.group_id !== null && row.group_id !== undefined ? { id: row.group_id, size: row.group_size ?? 0, kind: row.group_kind ?? 'similar' } : null,
     hasError: row.has_error === 1,
@@ -516,6 +518,11 @@ function preparedWithIndex(ctx: LibraryCtx, sql: (from: string) => string, index
     }
   }
   return prepared(ctx.db, sql('assets a'));
+}
+
+/** The grid summaries of `ids` (stacks as the grid shows them), in that order; ids not in the catalogue are left out. */
+export function summariesByIds(ctx: LibraryCtx, ids: readonly number[]): AssetSummary[] {
+  return summariesOf(ctx, Int32Array.from(ids), {}).map((r) => toSummary(ctx, r));
 }
 
 /** The summary rows of `ids`, in that order. */

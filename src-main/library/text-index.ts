@@ -18,9 +18,76 @@ const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2'`;
 /** Token instances read per step of a background build (~0.2 s each on a 2-core machine). */
 const STEP_ROWS = 300_000;
 
+/**
+ * Sorted tokens packed end to end as UTF-16 code units, token i at chars[at[i] .. at[i+1]):
+ * two typed arrays instead of a million short strings, so a worker thread hands them over
+ * without a copy and the main thread's heap (and each of its garbage collections) carries
+ * none of them. Compared unit by unit, which is JavaScript's string order.
+ */
+export class PackedTerms {
+  constructor(
+    readonly chars: Uint16Array<ArrayBuffer> = new Uint16Array(0),
+    readonly at: Int32Array<ArrayBuffer> = new Int32Array(1),
+  ) {}
+
+  static from(terms: readonly string[]): PackedTerms {
+    let total = 0;
+    for (const t of terms) total += t.length;
+    const chars = new Uint16Array(total);
+    const at = new Int32Array(terms.length + 1);
+    let n = 0;
+    terms.forEach((t, i) => {
+      at[i] = n;
+      for (let k = 0; k < t.length; k++) chars[n++] = t.charCodeAt(k);
+    });
+    at[terms.length] = n;
+    return new PackedTerms(chars, at);
+  }
+
+  get length(): number {
+    return this.at.length - 1;
+  }
+
+  /** Token i as a string. */
+  term(i: number): string {
+    return String.fromCharCode(...this.chars.subarray(this.at[i], this.at[i + 1]));
+  }
+
+  /** Token i compared with `key` in JavaScript's string order: negative, 0 or positive. */
+  compare(i: number, key: string): number {
+    const from = this.at[i];
+    const len = this.at[i + 1] - from;
+    const m = Math.min(len, key.length);
+    for (let k = 0; k < m; k++) {
+      const d = this.chars[from + k] - key.charCodeAt(k);
+      if (d !== 0) return d;
+    }
+    return len - key.length;
+  }
+
+  startsWith(i: number, prefix: string): boolean {
+    const from = this.at[i];
+    if (this.at[i + 1] - from < prefix.length) return false;
+    for (let k = 0; k < prefix.length; k++) if (this.chars[from + k] !== prefix.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /** The first token not before `key`. */
+  lowerBound(key: string): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(mid, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
 export class TextIndex {
   /** Sorted tokens (JavaScript string order) and, for token i, postings[start[i] .. start[i+1]). */
-  terms: string[] = [];
+  terms = new PackedTerms();
   start = new Int32Array(1);
   postings = new Int32Array(0);
   /** Assets whose postings are out of date, with their current tokens. */
@@ -49,9 +116,10 @@ export class TextIndex {
    * it), each once. `scratch` is a zeroed byte per asset id, left zeroed.
    */
   withPrefix(prefix: string, scratch: Uint8Array): ArrayLike<number> {
-    const lo = lowerBound(this.terms, prefix);
+    const terms = this.terms;
+    const lo = terms.lowerBound(prefix);
     let hi = lo;
-    while (hi < this.terms.length && this.terms[hi].startsWith(prefix)) hi++;
+    while (hi < terms.length && terms.startsWith(hi, prefix)) hi++;
     const changed = this.changed;
     if (hi - lo === 1 && changed.size === 0) return this.postings.subarray(this.start[lo], this.start[lo + 1]);
     // Changed assets are judged by their current tokens only: 2 marks them to skip below.
@@ -126,17 +194,6 @@ export class Tokenizer {
   }
 }
 
-function lowerBound(terms: string[], key: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (terms[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * Reads the FTS5 index into a TextIndex a step at a time, through a reading connection of
  * its own (its one long read sees a single snapshot while the app's connection goes on; what
@@ -198,18 +255,19 @@ export class TextIndexBuilder {
   finish(tok: Tokenizer): TextIndex {
     while (!this.done) this.step();
     if (this.lastTerm !== null) this.starts.push(this.n);
+    this.lastTerm = null;
     const ix = new TextIndex(tok);
     // FTS5 orders tokens by their UTF-8 bytes; JavaScript compares UTF-16 units. They differ
     // only around surrogate pairs, but the prefix search needs JavaScript's order.
     let sorted = true;
     for (let i = 1; i < this.terms.length && sorted; i++) sorted = this.terms[i - 1] < this.terms[i];
     if (sorted) {
-      ix.terms = this.terms;
+      ix.terms = PackedTerms.from(this.terms);
       ix.start = Int32Array.from(this.starts);
       ix.postings = this.postings.slice(0, this.n);
     } else {
       const order = this.terms.map((_, i) => i).sort((a, b) => (this.terms[a] < this.terms[b] ? -1 : this.terms[a] > this.terms[b] ? 1 : 0));
-      ix.terms = order.map((i) => this.terms[i]);
+      ix.terms = PackedTerms.from(order.map((i) => this.terms[i]));
       ix.start = new Int32Array(order.length + 1);
       ix.postings = new Int32Array(this.n);
       let at = 0;

@@ -135,6 +135,11 @@ export interface AssetSummary {
   label: ColorLabel | null;
   /** Media token for the grid thumbnail; turn into a URL with the renderer's mediaUrl(). Null when no thumbnail could be made. */
   thumb: string | null;
+  /**
+   * Which picture `thumb` is: 'full' (made from the picture), 'preview' (the preview embedded
+   * in the file, shown until the full thumbnail is made), null when there is no thumbnail yet.
+   */
+  thumbState: 'full' | 'preview' | null;
   /** Number of other files in the same RAW+JPEG stack (0 when not stacked). */
   stackCount: number;
   /** The similar group (bursts and near-duplicates) the photo is in, and how many frames it has; null when in none. */
@@ -344,6 +349,11 @@ export interface LibraryApi {
    * the whole library, each with its suggested best frame. Missing fingerprints are computed first.
    */
   similarGroups(args: { ids?: number[] }): Promise<SimilarGroupInfo[]>;
+  /**
+   * The assets whose cells are on screen, nearest the middle first (sent on scroll, coalesced):
+   * their full thumbnails are made before any other's.
+   */
+  setVisibleAssets(args: { ids: number[] }): Promise<void>;
   facets(): Promise<Facets>;
 
   /** Add and/or remove keywords on several assets; order of existing keywords is kept, new ones are appended. */
@@ -373,5 +383,7 @@ export interface LibraryEvents {
   scanProgress: ScanProgress;
   /** Something in the catalogue changed; views re-query. */
   libraryChanged: { reason: 'scan' | 'edit' | 'folders' | 'watch'; assetIds?: number[] };
+  /** These assets' grid pictures changed (a full thumbnail replaced the embedded preview or the placeholder). */
+  thumbnailsChanged: { assetIds: number[] };
   foldersChanged: Record<string, never>;
 }

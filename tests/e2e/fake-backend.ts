@@ -27,6 +27,7 @@ export function fakeBackend(opts: { count: number; thumbFile: string; mediaRoot:
     rating: rating.get(id) ?? 0,
     label: null,
     thumb,
+    thumbState: 'full',
     stackCount: 0,
     similarGroup: null,
     hasError: false,

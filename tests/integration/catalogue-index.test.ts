@@ -223,6 +223,14 @@ describe('catalogue index', () => {
       ['renames, new dates, sizes (sort keys)', () => some(40).forEach((id, i) =>
         db.prepare("UPDATE assets SET name = ?, taken_at = ?, size = ?, added_at = ? WHERE id = ?").run(`Zed_${i}.jpg`, i % 4 ? `2013-0${1 + (i % 9)}-01T00:00:00` : null, i * 7, 1_800_000_000_000 - i, id))],
       ['contents changed (duplicates)', () => some(40).forEach((id, i) => db.prepare('UPDATE assets SET content_hash = ? WHERE id = ?').run(i % 3 ? `dup${i % 5}` : null, id))],
+      ['a scan batch: only new files, placed first, last and between in every order', () => {
+        seedAssets(db, Array.from({ length: 30 }, (_, i) => ({
+          folderId: folders[i % 3], relPath: `batch/${['!first', 'zzz_last', 'img_1'][i % 3]}${i}.jpg`, size: [0, 10_000_000, 25_000][i % 3],
+          takenAt: i % 5 === 4 ? null : ['1990-01-01T00:00:00', '2099-01-01T00:00:00', '2015-05-13T10:00:00'][i % 3], addedAt: [1, 1_900_000_000_000, 1_700_000_000_050][i % 3],
+          keywords: ['quoll'],
+        })));
+        expect(searchIds(ix, { keywords: ['quoll'], sort: 'size' })).toEqual(searchIds(sql, { keywords: ['quoll'], sort: 'size' }));
+      }],
       ['files added, some next to existing RAWs and JPEGs', () => {
         const stacks = db.prepare('SELECT folder_id, min(rel_path) AS rel_path FROM assets WHERE is_raw = 1 GROUP BY folder_id, stack_key LIMIT 20').all() as { folder_id: number; rel_path: string }[];
         seedAssets(db, [
@@ -307,6 +315,42 @@ describe('catalogue index', () => {
       expect(searchIds(ix, { keywords: ['zebra'], minRating: 0 })).toHaveLength(30);
       agree(ix, sql, rand, folders, 60);
       expect(currentIndex(ix.db)).toBe(index);
+    } finally {
+      indexOptions.syncBuildMax = syncMax;
+    }
+  });
+
+  it('folds RAW+JPEG stacks exactly after a worker-built index takes stack changes on its own connection', async () => {
+    const syncMax = indexOptions.syncBuildMax;
+    indexOptions.syncBuildMax = 100;
+    try {
+      const { ix, sql, folders, rand } = library(41, 900);
+      const f = folders[0];
+      // Three shots: a RAW with its JPEG, a RAW alone, and a RAW whose JPEG will be deleted.
+      const [raw1, jpg1, raw2, raw3, jpg3] = seedAssets(ix.db, [
+        { folderId: f, relPath: 'stk/one.CR2', isRaw: true, format: 'cr2', keywords: ['quoll'] },
+        { folderId: f, relPath: 'stk/one.jpg', keywords: ['quoll'] },
+        { folderId: f, relPath: 'stk/two.CR2', isRaw: true, format: 'cr2', keywords: ['quoll'] },
+        { folderId: f, relPath: 'stk/three.CR2', isRaw: true, format: 'cr2', keywords: ['quoll'] },
+        { folderId: f, relPath: 'stk/three.jpg', keywords: ['quoll'] },
+      ]);
+      await indexReady(ix.db);
+      expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 1 });
+      const index = currentIndex(ix.db);
+      const quolls = () => searchIds(ix, { keywords: ['quoll'], sort: 'name' });
+      expect(new Set(quolls())).toEqual(new Set([jpg1, raw2, jpg3]));
+      // The RAW alone gets its JPEG; the third shot's JPEG goes; the first RAW leaves its stack.
+      const [jpg2] = seedAssets(ix.db, [{ folderId: f, relPath: 'stk/two.jpg', keywords: ['quoll'] }]);
+      ix.db.prepare('DELETE FROM asset_keywords WHERE asset_id = ?').run(jpg3);
+      ix.db.prepare('DELETE FROM assets WHERE id = ?').run(jpg3);
+      ix.db.prepare("UPDATE assets SET stack_key = 'stk/one-renamed' WHERE id = ?").run(raw1);
+      expect(new Set(quolls())).toEqual(new Set([raw1, jpg1, jpg2, raw3]));
+      expect(quolls()).toEqual(searchIds(sql, { keywords: ['quoll'], sort: 'name' }));
+      expect(searchIds(ix, { keywords: ['quoll'] }, { expandStacks: true })).toEqual(searchIds(sql, { keywords: ['quoll'] }, { expandStacks: true }));
+      agree(ix, sql, rand, folders, 40);
+      // Taken in where it was, not rebuilt.
+      expect(currentIndex(ix.db)).toBe(index);
+      expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 1 });
     } finally {
       indexOptions.syncBuildMax = syncMax;
     }

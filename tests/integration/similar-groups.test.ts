@@ -11,6 +11,7 @@ import { findAssetByPath } from '../../src-main/library/assets';
 import { startCatalogueIndex, useCatalogueIndex } from '../../src-main/library/catalogue-index';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { search, searchIds } from '../../src-main/library/search';
+import { findGroups } from '../../src-main/library/similarity';
 import { BURST_EDITS, frame, writeBurst } from '../fixtures/bursts';
 
 // Issue 17, the grid's half: the stored similar groups as a search filter (CLI search
@@ -139,6 +140,37 @@ describe('similar groups in search', () => {
     } finally {
       byIndex.db.close();
       bySql.db.close();
+    }
+  });
+
+  it('suggests the best frame by the measured quality score where it disagrees with sharpness, else by sharpness; the fold follows', () => {
+    const ctx = openLibrary(library);
+    try {
+      startCatalogueIndex(ctx.db);
+      const db = ctx.db;
+      const ids = burstA.map((p) => findAssetByPath(ctx, p)!);
+      const sharpness = new Map(ids.map((id) => [id, db.prepare('SELECT sharpness FROM asset_fingerprints WHERE asset_id = ?').pluck().get(id) as number]));
+      const bySharpness = [...ids].sort((a, b) => sharpness.get(b)! - sharpness.get(a)!);
+      const groupOf = () => findGroups(db).find((g) => g.members.includes(ids[0]))!;
+      db.prepare('DELETE FROM asset_quality').run();
+      // No quality measured: the sharpest frame.
+      expect(groupOf().best).toBe(bySharpness[0]);
+      // Quality measured, and it disagrees: the bluntest frame scores best, the sharpest worst.
+      const scores = new Map(bySharpness.map((id, i) => [id, 0.2 + 0.2 * i]));
+      const insert = db.prepare("INSERT INTO asset_quality (asset_id, score, params, measured_at) VALUES (?, ?, '{}', 0)");
+      for (const [id, score] of scores) insert.run(id, score);
+      const bluntest = bySharpness[bySharpness.length - 1];
+      expect(groupOf().best).toBe(bluntest);
+      // The folded grid shows it for the group (once the pick made in the test above is taken off).
+      setFlag(ctx, ids, null);
+      const shown = searchIds(ctx, { foldGroups: true, text: 'IMG_A' });
+      expect(shown).toEqual([bluntest]);
+      // Only some frames measured: the best among the measured ones.
+      db.prepare('DELETE FROM asset_quality WHERE asset_id = ?').run(bluntest);
+      expect(groupOf().best).toBe(bySharpness[bySharpness.length - 2]);
+      expect(searchIds(ctx, { foldGroups: true, text: 'IMG_A' })).toEqual([bySharpness[bySharpness.length - 2]]);
+    } finally {
+      ctx.db.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { prepared, type Db } from '../db';
-import { TextIndex, TextIndexBuilder, Tokenizer } from '../text-index';
+import { PackedTerms, TextIndex, TextIndexBuilder, Tokenizer } from '../text-index';
 import { labelCode } from '../labels';
 import { clearDirty } from './changes';
 import { A_DUP, A_ERROR, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_LABEL_SHIFT, A_NO_KEYWORDS, A_RATING_SHIFT, Columns, FLAG_CODE, KIND_CODE, ROW_COLUMNS, type Row, type StackArrays } from './columns';
@@ -47,9 +47,13 @@ export class CatalogueIndex {
   private strings = new Map<string, number>();
   /** Keyword id -> ascending asset ids linked to it. */
   postings = new Map<number, Int32Array>();
-  /** RAW asset id -> the members of its stack that would fold it when they match too. */
-  rawSiblings = new Map<number, Int32Array>();
-  private stackArrays: StackArrays | null = null;
+  /**
+   * For each RAW asset, the members of its stack that would fold it when they match too, as
+   * flat arrays (a million-asset catalogue has a hundred thousand RAWs: no object each), and
+   * the changes since, by RAW id (null: it folds no more), merged in at the next search.
+   */
+  private stackBase: StackArrays = { raws: new Int32Array(0), start: new Int32Array(1), siblings: new Int32Array(0) };
+  private stackEdits = new Map<number, Int32Array | null>();
   private similarArrays: SimilarArrays | null = null;
   private perms = new Map<SortPerm, Int32Array>();
   private ranks = new Map<SortPerm, Int32Array>();
@@ -134,44 +138,34 @@ export class CatalogueIndex {
       this.postings.set(keywordIds[i], keywordPostings.subarray(keywordStart[i], keywordStart[i + 1]));
       if (i % ADOPT_STEP === ADOPT_STEP - 1) yield;
     }
-    const { raws, start, siblings } = parts.stacks;
-    for (let i = 0; i < raws.length; i++) {
-      this.rawSiblings.set(raws[i], siblings.subarray(start[i], start[i + 1]));
-      if (i % ADOPT_STEP === ADOPT_STEP - 1) yield;
-    }
-    this.stackArrays = parts.stacks;
+    this.stackBase = parts.stacks;
+    this.stackEdits.clear();
     for (const [which, p] of parts.perms) this.perms.set(which, p);
     for (const [which, r] of parts.ranks) this.ranks.set(which, r);
-    const text = yield* this.textFrom(parts.text);
+    const text = this.textFrom(parts.text);
     this.textBuild?.abandon();
     this.textBuild = null;
     this.textPending.clear();
     this.text = text;
   }
 
-  /** A full-text part a worker read, taken in a piece of tokens per step. */
-  private *textFrom(parts: TextParts): Generator<void, TextIndex> {
-    const terms: string[] = [];
-    for (const piece of parts.termPieces) {
-      yield;
-      for (const t of piece.split('\u0000')) terms.push(t);
-    }
+  /** A full-text part a worker read: its arrays taken as they are. */
+  private textFrom(parts: TextParts): TextIndex {
     const text = new TextIndex(this.tokenizer());
-    text.terms = terms;
+    text.terms = new PackedTerms(parts.chars, parts.at);
     text.start = parts.start;
     text.postings = parts.postings;
     return text;
   }
 
-  /** What the index holds in memory, in bytes (typed arrays exactly; the tokens' strings estimated at 24 bytes + 2 a character). */
+  /** What the index holds in memory, in bytes (its typed arrays; the few coded strings left out). */
   memoryBytes(): number {
     const c = this.cols;
-    let n = [c.attrs, c.folder, c.make, c.model, c.takenPos, c.mark, c.counts, c.without, c.scratch, c.hits].reduce((t, a) => t + a.byteLength, 0);
-    for (const a of [...this.perms.values(), ...this.ranks.values(), ...this.postings.values(), ...this.rawSiblings.values()]) n += a.byteLength;
-    if (this.text) {
-      n += this.text.postings.byteLength + this.text.start.byteLength;
-      for (const t of this.text.terms) n += 24 + 2 * t.length;
-    }
+    let n = [c.attrs, c.folder, c.make, c.model, c.lens, c.iso, c.focal, c.aperture, c.takenPos, c.mark, c.counts, c.without, c.scratch, c.hits].reduce((t, a) => t + a.byteLength, 0);
+    for (const a of [...this.perms.values(), ...this.ranks.values(), ...this.postings.values()]) n += a.byteLength;
+    const { raws, start, siblings } = this.stackBase;
+    n += raws.byteLength + start.byteLength + siblings.byteLength;
+    if (this.text) n += this.text.postings.byteLength + this.text.start.byteLength + this.text.terms.chars.byteLength + this.text.terms.at.byteLength;
     return n;
   }
 
@@ -202,14 +196,7 @@ export class CatalogueIndex {
       worker.done.then(
         (parts) => {
           if (!parts || this.textBuild !== build || !this.db.open) return;
-          const steps = this.textFrom(parts as TextParts);
-          const step = (): void => {
-            if (this.textBuild !== build || !this.db.open) return;
-            const next = steps.next();
-            if (next.done) install(build, next.value);
-            else setImmediate(step);
-          };
-          step();
+          install(build, this.textFrom(parts as TextParts));
         },
         (e: Error) => {
           if (this.textBuild !== build || !this.db.open) return;
@@ -330,32 +317,50 @@ export class CatalogueIndex {
     else this.postings.delete(keywordId);
   }
 
-  /** rawSiblings as flat arrays (the RAW ids, where each one's siblings start, the siblings). */
+  /** The stacks as flat arrays: the RAW ids, where each one's siblings start, the siblings. */
   stacks(): StackArrays {
-    if (!this.stackArrays) {
-      const raws = new Int32Array(this.rawSiblings.size);
-      const start = new Int32Array(this.rawSiblings.size + 1);
-      let total = 0;
-      for (const s of this.rawSiblings.values()) total += s.length;
-      const siblings = new Int32Array(total);
-      let i = 0;
-      let at = 0;
-      for (const [raw, s] of this.rawSiblings) {
-        raws[i] = raw;
-        start[i] = at;
-        siblings.set(s, at);
-        at += s.length;
-        i++;
-      }
-      start[i] = at;
-      this.stackArrays = { raws, start, siblings };
+    if (!this.stackEdits.size) return this.stackBase;
+    const base = this.stackBase;
+    const edits = this.stackEdits;
+    let count = 0;
+    let total = 0;
+    for (let i = 0; i < base.raws.length; i++) {
+      if (edits.has(base.raws[i])) continue;
+      count++;
+      total += base.start[i + 1] - base.start[i];
     }
-    return this.stackArrays;
+    for (const s of edits.values()) {
+      if (!s) continue;
+      count++;
+      total += s.length;
+    }
+    const raws = new Int32Array(count);
+    const start = new Int32Array(count + 1);
+    const siblings = new Int32Array(total);
+    let n = 0;
+    let at = 0;
+    for (let i = 0; i < base.raws.length; i++) {
+      if (edits.has(base.raws[i])) continue;
+      raws[n] = base.raws[i];
+      start[n++] = at;
+      siblings.set(base.siblings.subarray(base.start[i], base.start[i + 1]), at);
+      at += base.start[i + 1] - base.start[i];
+    }
+    for (const [raw, s] of edits) {
+      if (!s) continue;
+      raws[n] = raw;
+      start[n++] = at;
+      siblings.set(s, at);
+      at += s.length;
+    }
+    start[n] = at;
+    this.stackBase = { raws, start, siblings };
+    edits.clear();
+    return this.stackBase;
   }
 
   loadStacks(): void {
-    this.stackArrays = null;
-    this.rawSiblings.clear();
+    this.stackEdits.clear();
     const rows = prepared(
       this.db,
       `SELECT r.id, b.id FROM assets r JOIN assets b ON b.folder_id = r.folder_id AND b.stack_key = r.stack_key AND b.id <> r.id
@@ -364,13 +369,21 @@ export class CatalogueIndex {
     )
       .raw(true)
       .all() as [number, number][];
-    let i = 0;
-    while (i < rows.length) {
-      let j = i;
-      while (j < rows.length && rows[j][0] === rows[i][0]) j++;
-      this.rawSiblings.set(rows[i][0], Int32Array.from(rows.slice(i, j), (r) => r[1]));
-      i = j;
-    }
+    let count = 0;
+    for (let i = 0; i < rows.length; i++) if (i === 0 || rows[i][0] !== rows[i - 1][0]) count++;
+    const raws = new Int32Array(count);
+    const start = new Int32Array(count + 1);
+    const siblings = new Int32Array(rows.length);
+    let n = -1;
+    rows.forEach(([raw, sibling], i) => {
+      if (i === 0 || raw !== rows[i - 1][0]) {
+        raws[++n] = raw;
+        start[n] = i;
+      }
+      siblings[i] = sibling;
+    });
+    start[count] = rows.length;
+    this.stackBase = { raws, start, siblings };
   }
 
   /**
@@ -455,7 +468,7 @@ export class CatalogueIndex {
    * so far: out of the order, then back in where SQLite's own comparison of the keys puts
    * them (a binary search). Many changes at once: the orders are read again when next used.
    */
-  private patchPerms(ids: number[]): void {
+  private patchPerms(ids: number[], oldMaxId: number): void {
     if (ids.length > PATCH_MAX) return this.dropPerms();
     const json = JSON.stringify(ids);
     const present = new Map(
@@ -463,15 +476,24 @@ export class CatalogueIndex {
         .raw(true)
         .all(json) as [number, number][],
     );
+    // Only assets the index had before can be in an order: when every one is new (a scan
+    // batch), nothing is taken out, and only the places from the first insertion on move.
+    const anyOld = ids.some((id) => id <= oldMaxId);
     const out = this.cols.scratch;
-    for (const id of ids) out[id] = 1;
+    if (anyOld) for (const id of ids) out[id] = 1;
+    /** Per order patched: the first place whose asset changed (every place before it kept its asset). */
+    const changedFrom = new Map<SortPerm, number>();
     for (const [which, perm] of this.perms) {
       const keys = ORDER_KEYS[which];
-      const kept = new Int32Array(perm.length);
-      let k = 0;
-      for (let i = 0; i < perm.length; i++) {
-        kept[k] = perm[i];
-        k += 1 - out[perm[i]];
+      let kept = perm;
+      let k = perm.length;
+      if (anyOld) {
+        kept = new Int32Array(perm.length);
+        k = 0;
+        for (let i = 0; i < perm.length; i++) {
+          kept[k] = perm[i];
+          k += 1 - out[perm[i]];
+        }
       }
       const wanted = ids.filter((id) => present.has(id) && (which === 'taken' ? present.get(id) === 1 : which === 'undated' ? present.get(id) === 0 : true));
       if (!wanted.length && k === perm.length) continue;
@@ -490,15 +512,25 @@ export class CatalogueIndex {
       });
       merged.set(kept.subarray(from, k), n);
       this.perms.set(which, merged);
+      changedFrom.set(which, anyOld ? 0 : places.length ? places[0] : merged.length);
     }
-    for (const id of ids) out[id] = 0;
-    this.ranks.clear();
-    const taken = this.perms.get('taken');
-    if (taken) {
-      const pos = this.cols.takenPos;
-      pos.fill(-1);
-      for (let i = 0; i < taken.length; i++) pos[taken[i]] = i;
+    if (anyOld) for (const id of ids) out[id] = 0;
+    // Positions (the timeline's, each order's ranks) from the first changed place on; with
+    // assets taken out, the timeline's all again and the ranks when next used.
+    const cap = this.cols.cap;
+    for (const [which, first] of changedFrom) {
+      const perm = this.perms.get(which) as Int32Array;
+      if (which === 'taken') {
+        const pos = this.cols.takenPos;
+        if (anyOld) pos.fill(-1);
+        for (let i = first; i < perm.length; i++) pos[perm[i]] = i;
+        continue;
+      }
+      const rank = this.ranks.get(which);
+      if (!anyOld && rank && rank.length >= cap) for (let i = first; i < perm.length; i++) rank[perm[i]] = i;
+      else this.ranks.delete(which);
     }
+    for (const [which, rank] of this.ranks) if (rank.length < cap) this.ranks.delete(which);
   }
 
   /**
@@ -543,7 +575,7 @@ export class CatalogueIndex {
     const hashes = prepared(db, 'SELECT hash FROM temp.idx_dirty_hashes').raw(true).all() as [string][];
     if (!dirty.length && !kw.length && !stacks.length && !hashes.length) return;
     const c = this.cols;
-    this.stackArrays = null;
+    const oldMaxId = this.maxId;
     if (dirty.length) {
       const ids = JSON.stringify(dirty.map((d) => d[0]));
       const rows = prepared(db, `SELECT ${ROW_COLUMNS} FROM assets WHERE id IN (SELECT value FROM json_each(?))`).raw(true).all(ids) as Row[];
@@ -556,10 +588,10 @@ export class CatalogueIndex {
         if (seen.has(id) || id >= c.cap) continue;
         // Deleted: matches nothing, and is in no stack any more.
         c.attrs[id] = 0;
-        this.rawSiblings.delete(id);
+        this.stackEdits.set(id, null);
       }
       const moved = dirty.filter(([, sort]) => sort === 1).map(([id]) => id);
-      if (moved.length) this.patchPerms(moved);
+      if (moved.length) this.patchPerms(moved, oldMaxId);
     }
     const textIds = dirty.filter((d) => d[2] === 1).map((d) => d[0]);
     if (textIds.length) {
@@ -574,8 +606,7 @@ export class CatalogueIndex {
       const members = prepared(db, 'SELECT id, is_raw FROM assets WHERE folder_id = ? AND stack_key = ? ORDER BY id').raw(true).all(folderId, stackKey) as [number, number][];
       for (const [id, raw] of members) {
         const better = members.filter(([b, bRaw]) => b !== id && (bRaw === 0 || b < id)).map(([b]) => b);
-        if (raw === 1 && better.length) this.rawSiblings.set(id, Int32Array.from(better));
-        else this.rawSiblings.delete(id);
+        this.stackEdits.set(id, raw === 1 && better.length ? Int32Array.from(better) : null);
       }
     }
     for (const [hash] of hashes) {

@@ -5,21 +5,18 @@ import type { StackArrays } from './columns';
 
 export type SortPerm = 'taken' | 'undated' | 'name' | 'added' | 'size';
 
-/** The full-text part: the sorted tokens in pieces joined by NUL (a token never holds one), and their postings. */
+/** The full-text part: the sorted tokens packed as UTF-16 units (text-index.ts PackedTerms), and their postings. */
 export interface TextParts {
-  termPieces: string[];
+  chars: Uint16Array<ArrayBuffer>;
+  at: Int32Array<ArrayBuffer>;
   start: Int32Array<ArrayBuffer>;
   postings: Int32Array<ArrayBuffer>;
 }
 
-/** Tokens per piece of TextParts.termPieces; splitting one piece is a step of a few ms. */
-export const TERMS_PER_PIECE = 50_000;
-
 /**
  * A whole index as a worker thread hands it over (build-worker.ts): typed arrays, moved
- * without copying (transferList), and strings in a few long pieces (a structured clone of one
- * long string is a copy of its bytes; of a million short ones, a million allocations on the
- * receiving thread).
+ * without copying (transferList); the tokens too, packed (a million short strings would be a
+ * million allocations on the receiving thread, and a heap its garbage collector walks).
  */
 export interface IndexParts {
   maxId: number;
@@ -42,7 +39,7 @@ export interface IndexParts {
   stacks: StackArrays;
   perms: [SortPerm, Int32Array<ArrayBuffer>][];
   ranks: [SortPerm, Int32Array<ArrayBuffer>][];
-  /** The full-text part: the sorted tokens in pieces joined by NUL (a token never holds one), and their postings. */
+  /** The full-text part. */
   text: TextParts;
 }
 
@@ -58,14 +55,17 @@ export function partsTransferList(parts: IndexParts): ArrayBuffer[] {
 
 /** The buffers of a full-text part to transfer with it. */
 export function textTransferList(text: TextParts): ArrayBuffer[] {
-  return [text.start.buffer, text.postings.buffer];
+  return [text.chars.buffer, text.at.buffer, text.start.buffer, text.postings.buffer];
 }
 
 /** A finished full-text index as a worker hands it over. */
-export function textParts(text: { terms: string[]; start: Int32Array; postings: Int32Array }): TextParts {
-  const termPieces: string[] = [];
-  for (let i = 0; i < text.terms.length; i += TERMS_PER_PIECE) termPieces.push(text.terms.slice(i, i + TERMS_PER_PIECE).join('\u0000'));
-  return { termPieces, start: ownBuffer(text.start as Int32Array<ArrayBuffer>), postings: ownBuffer(text.postings as Int32Array<ArrayBuffer>) };
+export function textParts(text: { terms: { chars: Uint16Array; at: Int32Array }; start: Int32Array; postings: Int32Array }): TextParts {
+  return {
+    chars: ownBuffer(text.terms.chars as Uint16Array<ArrayBuffer>),
+    at: ownBuffer(text.terms.at as Int32Array<ArrayBuffer>),
+    start: ownBuffer(text.start as Int32Array<ArrayBuffer>),
+    postings: ownBuffer(text.postings as Int32Array<ArrayBuffer>),
+  };
 }
 
 /** An array that owns its whole buffer, as a transfer needs (a view into a larger buffer is copied out). */

@@ -1,134 +1,136 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { HeifDecodeError, type HeifPixels } from './heif-types';
+import type { HeifReply, HeifRequest } from './heif-worker';
 
-// HEIC/HEIF pictures decoded by libheif compiled to WebAssembly (the `libheif-js` package):
-// sharp's prebuilt libvips reads HEIF containers but carries no HEVC decoder, and a user
-// cannot add one. The decoder ships inside the package, so no system codec is involved.
-//
-// Two facts shape this module:
-// - libheif's WebAssembly memory grows to ~200 MB for a 12 MP photo and never shrinks, and
-//   its decode runs synchronously on the calling thread: decodes go one at a time.
-// - libheif applies the file's own transforms (irot/imir properties). A phone that rotated
-//   its photo with irot also records EXIF Orientation for old readers; applying both would
-//   turn the picture twice. EXIF orientation is applied only when the file has no transform.
+export { HeifDecodeError, type HeifPixels } from './heif-types';
 
-/** The part of libheif-js's API this module uses (the package ships no types for its bundle). */
-interface HeifImageHandle {
-  get_width(): number;
-  get_height(): number;
-  is_primary(): boolean;
-  free(): void;
-  display(target: { data: Uint8ClampedArray; width: number; height: number }, done: (out: { data: Uint8ClampedArray } | null) => void): void;
-}
-interface HeifDecoderInstance {
-  decode(buf: Uint8Array): HeifImageHandle[];
-  decoder: { delete?: () => void } | null;
-}
-interface LibHeif {
-  ready?: Promise<unknown>;
-  HeifDecoder: new () => HeifDecoderInstance;
-}
+// HEIC/HEIF pictures: the container is read here (boxes, orientation, transforms: cheap),
+// the pixels are decoded by libheif in WebAssembly in a worker thread (heif-decode.ts, run by
+// heif-worker.ts), so a decode that takes a second never freezes the main thread. One
+// worker, started on the first HEIF picture and ended after a minute without work (its
+// WebAssembly memory grows to ~200 MB for a 12 MP photo and never shrinks otherwise).
 
-let libheif: LibHeif | null = null;
+const IDLE_MS = 60_000;
 
-/** Loaded on the first HEIF picture: the bundle carries 1.4 MB of WebAssembly. */
-async function loadLibheif(): Promise<LibHeif> {
-  if (!libheif) {
-    const req = createRequire(import.meta.url);
-    const lib = req('libheif-js/wasm-bundle') as LibHeif;
-    await lib.ready;
-    libheif = lib;
+function workerEntry(): { url: URL | string; eval?: boolean } {
+  const here = import.meta.url;
+  if (/\.ts$/.test(new URL(here).pathname)) {
+    // From the sources (tests, the CLI and the bench run TypeScript through tsx): tsx
+    // registered in the worker, then the TypeScript entry imported.
+    const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+    const entry = new URL('./heif-worker.ts', here).href;
+    return { url: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`, eval: true };
   }
-  return libheif;
-}
-
-/** One decode at a time in the whole process (memory and the main thread, see above). */
-let queue: Promise<unknown> = Promise.resolve();
-function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
-  const run = queue.then(task, task);
-  queue = run.catch(() => undefined);
-  return run;
-}
-
-export interface HeifPixels {
-  /** RGBA, 4 channels, width * height * 4 bytes, file transforms (irot/imir) applied. */
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
-export class HeifDecodeError extends Error {}
-
-/**
- * libheif-js reports its errors with console.log, which would land in the CLI's --json
- * output: while it works, its messages (they start with the words below) are taken as the
- * error's reason instead, and everything else passes through.
- */
-const LIBHEIF_MESSAGE = /^(Could not|Error loading|No images found|Decoding image failed)/;
-async function quietly<T>(work: (messages: string[]) => T | Promise<T>): Promise<T> {
-  const messages: string[] = [];
-  const log = console.log;
-  console.log = (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && LIBHEIF_MESSAGE.test(args[0])) messages.push(args.filter((a) => typeof a === 'string').join(' '));
-    else log(...args);
-  };
-  try {
-    return await work(messages);
-  } finally {
-    console.log = log;
+  // The built app: electron-vite emits it as out/main/heif-worker.js beside the main bundle.
+  for (const rel of ['./heif-worker.js', '../heif-worker.js']) {
+    const url = new URL(rel, here);
+    if (existsSync(fileURLToPath(url))) return { url };
   }
+  throw new Error(`The HEIF decoder (heif-worker.js) is missing beside ${fileURLToPath(here)}: the app's build is incomplete; reinstall Tagsmith.`);
 }
 
-function withPrimary<T>(lib: LibHeif, buf: Buffer, use: (img: HeifImageHandle) => Promise<T>): Promise<T> {
-  return quietly(async (messages) => {
-    const decoder = new lib.HeifDecoder();
-    const images = decoder.decode(buf);
-    const free = () => {
-      for (const img of images) img.free();
-      decoder.decoder?.delete?.();
-    };
-    if (images.length === 0) {
-      free();
-      throw new HeifDecodeError(messages.join('; ') || 'no picture was found in this HEIF file');
+interface Waiting {
+  resolve: (r: HeifReply) => void;
+  reject: (e: Error) => void;
+}
+
+let worker: Worker | null = null;
+const waiting = new Map<number, Waiting>();
+let nextId = 1;
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
+
+function failAll(err: Error): void {
+  for (const w of waiting.values()) w.reject(err);
+  waiting.clear();
+}
+
+function startWorker(): Worker {
+  const entry = workerEntry();
+  const w = new Worker(entry.url, { eval: entry.eval ?? false });
+  w.on('message', (reply: HeifReply) => {
+    const job = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    job?.resolve(reply);
+    if (waiting.size === 0) idle(w);
+  });
+  w.on('error', (err) => {
+    if (worker === w) worker = null;
+    failAll(new HeifDecodeError(`the HEIF decoder stopped: ${err.message}`));
+  });
+  w.on('exit', (code) => {
+    if (worker === w) worker = null;
+    if (waiting.size > 0) failAll(new HeifDecodeError(`the HEIF decoder stopped (exit code ${code})`));
+  });
+  return w;
+}
+
+/** Nothing waiting: the worker must not keep a CLI process alive, and ends after a while. */
+function idle(w: Worker): void {
+  w.unref();
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    if (worker === w && waiting.size === 0) {
+      worker = null;
+      void w.terminate();
     }
-    // Burst, bracketed and HDR files hold several top-level pictures; the primary one is the
-    // photo every viewer shows.
-    const primary = images.find((img) => img.is_primary()) ?? images[0];
-    try {
-      return await use(primary);
-    } finally {
-      free();
-    }
+  }, IDLE_MS);
+  idleTimer.unref();
+}
+
+function call(op: HeifRequest['op'], buf: Buffer, maxPixels = 0): Promise<HeifReply> {
+  worker ??= startWorker();
+  const w = worker;
+  w.ref(); // a decode in flight keeps the process alive until it answers
+  if (idleTimer) {
+    clearTimeout(idleTimer);
+    idleTimer = null;
+  }
+  const id = nextId++;
+  return new Promise<HeifReply>((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    // Copied, not transferred: the caller keeps its Buffer (the scan hashes and reads it too).
+    w.postMessage({ id, op, buf, maxPixels } satisfies HeifRequest);
+  }).then((reply) => {
+    if ('error' in reply) throw new HeifDecodeError(reply.error);
+    return reply;
   });
 }
+
+const pixelsOf = (reply: HeifReply): HeifPixels | null => {
+  if (!('pixels' in reply) || !reply.pixels) return null;
+  const p = reply.pixels;
+  // Structured clone hands a Uint8Array over; callers expect a Buffer on the same memory.
+  const data = Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength);
+  return { data, width: p.width, height: p.height };
+};
 
 /** Size of the primary picture as displayed by libheif (transforms applied), without decoding it. */
-export function heifSize(buf: Buffer): Promise<{ width: number; height: number }> {
-  return oneAtATime(async () => {
-    const lib = await loadLibheif();
-    return withPrimary(lib, buf, async (img) => ({ width: img.get_width(), height: img.get_height() }));
-  });
+export async function heifSize(buf: Buffer): Promise<{ width: number; height: number }> {
+  const reply = await call('size', buf);
+  if (!('size' in reply)) throw new HeifDecodeError('no size was found in this HEIF file');
+  return reply.size;
 }
 
 /**
  * Decode the primary picture to RGBA. `maxPixels` refuses a decompression bomb from its
  * header before any pixel is decoded.
  */
-export function decodeHeif(buf: Buffer, maxPixels: number): Promise<HeifPixels> {
-  return oneAtATime(async () => {
-    const lib = await loadLibheif();
-    return withPrimary(lib, buf, async (img) => {
-      const width = img.get_width();
-      const height = img.get_height();
-      if (width * height > maxPixels) throw new HeifDecodeError(`The image is too large to decode safely (${width} x ${height} px).`);
-      const data = await new Promise<Uint8ClampedArray>((resolve, reject) => {
-        img.display({ data: new Uint8ClampedArray(width * height * 4), width, height }, (out) => {
-          if (out) resolve(out.data);
-          else reject(new HeifDecodeError('the HEVC picture data could not be decoded'));
-        });
-      });
-      return { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), width, height };
-    });
-  });
+export async function decodeHeif(buf: Buffer, maxPixels: number): Promise<HeifPixels> {
+  const px = pixelsOf(await call('decode', buf, maxPixels));
+  if (!px) throw new HeifDecodeError('the HEVC picture data could not be decoded');
+  return px;
+}
+
+/**
+ * The thumbnail a camera or phone stored beside the primary picture (a `thmb` item, typically
+ * 320 px wide), decoded to RGBA with the file's transforms applied. Null when it has none.
+ */
+export async function heifThumbnail(buf: Buffer): Promise<HeifPixels | null> {
+  return pixelsOf(await call('thumbnail', buf));
 }
 
 // ---------------------------------------------------------------------------- container

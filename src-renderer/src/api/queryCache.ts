@@ -34,6 +34,8 @@ export class QueryCache {
   constructor(api: Pick<Client, 'on'>) {
     api.on('libraryChanged', () => this.invalidateSoon(['assets', 'keywords', 'facets', 'folders', 'review']));
     api.on('foldersChanged', () => this.invalidateSoon(['folders', 'facets', 'assets']));
+    // A full thumbnail replaced a cell's embedded preview (or placeholder): re-read what is on screen.
+    api.on('thumbnailsChanged', () => this.invalidateSoon(['assets']));
     // Suggestions landing or being decided, and AI runs advancing, change what review shows.
     api.on('suggestionsChanged', () => this.invalidateSoon(['review']));
     api.on('aiRun', () => this.invalidateSoon(['runs', 'review']));

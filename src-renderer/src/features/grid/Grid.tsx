@@ -16,6 +16,7 @@ import { CellAnalysisBadges } from '../analysis/CellBadges';
 const META_H = 38;
 const GAP = 6;
 const OVERSCAN_ROWS = 3;
+const VISIBLE_DEBOUNCE_MS = 150;
 
 /**
  * Dragging cells: onto a collection in the sidebar (any time), and within the grid to change
@@ -40,9 +41,15 @@ interface GridProps {
   onSelect(index: number, mods: Modifiers): void;
   onOpen(index: number): void;
   onColumns(cols: number): void;
+  /** Similar groups folded (the ids of the groups opened), or null when they are not folded. */
+  expandedGroups?: ReadonlySet<number> | null;
+  /** The count badge of a folded group was clicked: open or close it. */
+  onToggleGroup?(groupId: number): void;
+  /** A right-click on a cell (its menu: Find similar…). */
+  onCellMenu?(index: number, x: number, y: number): void;
 }
 
-export function Grid({ store, total, version, thumbSize, selected, focus, onSelect, onOpen, onColumns, drag }: GridProps) {
+export function Grid({ store, total, version, thumbSize, selected, focus, onSelect, onOpen, onColumns, drag, expandedGroups, onToggleGroup, onCellMenu }: GridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
   // Kept only as precisely as rendering needs: scrolling within a row renders nothing, so a
@@ -73,6 +80,33 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
   };
 
   useEffect(() => onColumns(cols), [cols, onColumns]);
+
+  // Tell main which assets are on screen (the middle rows first, then the overscan), so
+  // their full thumbnails are made before any other's. Coalesced: a fast scroll sends once
+  // it settles, and the same cells are never sent twice in a row.
+  const { api } = useClient();
+  const sentVisible = useRef('');
+  useEffect(() => {
+    if (size.height <= 0 || total === 0 || typeof api.setVisibleAssets !== 'function') return;
+    const timer = setTimeout(() => {
+      const mid = (scrollTop + size.height / 2) / rowH;
+      const rowsInView: number[] = [];
+      for (let r = firstRow; r <= lastRow; r++) rowsInView.push(r);
+      rowsInView.sort((a, b) => Math.abs(a + 0.5 - mid) - Math.abs(b + 0.5 - mid));
+      const ids: number[] = [];
+      for (const r of rowsInView) {
+        for (let c = 0; c < cols; c++) {
+          const item = r * cols + c < total ? store.get(r * cols + c) : undefined;
+          if (item) ids.push(item.id);
+        }
+      }
+      const key = ids.join(',');
+      if (key === sentVisible.current) return;
+      sentVisible.current = key;
+      api.setVisibleAssets({ ids }).catch(() => undefined); // only an ordering hint
+    }, VISIBLE_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [api, store, firstRow, lastRow, cols, rowH, total, scrollTop, size.height, version]);
 
   useEffect(() => {
     if (size.height > 0 && total > 0) store.ensureRange(firstRow * cols, (lastRow + 1) * cols - 1);
@@ -110,6 +144,9 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
               focused={focus === index}
               onSelect={onSelect}
               onOpen={onOpen}
+              group={expandedGroups && item.similarGroup ? (expandedGroups.has(item.similarGroup.id) ? 'open' : 'folded') : null}
+              onToggleGroup={onToggleGroup}
+              onMenu={onCellMenu}
             />
           ) : (
             <div key={`p${index}`} className="cell cell-placeholder" style={cellStyle(x, y, cellW, cellH)} data-testid="grid-placeholder">
@@ -155,11 +192,18 @@ interface CellProps {
   focused: boolean;
   onSelect(index: number, mods: Modifiers): void;
   onOpen(index: number): void;
+  /** Similar groups are folded: this cell's group is folded into it, or opened; null: not shown. */
+  group: 'folded' | 'open' | null;
+  onToggleGroup?(groupId: number): void;
+  onMenu?(index: number, x: number, y: number): void;
 }
 
-const Cell = memo(function Cell({ item, index, x, y, width, height, selected, focused, onSelect, onOpen }: CellProps) {
+const Cell = memo(function Cell({ item, index, x, y, width, height, selected, focused, onSelect, onOpen, group, onToggleGroup, onMenu }: CellProps) {
   const { mediaUrl } = useClient();
-  const [broken, setBroken] = useState(false);
+  // A picture that failed to load is forgotten when the cell gets another one (the full
+  // thumbnail replacing the embedded preview has its own URL).
+  const [brokenThumb, setBrokenThumb] = useState<string | null>(null);
+  const broken = brokenThumb !== null && brokenThumb === item.thumb;
   const drag = useContext(DragContext);
   const [dropBefore, setDropBefore] = useState(false);
   // A press on a selected photo may start dragging the whole selection: it selects only
@@ -193,6 +237,13 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
       onMouseDown={onMouseDown}
       onClick={(e) => keepsSelection(e) && onSelect(index, { shift: false, toggle: false })}
       onDoubleClick={() => onOpen(index)}
+      onContextMenu={(e) => {
+        if (!onMenu) return;
+        e.preventDefault();
+        if (!selected) onSelect(index, { shift: false, toggle: false });
+        onMenu(index, e.clientX, e.clientY);
+      }}
+      data-group-id={item.similarGroup?.id}
       draggable={!!drag}
       onDragStart={(e) => {
         if (!drag) return;
@@ -217,13 +268,43 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
     >
       <div className="cell-thumb" style={{ height: width }}>
         {item.thumb && !broken ? (
-          <img src={mediaUrl(item.thumb)} alt={item.name} draggable={false} decoding="async" data-testid="thumb-img" onError={() => setBroken(true)} />
+          <img
+            src={mediaUrl(item.thumb)}
+            alt={item.name}
+            draggable={false}
+            decoding="async"
+            data-testid="thumb-img"
+            data-thumb-state={item.thumbState ?? undefined}
+            onError={() => setBrokenThumb(item.thumb)}
+          />
         ) : (
           <span className="cell-nothumb">{item.kind === 'audio' ? <IconAudio /> : item.format.toUpperCase()}</span>
         )}
         <CellAnalysisBadges id={item.id} />
         <div className="cell-badges">
           {item.stackCount > 0 && <span className="badge" title={`Stacked with ${item.stackCount} other file(s) of the same shot`}>+{item.stackCount}</span>}
+          {group && item.similarGroup && (
+            <button
+              type="button"
+              className={`badge badge-group${group === 'open' ? ' is-open' : ''}`}
+              data-testid="group-badge"
+              data-state={group}
+              data-size={item.similarGroup.size}
+              title={`${group === 'folded' ? 'Shows' : 'One of'} ${item.similarGroup.size} similar frames (${item.similarGroup.kind === 'burst' ? 'a burst' : 'the same scene'}) — click or press S to ${group === 'folded' ? 'expand' : 'collapse'}`}
+              onMouseDown={(e) => e.stopPropagation()}
+              onDoubleClick={(e) => e.stopPropagation()}
+              onClick={(e) => {
+                e.stopPropagation();
+                onToggleGroup?.(item.similarGroup!.id);
+              }}
+            >
+              <svg viewBox="0 0 12 12" aria-hidden="true">
+                <rect x="0.5" y="3.5" width="8" height="8" fill="none" stroke="currentColor" />
+                <path d="M3.5 3.5v-3h8v8h-3" fill="none" stroke="currentColor" />
+              </svg>
+              {item.similarGroup.size}
+            </button>
+          )}
           {item.hasError && (
             <span className="badge badge-warn" title="This file has a problem — see the inspector" data-testid="cell-error">
               <IconWarn />

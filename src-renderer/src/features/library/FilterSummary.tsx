@@ -27,6 +27,7 @@ const DESCRIBE: { [K in Key]?: (v: NonNullable<FilterState[K]>) => string } = {
   camera: (v) => v,
   duplicatesOnly: () => 'Duplicates',
   errorsOnly: () => 'With errors',
+  similarGroups: (v) => (v === 'burst' ? 'In bursts' : 'In similar groups'),
   flag: (v) => (v === 'unflagged' ? 'Unflagged' : v === 'pick' ? 'Picks' : 'Rejects'),
   minQuality: (v) => `Quality ≥ ${Math.round(v * 100)}%`,
   maxQuality: (v) => `Quality ≤ ${Math.round(v * 100)}%`,

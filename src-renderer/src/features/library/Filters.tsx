@@ -220,6 +220,16 @@ export function Filters({ filters, onChange }: { filters: FilterState; onChange(
           <input type="checkbox" checked={!!filters.errorsOnly} onChange={(e) => set({ errorsOnly: e.target.checked })} data-testid="filter-errors" />
           With errors only
         </label>
+        <label title="Only photos in a group of one scene: a burst, or the same picture at any time (two or more frames)">
+          <input type="checkbox" checked={!!filters.similarGroups} onChange={(e) => set({ similarGroups: e.target.checked ? 'any' : undefined })} data-testid="filter-similar-groups" />
+          In similar groups
+        </label>
+        {filters.similarGroups && (
+          <label className="filter-sub" title="Only frames shot close together in time (bursts)">
+            <input type="checkbox" checked={filters.similarGroups === 'burst'} onChange={(e) => set({ similarGroups: e.target.checked ? 'burst' : 'any' })} data-testid="filter-bursts" />
+            Bursts only
+          </label>
+        )}
       </div>
     </Section>
   );

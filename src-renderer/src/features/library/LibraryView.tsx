@@ -44,6 +44,7 @@ import type { CollectionInfo, SmartQuery } from '../../../../src-preload/contrac
 import { CompareView } from '../compare/CompareView';
 import { SurveyView } from '../compare/SurveyView';
 import { IconCompare, IconSurvey } from '../compare/icons';
+import { SimilarView } from '../similar/SimilarView';
 
 type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] } | { kind: 'rename'; ids: number[] };
 
@@ -74,8 +75,14 @@ export function LibraryView({ active }: { active: boolean }) {
   // Panel widths (issue 14): dragged with the splitters, double-click resets, kept across restarts.
   const [sidebarWidth, setSidebarWidth] = usePersistentState('layout.sidebarWidth', PANELS.sidebar.default, isNumberIn(PANELS.sidebar.min, PANELS.sidebar.max));
   const [inspectorWidth, setInspectorWidth] = usePersistentState('layout.inspectorWidth', PANELS.inspector.default, isNumberIn(PANELS.inspector.min, PANELS.inspector.max));
-  const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey'>('grid');
+  const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey' | 'similar'>('grid');
   const panelsHidden = view === 'review' || view === 'compare' || view === 'survey';
+  // Similar groups folded like RAW+JPEG stacks (a view option, kept across restarts), and the groups opened.
+  const [foldGroups, setFoldGroups] = usePersistentState('library.foldGroups', false, (v): v is boolean => typeof v === 'boolean');
+  const [expandedGroups, setExpandedGroups] = useState<ReadonlySet<number>>(new Set());
+  // "Find similar": the photo it started from (the view is 'similar' while it is shown), and the grid's context menu.
+  const [similarTo, setSimilarTo] = useState<number | null>(null);
+  const [cellMenu, setCellMenu] = useState<{ id: number; x: number; y: number } | null>(null);
   // What compare and survey show, fixed when they open (Lightroom: the selection at that moment).
   const [judging, setJudging] = useState<{ ids: number[]; select: number; candidate: number; key: number; group?: 'burst' | 'similar' }>({ ids: [], select: 0, candidate: 0, key: 0 });
   // The loupe's info overlay (I), kept while stepping from photo to photo.
@@ -101,7 +108,25 @@ export function LibraryView({ active }: { active: boolean }) {
   // "Custom order" is a manual collection's; anywhere else the timeline stands in for it.
   const sortUsed: SortKey = sort === 'custom' && !inManual ? 'takenAt' : sort;
 
-  const query = useMemo<SearchQuery>(() => ({ ...filters, ...(debouncedText ? { text: debouncedText } : {}), sort: sortUsed, order }), [filters, debouncedText, sortUsed, order]);
+  const query = useMemo<SearchQuery>(
+    () => ({
+      ...filters,
+      ...(debouncedText ? { text: debouncedText } : {}),
+      ...(foldGroups ? { foldGroups: true, ...(expandedGroups.size ? { expandedGroups: [...expandedGroups] } : {}) } : {}),
+      sort: sortUsed,
+      order,
+    }),
+    [filters, debouncedText, sortUsed, order, foldGroups, expandedGroups],
+  );
+  const toggleGroup = useCallback((groupId: number) => {
+    setExpandedGroups((open) => {
+      const next = new Set(open);
+      if (next.has(groupId)) next.delete(groupId);
+      else next.add(groupId);
+      return next;
+    });
+  }, []);
+
   /** The filters in use as a smart collection's search. */
   const smartQuery = useMemo<SmartQuery>(() => {
     const q: Record<string, unknown> = { ...filters, ...(debouncedText ? { text: debouncedText } : {}) };
@@ -110,6 +135,10 @@ export function LibraryView({ active }: { active: boolean }) {
   }, [filters, debouncedText]);
   const { store, total, version } = useAssetPages(query);
   const { sel, select, selectAll, clear, focusAt } = useSelection(store, version, toast.error);
+  const onCellMenu = useCallback((index: number, x: number, y: number) => {
+    const item = store.get(index);
+    if (item) setCellMenu({ id: item.id, x, y });
+  }, [store]);
   // The focused asset's row, once its page holds it at the focused place (while the list is
   // re-found after a change, the inspector still knows the asset by its id).
   const atFocus = sel.focus !== null ? store.get(sel.focus) : undefined;
@@ -219,6 +248,21 @@ export function LibraryView({ active }: { active: boolean }) {
     }
   }, [api, store, sel.ids, sel.focusId, toast]);
 
+  /** From "Find similar": back to the grid with that photo focused (when the search shows it). */
+  const showInGrid = useCallback(
+    async (id: number) => {
+      setView('grid');
+      try {
+        const index = (await store.allIds()).indexOf(id);
+        if (index >= 0) focusAt(index, id);
+        else toast.info('That photo is not in the current results. Clear the search and filters to see it.');
+      } catch (err) {
+        toast.error(err);
+      }
+    },
+    [store, focusAt, toast],
+  );
+
   /** E in compare or survey: the active photo in the loupe (focused in the grid behind it). */
   const loupeOn = useCallback(
     async (id: number) => {
@@ -291,7 +335,20 @@ export function LibraryView({ active }: { active: boolean }) {
     [sel.focus, total, select],
   );
 
-  useKeyboard(active && view !== 'review' && view !== 'cull' && view !== 'compare' && view !== 'survey', {
+  // The grid's context menu closes on any press elsewhere or Escape.
+  useEffect(() => {
+    if (!cellMenu) return;
+    const close = () => setCellMenu(null);
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
+    window.addEventListener('mousedown', close);
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('mousedown', close);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [cellMenu]);
+
+  useKeyboard(active && !cellMenu && view !== 'review' && view !== 'cull' && view !== 'compare' && view !== 'survey' && view !== 'similar', {
     focusSearch: () => {
       searchRef.current?.focus();
       searchRef.current?.select();
@@ -324,6 +381,15 @@ export function LibraryView({ active }: { active: boolean }) {
         setView('loupe');
       },
       n: () => void openSurvey(),
+      // S: open or close the focused photo's similar group (Lightroom's stack toggle), when groups are folded.
+      s: () => {
+        if (!foldGroups) {
+          toast.info('Similar groups are not folded: turn on “Fold groups” below the grid first.');
+          return;
+        }
+        const group = focusItem?.similarGroup;
+        if (group) toggleGroup(group.id);
+      },
       r: () => void openReview(),
       i: () => view === 'loupe' && setLoupeInfo((on) => !on),
       b: () => {
@@ -425,6 +491,8 @@ export function LibraryView({ active }: { active: boolean }) {
     centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
   } else if (view === 'survey' && judging.ids.length > 1) {
     centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
+  } else if (view === 'similar' && similarTo !== null) {
+    centre = <SimilarView key={similarTo} assetId={similarTo} active={active} onExit={() => setView('grid')} onShow={(id) => void showInGrid(id)} />;
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
@@ -447,6 +515,9 @@ export function LibraryView({ active }: { active: boolean }) {
         }}
         onColumns={setCols}
         drag={gridDrag}
+        expandedGroups={foldGroups ? expandedGroups : null}
+        onToggleGroup={toggleGroup}
+        onCellMenu={onCellMenu}
       />
       </CellDecorationsContext.Provider>
     );
@@ -585,6 +656,18 @@ export function LibraryView({ active }: { active: boolean }) {
               {sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
             </span>
             <div className="topbar-spacer" />
+            <label className="score-toggle small" title="Show each group of similar frames (a burst, the same scene) as one photo, its pick or best frame, with a count badge; S or the badge opens it">
+              <input
+                type="checkbox"
+                checked={foldGroups}
+                onChange={(e) => {
+                  setFoldGroups(e.target.checked);
+                  setExpandedGroups(new Set());
+                }}
+                data-testid="toggle-fold-groups"
+              />
+              Fold groups
+            </label>
             <label className="score-toggle small" title="Show quality % and UGC class on the thumbnails">
               <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
               Scores
@@ -626,6 +709,22 @@ export function LibraryView({ active }: { active: boolean }) {
             setFilters({ collectionId: c.id });
           }}
         />
+      )}
+      {cellMenu && (
+        <div className="context-menu" role="menu" style={{ left: cellMenu.x, top: cellMenu.y }} data-testid="grid-menu" onMouseDown={(e) => e.stopPropagation()}>
+          <button
+            type="button"
+            role="menuitem"
+            data-testid="menu-find-similar"
+            onClick={() => {
+              setSimilarTo(cellMenu.id);
+              setCellMenu(null);
+              setView('similar');
+            }}
+          >
+            Find similar
+          </button>
+        </div>
       )}
       {dialog?.kind === 'write' && <WriteDialog ids={dialog.ids} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'csv' && <ExportCsvDialog ids={dialog.ids} onClose={() => setDialog(null)} />}

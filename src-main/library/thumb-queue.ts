@@ -1,0 +1,227 @@
+import { join } from 'node:path';
+import { isToolMissing } from '../core/tools';
+import type { LibraryCtx } from './context';
+import { saveFingerprint } from './similarity/store';
+import { makeImageThumb, makePosterThumb, type ThumbResult } from './thumbs';
+import { posterFrame } from './video';
+
+// Full thumbnails, made in the background after the scan has shown each file (with the
+// preview embedded in it, or a placeholder). Assets the grid shows come first: the renderer
+// tells which ids are on screen (setVisibleAssets), and the next job taken is the first of
+// those still waiting; then the files that show no picture at all yet (no embedded
+// preview: PNGs, videos...), then the oldest. Each thumbnail written is committed at once and
+// announced (thumbnailsChanged, coalesced), and the cell swaps its picture: the full
+// thumbnail has its own file name, so its URL is new and no cached picture is reused.
+//
+// A job reads its asset's row when it runs, so a job for a file changed or removed since it
+// was queued does nothing wrong: only rows still owed a full thumbnail ('preview', 'pending')
+// are worked on, with the file and content hash they have now.
+
+/** Two at a time: one per core; sharp runs one libvips thread per job (media/decode.ts). */
+const CONCURRENCY = 2;
+/** At most this often the renderer is told which cells have a new picture. */
+const ANNOUNCE_MS = 200;
+const TOOL_STAGE = 'tool';
+
+interface OwedRow {
+  id: number;
+  folder_id: number;
+  folder_path: string;
+  rel_path: string;
+  kind: string;
+  format: string;
+  is_raw: number;
+  content_hash: string | null;
+  orientation: number | null;
+  duration_s: number | null;
+  width: number | null;
+  height: number | null;
+  thumb: string | null;
+  thumb_state: string | null;
+}
+
+export type ProblemListener = (p: { path: string; reason: string }) => void;
+
+export class ThumbQueue {
+  /** Waiting asset ids, oldest first (a Set keeps insertion order). */
+  private readonly waiting = new Set<number>();
+  /** The waiting ones whose cell has no picture yet (made before those showing a preview). */
+  private readonly bare = new Set<number>();
+  /** Who wants to hear of a thumbnail that could not be made (the scan that queued it, for its summary). */
+  private readonly listeners = new Map<number, ProblemListener>();
+  private readonly running = new Set<number>();
+  private visible: number[] = [];
+  private active = 0;
+  private idleWaiters: (() => void)[] = [];
+  private announce: number[] = [];
+  private announceTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly readRow;
+  private readonly setDone;
+  private readonly addError;
+
+  constructor(
+    private readonly ctx: LibraryCtx,
+    private readonly opts: { onStart?: (assetId: number) => void } = {},
+  ) {
+    this.readRow = ctx.db.prepare<[number], OwedRow>(
+      `SELECT a.id, a.folder_id, f.path AS folder_path, a.rel_path, a.kind, a.format, a.is_raw, a.content_hash, a.orientation,
+              a.duration_s, a.width, a.height, a.thumb, a.thumb_state
+         FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?`,
+    );
+    this.setDone = ctx.db.prepare(
+      `UPDATE assets SET thumb = @thumb, thumb_state = @state, width = @width, height = @height,
+         has_error = CASE WHEN @problem THEN 1 ELSE has_error END
+       WHERE id = @id AND content_hash IS @hash AND thumb_state IN ('preview', 'pending')`,
+    );
+    this.addError = ctx.db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, ?, ?, ?, ?, ?)');
+  }
+
+  /** Queue assets for their full thumbnail (ids already waiting keep their place). */
+  add(ids: Iterable<number>, onProblem?: ProblemListener, opts: { bare?: boolean } = {}): void {
+    for (const id of ids) {
+      if (onProblem) this.listeners.set(id, onProblem);
+      if (this.running.has(id)) continue;
+      this.waiting.add(id);
+      if (opts.bare) this.bare.add(id);
+    }
+    this.pump();
+  }
+
+  /** Forget waiting jobs (a cancelled scan); the next scan queues what is still owed. */
+  drop(ids: Iterable<number>): void {
+    for (const id of ids) {
+      this.waiting.delete(id);
+      this.bare.delete(id);
+      this.listeners.delete(id);
+    }
+    this.settle();
+  }
+
+  /** The assets on screen, nearest first: their thumbnails are made before any other. */
+  setVisible(ids: readonly number[]): void {
+    this.visible = ids.slice(0, 2000);
+  }
+
+  /** How many thumbnails are still to be made (waiting or being made). */
+  get size(): number {
+    return this.waiting.size + this.running.size;
+  }
+
+  /** Resolves when no thumbnail is waiting or being made. */
+  idle(): Promise<void> {
+    if (this.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private next(): number | null {
+    const take = (id: number): number => {
+      this.waiting.delete(id);
+      this.bare.delete(id);
+      return id;
+    };
+    for (const id of this.visible) if (this.waiting.has(id)) return take(id);
+    for (const id of this.bare) return take(id);
+    for (const id of this.waiting) return take(id);
+    return null;
+  }
+
+  private pump(): void {
+    while (this.active < CONCURRENCY) {
+      const id = this.next();
+      if (id === null) break;
+      this.active++;
+      this.running.add(id);
+      this.opts.onStart?.(id);
+      void this.make(id)
+        .catch(() => undefined) // a job never stops the queue; its problem is recorded by make()
+        .finally(() => {
+          this.active--;
+          this.running.delete(id);
+          this.listeners.delete(id);
+          this.pump();
+          this.settle();
+        });
+    }
+    this.settle();
+  }
+
+  private settle(): void {
+    if (this.size > 0) return;
+    this.flushAnnounce();
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private async make(id: number): Promise<void> {
+    const row = this.readRow.get(id);
+    if (!row || !row.content_hash || (row.thumb_state !== 'preview' && row.thumb_state !== 'pending')) return;
+    const path = join(row.folder_path, ...row.rel_path.split('/'));
+    const hash = row.content_hash;
+    let t: ThumbResult;
+    let width = row.width;
+    let height = row.height;
+    let problemStage = 'thumbnail';
+    if (row.kind === 'video') {
+      try {
+        t = await makePosterThumb(this.ctx, hash, await posterFrame(path, row.duration_s));
+      } catch (err) {
+        const missing = isToolMissing(err);
+        if (missing) problemStage = TOOL_STAGE;
+        t = { thumb: null, width: null, height: null, problem: missing ? err.message : 'No frame could be taken from this video for its thumbnail.' };
+      }
+    } else {
+      t = await makeImageThumb(this.ctx, { path, format: row.format, isRaw: row.is_raw === 1, hash, buf: null, orientation: row.orientation });
+      if (t.missingTool) problemStage = TOOL_STAGE;
+      // Decoded size beats EXIF's claim (edited files often keep a stale one), except for
+      // RAWs, whose thumbnail comes from a smaller embedded preview; a HEIF file may rotate
+      // itself (irot), so the decoder's displayed size is taken as it is.
+      if (t.displayed) {
+        width = t.displayed.width;
+        height = t.displayed.height;
+      } else if (t.width !== null && t.height !== null) {
+        const swap = row.orientation !== null && row.orientation >= 5;
+        width = swap ? t.height : t.width;
+        height = swap ? t.width : t.height;
+      }
+    }
+    // No full thumbnail: the embedded preview (if any) stays what the grid shows, and the
+    // reason is recorded like any scan problem.
+    const thumb = t.thumb ?? (row.thumb_state === 'preview' ? row.thumb : null);
+    const state = t.thumb ? 'full' : null;
+    const changed = this.ctx.db.transaction(() => {
+      const n = this.setDone.run({ id, hash, thumb, state, width, height, problem: t.problem ? 1 : 0 }).changes;
+      if (n === 0) return false; // the file changed meanwhile: its new row has its own job
+      if (t.fingerprint) saveFingerprint(this.ctx.db, id, hash, t.fingerprint);
+      if (t.problem) this.addError.run(row.folder_id, id, path, problemStage, t.problem, Date.now());
+      return true;
+    })();
+    if (!changed) return;
+    this.queueAnnounce(id);
+    if (t.problem) this.listeners.get(id)?.({ path, reason: t.problem });
+  }
+
+  private queueAnnounce(id: number): void {
+    this.announce.push(id);
+    if (this.announceTimer) return;
+    this.announceTimer = setTimeout(() => this.flushAnnounce(), ANNOUNCE_MS);
+  }
+
+  private flushAnnounce(): void {
+    if (this.announceTimer) clearTimeout(this.announceTimer);
+    this.announceTimer = null;
+    if (this.announce.length === 0) return;
+    const assetIds = this.announce.splice(0);
+    this.ctx.events.emit('thumbnailsChanged', { assetIds });
+  }
+}
+
+const queues = new WeakMap<LibraryCtx, ThumbQueue>();
+
+/** The library's one background thumbnail queue. */
+export function thumbQueue(ctx: LibraryCtx): ThumbQueue {
+  let q = queues.get(ctx);
+  if (!q) {
+    q = new ThumbQueue(ctx);
+    queues.set(ctx, q);
+  }
+  return q;
+}

@@ -1,0 +1,220 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { addFolder } from '../../src-main/library/folders';
+import { decodeHeif } from '../../src-main/library/media/heif';
+import { closeMetadataReader } from '../../src-main/library/metadata';
+import { scanFolder } from '../../src-main/library/scan';
+import { search } from '../../src-main/library/search';
+import { ThumbQueue } from '../../src-main/library/thumb-queue';
+import { thumbAbsPath } from '../../src-main/library/thumbs';
+
+// Issue 18 part 2: a new folder shows at the speed of its metadata. The scan records each
+// file with the preview already inside it (a JPEG's EXIF thumbnail, a DNG's PreviewImage,
+// HEIC's thumbnail item), oriented, as a 'preview' thumbnail; the full thumbnails follow in
+// the background, the cells on screen first, and replace the previews. Files made here with
+// sharp, Debian's exiftool and heif-enc; the embedded previews are given their own colour so
+// that the picture shown says where it came from.
+
+type Rgb = [number, number, number];
+const isBlue = ([r, g, b]: Rgb): boolean => b > 160 && r < 100 && g < 110;
+const isGreen = ([r, g, b]: Rgb): boolean => g > 160 && r < 100 && b < 100;
+
+let root: string;
+let photos: string;
+let ctx: LibraryCtx;
+let folderId: number;
+
+interface Row {
+  id: number;
+  rel_path: string;
+  thumb: string | null;
+  thumb_state: string | null;
+  width: number | null;
+  height: number | null;
+}
+const rows = (c: LibraryCtx): Map<string, Row> =>
+  new Map(c.db.prepare<[], Row>('SELECT id, rel_path, thumb, thumb_state, width, height FROM assets').all().map((r) => [r.rel_path, r]));
+
+async function centre(file: string): Promise<{ rgb: Rgb; width: number; height: number }> {
+  const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
+  const at = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * info.channels;
+  return { rgb: [data[at], data[at + 1], data[at + 2]], width: info.width, height: info.height };
+}
+
+const flat = (w: number, h: number, colour: string) => sharp({ create: { width: w, height: h, channels: 3, background: colour } });
+
+beforeAll(async () => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-fastscan-')));
+  photos = join(root, 'photos');
+  const src = join(root, 'src');
+  mkdirSync(photos);
+  mkdirSync(src);
+  // JPEG: blue 1200x800 picture whose EXIF thumbnail is a green 160x120, Orientation 6.
+  await flat(1200, 800, '#2040d0').jpeg().toFile(join(photos, 'exif-thumb.jpg'));
+  await flat(160, 120, '#20c020').jpeg().toFile(join(src, 'green-thumb.jpg'));
+  execFileSync('exiftool', ['-q', '-overwrite_original', '-Orientation#=6', `-ThumbnailImage<=${join(src, 'green-thumb.jpg')}`, join(photos, 'exif-thumb.jpg')]);
+  // DNG (TIFF + DNGVersion) with a green 640x480 PreviewImage.
+  await flat(1200, 800, '#2040d0').tiff().toFile(join(photos, 'camera.dng'));
+  await flat(640, 480, '#20c020').jpeg().toFile(join(src, 'green-preview.jpg'));
+  execFileSync('exiftool', ['-q', '-overwrite_original', '-DNGVersion=1.4.0.0', '-EXIF:Make=Nikon', `-PreviewImage<=${join(src, 'green-preview.jpg')}`, join(photos, 'camera.dng')]);
+  // HEIC from heif-enc with a 240 px thumbnail item (thmb), the picture 1200x800.
+  await flat(1200, 800, '#2040d0').png().toFile(join(src, 'blue.png'));
+  execFileSync('heif-enc', ['-q', '60', '-t', '240', '-o', join(photos, 'phone.heic'), join(src, 'blue.png')]);
+  // Without any embedded preview: the placeholder until the full thumbnail.
+  await flat(900, 600, '#2040d0').png().toFile(join(photos, 'plain.png'));
+  // A few more plain files, for the order of the background queue.
+  for (let i = 0; i < 8; i++) await flat(700, 500, '#2040d0').png({ compressionLevel: i % 9 }).toFile(join(photos, `more-${i}.png`));
+  const dataDir = join(root, 'data');
+  ctx = openLibrary(dataDir);
+  folderId = addFolder(ctx, photos).id;
+}, 300_000);
+
+afterAll(async () => {
+  await closeMetadataReader();
+  ctx?.db.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('a first scan', () => {
+  // What the grid has when each batch is first shown: read at the moment the scan announces
+  // it (before any full thumbnail of that batch can be queued).
+  const firstSeen = new Map<string, Row>();
+  let summaryErrors: unknown[] = [];
+
+  beforeAll(async () => {
+    const off = ctx.events.on('libraryChanged', (e) => {
+      if (e.reason !== 'scan') return;
+      for (const [rel, row] of rows(ctx)) if (!firstSeen.has(rel)) firstSeen.set(rel, { ...row });
+    });
+    try {
+      const summary = await scanFolder(ctx, folderId);
+      summaryErrors = summary.errors;
+    } finally {
+      off();
+    }
+  }, 300_000);
+
+  it('shows a JPEG at once with its EXIF thumbnail, turned by its orientation', async () => {
+    const first = firstSeen.get('exif-thumb.jpg')!;
+    expect(first.thumb_state).toBe('preview');
+    expect(first.thumb).toMatch(/\.embedded\.jpg$/);
+    const pic = await centre(thumbAbsPath(ctx, first.thumb!));
+    expect(isGreen(pic.rgb)).toBe(true);
+    // 160x120 stored, Orientation 6: shown 120x160.
+    expect([pic.width, pic.height]).toEqual([120, 160]);
+    expect([first.width, first.height]).toEqual([800, 1200]);
+  });
+
+  it('shows a DNG at once with its embedded PreviewImage', async () => {
+    const first = firstSeen.get('camera.dng')!;
+    expect(first.thumb_state).toBe('preview');
+    const pic = await centre(thumbAbsPath(ctx, first.thumb!));
+    expect(isGreen(pic.rgb)).toBe(true);
+    expect(pic.width).toBe(400); // the 640x480 preview, fitted in the 400 px box
+  });
+
+  it("shows a HEIC at once with its thumbnail item (not the decoded picture)", async () => {
+    const first = firstSeen.get('phone.heic')!;
+    expect(first.thumb_state).toBe('preview');
+    const pic = await centre(thumbAbsPath(ctx, first.thumb!));
+    expect(isBlue(pic.rgb)).toBe(true);
+    // The thumbnail item is 240x160: a decode of the 1200x800 picture would give 400x267.
+    expect([pic.width, pic.height]).toEqual([240, 160]);
+  });
+
+  it('shows a file without an embedded preview as a placeholder first', () => {
+    const first = firstSeen.get('plain.png')!;
+    expect(first.thumb).toBeNull();
+    expect(first.thumb_state).toBe('pending');
+  });
+
+  it('returns only when every full thumbnail exists, each replacing its preview', async () => {
+    expect(summaryErrors).toEqual([]);
+    const now = rows(ctx);
+    expect(now.size).toBe(12);
+    for (const [rel, row] of now) {
+      expect(row.thumb_state, rel).toBe('full');
+      expect(row.thumb, rel).not.toMatch(/\.embedded\.jpg$/);
+      expect(existsSync(thumbAbsPath(ctx, row.thumb!)), rel).toBe(true);
+    }
+    // The full thumbnails are the pictures themselves: blue, upright.
+    const jpeg = await centre(thumbAbsPath(ctx, now.get('exif-thumb.jpg')!.thumb!));
+    expect(isBlue(jpeg.rgb)).toBe(true);
+    expect([jpeg.width, jpeg.height]).toEqual([267, 400]);
+    const heic = await centre(thumbAbsPath(ctx, now.get('phone.heic')!.thumb!));
+    expect([heic.width, heic.height]).toEqual([400, 267]);
+    // Every picture has its fingerprint once the scan returns (similar-photo grouping).
+    const fps = ctx.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM asset_fingerprints WHERE phash_hi IS NOT NULL').get()!.n;
+    expect(fps).toBe(12);
+  });
+
+  it('lists every cell with its own picture and says which one it is', () => {
+    const page = search(ctx, { sort: 'name' }, { offset: 0, limit: 100 });
+    const byId = new Map([...rows(ctx).values()].map((r) => [r.id, r]));
+    for (const item of page.items) {
+      const row = byId.get(item.id)!;
+      expect(item.thumb).toBe(`m/${encodeURIComponent(thumbAbsPath(ctx, row.thumb!))}`);
+      expect(item.thumbState).toBe('full');
+    }
+    // No two assets of different content share a thumbnail URL.
+    expect(new Set(page.items.map((i) => i.thumb)).size).toBe(page.items.length);
+  });
+});
+
+describe('the background queue', () => {
+  it('makes the thumbnails of the cells on screen first, then those of cells without any picture', async () => {
+    // The scan's thumbnails are forgotten, as if a scan had stopped after showing the files.
+    const all = [...rows(ctx).values()].sort((a, b) => a.rel_path.localeCompare(b.rel_path));
+    for (const r of all) await rm(thumbAbsPath(ctx, r.thumb!), { force: true });
+    ctx.db.prepare("UPDATE assets SET thumb = NULL, thumb_state = 'pending'").run();
+    const started: number[] = [];
+    const queue = new ThumbQueue(ctx, { onStart: (id) => started.push(id) });
+    const ids = all.map((r) => r.id);
+    const onScreen = [ids[ids.length - 1], ids[ids.length - 3], ids[ids.length - 5]];
+    // Two files whose cells show no picture yet (no embedded preview) come next.
+    const bare = [ids[0], ids[1]];
+    queue.setVisible(onScreen);
+    queue.add(ids.filter((id) => !bare.includes(id)));
+    queue.add(bare, undefined, { bare: true });
+    await queue.idle();
+    expect(started.slice(0, 5)).toEqual([...onScreen, ...bare]);
+    expect([...started].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    for (const r of rows(ctx).values()) expect(r.thumb_state).toBe('full');
+  });
+
+  it('a stopped scan leaves thumbnails owed, and the next scan makes them', async () => {
+    ctx.db.prepare("UPDATE assets SET thumb_state = 'pending' WHERE rel_path = 'plain.png'").run();
+    const thumb = ctx.db.prepare<[], { thumb: string }>("SELECT thumb FROM assets WHERE rel_path = 'plain.png'").get()!.thumb;
+    await rm(thumbAbsPath(ctx, thumb), { force: true });
+    const summary = await scanFolder(ctx, folderId);
+    expect(summary.added + summary.updated).toBe(0);
+    const row = rows(ctx).get('plain.png')!;
+    expect(row.thumb_state).toBe('full');
+    expect(existsSync(thumbAbsPath(ctx, row.thumb!))).toBe(true);
+  });
+});
+
+describe('HEIC decoding', () => {
+  it("runs in a worker thread: the main thread's console.log is never swapped while it decodes", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const buf = await readFile(join(photos, 'phone.heic'));
+    const log = console.log;
+    const decoding = decodeHeif(buf, 100_000_000);
+    // libheif-js reports errors through console.log; it used to be replaced across the
+    // decode's await, racing every other log line of the process.
+    expect(console.log).toBe(log);
+    const px = await decoding;
+    expect(console.log).toBe(log);
+    expect([px.width, px.height]).toEqual([1200, 800]);
+    expect(px.data.length).toBe(1200 * 800 * 4);
+    // A damaged file is refused with a reason, and the decoder keeps working after it.
+    await expect(decodeHeif(buf.subarray(0, 400), 100_000_000)).rejects.toThrow();
+    expect((await decodeHeif(buf, 100_000_000)).width).toBe(1200);
+  });
+});

@@ -1,0 +1,76 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// A photo another program rejected (Lightroom's X: XMP Rating -1, in the file or in a RAW's
+// sidecar) is catalogued as rejected, as exiftool reads its rating, not as a photo with no
+// stars; writing the library back leaves the file's -1 as it is.
+
+const BIN = resolve(__dirname, '../../bin/tagsmith.js');
+let root: string;
+let photos: string;
+let library: string;
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, '--library', library, ...args], { env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end('');
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+const exiftool = (...args: string[]) => execFileSync('exiftool', ['-q', '-overwrite_original', ...args], { stdio: 'ignore' });
+const rating = (file: string): string => execFileSync('exiftool', ['-s3', '-n', '-XMP-xmp:Rating', file], { encoding: 'utf8' }).trim();
+
+beforeAll(async () => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-reject-')));
+  photos = join(root, 'photos');
+  library = join(root, 'lib');
+  mkdirSync(photos);
+  const jpeg = (name: string) => sharp({ create: { width: 48, height: 32, channels: 3, background: '#678' } }).jpeg().toFile(join(photos, name));
+  await jpeg('rejected.jpg');
+  exiftool('-XMP-xmp:Rating=-1', '-XMP-dc:Subject=Ausschuss', join(photos, 'rejected.jpg'));
+  await jpeg('three.jpg');
+  exiftool('-XMP-xmp:Rating=3', join(photos, 'three.jpg'));
+  await sharp({ create: { width: 48, height: 32, channels: 3, background: '#876' } }).tiff().toFile(join(photos, 'IMG_7.cr2'));
+  writeFileSync(join(photos, 'IMG_7.xmp'), `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="-1"/></rdf:RDF></x:xmpmeta>`);
+}, 120_000);
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('rejects read from files', () => {
+  it('catalogues XMP Rating -1 (file or RAW sidecar) as rejected, keeps it on a write', { timeout: 300_000 }, async () => {
+    const index = await cli(['index', photos, '--json']);
+    expect(index.code, index.stderr).toBe(0);
+    const names = async (args: string[]) => (JSON.parse((await cli(['search', ...args, '--json'])).stdout) as { path: string }[])
+      .map((a) => a.path.slice(photos.length + 1)).sort();
+    expect(await names(['--flag', 'reject'])).toEqual(['IMG_7.cr2', 'rejected.jpg']);
+    expect(await names(['--flag', 'none'])).toEqual(['three.jpg']);
+    const shown = JSON.parse((await cli(['show', join(photos, 'rejected.jpg'), '--json'])).stdout) as { rating: number; keywords: string[] };
+    expect(shown).toMatchObject({ rating: 0, keywords: ['Ausschuss'] });
+
+    // Writing the library back: the reject stays -1 in the file, the 3 stars stay 3.
+    const tag = await cli(['tag', join(photos, 'rejected.jpg'), join(photos, 'three.jpg'), '--add', 'Neu', '--json']);
+    expect(tag.code, tag.stderr).toBe(0);
+    const exp = await cli(['export', join(photos, 'rejected.jpg'), join(photos, 'three.jpg'), '--write-files', '--json']);
+    expect(exp.code, exp.stderr).toBe(0);
+    const result = JSON.parse(exp.stdout) as { assets: { path: string; changedFields: string[]; error?: string }[] };
+    expect(result.assets.map((a) => [a.path.slice(photos.length + 1), a.changedFields, a.error ?? null]).sort()).toEqual([
+      ['rejected.jpg', ['keywords'], null], ['three.jpg', ['keywords'], null],
+    ]);
+    expect(rating(join(photos, 'rejected.jpg'))).toBe('-1');
+    expect(rating(join(photos, 'three.jpg'))).toBe('3');
+    expect(await names(['--flag', 'reject'])).toEqual(['IMG_7.cr2', 'rejected.jpg']);
+  });
+});
