@@ -223,6 +223,14 @@ describe('catalogue index', () => {
       ['renames, new dates, sizes (sort keys)', () => some(40).forEach((id, i) =>
         db.prepare("UPDATE assets SET name = ?, taken_at = ?, size = ?, added_at = ? WHERE id = ?").run(`Zed_${i}.jpg`, i % 4 ? `2013-0${1 + (i % 9)}-01T00:00:00` : null, i * 7, 1_800_000_000_000 - i, id))],
       ['contents changed (duplicates)', () => some(40).forEach((id, i) => db.prepare('UPDATE assets SET content_hash = ? WHERE id = ?').run(i % 3 ? `dup${i % 5}` : null, id))],
+      ['a scan batch: only new files, placed first, last and between in every order', () => {
+        seedAssets(db, Array.from({ length: 30 }, (_, i) => ({
+          folderId: folders[i % 3], relPath: `batch/${['!first', 'zzz_last', 'img_1'][i % 3]}${i}.jpg`, size: [0, 10_000_000, 25_000][i % 3],
+          takenAt: i % 5 === 4 ? null : ['1990-01-01T00:00:00', '2099-01-01T00:00:00', '2015-05-13T10:00:00'][i % 3], addedAt: [1, 1_900_000_000_000, 1_700_000_000_050][i % 3],
+          keywords: ['quoll'],
+        })));
+        expect(searchIds(ix, { keywords: ['quoll'], sort: 'size' })).toEqual(searchIds(sql, { keywords: ['quoll'], sort: 'size' }));
+      }],
       ['files added, some next to existing RAWs and JPEGs', () => {
         const stacks = db.prepare('SELECT folder_id, min(rel_path) AS rel_path FROM assets WHERE is_raw = 1 GROUP BY folder_id, stack_key LIMIT 20').all() as { folder_id: number; rel_path: string }[];
         seedAssets(db, [

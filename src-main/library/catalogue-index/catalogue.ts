@@ -468,7 +468,7 @@ export class CatalogueIndex {
    * so far: out of the order, then back in where SQLite's own comparison of the keys puts
    * them (a binary search). Many changes at once: the orders are read again when next used.
    */
-  private patchPerms(ids: number[]): void {
+  private patchPerms(ids: number[], oldMaxId: number): void {
     if (ids.length > PATCH_MAX) return this.dropPerms();
     const json = JSON.stringify(ids);
     const present = new Map(
@@ -476,15 +476,24 @@ export class CatalogueIndex {
         .raw(true)
         .all(json) as [number, number][],
     );
+    // Only assets the index had before can be in an order: when every one is new (a scan
+    // batch), nothing is taken out, and only the places from the first insertion on move.
+    const anyOld = ids.some((id) => id <= oldMaxId);
     const out = this.cols.scratch;
-    for (const id of ids) out[id] = 1;
+    if (anyOld) for (const id of ids) out[id] = 1;
+    /** Per order patched: the first place whose asset changed (every place before it kept its asset). */
+    const changedFrom = new Map<SortPerm, number>();
     for (const [which, perm] of this.perms) {
       const keys = ORDER_KEYS[which];
-      const kept = new Int32Array(perm.length);
-      let k = 0;
-      for (let i = 0; i < perm.length; i++) {
-        kept[k] = perm[i];
-        k += 1 - out[perm[i]];
+      let kept = perm;
+      let k = perm.length;
+      if (anyOld) {
+        kept = new Int32Array(perm.length);
+        k = 0;
+        for (let i = 0; i < perm.length; i++) {
+          kept[k] = perm[i];
+          k += 1 - out[perm[i]];
+        }
       }
       const wanted = ids.filter((id) => present.has(id) && (which === 'taken' ? present.get(id) === 1 : which === 'undated' ? present.get(id) === 0 : true));
       if (!wanted.length && k === perm.length) continue;
@@ -503,15 +512,25 @@ export class CatalogueIndex {
       });
       merged.set(kept.subarray(from, k), n);
       this.perms.set(which, merged);
+      changedFrom.set(which, anyOld ? 0 : places.length ? places[0] : merged.length);
     }
-    for (const id of ids) out[id] = 0;
-    this.ranks.clear();
-    const taken = this.perms.get('taken');
-    if (taken) {
-      const pos = this.cols.takenPos;
-      pos.fill(-1);
-      for (let i = 0; i < taken.length; i++) pos[taken[i]] = i;
+    if (anyOld) for (const id of ids) out[id] = 0;
+    // Positions (the timeline's, each order's ranks) from the first changed place on; with
+    // assets taken out, the timeline's all again and the ranks when next used.
+    const cap = this.cols.cap;
+    for (const [which, first] of changedFrom) {
+      const perm = this.perms.get(which) as Int32Array;
+      if (which === 'taken') {
+        const pos = this.cols.takenPos;
+        if (anyOld) pos.fill(-1);
+        for (let i = first; i < perm.length; i++) pos[perm[i]] = i;
+        continue;
+      }
+      const rank = this.ranks.get(which);
+      if (!anyOld && rank && rank.length >= cap) for (let i = first; i < perm.length; i++) rank[perm[i]] = i;
+      else this.ranks.delete(which);
     }
+    for (const [which, rank] of this.ranks) if (rank.length < cap) this.ranks.delete(which);
   }
 
   /**
@@ -556,6 +575,7 @@ export class CatalogueIndex {
     const hashes = prepared(db, 'SELECT hash FROM temp.idx_dirty_hashes').raw(true).all() as [string][];
     if (!dirty.length && !kw.length && !stacks.length && !hashes.length) return;
     const c = this.cols;
+    const oldMaxId = this.maxId;
     if (dirty.length) {
       const ids = JSON.stringify(dirty.map((d) => d[0]));
       const rows = prepared(db, `SELECT ${ROW_COLUMNS} FROM assets WHERE id IN (SELECT value FROM json_each(?))`).raw(true).all(ids) as Row[];
@@ -571,7 +591,7 @@ export class CatalogueIndex {
         this.stackEdits.set(id, null);
       }
       const moved = dirty.filter(([, sort]) => sort === 1).map(([id]) => id);
-      if (moved.length) this.patchPerms(moved);
+      if (moved.length) this.patchPerms(moved, oldMaxId);
     }
     const textIds = dirty.filter((d) => d[2] === 1).map((d) => d[0]);
     if (textIds.length) {
