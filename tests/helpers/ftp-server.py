@@ -73,6 +73,21 @@ if args.cert:
     # (a context without a session id context, or a TLS 1.3 ticket, ends the data connection).
     ctx.set_session_id(b'tagsmith-test-ftps')
     ctx.set_options(SSL.OP_NO_TLSv1_3 | SSL.OP_NO_TICKET)
+    from pyftpdlib.handlers import TLS_DTPHandler
+
+    class DataChannel(TLS_DTPHandler):
+        # pyftpdlib 1.5.7 closes a data connection that becomes readable before its transfer
+        # command arrived (DTPHandler.readable), which is what a TLS data connection does when
+        # its client hello comes before STOR is read: the client saw a reset now and then
+        # (pyftpdlib issue #604). Let the handshake run, then wait for the command.
+        def readable(self):
+            if self._ssl_accepting or self._ssl_want_read:
+                return True
+            if not self.receive and not self._initialized:
+                return False
+            return super().readable()
+
+    Handler.dtp_handler = DataChannel
     Handler.ssl_context = ctx
     Handler.tls_control_required = True
     Handler.tls_data_required = True

@@ -181,10 +181,7 @@ describe('tagsmith upload over FTPS (explicit TLS)', { timeout: LONG }, () => {
       expect(untrusted.json<{ failed: { reason: string }[] }>().failed[0].reason).toMatch(/secure connection to 127\.0\.0\.1.*certificate/i);
       expect(existsSync(join(server.dir, 'up', 'harbour.jpg'))).toBe(false);
 
-      // A full transfer with the certificate trusted is not asserted: Debian's pyftpdlib 1.5.7
-      // answers most TLS data connections' client hello with a reset (pyftpdlib issue #604;
-      // reproduced: 13 of 15 basic-ftp sessions got ECONNRESET on the data socket before STOR's
-      // 150). Another FTPS test server is needed for that proof (see README).
+      // A full transfer with the certificate trusted: upload-ftps.test.ts.
     } finally {
       await server.stop();
     }
