@@ -164,6 +164,7 @@ app.whenReady().then(async () => {
   host = createApi(ctx, {
     native: true,
     rescanOnStart: true,
+    backfillFingerprints: true,
     pickFolder: async () => {
       const res = await dialog.showOpenDialog({ properties: ['openDirectory', 'multiSelections'] });
       return res.canceled ? null : (res.filePaths[0] ?? null);

@@ -28,6 +28,7 @@ import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
 import { renameMethods } from './rename';
 import { similarMethods } from './similar';
+import { FINGERPRINT_KIND, fingerprintHandler, queueFingerprintBackfill } from '../workflows/fingerprint-backfill';
 
 export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions, CreativeApiOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
@@ -38,6 +39,8 @@ export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptio
   watch?: boolean;
   /** Rescan every online folder at start (catches changes made while closed; resumes an interrupted scan). */
   rescanOnStart?: boolean;
+  /** Compute the fingerprints pictures still lack (a library catalogued before them) as a background batch (the app: on). */
+  backfillFingerprints?: boolean;
 }
 
 export interface ApiHost {
@@ -187,6 +190,8 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...similarMethods(ctx),
   };
 
+  service.queue.registerHandler(FINGERPRINT_KIND, fingerprintHandler(ctx));
+  if (opts.backfillFingerprints) queueFingerprintBackfill(ctx, service.queue);
   if (opts.startQueue !== false) service.queue.start();
   const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);
   if (opts.rescanOnStart) {

@@ -61,6 +61,7 @@ export function settleFailure(job: FailedJob, e: unknown, tuning: Tuning, now = 
     case 'cancelled':
       return { state: 'queued', patch: {} };
     case 'unknown_outcome':
+      log.warn(`Job ${job.id} ended unknown: ${e.message}`);
       return { state: 'unknown', patch: err };
     case 'service': {
       const attempts = job.attempts() + 1;

@@ -3,13 +3,15 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { collectionRow, collectionRows, descendants, memberIds, notFound, smartQueryOf, type CollectionRow } from './collection-store';
 import { prepared } from './db';
+import { collectionDeletion, collectionUpdate, logLibraryEdit } from './library-undo';
 import { describeCount, editMembership } from './edits';
 import { collectionSize, searchIds } from './search';
 
 // Collections as Lightroom users know them (issue 16): a photo can be in many manual
 // collections (the files are never touched), a smart collection is a saved search evaluated
 // live by the one search of the library (search.ts), and sets hold collections and other sets.
-// Membership changes are edits like keywords and ratings: logged, undoable (edits.ts).
+// Membership changes are edits like keywords and ratings: logged, undoable (edits.ts); so are
+// creating, renaming, moving and deleting a collection (what undo puts back: library-undo.ts).
 
 const quote = (s: string): string => `“${s}”`;
 
@@ -128,6 +130,7 @@ export function createCollection(ctx: LibraryCtx, args: { name: string; kind: Co
         .lastInsertRowid,
     );
     if (args.kind === 'smart') checkSmartCollections(ctx);
+    logLibraryEdit(ctx.db, `create ${KIND_NOUN[args.kind]} ${quote(name)}`, [{ kind: 'collectionCreated', id: newId }]);
     return newId;
   })();
   ctx.events.emit('libraryChanged', { reason: 'edit' });
@@ -139,6 +142,7 @@ export function updateCollection(ctx: LibraryCtx, id: number, changes: { name?: 
   ctx.db.transaction(() => {
     const row = collectionRow(ctx.db, id);
     if (!row) throw notFound();
+    const before = collectionUpdate(ctx.db, id);
     if (changes.name !== undefined) {
       const name = cleanName(changes.name);
       checkNameFree(ctx, name, id);
@@ -150,6 +154,12 @@ export function updateCollection(ctx: LibraryCtx, id: number, changes: { name?: 
       prepared(ctx.db, 'UPDATE collections SET query = ? WHERE id = ?').run(JSON.stringify(savedQuery(changes.query)), id);
     }
     checkSmartCollections(ctx);
+    const after = collectionRow(ctx.db, id)!;
+    const what: string[] = [];
+    if (after.name !== row.name) what.push(`rename ${KIND_NOUN[row.kind]} ${quote(row.name)} to ${quote(after.name)}`);
+    if (after.parent_id !== row.parent_id) what.push(`move ${quote(after.name)} ${after.parent_id === null ? 'to the top level' : `into ${quote(collectionRow(ctx.db, after.parent_id)?.name ?? '')}`}`);
+    if (after.query !== row.query) what.push(`change the search of ${quote(after.name)}`);
+    if (what.length) logLibraryEdit(ctx.db, what.join(', '), [before]);
   })();
   ctx.events.emit('libraryChanged', { reason: 'edit' });
   return getCollection(ctx, id);
@@ -171,7 +181,10 @@ export function deleteCollection(ctx: LibraryCtx, id: number): void {
         );
       }
     }
+    const inside = descendants(ctx.db, id);
+    const undo = collectionDeletion(ctx.db, [id, ...inside.map((d) => d.id)]);
     prepared(ctx.db, 'DELETE FROM collections WHERE id = ?').run(id);
+    logLibraryEdit(ctx.db, `delete ${KIND_NOUN[row.kind]} ${quote(row.name)}${inside.length ? ` and the ${inside.length} inside it` : ''}`, [undo]);
   })();
   ctx.events.emit('libraryChanged', { reason: 'edit' });
 }

@@ -5,6 +5,7 @@ import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords 
 import { membership, setMembership } from './collection-store';
 import { prepared } from './db';
 import { LABEL_NAMES, labelOf } from './labels';
+import { undoLibraryChanges } from './library-undo';
 import { isRenameEdit, undoRename } from './rename';
 import { readStockFields, writeStockField } from './stock-fields';
 import { EXTENDED_FIELDS, cleanExtended, readExtended, writeExtended, type ExtendedField, type ExtendedValues } from './extended-fields';
@@ -340,11 +341,14 @@ export function undo(ctx: LibraryCtx): string | null {
     return `Undo: ${latest.description}`;
   }
   const assetIds: number[] = [];
+  let libraryChanged = false;
   const description = ctx.db.transaction((): string | null => {
-    const edit = prepared(ctx.db, 'SELECT id, description FROM edits WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as
-      | { id: number; description: string }
+    const edit = prepared(ctx.db, 'SELECT id, description, library_undo FROM edits WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as
+      | { id: number; description: string; library_undo: string | null }
       | undefined;
     if (!edit) return null;
+    // The library first (a deleted collection back before its memberships are touched).
+    libraryChanged = undoLibraryChanges(ctx, edit.library_undo);
     const changes = prepared(ctx.db, 'SELECT asset_id, field, old_value FROM edit_changes WHERE edit_id = ? ORDER BY rowid').all(edit.id) as {
       asset_id: number;
       field: Field;
@@ -358,6 +362,7 @@ export function undo(ctx: LibraryCtx): string | null {
     return `Undo: ${edit.description}`;
   })();
   if (assetIds.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds });
+  else if (libraryChanged) ctx.events.emit('libraryChanged', { reason: 'edit' });
   return description;
 }
 

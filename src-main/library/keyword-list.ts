@@ -2,6 +2,7 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import { normalizeKeyword } from './keywords';
+import { vocabularyDeletion, type LibraryUndo } from './library-undo';
 
 // The keyword vocabulary (Lightroom's keyword list): keywords kept whether or not a photo
 // carries them yet, each a whole hierarchy path ('Animals|Cat', as the catalogue stores
@@ -249,15 +250,15 @@ export function renameInVocabulary(ctx: LibraryCtx, from: string, to: string, ch
   }
 }
 
-/** Drop a keyword (and by default its children) from the vocabulary. */
-export function deleteFromVocabulary(ctx: LibraryCtx, name: string, children: boolean): number {
+/** Drop a keyword (and by default its children) from the vocabulary; returns what undoes it, or null when nothing was there. */
+export function deleteFromVocabulary(ctx: LibraryCtx, name: string, children: boolean): LibraryUndo | null {
+  const going = readRows(ctx)
+    .filter((r) => lower(r.path) === lower(name) || (children && lower(r.path).startsWith(lower(name) + '|')))
+    .map((r) => r.id);
+  if (!going.length) return null;
+  // What undo puts back (the entries with their synonyms), read before they go.
+  const undo = vocabularyDeletion(ctx.db, going);
   const remove = prepared(ctx.db, 'DELETE FROM keyword_vocabulary WHERE id = ?');
-  let n = 0;
-  for (const r of readRows(ctx)) {
-    if (lower(r.path) === lower(name) || (children && lower(r.path).startsWith(lower(name) + '|'))) {
-      remove.run(r.id);
-      n++;
-    }
-  }
-  return n;
+  for (const id of going) remove.run(id);
+  return undo;
 }

@@ -228,6 +228,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   // Each file shows in the grid as soon as its batch commits (with its embedded preview);
   // its full thumbnail is made by the background queue, the cells on screen first.
   const thumbs = thumbQueue(ctx);
+  const release = thumbs.hold();
   const queued: number[] = [];
   const onThumbProblem = (p: { path: string; reason: string }): void => {
     summary.errors.push(p);
@@ -267,7 +268,11 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
       report();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
+  } finally {
+    release();
+  }
   commit(); // finished work is kept even when cancelled
   // `tagsmith index` (and every caller of a scan) returns only when every full thumbnail
   // exists: scripts read `thumbnail` right after it. A cancelled scan leaves the rest owed.

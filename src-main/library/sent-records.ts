@@ -57,3 +57,23 @@ export function beginTransfer(db: Db, jobId: number, t: TransferRow): void {
 export function endTransfer(db: Db, jobId: number): void {
   prepared(db, 'DELETE FROM upload_transfers WHERE job_id = ?').run(jobId);
 }
+
+/**
+ * The transfer a cancelled or failed upload job left for this remote file (a cancel in Activity
+ * aborts the file in flight and leaves its partial copy on the server), taken over by a new job
+ * of the same file: its row moves to the new job, so the partial copy is resumed, not sent again.
+ */
+export function adoptTransfer(db: Db, jobId: number, remote: string): TransferRow | null {
+  const r = prepared(
+    db,
+    `SELECT t.job_id, t.remote, t.size, t.mtime_ms FROM upload_transfers t JOIN jobs j ON j.id = t.job_id
+      WHERE t.remote = ? AND t.job_id <> ? AND j.state IN ('cancelled', 'failed') ORDER BY t.started_at DESC LIMIT 1`,
+  ).get(remote, jobId) as { job_id: number; remote: string; size: number; mtime_ms: number } | undefined;
+  if (!r) return null;
+  const row = { remote: r.remote, size: r.size, mtimeMs: r.mtime_ms };
+  db.transaction(() => {
+    endTransfer(db, r.job_id);
+    beginTransfer(db, jobId, row);
+  })();
+  return row;
+}

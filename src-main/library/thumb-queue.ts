@@ -52,6 +52,8 @@ export class ThumbQueue {
   private readonly running = new Set<number>();
   private visible: number[] = [];
   private active = 0;
+  /** Scans still cataloguing files (see hold()). */
+  private holds = 0;
   private idleWaiters: (() => void)[] = [];
   private announce: number[] = [];
   private announceTimer: ReturnType<typeof setTimeout> | null = null;
@@ -102,6 +104,22 @@ export class ThumbQueue {
     this.visible = ids.slice(0, 2000);
   }
 
+  /**
+   * While a scan is still cataloguing files, the thumbnails wait unless their cell is on
+   * screen or shows no picture at all, and only one is made at a time: the cores go to
+   * showing every file first. Returns the release (call it once).
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.pump();
+    };
+  }
+
   /** How many thumbnails are still to be made (waiting or being made). */
   get size(): number {
     return this.waiting.size + this.running.size;
@@ -121,12 +139,13 @@ export class ThumbQueue {
     };
     for (const id of this.visible) if (this.waiting.has(id)) return take(id);
     for (const id of this.bare) return take(id);
+    if (this.holds > 0) return null;
     for (const id of this.waiting) return take(id);
     return null;
   }
 
   private pump(): void {
-    while (this.active < CONCURRENCY) {
+    while (this.active < (this.holds > 0 ? 1 : CONCURRENCY)) {
       const id = this.next();
       if (id === null) break;
       this.active++;

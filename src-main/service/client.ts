@@ -75,6 +75,8 @@ export class ServiceClient {
   readonly baseUrl: string;
   private readonly origin: string;
   private readonly dispatcher: Dispatcher;
+  /** billed calls only: a fresh connection each (see the constructor) */
+  private readonly billedDispatcher: Dispatcher;
   private readonly ownDispatcher: boolean;
   private readonly timeoutMs: number;
   private readonly uploadTimeoutMs: number;
@@ -93,11 +95,19 @@ export class ServiceClient {
     this.ownDispatcher = !opts.dispatcher;
     // HTTPS_PROXY / HTTP_PROXY / NO_PROXY as curl reads them (the app puts the system proxy
     // there at start when none is set): every call and download goes through it.
-    this.dispatcher = opts.dispatcher ?? new EnvHttpProxyAgent({ connect: { timeout: opts.connectTimeoutMs ?? 10_000 }, keepAliveTimeout: 4_000 });
+    const connect = { timeout: opts.connectTimeoutMs ?? 10_000 };
+    this.dispatcher = opts.dispatcher ?? new EnvHttpProxyAgent({ connect, keepAliveTimeout: 4_000 });
+    // A billed call never rides on a kept-alive connection. A server closes a connection that
+    // sat idle past its keep-alive time; a request written just then is lost with no answer,
+    // and for a billed call that is an 'unknown' outcome Tagsmith must not retry by itself. A
+    // busy or slow machine (its event loop late to read an answer or to retire the idle
+    // socket) makes that window wide, so one keyword job in a batch could end 'unknown'.
+    // On a fresh connection (pipelining 0: no keep-alive) the server reads the request first.
+    this.billedDispatcher = opts.dispatcher ?? new EnvHttpProxyAgent({ connect, pipelining: 0 });
   }
 
   async close(): Promise<void> {
-    if (this.ownDispatcher) await this.dispatcher.close();
+    if (this.ownDispatcher) await Promise.all([this.dispatcher.close(), this.billedDispatcher.close()]);
   }
 
   // ---- analysis (sync) ----------------------------------------------------------------
@@ -386,7 +396,7 @@ export class ServiceClient {
         headers,
         body: body ? Readable.from(body.chunks()) : undefined,
         signal,
-        dispatcher: this.dispatcher,
+        dispatcher: billed ? this.billedDispatcher : this.dispatcher,
         headersTimeout: options?.timeoutMs ?? (body && body.length > 1_000_000 ? this.uploadTimeoutMs : this.timeoutMs),
         bodyTimeout: this.timeoutMs,
       });

@@ -3,6 +3,7 @@ import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords, pruneUnusedKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
 import { deleteFromVocabulary, listVocabulary, renameInVocabulary, type VocabularyEntry } from '../library/keyword-list';
+import { attachLibraryUndo, logLibraryEdit, type LibraryUndo } from '../library/library-undo';
 import { countNoun, logEdit, quote } from './edit-log';
 import { cleanKeyword } from './hygiene';
 import type { LibraryKeyword, VocabularyEditResult } from '../../src-preload/contract';
@@ -52,20 +53,33 @@ function assetsWith(ctx: LibraryCtx, words: readonly string[], children: boolean
   return [...out].sort((a, b) => a - b);
 }
 
-function applyAcross(ctx: LibraryCtx, assetIds: number[], map: (list: string[]) => string[], description: (what: string) => string, before?: () => void): VocabularyEditResult {
+function applyAcross(
+  ctx: LibraryCtx,
+  assetIds: number[],
+  map: (list: string[]) => string[],
+  description: (what: string) => string,
+  before?: () => LibraryUndo | null | void,
+): VocabularyEditResult {
   if (!assetIds.length) {
     // A keyword only the keyword list holds (imported, on no photo yet): only the list changes.
     const listed = new Set(listVocabulary(ctx).map((e) => e.path));
-    ctx.db.transaction(() => before?.())();
+    const text = description('the keyword list');
+    ctx.db.transaction(() => {
+      const undo = before?.();
+      if (undo) logLibraryEdit(ctx.db, text, [undo]);
+    })();
     const after = listVocabulary(ctx).map((e) => e.path);
     if (after.length === listed.size && after.every((p) => listed.has(p))) return { description: null, assetIds: [] };
     ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [] });
-    return { description: description('the keyword list'), assetIds: [] };
+    return { description: text, assetIds: [] };
   }
   const text = description(countNoun(ctx, assetIds));
   const changed = ctx.db.transaction(() => {
-    before?.();
+    const undo = before?.();
     const ids = logEdit(ctx, assetIds.map((assetId) => ({ assetId, field: 'keywords' as const, value: map(getAssetKeywords(ctx.db, assetId)) })), text, null);
+    // The keyword-list entries deleted with it come back with the same undo.
+    if (undo && ids.length) attachLibraryUndo(ctx.db, prepared(ctx.db, 'SELECT max(id) FROM edits').pluck().get() as number, [undo]);
+    else if (undo) logLibraryEdit(ctx.db, text, [undo]);
     pruneUnusedKeywords(ctx.db);
     return ids;
   })();

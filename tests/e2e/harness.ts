@@ -74,28 +74,47 @@ export const test = base.extend<{ launchApp: (opts?: LaunchOptions) => Promise<A
   launchApp: async ({ browser }, use, testInfo) => {
     const opened: AppHandle[] = [];
     const owned = new Set<string>();
+    // What each app's queue left undone, taken as it closes (a spec often closes its app in a
+    // finally, before the test is known to have failed): printed only when the test failed.
+    const problems: string[] = [];
     await use(async (opts = {}) => {
       const app = await launchApp(browser, opts);
       if (!opts.dataDir) owned.add(app.dataDir);
+      const close = app.close.bind(app);
+      let noted = false;
+      app.close = async () => {
+        if (!noted) {
+          noted = true;
+          problems.push(...jobProblems(app));
+        }
+        await close();
+      };
       opened.push(app);
       return app;
     });
-    if (testInfo.status !== testInfo.expectedStatus) for (const app of opened) reportJobProblems(app, testInfo.title);
     for (const app of opened.reverse()) await app.close();
+    if (testInfo.status !== testInfo.expectedStatus) for (const p of problems) console.error(`[${testInfo.title}] ${p}`);
     for (const dir of owned) rmSync(dir, { recursive: true, force: true });
   },
 });
 
-/** On a failed test: every job that did not end done, with its error, so a failure under load says why. */
-function reportJobProblems(app: AppHandle, title: string): void {
+/** Every job that did not end done, and every run item that failed, with their errors, so a failure under load says why. */
+function jobProblems(app: AppHandle): string[] {
+  const out: string[] = [];
   try {
     const rows = app.ctx.db
       .prepare("SELECT id, kind, endpoint, state, attempts, error_kind, error_message FROM jobs WHERE state NOT IN ('done', 'cancelled') ORDER BY id")
       .all();
-    if (rows.length > 0) console.error(`[${title}] jobs not done in ${app.dataDir}:\n${JSON.stringify(rows, null, 1)}`);
+    if (rows.length > 0) out.push(`jobs not done in ${app.dataDir}:\n${JSON.stringify(rows, null, 1)}`);
+    // A run's item can fail while its job is done (its answer could not be stored): list those too.
+    const items = app.ctx.db
+      .prepare("SELECT run_id, asset_id, job_id, state, error FROM ai_run_assets WHERE state NOT IN ('done', 'queued') ORDER BY run_id, asset_id")
+      .all();
+    if (items.length > 0) out.push(`run items not done:\n${JSON.stringify(items, null, 1)}`);
   } catch (err) {
-    console.error(`[${title}] could not list the jobs: ${err instanceof Error ? err.message : String(err)}`);
+    out.push(`could not list the jobs: ${err instanceof Error ? err.message : String(err)}`);
   }
+  return out;
 }
 
 export { expect } from '@playwright/test';

@@ -31,6 +31,11 @@ test('1440 px: toolbar and sidebar fit, panels fold and stay folded, filters in 
   for (const id of ['view-grid', 'action-cull', 'action-keyword', 'action-write', 'action-csv', 'toggle-scores', 'thumb-size']) {
     await inside(page.getByTestId(id), toolbar);
   }
+  // The selection summary is read in full, not ellipsized ("N selected" is the point of it).
+  const summary = page.getByTestId('selection-summary');
+  await expect(summary).toHaveText(`${PHOTOS.length} selected`);
+  await inside(summary, toolbar);
+  expect(await summary.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   // The slider is usable: dragging it to its right end changes the thumbnail size.
   await page.getByTestId('thumb-size').fill('300');
   await expect(page.getByTestId('thumb-size')).toHaveValue('300');

@@ -5,6 +5,7 @@
 #   INCOMPLETE <name>         a transfer that was cut off (client killed, connection lost)
 #   LOGIN_FAILED <user>
 #   REFUSED <name>            a name given with --refuse (answered 552, storage allocation exceeded)
+#   APPEND <name>             an APPE (a resumed upload) began; its end is logged as above
 import argparse
 import os
 import sys
@@ -44,6 +45,10 @@ class Handler(base):
             return
         return super().ftp_STOR(file, mode)
 
+    def ftp_APPE(self, file):
+        note('APPEND ' + os.path.basename(file))
+        return super().ftp_APPE(file)
+
     def on_file_received(self, file):
         note('RECEIVED %s %d' % (os.path.basename(file), os.path.getsize(file)))
 
@@ -68,11 +73,35 @@ if args.cert:
     # (a context without a session id context, or a TLS 1.3 ticket, ends the data connection).
     ctx.set_session_id(b'tagsmith-test-ftps')
     ctx.set_options(SSL.OP_NO_TLSv1_3 | SSL.OP_NO_TICKET)
+    from pyftpdlib.handlers import TLS_DTPHandler
+
+    class DataChannel(TLS_DTPHandler):
+        # pyftpdlib 1.5.7 closes a data connection that becomes readable before its transfer
+        # command arrived (DTPHandler.readable), which is what a TLS data connection does when
+        # its client hello comes before STOR is read: the client saw a reset now and then
+        # (pyftpdlib issue #604). Let the handshake run, then wait for the command.
+        def readable(self):
+            if self._ssl_accepting or self._ssl_want_read:
+                return True
+            if not self.receive and not self._initialized:
+                return False
+            return super().readable()
+
+    Handler.dtp_handler = DataChannel
     Handler.ssl_context = ctx
     Handler.tls_control_required = True
     Handler.tls_data_required = True
 if args.throttle and not args.cert:  # the TLS handler has its own data channel class
-    dtp = ThrottledDTPHandler
+    import socket
+
+    class SmallBufferDTP(ThrottledDTPHandler):
+        # A small receive buffer: what a cut-off client had written is not all waiting in the
+        # kernel, so a cancelled or killed upload ends short on the server.
+        def __init__(self, sock, cmd_channel):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32768)
+            super().__init__(sock, cmd_channel)
+
+    dtp = SmallBufferDTP
     dtp.read_limit = args.throttle
     dtp.write_limit = args.throttle
     Handler.dtp_handler = dtp

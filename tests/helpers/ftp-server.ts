@@ -13,7 +13,7 @@ export const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'pyt
 export interface FtpServer {
   port: number;
   dir: string;
-  /** lines the server logged: RECEIVED name bytes | INCOMPLETE name | LOGIN_FAILED user | REFUSED name */
+  /** lines the server logged: RECEIVED name bytes | INCOMPLETE name | LOGIN_FAILED user | REFUSED name | APPEND name */
   log(): string[];
   stop(): Promise<void>;
 }

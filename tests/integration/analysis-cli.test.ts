@@ -1,40 +1,26 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmith, type CliRun } from '../helpers/cli';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
 // `tagsmith quality | faces` and the search command's analysis flags as scripts use them:
 // real child processes against the simulator, a generated folder indexed by `tagsmith index`.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 const creds = { clientId: 'cli-an', clientSecret: 'cli-an-secret' };
 let sim: Simulator;
 let root: string;
 let photos: string;
 let library: string;
 
-interface Run { code: number | null; stdout: string; stderr: string; json: <T = Record<string, unknown>>() => T }
-
-function cli(args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    const env = { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', TAGSMITH_CLIENT_ID: creds.clientId, TAGSMITH_CLIENT_SECRET: creds.clientSecret };
-    const child = spawn(process.execPath, [BIN, '--library', library, '--service-url', sim.url, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end('');
-    child.on('close', (code) => done({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T }));
-  });
-}
+const cli = (args: string[]): Promise<CliRun> => tagsmith(library, args, { serviceUrl: sim.url, creds });
 
 const p = (name: string): string => join(photos, name);
 type Asset = { path: string; quality?: { score: number | null; ugcScore: number | null; ugcClass: number | null }; faces?: { age: number; score: number; bbox: number[]; class: string }[]; colors?: unknown[] };
-const paths = (r: Run) => r.json<Asset[]>().map((a) => a.path).sort();
+const paths = (r: CliRun) => r.json<Asset[]>().map((a) => a.path).sort();
 
 async function checker(file: string, a: string, b: string): Promise<void> {
   const w = 600;

@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { tagsmithSync, type CliRun } from '../helpers/cli';
 import { updateAppSettings } from '../../src-main/core/app-settings';
 import { createApi } from '../../src-main/api';
 import { applyPendingRestore, backupCatalogue, checkCatalogueFile, dailyBackupDue, listBackups } from '../../src-main/library/backup';
@@ -18,21 +18,12 @@ import { openCheckedLibrary } from '../../src-main/library/recover';
 // real child processes over a real library with real edits; a migration that copies the
 // catalogue first; and a damaged catalogue file found on open and replaced by its backup.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 const roots: string[] = [];
 let root: string;
 let library: string;
 let photos: string;
 
-interface Run { code: number | null; stdout: string; stderr: string; json: <T>() => T }
-
-function cli(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [BIN, '--library', library, ...args], {
-    encoding: 'utf8', input: '', timeout: 120_000,
-    env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: <T>() => JSON.parse(r.stdout) as T };
-}
+const cli = (...args: string[]): CliRun => tagsmithSync(library, args, { timeout: 120_000 });
 
 const keywordsOf = (file: string): string[] => cli('show', file, '--json').json<{ keywords: string[] }>().keywords;
 

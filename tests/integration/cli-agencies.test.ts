@@ -1,26 +1,18 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tagsmithSync, type CliRun } from '../helpers/cli';
 
 // `tagsmith agencies | check | export --csv --agency` as outside checks use them (issue 19's
 // CLI contract): a real child process against real JPEGs indexed into a fresh library.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let photos: string;
 let library: string;
 
-interface Run { code: number | null; stdout: string; stderr: string; json: <T = unknown>() => T }
-
-function cli(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [BIN, '--library', library, ...args], {
-    encoding: 'utf8', input: '', timeout: 120_000, env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: <T>() => JSON.parse(r.stdout) as T };
-}
+const cli = (...args: string[]): CliRun => tagsmithSync(library, args, { timeout: 120_000 });
 const p = (name: string): string => join(photos, name);
 
 beforeAll(async () => {

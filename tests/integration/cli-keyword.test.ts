@@ -1,47 +1,27 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ExifTool } from 'exiftool-vendored';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmith, type CliRun } from '../helpers/cli';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
 // `tagsmith keyword | caption (AI) | export` as scripts use them: real child processes
 // (`node bin/tagsmith.js --library DIR --service-url URL ...`), credentials from the
 // environment, the simulator on loopback, a generated tree indexed by `tagsmith index`.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 const creds = { clientId: 'cli-kw', clientSecret: 'cli-kw-secret' };
 let sim: Simulator;
 let root: string;
 let photos: string;
 let library: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: <T = Record<string, unknown>>() => T;
-}
-
 // Asynchronous: the simulator answers from this very process.
-function cli(args: string[], opts: { creds?: boolean } = {}): Promise<Run> {
-  return new Promise((done) => {
-    const env = {
-      ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1',
-      TAGSMITH_CLIENT_ID: opts.creds === false ? '' : creds.clientId, TAGSMITH_CLIENT_SECRET: opts.creds === false ? '' : creds.clientSecret,
-    };
-    const child = spawn(process.execPath, [BIN, '--library', library, '--service-url', sim.url, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end('');
-    child.on('close', (code) => done({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T }));
-  });
-}
+const cli = (args: string[], opts: { creds?: boolean } = {}): Promise<CliRun> =>
+  tagsmith(library, args, { serviceUrl: sim.url, creds: opts.creds === false ? { clientId: '', clientSecret: '' } : creds });
 
 const p = (name: string): string => join(photos, name);
 const keywordCalls = (): number => sim.log.filter((e) => e.path === '/v1/keywords').length;

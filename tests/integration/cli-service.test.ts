@@ -1,32 +1,20 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmith, type CliRun } from '../helpers/cli';
 import { osKeychain } from '../../src-main/credentials';
 import { startSimulator, type Simulator } from '../simulator';
 
 // `tagsmith login | logout | jobs` and `--service-url` as a script uses them: a real child
 // process, the simulator on loopback, and the real OS keychain (scripts/with-keyring.sh).
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 const SECRET = 'cli-s3cret-value';
 let sim: Simulator;
 let library: string;
 
-function cli(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, '--library', library, ...args], {
-      env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', TAGSMITH_CLIENT_ID: '', TAGSMITH_CLIENT_SECRET: '', ...opts.env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(opts.input ?? '');
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> =>
+  tagsmith(library, args, { input: opts.input, env: { TAGSMITH_CLIENT_ID: '', TAGSMITH_CLIENT_SECRET: '', ...opts.env } });
 
 async function keychainReason(): Promise<string | null> {
   try {

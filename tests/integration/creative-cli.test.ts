@@ -1,32 +1,21 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import sharp from 'sharp';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmith, type CliRun } from '../helpers/cli';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
 // `tagsmith voices | speak | generate | tasks | search` as child processes against the simulator.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 const creds = { clientId: 'cli-creative', clientSecret: 'cli-creative-secret' };
 let sim: Simulator;
 let root: string;
 let library: string;
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; json: <T = Record<string, unknown>>() => T }> {
-  return new Promise((done) => {
-    const env = { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', TAGSMITH_CLIENT_ID: creds.clientId, TAGSMITH_CLIENT_SECRET: creds.clientSecret };
-    const child = spawn(process.execPath, [BIN, '--library', library, '--service-url', sim.url, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end('');
-    child.on('close', (code) => done({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T }));
-  });
-}
+const cli = (args: string[]): Promise<CliRun> => tagsmith(library, args, { serviceUrl: sim.url, creds });
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 40, startedMs: 80 } });

@@ -1,11 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmith, type CliRun } from '../helpers/cli';
 import type { SearchQuery } from '../../src-preload/contract';
 import { getAssetDetail } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
@@ -19,7 +20,6 @@ import { searchIds } from '../../src-main/library/search';
 // detail, and searchable by lens text and ISO, focal length and aperture ranges, from the
 // Api and the CLI (`--iso 800-`, `--focal -35`).
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let photos: string;
 let ctx: LibraryCtx;
@@ -34,17 +34,7 @@ const SHOTS: Record<string, string[]> = {
 
 const EMPTY = { aperture: null, shutter: null, iso: null, focalLength: null, focalLength35: null, exposureBias: null, flash: null };
 
-function cli(library: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, '--library', library, ...args], { env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end('');
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = (library: string, args: string[]): Promise<CliRun> => tagsmith(library, args);
 
 const names = (ids: number[]) => ids.map((id) => getAssetDetail(ctx, id).name).sort();
 

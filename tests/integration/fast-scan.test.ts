@@ -13,6 +13,7 @@ import { scanFolder } from '../../src-main/library/scan';
 import { search } from '../../src-main/library/search';
 import { ThumbQueue } from '../../src-main/library/thumb-queue';
 import { thumbAbsPath } from '../../src-main/library/thumbs';
+import { until } from '../helpers/until';
 
 // Issue 18 part 2: a new folder shows at the speed of its metadata. The scan records each
 // file with the preview already inside it (a JPEG's EXIF thumbnail, a DNG's PreviewImage,
@@ -185,6 +186,26 @@ describe('the background queue', () => {
     await queue.idle();
     expect(started.slice(0, 5)).toEqual([...onScreen, ...bare]);
     expect([...started].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    for (const r of rows(ctx).values()) expect(r.thumb_state).toBe('full');
+  });
+
+  it('while a scan is still cataloguing, only cells without any picture (or on screen) get theirs', async () => {
+    const all = [...rows(ctx).values()].sort((a, b) => a.rel_path.localeCompare(b.rel_path));
+    for (const r of all) await rm(thumbAbsPath(ctx, r.thumb!), { force: true });
+    ctx.db.prepare("UPDATE assets SET thumb = NULL, thumb_state = 'pending'").run();
+    const started: number[] = [];
+    const queue = new ThumbQueue(ctx, { onStart: (id) => started.push(id) });
+    const ids = all.map((r) => r.id);
+    const bare = [ids[2], ids[4]];
+    const release = queue.hold();
+    queue.add(ids.filter((id) => !bare.includes(id)));
+    queue.add(bare, undefined, { bare: true });
+    const state = ctx.db.prepare<[number], { thumb_state: string | null }>('SELECT thumb_state FROM assets WHERE id = ?');
+    await until(() => bare.every((id) => state.get(id)!.thumb_state === 'full'), 'the bare cells to get their thumbnails');
+    expect(started).toEqual(bare); // nothing else while held
+    release();
+    await queue.idle();
+    expect(started.length).toBe(ids.length);
     for (const r of rows(ctx).values()) expect(r.thumb_state).toBe('full');
   });
 

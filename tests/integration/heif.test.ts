@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmith, type CliRun } from '../helpers/cli';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
 import { closeMetadataReader } from '../../src-main/library/metadata';
@@ -104,23 +104,11 @@ describe('HEIC/HEIF thumbnails', () => {
 });
 
 describe('HEIC derivatives for the service', () => {
-  const BIN = resolve(__dirname, '../../bin/tagsmith.js');
   const creds = { clientId: 'heif', clientSecret: 'heif-secret' };
   let sim: Simulator;
   let library: string;
 
-  function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((done) => {
-      const env = { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', TAGSMITH_CLIENT_ID: creds.clientId, TAGSMITH_CLIENT_SECRET: creds.clientSecret };
-      const child = spawn(process.execPath, [BIN, '--library', library, '--service-url', sim.url, ...args], { env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.stdin.end('');
-      child.on('close', (code) => done({ code, stdout, stderr }));
-    });
-  }
+  const cli = (args: string[]): Promise<CliRun> => tagsmith(library, args, { serviceUrl: sim.url, creds });
 
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, accounts: [creds] });

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { tagsmithSync, type CliRun } from '../helpers/cli';
 
 // Keyword lists in Lightroom's text format through the CLI (a real child process): a list with
 // a hierarchy, synonyms and keywords not exported round-trips byte for byte; a list saved with
@@ -11,25 +12,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 // list; with "export synonyms" on, `export --write-files` writes them into the file (flat
 // keywords, not the hierarchy), checked with Debian's exiftool; bad input is named.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let library: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: <T = unknown>() => T;
-}
-
-function tagsmith(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [BIN, '--library', library, ...args], {
-    encoding: 'utf8',
-    input: '',
-    env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: <T,>() => JSON.parse(r.stdout) as T };
-}
+const tagsmith = (...args: string[]): CliRun => tagsmithSync(library, args);
 
 const exiftool = (...args: string[]): string => execFileSync('exiftool', args, { encoding: 'utf8' });
 

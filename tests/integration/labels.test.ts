@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmithSync, type CliRun } from '../helpers/cli';
 import { createApi, type ApiHost } from '../../src-main/api';
 import { findAssetByPath } from '../../src-main/library/assets';
 import { openLibrary } from '../../src-main/library/context';
@@ -13,27 +14,12 @@ import { openLibrary } from '../../src-main/library/context';
 // written into the files by `export --write-files` as XMP Label with Lightroom's names, and
 // read back from a file another program changed.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let photos: string;
 let library: string;
 const p = (name: string): string => join(photos, name);
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: <T = unknown>() => T;
-}
-
-function tagsmith(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [BIN, '--library', library, ...args], {
-    encoding: 'utf8',
-    input: '',
-    env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: <T,>() => JSON.parse(r.stdout) as T };
-}
+const tagsmith = (...args: string[]): CliRun => tagsmithSync(library, args);
 
 /** Debian's exiftool, not the library's: an outside reader and writer. */
 const exiftool = (...args: string[]): string => execFileSync('exiftool', args, { encoding: 'utf8' });

@@ -1,11 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmith, type CliRun } from '../helpers/cli';
 import { heifEnc } from '../fixtures/heif';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
@@ -15,33 +16,14 @@ import { startSimulator, type Simulator } from '../simulator/index.js';
 // processes of the CLI, as a script runs them. Also: a library catalogued before TIFF, HEIC
 // and DNG had a metadata-free key keeps its cached answers through the key's change.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 const creds = { clientId: 'npt', clientSecret: 'npt-secret' };
 let sim: Simulator;
 let root: string;
 let photos: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: <T>() => T;
-}
+const cli = (library: string, args: string[]): Promise<CliRun> => tagsmith(library, args, { serviceUrl: sim.url, creds });
 
-function cli(library: string, args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    const env = { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', TAGSMITH_CLIENT_ID: creds.clientId, TAGSMITH_CLIENT_SECRET: creds.clientSecret };
-    const child = spawn(process.execPath, [BIN, '--library', library, '--service-url', sim.url, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end('');
-    child.on('close', (code) => done({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T }));
-  });
-}
-
-async function ok(library: string, args: string[]): Promise<Run> {
+async function ok(library: string, args: string[]): Promise<CliRun> {
   const r = await cli(library, args);
   expect(r.code, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(0);
   return r;

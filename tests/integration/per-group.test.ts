@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ExifTool } from 'exiftool-vendored';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmith, type CliRun } from '../helpers/cli';
 import { setFlag } from '../../src-main/analysis/culling';
 import { findAssetByPath } from '../../src-main/library/assets';
 import { openLibrary } from '../../src-main/library/context';
@@ -18,7 +18,6 @@ import { BURST_EDITS, frame, writeBurst } from '../fixtures/bursts';
 // calls are groups + ungrouped photos, the members receive their representative's
 // suggestions marked as coming from it, and nothing is accepted for them until asked.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 const creds = { clientId: 'per-group', clientSecret: 'per-group-secret' };
 let sim: Simulator;
 let root: string;
@@ -28,25 +27,7 @@ let burstA: string[];
 let burstB: string[];
 let alone: string[];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: <T>() => T;
-}
-
-function cli(args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    const env = { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', TAGSMITH_CLIENT_ID: creds.clientId, TAGSMITH_CLIENT_SECRET: creds.clientSecret };
-    const child = spawn(process.execPath, [BIN, '--library', library, '--service-url', sim.url, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end('');
-    child.on('close', (code) => done({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T }));
-  });
-}
+const cli = (args: string[]): Promise<CliRun> => tagsmith(library, args, { serviceUrl: sim.url, creds });
 
 const calls = (path: string): number => sim.log.filter((e) => e.path === path).length;
 

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmith, type CliRun } from '../helpers/cli';
 import { findAssetByPath, getAssetDetail } from '../../src-main/library/assets';
 import { openLibrary } from '../../src-main/library/context';
 import { closeMetadataReader, readMetadata } from '../../src-main/library/metadata';
@@ -16,7 +16,6 @@ import {
 // --write-files`), the files differ from before only in what was edited, every foreign
 // keyword still there and every block saying the same.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let corpus: string;
 let library: string;
@@ -43,24 +42,7 @@ function readings(): Map<string, Reading> {
   return new Map(files.map((f) => [f.rel, combinedReading(r.get(abs(f.rel))!, f.sidecar ? r.get(abs(f.sidecar))! : null, f.isRaw === true)]));
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    const env = { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' };
-    const child = spawn(process.execPath, [BIN, '--library', library, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end('');
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]): Promise<CliRun> => tagsmith(library, args);
 
 describe('reading real-world structures', () => {
   it('reads every field of every structure as exiftool reads it, through the fast reader and through exiftool', { timeout: 300_000 }, async () => {

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagsmithSync, type CliRun } from '../helpers/cli';
 import { createApi } from '../../src-main/api';
 import { openLibrary } from '../../src-main/library/context';
 import { getAssetKeywords } from '../../src-main/library/keywords';
@@ -15,27 +16,12 @@ import { getAssetKeywords } from '../../src-main/library/keywords';
 // pairs; undo; and, through the Api with the watcher running, a rename that keeps every
 // asset's id and keywords (the watcher's rescan does not see a delete and an add).
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let photos: string;
 let library: string;
 const p = (name: string): string => join(photos, name);
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: <T = unknown>() => T;
-}
-
-function tagsmith(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [BIN, '--library', library, ...args], {
-    encoding: 'utf8',
-    input: '',
-    env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: <T,>() => JSON.parse(r.stdout) as T };
-}
+const tagsmith = (...args: string[]): CliRun => tagsmithSync(library, args);
 
 const exiftool = (...args: string[]): string => execFileSync('exiftool', args, { encoding: 'utf8' });
 const files = (): string[] => readdirSync(photos).sort();

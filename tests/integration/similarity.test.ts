@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ExifTool } from 'exiftool-vendored';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tagsmithSync, type CliRun } from '../helpers/cli';
 import { BURST_EDITS, frame, writeBurst } from '../fixtures/bursts';
 
 // Issue 17, similarity: generated bursts (one scene with noise, ±1/3 and ±1 EV, 2% and 5%
@@ -14,7 +14,6 @@ import { BURST_EDITS, frame, writeBurst } from '../fixtures/bursts';
 // burst). Through the real CLI: the groups come out exactly, and similar-to ranks a
 // scene's frames first.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let photos: string;
 let library: string;
@@ -23,22 +22,7 @@ let burstB: string[];
 let copies: string[];
 let distinct: string[];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: <T>() => T;
-}
-
-function cli(args: string[]): Run {
-  const r = spawnSync(process.execPath, [BIN, '--library', library, ...args], {
-    encoding: 'utf8',
-    input: '',
-    timeout: 300_000,
-    env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: <T>() => JSON.parse(r.stdout) as T };
-}
+const cli = (args: string[]): CliRun => tagsmithSync(library, args, { timeout: 300_000 });
 
 const sorted = (a: string[]): string[] => [...a].sort();
 

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tagsmithSync, type CliRun } from '../helpers/cli';
 import type { RightsFields } from '../../src-preload/contract';
 import { findAssetByPath, getAssetDetail as getAsset } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
@@ -16,16 +17,12 @@ import { applyPreset, listPresets, savePreset } from '../../src-main/library/pre
 // `tagsmith export --write-files` puts into the files: every field in its IPTC/XMP tag,
 // checked with Debian's exiftool, and no other tag of the file changed.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let photos: string;
 let library: string;
 const p = (name: string): string => join(photos, name);
 
-function tagsmith(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, '--library', library, ...args], { encoding: 'utf8', input: '', env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const tagsmith = (...args: string[]): CliRun => tagsmithSync(library, args);
 const exiftool = (...args: string[]): string => execFileSync('exiftool', args, { encoding: 'utf8' });
 const allTags = (file: string): Record<string, unknown> => (JSON.parse(exiftool('-j', '-G1', '-a', '-struct', file)) as Record<string, unknown>[])[0];
 /** Tags that differ, without the file-system facts and exiftool's own marks. */

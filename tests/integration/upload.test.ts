@@ -181,9 +181,7 @@ describe('tagsmith upload over FTPS (explicit TLS)', { timeout: LONG }, () => {
       expect(untrusted.json<{ failed: { reason: string }[] }>().failed[0].reason).toMatch(/secure connection to 127\.0\.0\.1.*certificate/i);
       expect(existsSync(join(server.dir, 'up', 'harbour.jpg'))).toBe(false);
 
-      // A transfer to this server with its certificate trusted (NODE_EXTRA_CA_CERTS) passed here,
-      // but pyftpdlib's pyOpenSSL data channel now and then resets the resumed TLS session
-      // (ECONNRESET on the data socket): not yet a reliable proof, so not asserted (see README).
+      // A full transfer with the certificate trusted: upload-ftps.test.ts.
     } finally {
       await server.stop();
     }

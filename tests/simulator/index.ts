@@ -39,6 +39,11 @@ export interface SimulatorOptions {
   /** /v1/faces boxes in pixels of the upload (default) or as fractions 0..1 (the interface states no unit) */
   faceBoxes?: 'pixels' | 'normalized';
   /**
+   * Close a kept-alive connection, without an answer, when a further request arrives on it:
+   * the race of a server retiring an idle connection as a client reuses it, made certain.
+   */
+  retireKeptAlive?: boolean;
+  /**
    * 'endpoint' (default): each endpoint's limit counts on its own; 'account': additionally every
    * request of the account counts against one 30/s window (the interface does not say which).
    */
@@ -61,6 +66,8 @@ export interface RequestLogEntry {
   clientId: string | null;
   uploadHadExif: boolean;
   imageSize: { width: number; height: number } | null;
+  /** the request's place on its connection: 1 on a fresh connection, 2+ on a kept-alive one */
+  onConnection: number;
   at: number;
 }
 
@@ -200,6 +207,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const disabled = new Set(opts.disabledPaths ?? []);
   const videoMaxBytes = opts.videoMaxBytes ?? VIDEO_MAX;
   const sockets = new Set<Socket>();
+  const served = new WeakMap<Socket, number>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -208,9 +216,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     const entry: RequestLogEntry = {
       path, method, status: 0, uploadBytes: 0, headersPresent: Object.keys(req.headers),
       queryKeys: [...new Set(url.searchParams.keys())], contentType: req.headers['content-type'] ?? null,
-      clientId: null, uploadHadExif: false, imageSize: null, at: Date.now(),
+      clientId: null, uploadHadExif: false, imageSize: null, onConnection: (served.get(req.socket) ?? 0) + 1, at: Date.now(),
     };
+    served.set(req.socket, entry.onConnection);
     log.push(entry);
+    if (opts.retireKeptAlive && entry.onConnection > 1) {
+      req.socket.destroy();
+      return;
+    }
     const reply = (status: number, body: unknown, type?: string) => {
       entry.status = status;
       send(res, status, body, type);

@@ -30,6 +30,7 @@ import { migration as m024 } from './024-similar-groups';
 import { migration as m025 } from './025-upload-host-keys';
 import { migration as m026 } from './026-similar-groups-quality';
 import { migration as m027 } from './027-thumb-state';
+import { migration as m028 } from './028-library-undo';
 
 export type { Migration } from './migration';
 
@@ -61,4 +62,5 @@ export const migrations: Migration[] = [
   m025,
   m026,
   m027,
+  m028,
 ];

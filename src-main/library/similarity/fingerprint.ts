@@ -32,35 +32,6 @@ export interface Pixels {
 const N = 32;
 const LOW = 8;
 
-/** Luma (Rec. 601), 0-255, of any 1-4 channel picture. */
-function luma(px: Pixels): Float32Array {
-  const { data, width, height, channels } = px;
-  const out = new Float32Array(width * height);
-  if (channels < 3) {
-    for (let i = 0; i < out.length; i++) out[i] = data[i * channels];
-    return out;
-  }
-  for (let i = 0, p = 0; i < out.length; i++, p += channels) out[i] = 0.299 * data[p] + 0.587 * data[p + 1] + 0.114 * data[p + 2];
-  return out;
-}
-
-/** Area-average resample of a float plane to n x n. */
-function squeeze(plane: Float32Array, width: number, height: number, n: number): Float64Array {
-  const out = new Float64Array(n * n);
-  const count = new Float64Array(n * n);
-  for (let y = 0; y < height; y++) {
-    const cy = Math.min(n - 1, Math.floor((y * n) / height)) * n;
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      const c = cy + Math.min(n - 1, Math.floor((x * n) / width));
-      out[c] += plane[row + x];
-      count[c]++;
-    }
-  }
-  for (let i = 0; i < out.length; i++) out[i] = count[i] ? out[i] / count[i] : 0;
-  return out;
-}
-
 const COS = (() => {
   const t = new Float64Array(LOW * N);
   for (let u = 0; u < LOW; u++) for (let x = 0; x < N; x++) t[u * N + x] = Math.cos(((2 * x + 1) * u * Math.PI) / (2 * N));
@@ -88,8 +59,8 @@ function lowDct(a: Float64Array): Float64Array {
   return out;
 }
 
-function phashOf(y: Float32Array, width: number, height: number): { hi: number; lo: number } {
-  const dct = lowDct(squeeze(y, width, height, N));
+function phashOf(squeezed: Float64Array): { hi: number; lo: number } {
+  const dct = lowDct(squeezed);
   const ac = Array.from(dct.subarray(1)).sort((a, b) => a - b);
   const median = (ac[31] + ac[32]) / 2;
   let hi = 0;
@@ -102,31 +73,59 @@ function phashOf(y: Float32Array, width: number, height: number): { hi: number; 
   return { hi: hi >>> 0, lo: lo >>> 0 };
 }
 
-function colourOf(px: Pixels): Uint8Array {
+/** Cell of each coordinate when `size` is cut into `n` (as squeeze does it). */
+function cells(size: number, n: number): Int32Array {
+  const out = new Int32Array(size);
+  for (let i = 0; i < size; i++) out[i] = Math.min(n - 1, Math.floor((i * n) / size));
+  return out;
+}
+
+const G = 4;
+
+/**
+ * One pass over the pixels: the luma plane (kept for the sharpness), its 32x32 area average
+ * (for the phash) and the 4x4 grid's colour sums, with each pixel's cells looked up in
+ * tables. The same sums, in the same order, as luma + squeeze + colour separately.
+ */
+function scan(px: Pixels): { y: Float32Array; squeezed: Float64Array; colour: Uint8Array } {
   const { data, width, height, channels } = px;
-  const g = 4;
-  const sums = new Float64Array(g * g * 3);
-  for (let y = 0; y < height; y++) {
-    const cy = Math.min(g - 1, Math.floor((y * g) / height)) * g;
-    for (let x = 0; x < width; x++) {
-      const c = (cy + Math.min(g - 1, Math.floor((x * g) / width))) * 3;
-      const p = (y * width + x) * channels;
-      const r = data[p];
-      const gr = channels >= 3 ? data[p + 1] : r;
-      const b = channels >= 3 ? data[p + 2] : r;
-      sums[c] += r;
-      sums[c + 1] += gr;
-      sums[c + 2] += b;
+  const y = new Float32Array(width * height);
+  const squeezed = new Float64Array(N * N);
+  const count = new Float64Array(N * N);
+  const sums = new Float64Array(G * G * 3);
+  const colN = cells(width, N);
+  const colG = cells(width, G);
+  const rowN = cells(height, N);
+  const rowG = cells(height, G);
+  const rgb = channels >= 3;
+  for (let r = 0, i = 0; r < height; r++) {
+    const cy = rowN[r] * N;
+    const gy = rowG[r] * G;
+    for (let x = 0; x < width; x++, i++) {
+      const p = i * channels;
+      const R = data[p];
+      const Gr = rgb ? data[p + 1] : R;
+      const B = rgb ? data[p + 2] : R;
+      const l = rgb ? Math.fround(0.299 * R + 0.587 * Gr + 0.114 * B) : R;
+      y[i] = l;
+      const c = cy + colN[x];
+      squeezed[c] += l;
+      count[c]++;
+      const g = (gy + colG[x]) * 3;
+      sums[g] += R;
+      sums[g + 1] += Gr;
+      sums[g + 2] += B;
     }
   }
-  const out = new Uint8Array(g * g * 2);
-  for (let i = 0; i < g * g; i++) {
-    const t = sums[i * 3] + sums[i * 3 + 1] + sums[i * 3 + 2];
+  for (let k = 0; k < squeezed.length; k++) squeezed[k] = count[k] ? squeezed[k] / count[k] : 0;
+  const colour = new Uint8Array(G * G * 2);
+  for (let k = 0; k < G * G; k++) {
+    const t = sums[k * 3] + sums[k * 3 + 1] + sums[k * 3 + 2];
     // A black cell has no colour: neutral.
-    out[i * 2] = t > 0 ? Math.round((sums[i * 3] / t) * 255) : 85;
-    out[i * 2 + 1] = t > 0 ? Math.round((sums[i * 3 + 1] / t) * 255) : 85;
+    colour[k * 2] = t > 0 ? Math.round((sums[k * 3] / t) * 255) : 85;
+    colour[k * 2 + 1] = t > 0 ? Math.round((sums[k * 3 + 1] / t) * 255) : 85;
   }
-  return out;
+  return { y, squeezed, colour };
 }
 
 function laplacianVariance(y: Float32Array, width: number, height: number): number {
@@ -149,8 +148,8 @@ function laplacianVariance(y: Float32Array, width: number, height: number): numb
 
 /** Fingerprint and sharpness of decoded pixels (the thumbnail's, ~400 px). */
 export function fingerprintPixels(px: Pixels): Fingerprint {
-  const y = luma(px);
-  return { ...phashOf(y, px.width, px.height), colour: colourOf(px), sharpness: laplacianVariance(y, px.width, px.height) };
+  const { y, squeezed, colour } = scan(px);
+  return { ...phashOf(squeezed), colour, sharpness: laplacianVariance(y, px.width, px.height) };
 }
 
 function popcount(x: number): number {

@@ -44,6 +44,11 @@ const MISSING_SQL = `
   WHERE a.removed_at IS NULL AND a.kind IN ('image', 'video') AND a.thumb IS NOT NULL AND a.content_hash IS NOT NULL
     AND (f.asset_id IS NULL OR f.content_hash <> a.content_hash OR f.version <> ${FINGERPRINT_VERSION})`;
 
+/** The live pictures still lacking a fingerprint for their current content, by id. */
+export function missingFingerprintIds(db: Db): number[] {
+  return db.prepare<[number, number], { id: number }>(`SELECT a.id ${MISSING_SQL} ${IN_FOLDER} ORDER BY a.id`).all(-1, -1).map((r) => r.id);
+}
+
 /** How many live pictures still lack a fingerprint for their current content. */
 export function countMissingFingerprints(db: Db, assetIds?: readonly number[], folderId?: number): number {
   if (assetIds) return missingAmong(db, assetIds).length;

@@ -9,7 +9,7 @@ import type { JobQueue } from '../../jobs/queue';
 import { assetPath, getAssetRow } from '../../library/assets';
 import type { LibraryCtx } from '../../library/context';
 import { trustedHostKey, trustHostKey } from '../../library/host-keys';
-import { beginTransfer, endTransfer, recordSent, transferOf } from '../../library/sent-records';
+import { adoptTransfer, beginTransfer, endTransfer, recordSent, transferOf } from '../../library/sent-records';
 import { ServiceError } from '../../service/errors';
 import { agencyProfile, isAgencyId } from '../agencies';
 import { writeAssetMetadata } from '../writer';
@@ -130,14 +130,15 @@ export function uploadHandler(ctx: LibraryCtx, queue: () => JobQueue, accounts: 
         );
       };
 
-      // A cancel in Activity aborts the file in flight: the connection is closed under it (its
-      // partial file stays on the server and is resumed by the next upload of this photo).
+      // A cancel in Activity aborts the file in flight: the connection is closed under it. Its
+      // partial copy stays on the server and its transfer row with the cancelled job; the next
+      // upload of the same file adopts that row and resumes the copy (adoptTransfer).
       const onAbort = () => void connections.drop(lane);
       job.signal.addEventListener('abort', onAbort, { once: true });
 
       const transfer = async (transport: Transport): Promise<UploadResult> => {
         const before = await transport.remoteSize(fileName);
-        const mine = transferOf(ctx.db, job.job.id);
+        const mine = transferOf(ctx.db, job.job.id) ?? adoptTransfer(ctx.db, job.job.id, remote);
         const sameFile = mine !== null && mine.remote === remote && mine.size === local.size && mine.mtimeMs === mtimeMs;
         let offset = 0;
         let alreadyThere = false;

@@ -1,4 +1,4 @@
-import type { BatchView, HoldReason, JobState, LaneView } from '../../../../src-preload/contract';
+import type { AgencyId, BatchView, HoldReason, JobState, LaneView } from '../../../../src-preload/contract';
 
 // Words a photographer reads instead of the queue's internal names.
 
@@ -15,10 +15,30 @@ const LANES: Record<string, string> = {
   imageEdit: 'Image editing',
   imageVectorize: 'Vectorise',
   faceswap: 'Face swap',
+  'local:fingerprints': 'Fingerprints (similar photos)',
 };
 
-// Issue 19: one upload lane per agency ('local:upload:adobe').
-export const laneLabel = (name: string): string => LANES[name] ?? (name.startsWith('local:upload:') ? `Upload to ${name.slice('local:upload:'.length)}` : name);
+// Issue 19: one upload lane per agency ('local:upload:adobe'), shown by the agency's name
+// (the profiles' names in main; tests/unit/upload-lane-label.test.ts keeps the two in step).
+const AGENCY_NAMES: Record<AgencyId, string> = {
+  adobe: 'Adobe Stock',
+  shutterstock: 'Shutterstock',
+  getty: 'Getty Images / iStock',
+  alamy: 'Alamy',
+  pond5: 'Pond5',
+  dreamstime: 'Dreamstime',
+  '123rf': '123RF',
+  depositphotos: 'Depositphotos',
+  freepik: 'Freepik',
+};
+const UPLOAD_LANE = 'local:upload:';
+
+export const laneLabel = (name: string): string => {
+  if (Object.hasOwn(LANES, name)) return LANES[name];
+  if (!name.startsWith(UPLOAD_LANE)) return name;
+  const id = name.slice(UPLOAD_LANE.length);
+  return `Upload to ${Object.hasOwn(AGENCY_NAMES, id) ? AGENCY_NAMES[id as AgencyId] : id}`;
+};
 
 /** Billing keys as the service names its models (see the endpoint table in main). */
 export const BILLING_KEYS: { key: string; label: string }[] = [

@@ -1,0 +1,132 @@
+import { ApiError } from '../core/errors';
+import type { LibraryCtx } from './context';
+import { prepared, type Db } from './db';
+
+// Undo for changes to the library itself, not to a photo's fields: collections created,
+// renamed, moved or deleted, and keyword-list entries deleted with a keyword. Such an edit is
+// an `edits` row like any other (the one undo stack, newest first); what puts the library back
+// is kept with it in `library_undo` (migration 28), and edits.ts's undo applies it.
+
+interface CollectionRecord {
+  id: number;
+  name: string;
+  kind: string;
+  parent_id: number | null;
+  query: string | null;
+  created_at: number;
+}
+interface MemberRecord {
+  collection_id: number;
+  asset_id: number;
+  position: number;
+}
+interface VocabularyRecord {
+  id: number;
+  path: string;
+  exportable: number;
+  synonyms: string;
+  position: number;
+}
+
+/** What undoes one change to the library. */
+export type LibraryUndo =
+  /** a collection was created: undo deletes it */
+  | { kind: 'collectionCreated'; id: number }
+  /** a collection was renamed, moved or its search changed: undo puts the row back as it was */
+  | { kind: 'collectionUpdated'; before: CollectionRecord }
+  /** a collection (with what was inside it) was deleted: undo restores the rows, same ids, and the memberships */
+  | { kind: 'collectionDeleted'; collections: CollectionRecord[]; members: MemberRecord[] }
+  /** keyword-list entries were deleted: undo restores them with their synonyms */
+  | { kind: 'vocabularyDeleted'; entries: VocabularyRecord[] };
+
+const collectionRecords = (db: Db, ids: readonly number[]): CollectionRecord[] =>
+  ids.map((id) => prepared(db, 'SELECT id, name, kind, parent_id, query, created_at FROM collections WHERE id = ?').get(id) as CollectionRecord | undefined).filter((r) => r !== undefined);
+
+/** The undo of deleting these collections, read before they go. */
+export function collectionDeletion(db: Db, ids: readonly number[]): LibraryUndo {
+  const members = ids.flatMap(
+    (id) => prepared(db, 'SELECT collection_id, asset_id, position FROM collection_assets WHERE collection_id = ?').all(id) as MemberRecord[],
+  );
+  return { kind: 'collectionDeleted', collections: collectionRecords(db, ids), members };
+}
+
+/** The undo of changing this collection, read before it changes. */
+export function collectionUpdate(db: Db, id: number): LibraryUndo {
+  const [before] = collectionRecords(db, [id]);
+  if (!before) throw new ApiError('not_found', 'That collection no longer exists. It may have been deleted; pick another one.');
+  return { kind: 'collectionUpdated', before };
+}
+
+/** The undo of deleting these keyword-list entries, read before they go. */
+export function vocabularyDeletion(db: Db, ids: readonly number[]): LibraryUndo {
+  const entries = ids
+    .map((id) => prepared(db, 'SELECT id, path, exportable, synonyms, position FROM keyword_vocabulary WHERE id = ?').get(id) as VocabularyRecord | undefined)
+    .filter((r) => r !== undefined);
+  return { kind: 'vocabularyDeleted', entries };
+}
+
+/** Log an edit that changed only the library (inside the caller's transaction); returns its id. */
+export function logLibraryEdit(db: Db, description: string, undo: readonly LibraryUndo[]): number {
+  return Number(prepared(db, 'INSERT INTO edits (at, description, library_undo) VALUES (?, ?, ?)').run(Date.now(), description, JSON.stringify(undo)).lastInsertRowid);
+}
+
+/** Add library changes to an edit already logged (a keyword deleted from photos and from the keyword list). */
+export function attachLibraryUndo(db: Db, editId: number, undo: readonly LibraryUndo[]): void {
+  const had = prepared(db, 'SELECT library_undo FROM edits WHERE id = ?').pluck().get(editId) as string | null;
+  const all = [...(had ? (JSON.parse(had) as LibraryUndo[]) : []), ...undo];
+  prepared(db, 'UPDATE edits SET library_undo = ? WHERE id = ?').run(JSON.stringify(all), editId);
+}
+
+const quote = (s: string): string => `“${s}”`;
+
+function undoOne(ctx: LibraryCtx, u: LibraryUndo): void {
+  const db = ctx.db;
+  if (u.kind === 'collectionCreated') {
+    const row = prepared(db, 'SELECT name FROM collections WHERE id = ?').get(u.id) as { name: string } | undefined;
+    if (!row) return;
+    const refs = prepared(db, "SELECT name FROM collections WHERE kind = 'smart' AND id <> ? AND json_extract(query, '$.collectionId') = ?").pluck().all(u.id, u.id) as string[];
+    if (refs.length) {
+      throw new ApiError('conflict', `The smart collection ${quote(refs[0])} keeps photos of ${quote(row.name)}. Change its collection filter first, then undo.`);
+    }
+    prepared(db, 'DELETE FROM collections WHERE id = ?').run(u.id);
+    return;
+  }
+  if (u.kind === 'collectionUpdated') {
+    const b = u.before;
+    const taken = prepared(db, 'SELECT name FROM collections WHERE name = ? AND id <> ?').pluck().get(b.name, b.id) as string | undefined;
+    if (taken) throw new ApiError('conflict', `Another collection is now called ${quote(taken)}. Rename it, then undo again.`);
+    prepared(db, 'UPDATE collections SET name = ?, parent_id = ?, query = ? WHERE id = ?').run(b.name, b.parent_id, b.query, b.id);
+    return;
+  }
+  if (u.kind === 'collectionDeleted') {
+    const insert = prepared(db, 'INSERT OR IGNORE INTO collections (id, name, kind, parent_id, query, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const c of u.collections) {
+      const taken = prepared(db, 'SELECT name FROM collections WHERE name = ? AND id <> ?').pluck().get(c.name, c.id) as string | undefined;
+      if (taken) throw new ApiError('conflict', `Another collection is now called ${quote(taken)}. Rename it, then undo again.`);
+    }
+    // A set before what is inside it (the deleted rows come as read, parents first).
+    const pending = [...u.collections];
+    while (pending.length) {
+      const i = pending.findIndex((c) => c.parent_id === null || !pending.some((p) => p.id === c.parent_id));
+      const [c] = pending.splice(i < 0 ? 0 : i, 1);
+      insert.run(c.id, c.name, c.kind, c.parent_id, c.query, c.created_at);
+    }
+    // A photo deleted from the catalogue since then stays out.
+    const member = prepared(
+      db,
+      'INSERT OR IGNORE INTO collection_assets (collection_id, asset_id, position) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM assets WHERE id = ?)',
+    );
+    for (const m of u.members) member.run(m.collection_id, m.asset_id, m.position, m.asset_id);
+    return;
+  }
+  const insert = prepared(db, 'INSERT OR IGNORE INTO keyword_vocabulary (id, path, exportable, synonyms, position) VALUES (?, ?, ?, ?, ?)');
+  for (const e of u.entries) insert.run(e.id, e.path, e.exportable, e.synonyms, e.position);
+}
+
+/** Put the library back as an edit's `library_undo` says, last change first (inside undo's transaction). */
+export function undoLibraryChanges(ctx: LibraryCtx, json: string | null): boolean {
+  if (!json) return false;
+  const list = JSON.parse(json) as LibraryUndo[];
+  for (const u of [...list].reverse()) undoOne(ctx, u);
+  return list.length > 0;
+}
