@@ -288,6 +288,11 @@ export class JobQueue {
     return r ? toView(r) : undefined;
   }
 
+  /** The state of each of `ids` still in the queue (one read for a whole batch). */
+  jobStates(ids: readonly number[]): Map<number, JobState> {
+    return this.store.states(ids);
+  }
+
   listJobs(filter: { batchId?: string; states?: JobState[]; lane?: string; limit?: number; offset?: number } = {}): JobView[] {
     return this.store.list(filter).map(toView);
   }

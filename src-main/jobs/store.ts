@@ -97,6 +97,12 @@ export class JobStore {
     return this.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
   }
 
+  /** The state of each of `ids` that exists, in one statement. */
+  states(ids: readonly number[]): Map<number, JobState> {
+    const rows = this.prepare<[string], { id: number; state: JobState }>('SELECT id, state FROM jobs WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids));
+    return new Map(rows.map((r) => [r.id, r.state]));
+  }
+
   /** The next runnable job of a lane, skipping paused batches and jobs already in flight. */
   nextRunnable(lane: string, now: number, exclude: number[]): JobRow | undefined {
     const ex = exclude.length ? exclude : [-1];

@@ -52,7 +52,7 @@ export async function runUntilSettled<R extends RunCounts>(
  * those stay in Activity to be resumed. `onCheck` sees the jobs at each look, for progress.
  * The jobs are read once, then kept current from the queue's job events (reading a batch of
  * thousands back on every event stalled the main thread); a pause arrives as a setting, not
- * always as a job event, so twice a second it reads them all again and looks.
+ * always as a job event, so twice a second it reads their states (one statement) and looks.
  */
 export function waitForJobs(
   queue: JobQueue,
@@ -65,6 +65,19 @@ export function waitForJobs(
       const j = queue.getJob(id);
       if (j) views.set(id, j);
       else views.delete(id);
+    }
+  };
+  // The look twice a second: every job's state in one read; only a job whose state moved
+  // without an event is read in full.
+  const reread = (): void => {
+    const states = queue.jobStates(jobIds);
+    for (const id of jobIds) {
+      const state = states.get(id);
+      if (state === undefined) views.delete(id);
+      else if (views.get(id)?.state !== state) {
+        const j = queue.getJob(id);
+        if (j) views.set(id, j);
+      }
     }
   };
   const settled = (): boolean => {
@@ -96,7 +109,7 @@ export function waitForJobs(
     });
     const offStatus = queue.on('status', check);
     const timer = setInterval(() => {
-      readAll();
+      reread();
       check();
     }, 500);
     check();
