@@ -1,7 +1,11 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join, normalize } from 'node:path';
-import { Server, utils } from 'ssh2';
+import { createRequire } from 'node:module';
+import type * as Ssh2 from 'ssh2';
+
+// ssh2 is CommonJS: required, so that named exports work under ESM loaders too (Playwright's).
+const { Server, utils } = createRequire(import.meta.url)('ssh2') as typeof Ssh2;
 
 // A real SFTP server on loopback for the upload tests: ssh2's own SSH server with its SFTP
 // protocol implementation, whose file operations land in the test's own directory, on a port
