@@ -15,7 +15,7 @@ async function inside(inner: Locator, outer: Locator): Promise<void> {
   const b = (await outer.boundingBox())!;
   expect(a.width).toBeGreaterThan(0);
   expect(a.x).toBeGreaterThanOrEqual(Math.floor(b.x));
-  expect(a.x + a.width).toBeLessThanOrEqual(Math.ceil(b.x + b.width));
+  expect(a.x + a.width, `${String(inner)} ends inside ${String(outer)}`).toBeLessThanOrEqual(Math.ceil(b.x + b.width));
 }
 
 test('1440 px: toolbar and sidebar fit, panels fold and stay folded, filters in use summarised', async ({ launchApp }) => {
@@ -28,7 +28,7 @@ test('1440 px: toolbar and sidebar fit, panels fold and stay folded, filters in 
   await page.keyboard.press('Control+a');
 
   const toolbar = page.locator('footer.toolbar');
-  for (const id of ['view-grid', 'action-cull', 'action-keyword', 'action-write', 'action-csv', 'toggle-scores', 'thumb-size']) {
+  for (const id of ['view-grid', 'action-cull', 'action-keyword', 'action-write', 'action-csv', 'toggle-fold-groups', 'toggle-scores', 'thumb-size']) {
     await inside(page.getByTestId(id), toolbar);
   }
   // The selection summary is read in full, not ellipsized ("N selected" is the point of it).

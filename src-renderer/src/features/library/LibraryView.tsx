@@ -384,7 +384,7 @@ export function LibraryView({ active }: { active: boolean }) {
       // S: open or close the focused photo's similar group (Lightroom's stack toggle), when groups are folded.
       s: () => {
         if (!foldGroups) {
-          toast.info('Similar groups are not folded: turn on “Fold groups” below the grid first.');
+          toast.info('Similar groups are not folded: turn on “Fold” below the grid first.');
           return;
         }
         const group = focusItem?.similarGroup;
@@ -644,8 +644,8 @@ export function LibraryView({ active }: { active: boolean }) {
                 Analyse…
               </Button>
               <span className="toolbar-sep" />
-              <Button small onClick={() => openWith('write')} disabled={!total} title="Write keywords, captions and titles into the files" data-testid="action-write">
-                Write to files…
+              <Button small onClick={() => openWith('write')} disabled={!total} title="Write to files: keywords, captions and titles into the files themselves (IPTC/XMP)" data-testid="action-write">
+                Write…
               </Button>
               <Button small onClick={() => openWith('csv')} disabled={!total} title="Export a stock agency CSV" data-testid="action-csv">
                 Export CSV…
@@ -665,8 +665,9 @@ export function LibraryView({ active }: { active: boolean }) {
                   setExpandedGroups(new Set());
                 }}
                 data-testid="toggle-fold-groups"
+                aria-label="Fold similar groups"
               />
-              Fold groups
+              Fold
             </label>
             <label className="score-toggle small" title="Show quality % and UGC class on the thumbnails">
               <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
