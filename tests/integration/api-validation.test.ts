@@ -34,9 +34,16 @@ const hostile: unknown[] = [
   42,
 ];
 
+/** Inputs in the list above that are a method's legitimate arguments (and only those). */
+const legitimate: Partial<Record<string, unknown[]>> = {
+  // The grid tells main which cells are on screen; an empty grid has none.
+  setVisibleAssets: [{ ids: [] }],
+};
+
 describe('every Api method validates its arguments', () => {
   it.each(API_METHODS.filter((m) => m !== 'pickFolder'))('%s rejects hostile input with a readable validation error', async (method) => {
     for (const args of hostile) {
+      if (legitimate[method]?.some((ok) => JSON.stringify(ok) === JSON.stringify(args))) continue;
       const res = await host.invoke(method, args);
       if (res.ok) {
         // Methods without arguments accept and ignore nothing but "no arguments": none of these is that.
