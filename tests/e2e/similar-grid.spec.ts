@@ -75,6 +75,11 @@ test('fold similar groups and open them, filter by them, find similar and go bac
   await expect(grid).toHaveAttribute('data-total', '11');
 
   // ---- Find similar: from the context menu, ranked nearest first, Escape goes back ----
+  // (The menu closes on a press elsewhere, here on another photo.)
+  await cell('A_1.jpg').click({ button: 'right' });
+  await expect(page.getByTestId('grid-menu')).toBeVisible();
+  await cell('A_2.jpg').click();
+  await expect(page.getByTestId('grid-menu')).toHaveCount(0);
   await cell('A_1.jpg').click({ button: 'right' });
   await page.getByTestId('menu-find-similar').click();
   await expect(page.getByTestId('similar-title')).toHaveText('Similar to A_1.jpg');
@@ -89,4 +94,43 @@ test('fold similar groups and open them, filter by them, find similar and go bac
   await expect(page.getByTestId('similar-view')).toHaveCount(0);
   await expect(grid).toHaveAttribute('data-total', '11');
   await expect(cell('A_1.jpg')).toHaveAttribute('data-selected', 'true');
+
+  // ---- Find similar from the loupe (Lightroom users live there): the caption's button,
+  // the photo's right-click menu and Shift+F open the same ranked view; Escape returns to the loupe ----
+  const loupe = page.getByTestId('loupe');
+  const rankedNames = async () => {
+    await expect.poll(() => items.count()).toBeGreaterThanOrEqual(2);
+    return items.evaluateAll((els) => els.map((e) => e.getAttribute('data-name')));
+  };
+  await cell('B_2.jpg').click();
+  await page.keyboard.press('e');
+  await expect(loupe).toBeVisible();
+  const b2 = await loupe.getAttribute('data-asset-id');
+  await page.getByTestId('loupe-find-similar').click();
+  await expect(page.getByTestId('similar-title')).toHaveText('Similar to B_2.jpg');
+  expect((await rankedNames()).slice(0, 2).sort()).toEqual(['B_1.jpg', 'B_3.jpg']);
+  await shot(page, 'similar-from-loupe');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('similar-view')).toHaveCount(0);
+  await expect(loupe).toHaveAttribute('data-asset-id', b2!);
+
+  // The right-click menu on the photo in the loupe.
+  await page.getByTestId('loupe').locator('.loupe-stage').click({ button: 'right' });
+  await page.getByTestId('menu-find-similar').click();
+  await expect(page.getByTestId('similar-title')).toHaveText('Similar to B_2.jpg');
+  expect((await rankedNames()).slice(0, 2).sort()).toEqual(['B_1.jpg', 'B_3.jpg']);
+  await page.getByTestId('similar-back').click();
+  await expect(loupe).toHaveAttribute('data-asset-id', b2!);
+
+  // Shift+F after stepping to the next photo in the loupe: similar to that one.
+  await page.keyboard.press('ArrowRight');
+  await expect(loupe).not.toHaveAttribute('data-asset-id', b2!);
+  const nextName = await page.locator('.loupe-name').textContent();
+  // The neighbour in capture order (either way) is another frame of burst B.
+  expect(nextName).toMatch(/^B_[13]\.jpg$/);
+  await page.keyboard.press('Shift+F');
+  await expect(page.getByTestId('similar-title')).toHaveText(`Similar to ${nextName}`);
+  expect((await rankedNames()).slice(0, 2).sort()).toEqual(['B_1.jpg', 'B_2.jpg', 'B_3.jpg'].filter((n) => n !== nextName));
+  await page.keyboard.press('Escape');
+  await expect(loupe).toBeVisible();
 });

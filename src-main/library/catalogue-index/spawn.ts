@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../core/worker-entry';
 import { nativeBindingOf, type Db } from '../db';
 import type { IndexParts, TextParts } from './parts';
 
@@ -9,22 +8,6 @@ import type { IndexParts, TextParts } from './parts';
 // CLI and the bench run TypeScript through tsx) it is the .ts file with tsx loaded into the
 // worker; in the built app electron-vite emits it as out/main/catalogue-worker.js beside the
 // main bundle (electron.vite.config.ts).
-
-function workerEntry(): { url: URL | string; eval?: boolean } {
-  const here = import.meta.url;
-  if (/\.ts$/.test(new URL(here).pathname)) {
-    // As bin/tagsmith.js does: tsx registered in the worker, then the TypeScript entry imported.
-    // (require.resolve gives the CommonJS build; the worker imports the ES module build beside it.)
-    const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-    const entry = new URL('./build-worker.ts', here).href;
-    return { url: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`, eval: true };
-  }
-  for (const rel of ['./catalogue-worker.js', '../catalogue-worker.js']) {
-    const url = new URL(rel, here);
-    if (existsSync(fileURLToPath(url))) return { url };
-  }
-  throw new Error(`The catalogue index worker (catalogue-worker.js) is missing beside ${fileURLToPath(here)}: the app's build is incomplete; reinstall Tagsmith.`);
-}
 
 export interface WorkerBuild<T> {
   /** The parts, or null when cancelled. */
@@ -36,7 +19,7 @@ export interface WorkerBuild<T> {
 export function buildInWorker(db: Db, what: 'all'): WorkerBuild<IndexParts>;
 export function buildInWorker(db: Db, what: 'text'): WorkerBuild<TextParts>;
 export function buildInWorker(db: Db, what: 'all' | 'text'): WorkerBuild<IndexParts | TextParts> {
-  const entry = workerEntry();
+  const entry = workerEntry(import.meta.url, { source: './build-worker.ts', built: 'catalogue-worker.js', what: 'The catalogue index worker' });
   const worker = new Worker(entry.url, { workerData: { file: db.name, nativeBinding: nativeBindingOf(db), what }, eval: entry.eval ?? false });
   let cancelled = false;
   const done = new Promise<IndexParts | TextParts | null>((resolve, reject) => {

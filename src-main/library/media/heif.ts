@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../core/worker-entry';
 import { HeifDecodeError, type HeifPixels } from './heif-types';
 import type { HeifReply, HeifRequest } from './heif-worker';
 
@@ -14,23 +12,6 @@ export { HeifDecodeError, type HeifPixels } from './heif-types';
 // WebAssembly memory grows to ~200 MB for a 12 MP photo and never shrinks otherwise).
 
 const IDLE_MS = 60_000;
-
-function workerEntry(): { url: URL | string; eval?: boolean } {
-  const here = import.meta.url;
-  if (/\.ts$/.test(new URL(here).pathname)) {
-    // From the sources (tests, the CLI and the bench run TypeScript through tsx): tsx
-    // registered in the worker, then the TypeScript entry imported.
-    const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-    const entry = new URL('./heif-worker.ts', here).href;
-    return { url: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`, eval: true };
-  }
-  // The built app: electron-vite emits it as out/main/heif-worker.js beside the main bundle.
-  for (const rel of ['./heif-worker.js', '../heif-worker.js']) {
-    const url = new URL(rel, here);
-    if (existsSync(fileURLToPath(url))) return { url };
-  }
-  throw new Error(`The HEIF decoder (heif-worker.js) is missing beside ${fileURLToPath(here)}: the app's build is incomplete; reinstall Tagsmith.`);
-}
 
 interface Waiting {
   resolve: (r: HeifReply) => void;
@@ -48,7 +29,7 @@ function failAll(err: Error): void {
 }
 
 function startWorker(): Worker {
-  const entry = workerEntry();
+  const entry = workerEntry(import.meta.url, { source: './heif-worker.ts', built: 'heif-worker.js', what: 'The HEIF decoder' });
   const w = new Worker(entry.url, { eval: entry.eval ?? false });
   w.on('message', (reply: HeifReply) => {
     const job = waiting.get(reply.id);

@@ -16,6 +16,7 @@ import { Loupe } from '../loupe/Loupe';
 import { useKeyboard } from '../../state/useKeyboard';
 import { useSelection } from '../../state/useSelection';
 import { useDebounced } from '../../state/useDebounced';
+import { useDismiss } from '../../state/useDismiss';
 import { isNumberIn, isOneOf, isPlainObject, usePersistentState } from '../../state/viewState';
 import { useToast } from '../../ui/Toasts';
 import { Button, IconButton, Spinner } from '../../ui/primitives';
@@ -82,6 +83,8 @@ export function LibraryView({ active }: { active: boolean }) {
   const [expandedGroups, setExpandedGroups] = useState<ReadonlySet<number>>(new Set());
   // "Find similar": the photo it started from (the view is 'similar' while it is shown), and the grid's context menu.
   const [similarTo, setSimilarTo] = useState<number | null>(null);
+  // Where Escape or Back leaves "Find similar" for: the view it was opened from (grid or loupe).
+  const [similarFrom, setSimilarFrom] = useState<'grid' | 'loupe'>('grid');
   const [cellMenu, setCellMenu] = useState<{ id: number; x: number; y: number } | null>(null);
   // What compare and survey show, fixed when they open (Lightroom: the selection at that moment).
   const [judging, setJudging] = useState<{ ids: number[]; select: number; candidate: number; key: number; group?: 'burst' | 'similar' }>({ ids: [], select: 0, candidate: 0, key: 0 });
@@ -135,6 +138,13 @@ export function LibraryView({ active }: { active: boolean }) {
   }, [filters, debouncedText]);
   const { store, total, version } = useAssetPages(query);
   const { sel, select, selectAll, clear, focusAt } = useSelection(store, version, toast.error);
+  /** "Find similar" for one photo (the grid's or the loupe's menu, the loupe's button): the ranked view, left for where it came from. */
+  const findSimilar = useCallback((id: number, from: 'grid' | 'loupe') => {
+    setSimilarTo(id);
+    setSimilarFrom(from);
+    setCellMenu(null);
+    setView('similar');
+  }, []);
   const onCellMenu = useCallback((index: number, x: number, y: number) => {
     const item = store.get(index);
     if (item) setCellMenu({ id: item.id, x, y });
@@ -336,17 +346,7 @@ export function LibraryView({ active }: { active: boolean }) {
   );
 
   // The grid's context menu closes on any press elsewhere or Escape.
-  useEffect(() => {
-    if (!cellMenu) return;
-    const close = () => setCellMenu(null);
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
-    window.addEventListener('mousedown', close);
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('mousedown', close);
-      window.removeEventListener('keydown', onKey);
-    };
-  }, [cellMenu]);
+  useDismiss(cellMenu !== null, () => setCellMenu(null));
 
   useKeyboard(active && !cellMenu && view !== 'review' && view !== 'cull' && view !== 'compare' && view !== 'survey' && view !== 'similar', {
     focusSearch: () => {
@@ -492,11 +492,22 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'survey' && judging.ids.length > 1) {
     centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
   } else if (view === 'similar' && similarTo !== null) {
-    centre = <SimilarView key={similarTo} assetId={similarTo} active={active} onExit={() => setView('grid')} onShow={(id) => void showInGrid(id)} />;
+    centre = <SimilarView key={similarTo} assetId={similarTo} active={active} onExit={() => setView(similarFrom === 'loupe' && sel.focus !== null ? 'loupe' : 'grid')} onShow={(id) => void showInGrid(id)} />;
   } else if (view === 'cull') {
     centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
   } else if (view === 'loupe' && sel.focus !== null) {
-    centre = <Loupe item={focusItem} index={sel.focus} total={total} onStep={(d) => step(d)} info={loupeInfo} zoomed={loupeZoomed} />;
+    centre = (
+      <Loupe
+        item={focusItem}
+        index={sel.focus}
+        total={total}
+        onStep={(d) => step(d)}
+        info={loupeInfo}
+        zoomed={loupeZoomed}
+        onFindSimilar={(id) => findSimilar(id, 'loupe')}
+        onMenu={(id, x, y) => setCellMenu({ id, x, y })}
+      />
+    );
   } else {
     centre = (
       <CellDecorationsContext.Provider value={cellDecorations}>
@@ -717,11 +728,7 @@ export function LibraryView({ active }: { active: boolean }) {
             type="button"
             role="menuitem"
             data-testid="menu-find-similar"
-            onClick={() => {
-              setSimilarTo(cellMenu.id);
-              setCellMenu(null);
-              setView('similar');
-            }}
+            onClick={() => findSimilar(cellMenu.id, view === 'loupe' ? 'loupe' : 'grid')}
           >
             Find similar
           </button>

@@ -7,7 +7,7 @@ import { useAssetDetail } from '../inspector/Inspector';
 import { IconChevronLeft, IconChevronRight } from '../../ui/icons';
 import { LabelDot } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
-import { formatCount, Spinner } from '../../ui/primitives';
+import { Button, formatCount, Spinner } from '../../ui/primitives';
 import { FaceOverlay } from '../analysis/FaceOverlay';
 import { exposureLine, formatBias, formatFlash, formatFocal } from '../../ui/exposure';
 import type { AssetDetail } from '../../../../src-preload/contract';
@@ -35,16 +35,24 @@ function InfoOverlay({ a }: { a: AssetDetail }) {
   );
 }
 
-export function Loupe({ item, index, total, onStep, info = false, zoomed = false }: { item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void; info?: boolean; /** Open at 100 % (Z from the grid). */ zoomed?: boolean }) {
+export function Loupe({
+  item, index, total, onStep, info = false, zoomed = false, onFindSimilar, onMenu,
+}: {
+  item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void; info?: boolean; /** Open at 100 % (Z from the grid). */ zoomed?: boolean;
+  /** "Find similar" for the photo shown (the caption's button, Shift+F). */
+  onFindSimilar?(id: number): void;
+  /** A right-click on the photo: the library's photo menu (Find similar…) at that point. */
+  onMenu?(id: number, x: number, y: number): void;
+}) {
   const { mediaUrl } = useClient();
   const detail = useAssetDetail(item?.id ?? null);
   const a = detail.data && detail.data.id === item?.id ? detail.data : undefined;
   // 100 % stays on while stepping from photo to photo (Lightroom keeps the zoom).
   const [zoom, setZoom] = useState<Zoom>(zoomed ? { ...FIT, on: true } : FIT);
   const zoomable = !!a && a.kind === 'image' && !!(a.preview || a.thumb);
-  const keys = useRef({ zoom, zoomable });
+  const keys = useRef({ zoom, zoomable, similar: () => {} });
   useEffect(() => {
-    keys.current = { zoom, zoomable };
+    keys.current = { zoom, zoomable, similar: () => item && onFindSimilar?.(item.id) };
   });
   // Z toggles 100 %; at 100 % the arrows pan instead of stepping. Captured before the
   // library's keys, which skip what is handled here.
@@ -53,8 +61,15 @@ export function Loupe({ item, index, total, onStep, info = false, zoomed = false
       const t = e.target as HTMLElement | null;
       if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)))) return;
       if (document.querySelector('[role="dialog"]')) return;
-      const { zoom: z, zoomable: can } = keys.current;
+      const { zoom: z, zoomable: can, similar } = keys.current;
       const key = e.key.toLowerCase();
+      // Shift+F: "Find similar" for the photo shown (F alone stays free for full screen).
+      if (key === 'f' && e.shiftKey) {
+        e.preventDefault();
+        e.stopPropagation();
+        similar();
+        return;
+      }
       const pan: Record<string, [number, number]> = { arrowleft: [-1, 0], arrowright: [1, 0], arrowup: [0, -1], arrowdown: [0, 1] };
       if (key === 'z' && can) setZoom(toggled(z));
       else if (z.on && can && pan[key]) setZoom(panned(z, pan[key][0] * ARROW_PAN, pan[key][1] * ARROW_PAN));
@@ -74,7 +89,17 @@ export function Loupe({ item, index, total, onStep, info = false, zoomed = false
   else body = <p className="muted">No preview can be shown for this file{a.errors[0] ? `: ${a.errors[0].reason}` : '.'}</p>;
 
   return (
-    <div className="loupe" data-testid="loupe" data-asset-id={item?.id ?? ''} data-zoom={zoom.on ? '100' : 'fit'}>
+    <div
+      className="loupe"
+      data-testid="loupe"
+      data-asset-id={item?.id ?? ''}
+      data-zoom={zoom.on ? '100' : 'fit'}
+      onContextMenu={(e) => {
+        if (!item || !onMenu) return;
+        e.preventDefault();
+        onMenu(item.id, e.clientX, e.clientY);
+      }}
+    >
       <div className={`loupe-stage${zoomable ? ' is-zoomable' : ''}`}>{body}</div>
       {a && a.kind === 'image' && !zoom.on && <FaceOverlay key={a.id} assetId={a.id} imgSelector='[data-testid="loupe-img"]' />}
       {a && info && <InfoOverlay a={a} />}
@@ -92,6 +117,11 @@ export function Loupe({ item, index, total, onStep, info = false, zoomed = false
           <span className="muted">
             {formatCount(index + 1)} / {formatCount(total)}
           </span>
+          {onFindSimilar && (
+            <Button small data-testid="loupe-find-similar" title="Find similar photos, nearest first (Shift+F, or right-click the photo)" onClick={() => onFindSimilar(item.id)}>
+              Find similar
+            </Button>
+          )}
           <span className="muted small">{zoom.on ? 'Z or click: fit · drag or arrows: pan' : 'Z or click: 100 %'} · Esc or G: grid · ←/→: step · 0–5: rate · 6–9: label · I: info</span>
         </div>
       )}
