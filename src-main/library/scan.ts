@@ -387,6 +387,7 @@ class BatchWriter {
   private readonly addError;
   private readonly readLibrary;
   private readonly applyMerged;
+  private readonly applyRejected;
 
   constructor(
     private readonly ctx: LibraryCtx,
@@ -434,8 +435,13 @@ class BatchWriter {
       'SELECT id FROM assets WHERE content_hash = ? AND removed_at IS NOT NULL ORDER BY removed_at DESC LIMIT 1',
     );
     this.clearErrors = db.prepare('DELETE FROM scan_errors WHERE asset_id = ?');
-    this.readLibrary = db.prepare<[number], Omit<Required<ManagedFields>, 'keywords' | 'rejected'>>(
-      'SELECT caption, title, rating, headline, creator, copyright, credit, city, country, color_label AS label FROM assets WHERE id = ?',
+    this.readLibrary = db.prepare<[number], Omit<Required<ManagedFields>, 'keywords' | 'rejected'> & { flag: string | null }>(
+      'SELECT caption, title, rating, headline, creator, copyright, credit, city, country, color_label AS label, flag FROM assets WHERE id = ?',
+    );
+    // The reject flag follows the file's XMP Rating -1 as the merge decided; a pick stays a
+    // pick unless the file is now rejected (XMP has no pick).
+    this.applyRejected = db.prepare(
+      "UPDATE assets SET flag = CASE WHEN @rejected = 1 THEN 'reject' WHEN flag = 'reject' THEN NULL ELSE flag END WHERE id = @id",
     );
     this.applyMerged = db.prepare(
       `UPDATE assets SET caption = @caption, title = @title, rating = @rating, headline = @headline, creator = @creator,
@@ -465,13 +471,15 @@ class BatchWriter {
     // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).
     const fileFields: Partial<ManagedFields> = {
       keywords: r.meta.keywords, caption: r.meta.caption, title: r.meta.title, rating: r.meta.rating ?? 0, ...r.meta.rights,
-      label: r.meta.colorLabel,
+      label: r.meta.colorLabel, rejected: r.meta.rejected,
     };
 
     let id: number;
     if (existing) {
       id = existing.id;
       const base = r.problems.some((p) => p.stage === 'metadata') ? undefined : getFileSnapshot(this.ctx, id);
+      // A snapshot recorded before the reject was tracked: the file was not known as rejected.
+      if (base && base.rejected === undefined) base.rejected = false;
       const library = base ? this.libraryValues(id) : null;
       this.update.run({ ...params, id });
       if (base && library) {
@@ -486,11 +494,14 @@ class BatchWriter {
           headline: m.headline ?? null, creator: m.creator ?? null, copyright: m.copyright ?? null,
           credit: m.credit ?? null, city: m.city ?? null, country: m.country ?? null, label: m.label ?? null,
         });
+        // Rejected (or un-rejected) in another program, e.g. Lightroom's X: the flag follows.
+        if (m.rejected !== undefined) this.applyRejected.run({ id, rejected: m.rejected ? 1 : 0 });
         recordFileRead(this.ctx, id, fileFields, merge.conflicts);
       } else {
         // Never compared before (or unreadable metadata): keep everything either side has.
         const before = getAssetKeywords(this.ctx.db, id);
         setAssetKeywords(this.ctx.db, id, [...before, ...r.meta.keywords]);
+        if (r.meta.rejected) this.applyRejected.run({ id, rejected: 1 });
         if (base === null) recordFileRead(this.ctx, id, fileFields);
       }
       if (existing.removed_at === null) this.summary.updated++;
@@ -520,8 +531,8 @@ class BatchWriter {
   }
 
   private libraryValues(id: number): ManagedFields {
-    const row = this.readLibrary.get(id)!;
-    return { ...row, keywords: getAssetKeywords(this.ctx.db, id) };
+    const { flag, ...row } = this.readLibrary.get(id)!;
+    return { ...row, rejected: flag === 'reject', keywords: getAssetKeywords(this.ctx.db, id) };
   }
 
   /** A vanished row of this scan with the same content, else a previously removed one. */

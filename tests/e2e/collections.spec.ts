@@ -65,6 +65,13 @@ test('collections: drag photos onto a new collection, custom order, Delete and B
   await expect(cells).toHaveCount(2);
   await expect.poll(names).toEqual([second, first]);
 
+  // The context menu closes with Escape, changing nothing.
+  await row('Portfolio').click({ button: 'right' });
+  await expect(page.getByTestId('collection-menu')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('collection-menu')).toHaveCount(0);
+  await expect(collection('Portfolio').getByTestId('collection-target')).toHaveCount(0);
+
   // The target collection: set from the context menu (shown with a +), then B adds to it.
   await row('Portfolio').click({ button: 'right' });
   await page.getByTestId('collection-menu-target').click();

@@ -75,6 +75,11 @@ test('fold similar groups and open them, filter by them, find similar and go bac
   await expect(grid).toHaveAttribute('data-total', '11');
 
   // ---- Find similar: from the context menu, ranked nearest first, Escape goes back ----
+  // (The menu closes on a press elsewhere, here on another photo.)
+  await cell('A_1.jpg').click({ button: 'right' });
+  await expect(page.getByTestId('grid-menu')).toBeVisible();
+  await cell('A_2.jpg').click();
+  await expect(page.getByTestId('grid-menu')).toHaveCount(0);
   await cell('A_1.jpg').click({ button: 'right' });
   await page.getByTestId('menu-find-similar').click();
   await expect(page.getByTestId('similar-title')).toHaveText('Similar to A_1.jpg');

@@ -73,4 +73,49 @@ describe('rejects read from files', () => {
     expect(rating(join(photos, 'three.jpg'))).toBe('3');
     expect(await names(['--flag', 'reject'])).toEqual(['IMG_7.cr2', 'rejected.jpg']);
   });
+
+  it('follows a reject (and an un-reject) made in another program when the changed file is rescanned', { timeout: 300_000 }, async () => {
+    // Its own folder: the first scan sees nothing rejected, then a user rejects in Lightroom.
+    const dir = join(root, 'later');
+    mkdirSync(dir);
+    const jpeg = (name: string) => sharp({ create: { width: 48, height: 32, channels: 3, background: '#456' } }).jpeg().toFile(join(dir, name));
+    await jpeg('keep.jpg');
+    exiftool('-XMP-xmp:Rating=2', '-XMP-dc:Subject=Strand', join(dir, 'keep.jpg'));
+    await jpeg('was-out.jpg');
+    exiftool('-XMP-xmp:Rating=-1', join(dir, 'was-out.jpg'));
+    await sharp({ create: { width: 48, height: 32, channels: 3, background: '#654' } }).tiff().toFile(join(dir, 'IMG_8.cr2'));
+    const sidecar = (value: number) => writeFileSync(join(dir, 'IMG_8.xmp'), `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="${value}"/></rdf:RDF></x:xmpmeta>`);
+    sidecar(3);
+    const index = async () => {
+      const r = await cli(['index', dir, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+    };
+    const names = async (args: string[]) => (JSON.parse((await cli(['search', ...args, '--json'])).stdout) as { path: string }[])
+      .filter((a) => a.path.startsWith(`${dir}/`)).map((a) => a.path.slice(dir.length + 1)).sort();
+    const show = async (name: string) => JSON.parse((await cli(['show', join(dir, name), '--json'])).stdout) as { rating: number; keywords: string[] };
+
+    await index();
+    expect(await names(['--flag', 'reject'])).toEqual(['was-out.jpg']);
+
+    // Rejected in another program: in the file (keep.jpg) and in a RAW's sidecar; was-out.jpg
+    // is un-rejected there and given 4 stars.
+    exiftool('-XMP-xmp:Rating=-1', join(dir, 'keep.jpg'));
+    exiftool('-XMP-xmp:Rating=4', join(dir, 'was-out.jpg'));
+    sidecar(-1);
+    await index();
+    expect(await names(['--flag', 'reject'])).toEqual(['IMG_8.cr2', 'keep.jpg']);
+    expect(await names(['--flag', 'none'])).toEqual(['was-out.jpg']);
+    expect(await show('was-out.jpg')).toMatchObject({ rating: 4 });
+    expect(await show('keep.jpg')).toMatchObject({ rating: 0, keywords: ['Strand'] });
+
+    // And un-rejected again: the flag goes, the stars the file now holds are read.
+    exiftool('-XMP-xmp:Rating=5', join(dir, 'keep.jpg'));
+    sidecar(1);
+    await index();
+    expect(await names(['--flag', 'reject'])).toEqual([]);
+    expect(await names(['--flag', 'none'])).toEqual(['IMG_8.cr2', 'keep.jpg', 'was-out.jpg']);
+    expect(await show('keep.jpg')).toMatchObject({ rating: 5, keywords: ['Strand'] });
+    expect(rating(join(dir, 'keep.jpg'))).toBe('5');
+  });
 });

@@ -1,5 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { CollectionInfo, CollectionKind, SmartQuery } from '../../../../src-preload/contract';
+import { useDismiss } from '../../state/useDismiss';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, IconButton, Section, formatCount } from '../../ui/primitives';
 import { IconPlus } from '../../ui/icons';
@@ -79,17 +80,7 @@ export function CollectionList({ collections, activeId, onActivate, targetId, on
   const [menu, setMenu] = useState<{ c: CollectionInfo; x: number; y: number } | null>(null);
   const [dropOn, setDropOn] = useState<number | null>(null);
 
-  useEffect(() => {
-    if (!menu) return;
-    const close = () => setMenu(null);
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
-    window.addEventListener('mousedown', close);
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('mousedown', close);
-      window.removeEventListener('keydown', onKey);
-    };
-  }, [menu]);
+  useDismiss(menu !== null, () => setMenu(null));
 
   const depthOf = new Map<number, number>();
   for (const c of list) depthOf.set(c.id, c.parentId !== null ? (depthOf.get(c.parentId) ?? 0) + 1 : 0);

@@ -16,6 +16,7 @@ import { Loupe } from '../loupe/Loupe';
 import { useKeyboard } from '../../state/useKeyboard';
 import { useSelection } from '../../state/useSelection';
 import { useDebounced } from '../../state/useDebounced';
+import { useDismiss } from '../../state/useDismiss';
 import { isNumberIn, isOneOf, isPlainObject, usePersistentState } from '../../state/viewState';
 import { useToast } from '../../ui/Toasts';
 import { Button, IconButton, Spinner } from '../../ui/primitives';
@@ -345,17 +346,7 @@ export function LibraryView({ active }: { active: boolean }) {
   );
 
   // The grid's context menu closes on any press elsewhere or Escape.
-  useEffect(() => {
-    if (!cellMenu) return;
-    const close = () => setCellMenu(null);
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
-    window.addEventListener('mousedown', close);
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('mousedown', close);
-      window.removeEventListener('keydown', onKey);
-    };
-  }, [cellMenu]);
+  useDismiss(cellMenu !== null, () => setCellMenu(null));
 
   useKeyboard(active && !cellMenu && view !== 'review' && view !== 'cull' && view !== 'compare' && view !== 'survey' && view !== 'similar', {
     focusSearch: () => {
