@@ -138,7 +138,7 @@ export async function benchSimilarity(workDir: string): Promise<AreaResult> {
         const stallMs = lag.max / 1e6;
         const idleMs = idle.max / 1e6;
         figures.push({
-          area: 'similarity', name: `main thread's longest stall while ${n.toLocaleString('en')} pictures are grouped and stored in the worker (${round(workerMs / 1000, 1)} s)`, value: round(stallMs, 1), unit: 'ms',
+          area: 'similarity', name: `main thread's longest stall while ${n.toLocaleString('en')} pictures are grouped in the worker and stored (${round(workerMs / 1000, 1)} s)`, value: round(stallMs, 1), unit: 'ms',
           reference: { name: 'the longest stall of an idle main thread over as long', value: round(idleMs, 1), unit: 'ms' }, ratio: null, target: '<= idle + 20 ms',
           status: groupsCurrent(ctx.db) && stallMs <= idleMs + 20 ? 'PASS' : 'FAIL',
         });
