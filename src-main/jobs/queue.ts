@@ -10,13 +10,18 @@ import { CANCEL_UNCONFIRMED, CANCEL_UNCONFIRMED_MESSAGE, cancelRemoteTask } from
 import { checkCaps, previewBatch, validateCaps } from './caps';
 import { QueueEmitter } from './events';
 import { QueueHolds } from './holds';
-import { DEFAULT_TUNING, type JobContext, type JobHandler, type QueueTuning, type Tuning } from './job-handler';
+import { DEFAULT_TUNING, type JobContext, type JobDescription, type JobHandler, type QueueTuning, type Tuning } from './job-handler';
 import { LOCAL, LOCAL_LANE_PREFIX, Lanes, isLocalLane, laneOf } from './lanes';
 import { sleep } from './rate';
 import { settleFailure, type StopIntent } from './retry';
 import { JobStore, toView, type JobRow } from './store';
 import type { BatchPreview, BatchView, JobSpec, JobState, JobView, LaneView, QueueCaps, QueueEvents, QueueHold, QueueStatus } from './types';
 
+
+/** Jobs queued per transaction by enqueueBatchInSteps. */
+const ENQUEUE_STEP = 100;
+
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface JobQueueOptions {
   db: Db;
@@ -44,6 +49,8 @@ export class JobQueue {
   private readonly holds: QueueHolds;
   private readonly events: QueueEmitter;
   private reserved = 0;
+  /** Batches this queue is queueing in steps right now (enqueueBatchInSteps). */
+  private readonly staging = new Set<string>();
   private started = false;
   private stopped = false;
   private wakeTimer: NodeJS.Timeout | null = null;
@@ -91,6 +98,9 @@ export class JobQueue {
     this.stopped = false;
     const rows = this.store.runningRows();
     this.opts.db.transaction(() => {
+      // A batch still staged was cut short while it was being queued (a crash): none of its
+      // jobs ran; it goes, so nothing of a half batch is ever sent, billed or written.
+      this.store.dropStaged(null, [...this.staging]);
       for (const r of rows) {
         if (r.task_id) this.store.update(r.id, { state: 'queued' });
         else if (r.phase === 'sent') {
@@ -140,12 +150,7 @@ export class JobQueue {
   enqueue(spec: JobSpec, batchId: string | null = null): JobView {
     const d = this.handlerOf(spec.kind).describe(spec.payload as never);
     if (d.endpoint === LOCAL && d.lane && !isLocalLane(d.lane)) throw new Error(`A local job's lane must start with '${LOCAL_LANE_PREFIX}'.`);
-    const cached = d.cacheKey ? this.store.cacheGet(d.cacheKey) : undefined;
-    const id = this.store.insertJob({
-      batchId, kind: spec.kind, endpoint: d.endpoint, lane: d.lane ?? laneOf(d.endpoint), payload: JSON.stringify(spec.payload ?? null),
-      cacheKey: d.cacheKey ?? null, billingKey: d.billingKey ?? null,
-      ...(cached !== undefined ? { state: 'done' as const, result: JSON.stringify(cached), fromCache: true } : {}),
-    });
+    const id = this.insertJob(spec, d, batchId);
     const view = toView(this.store.get(id)!);
     this.events.emit('job', view);
     if (this.started) queueMicrotask(() => this.pump());
@@ -171,6 +176,65 @@ export class JobQueue {
     this.events.emit('batch', batch);
     if (this.started) this.pump();
     return { batch, jobIds };
+  }
+
+  /**
+   * Queue many jobs as one batch, a chunk at a time with the event loop let run in between (a
+   * thousand-photo write queued in one transaction held the main thread ~85 ms on a busy
+   * machine). The same batch as enqueueBatch, for the user: all validated first (one bad
+   * payload queues nothing); the batch stays staged (none of its jobs runs, it is not listed)
+   * until one last transaction makes it runnable; a crash before that leaves a staged batch
+   * that start() deletes with its jobs, so no job of it is ever sent, billed or written twice.
+   * Resolves once the batch is runnable; each job's event follows, a chunk at a time.
+   */
+  async enqueueBatchInSteps(label: string, specs: JobSpec[], step = ENQUEUE_STEP): Promise<{ batch: BatchView; jobIds: number[] }> {
+    const described = specs.map((s) => this.handlerOf(s.kind).describe(s.payload as never));
+    for (const d of described) if (d.endpoint === LOCAL && d.lane && !isLocalLane(d.lane)) throw new Error(`A local job's lane must start with '${LOCAL_LANE_PREFIX}'.`);
+    const id = randomUUID();
+    const jobIds: number[] = [];
+    const db = this.opts.db;
+    this.store.insertBatch(id, label, true);
+    this.staging.add(id);
+    try {
+      for (let i = 0; i < specs.length; i += step) {
+        if (i > 0) await yieldToLoop();
+        db.transaction(() => {
+          for (let k = i; k < Math.min(i + step, specs.length); k++) jobIds.push(this.insertJob(specs[k], described[k], id));
+        })();
+      }
+      // The last step: runnable all at once, or not at all.
+      const sealed = db.transaction(() => this.store.batchSize(id) === specs.length && this.store.unstageBatch(id))();
+      if (!sealed) {
+        throw new Error(`The batch "${label}" was removed while it was being queued (another Tagsmith window or command started its queue at that moment); none of it ran. Start it again.`);
+      }
+    } catch (e) {
+      // Nothing of a staged batch has run: it goes entirely.
+      if (db.open) this.store.dropStaged(id);
+      throw e;
+    } finally {
+      this.staging.delete(id);
+    }
+    const batch = this.store.batch(id)!;
+    this.events.emit('batch', batch);
+    if (this.started) this.pump();
+    for (let i = 0; i < jobIds.length; i += step) {
+      if (i > 0) await yieldToLoop();
+      for (const j of jobIds.slice(i, i + step)) {
+        const r = this.store.get(j);
+        if (r) this.events.emit('job', toView(r));
+      }
+    }
+    return { batch, jobIds };
+  }
+
+  /** One job's row, its cached answer (if any) making it done at once. */
+  private insertJob(spec: JobSpec, d: JobDescription, batchId: string | null): number {
+    const cached = d.cacheKey ? this.store.cacheGet(d.cacheKey) : undefined;
+    return this.store.insertJob({
+      batchId, kind: spec.kind, endpoint: d.endpoint, lane: d.lane ?? laneOf(d.endpoint), payload: JSON.stringify(spec.payload ?? null),
+      cacheKey: d.cacheKey ?? null, billingKey: d.billingKey ?? null,
+      ...(cached !== undefined ? { state: 'done' as const, result: JSON.stringify(cached), fromCache: true } : {}),
+    });
   }
 
   /** How many billable calls a batch would make (cache hits and in-batch duplicates excluded) and whether it fits the caps. */

@@ -89,8 +89,29 @@ export class JobStore {
     return Number(info.lastInsertRowid);
   }
 
-  insertBatch(id: string, label: string): void {
-    this.prepare('INSERT INTO job_batches (id, label, created_at) VALUES (?, ?, ?)').run(id, label, this.now());
+  /** A new batch; a staged one (queued a chunk at a time) runs nothing and is not listed until unstageBatch. */
+  insertBatch(id: string, label: string, staged = false): void {
+    this.prepare('INSERT INTO job_batches (id, label, created_at, staged) VALUES (?, ?, ?, ?)').run(id, label, this.now(), staged ? 1 : 0);
+  }
+
+  /** Make a staged batch runnable; false when it is gone (removed as a crash's leftover by another process's start). */
+  unstageBatch(id: string): boolean {
+    return this.prepare('UPDATE job_batches SET staged = 0 WHERE id = ? AND staged = 1').run(id).changes > 0;
+  }
+
+  /** How many jobs a batch holds, whatever their state. */
+  batchSize(id: string): number {
+    return this.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM jobs WHERE batch_id = ?').get(id)!.n;
+  }
+
+  /**
+   * Delete staged batches and their jobs (none of which ran): `id`'s, or (null) every one a
+   * crash left, but for those being queued by this process (`keep`). Returns how many.
+   */
+  dropStaged(id: string | null, keep: readonly string[] = []): number {
+    return id === null
+      ? this.prepare('DELETE FROM job_batches WHERE staged = 1 AND id NOT IN (SELECT value FROM json_each(?))').run(JSON.stringify(keep)).changes
+      : this.prepare('DELETE FROM job_batches WHERE id = ? AND staged = 1').run(id).changes;
   }
 
   get(id: number): JobRow | undefined {
@@ -108,7 +129,7 @@ export class JobStore {
     const ex = exclude.length ? exclude : [-1];
     return this.prepare<unknown[], JobRow>(`SELECT j.* FROM jobs j LEFT JOIN job_batches b ON b.id = j.batch_id
       WHERE j.state = 'queued' AND j.lane = ? AND (j.retry_after IS NULL OR j.retry_after <= ?)
-        AND (b.id IS NULL OR (b.paused = 0 AND b.cancelled = 0))
+        AND (b.id IS NULL OR (b.paused = 0 AND b.cancelled = 0 AND b.staged = 0))
         AND j.id NOT IN (${ex.map(() => '?').join(',')})
       ORDER BY j.id LIMIT 1`).get(lane, now, ...ex);
   }
@@ -117,7 +138,7 @@ export class JobStore {
   queuedLanes(): { lane: string; n: number; earliest: number | null }[] {
     return this.prepare<[], { lane: string; n: number; earliest: number | null }>(`SELECT j.lane, COUNT(*) AS n, MIN(j.retry_after) AS earliest
       FROM jobs j LEFT JOIN job_batches b ON b.id = j.batch_id
-      WHERE j.state = 'queued' AND (b.id IS NULL OR (b.paused = 0 AND b.cancelled = 0)) GROUP BY j.lane`).all();
+      WHERE j.state = 'queued' AND (b.id IS NULL OR (b.paused = 0 AND b.cancelled = 0 AND b.staged = 0)) GROUP BY j.lane`).all();
   }
 
   update(id: number, patch: Partial<Omit<JobRow, 'id'>>): void {
@@ -164,7 +185,7 @@ export class JobStore {
   }
 
   batches(limit = 100): BatchView[] {
-    return this.prepare<[number], { id: string }>('SELECT id FROM job_batches ORDER BY created_at DESC LIMIT ?').all(limit).map((r) => this.batch(r.id)!);
+    return this.prepare<[number], { id: string }>('SELECT id FROM job_batches WHERE staged = 0 ORDER BY created_at DESC LIMIT ?').all(limit).map((r) => this.batch(r.id)!);
   }
 
   list(filter: { batchId?: string; states?: JobState[]; lane?: string; limit?: number; offset?: number } = {}): JobRow[] {
@@ -178,7 +199,8 @@ export class JobStore {
   }
 
   countByState(): Partial<Record<JobState, number>> {
-    return Object.fromEntries(this.prepare<[], { state: JobState; n: number }>('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state').all().map((r) => [r.state, r.n]));
+    return Object.fromEntries(this.prepare<[], { state: JobState; n: number }>(`SELECT state, COUNT(*) AS n FROM jobs
+      WHERE batch_id IS NULL OR batch_id NOT IN (SELECT id FROM job_batches WHERE staged = 1) GROUP BY state`).all().map((r) => [r.state, r.n]));
   }
 
   runningRows(): JobRow[] {

@@ -52,7 +52,7 @@ export async function writeThroughQueue(ctx: LibraryCtx, queue: JobQueue, ids: r
   if (missing.length) {
     throw new ApiError('not_found', `${missing.length === 1 ? 'One of the selected items is' : `${missing.length} of the selected items are`} no longer in the library. Refresh and try again.`);
   }
-  const { batch, jobIds } = queue.enqueueBatch(label, ids.map((assetId) => ({ kind: WRITE_KIND, payload: { assetId } })));
+  const { batch, jobIds } = await queue.enqueueBatchInSteps(label, ids.map((assetId) => ({ kind: WRITE_KIND, payload: { assetId } })));
   await waitForJobs(queue, jobIds, { lane: WRITE_LANE, batchId: batch.id });
   const results = jobIds.map((id, i): WriteSummary => {
     const j = queue.getJob(id)!;

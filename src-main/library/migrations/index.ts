@@ -31,6 +31,7 @@ import { migration as m025 } from './025-upload-host-keys';
 import { migration as m026 } from './026-similar-groups-quality';
 import { migration as m027 } from './027-thumb-state';
 import { migration as m028 } from './028-library-undo';
+import { migration as m029 } from './029-staged-job-batches';
 
 export type { Migration } from './migration';
 
@@ -63,4 +64,5 @@ export const migrations: Migration[] = [
   m026,
   m027,
   m028,
+  m029,
 ];
