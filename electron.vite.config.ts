@@ -14,6 +14,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src-main/index.ts'),
           'catalogue-worker': resolve(__dirname, 'src-main/library/catalogue-index/build-worker.ts'),
           'heif-worker': resolve(__dirname, 'src-main/library/media/heif-worker.ts'),
+          'pixel-worker': resolve(__dirname, 'src-main/library/media/pixel-worker.ts'),
         },
       },
     },

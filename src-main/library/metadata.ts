@@ -353,6 +353,42 @@ function jpegHasOpaqueSegments(buf: Buffer): boolean {
   return false;
 }
 
+/**
+ * The parts of a file where its metadata blocks can be: a JPEG's segments before its image
+ * data (SOS), a PNG's chunks other than IDAT; every byte of other formats. Looking for a
+ * block's marker there, not in megabytes of compressed pixels, keeps a scan's metadata
+ * read from stalling the main thread (and a marker that happens to appear in pixel data is
+ * no block).
+ */
+function metadataRegions(buf: Buffer, format: string): Buffer[] {
+  if (format === 'jpeg' && buf.length >= 4 && buf[0] === 0xff && buf[1] === 0xd8) {
+    let i = 2;
+    while (i + 4 <= buf.length) {
+      if (buf[i] !== 0xff) return [buf];
+      const marker = buf[i + 1];
+      if (marker === 0xff) {
+        i++;
+        continue;
+      }
+      if (marker === 0xda || marker === 0xd9) return [buf.subarray(0, i)];
+      i += 2 + buf.readUInt16BE(i + 2);
+    }
+    return [buf];
+  }
+  if (format === 'png' && buf.length >= 8 && buf.readUInt32BE(0) === 0x89504e47) {
+    const regions: Buffer[] = [];
+    let i = 8;
+    while (i + 12 <= buf.length) {
+      const end = i + 12 + buf.readUInt32BE(i);
+      if (end > buf.length) return [buf];
+      if (buf.toString('latin1', i + 4, i + 8) !== 'IDAT') regions.push(buf.subarray(i, end));
+      i = end;
+    }
+    return regions;
+  }
+  return [buf];
+}
+
 const NOT_XMP_SECTIONS = new Set(['ifd0', 'exif', 'gps', 'iptc', 'ihdr', 'errors']);
 const UTF16_XMP = Buffer.from('xmpmeta', 'utf16le');
 const XMP_MARK = Buffer.from('<x:xmpmeta');
@@ -385,6 +421,8 @@ function xmpFlash(v: unknown): number | undefined {
 
 async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   const out: unknown = await exifr.parse(buf, EXIFR_OPTIONS);
+  const regions = metadataRegions(buf, format);
+  const has = (marker: Buffer): boolean => regions.some((b) => b.includes(marker));
   const r = emptyRaw();
   const o: Dict = isDict(out) ? out : {};
   const sec = (k: string): Dict => (isDict(o[k]) ? o[k] : {});
@@ -394,7 +432,7 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   // EXIF stays first (as exiftool reads it), XMP's values only fill what EXIF lacks.
   let exif = sec('exif');
   let xmpExif: Dict = {};
-  if (buf.includes(XMP_EXIF_NS)) {
+  if (has(XMP_EXIF_NS)) {
     const alone: unknown = await exifr.parse(buf, { ...EXIFR_OPTIONS, xmp: false, iptc: false });
     const exifOnly = isDict(alone) && isDict(alone.exif) ? alone.exif : {};
     xmpExif = Object.fromEntries(Object.entries(exif).filter(([k]) => exifOnly[k] === undefined));
@@ -408,7 +446,7 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   const xmp = sec('xmp');
   const digiKam = sec('digiKam');
   const photoshop = sec('photoshop');
-  const utf8Declared = buf.indexOf(IPTC_UTF8_MARK) >= 0;
+  const utf8Declared = has(IPTC_UTF8_MARK);
   const iptcText = (v: unknown): string[] => texts(v).map((s) => decodeIptc(s, utf8Declared));
   const iptcFirst = (v: unknown): string | undefined => iptcText(v).map((s) => s.trim()).find(Boolean);
 
@@ -464,9 +502,9 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
 
   // exifr puts each XMP namespace under its prefix; anything beyond the TIFF/IPTC/PNG sections is XMP.
   const xmpParsed = Object.keys(o).some((k) => !NOT_XMP_SECTIONS.has(k)) || Object.keys(xmpExif).length > 0;
-  const unreadBlocks = buf.includes(UTF16_XMP)
-    || ((buf.includes(XMP_MARK) || buf.includes(XMP_RDF_MARK) || buf.includes(XMP_JPEG_HEADER)) && !xmpParsed)
-    || (TIFF_BASED.has(format) && Object.keys(iptc).length === 0 && TIFF_IPTC_TAGS.some((t) => buf.includes(t)));
+  const unreadBlocks = has(UTF16_XMP)
+    || ((has(XMP_MARK) || has(XMP_RDF_MARK) || has(XMP_JPEG_HEADER)) && !xmpParsed)
+    || (TIFF_BASED.has(format) && Object.keys(iptc).length === 0 && TIFF_IPTC_TAGS.some(has));
   const opaqueBlocks = exif.MakerNote !== undefined || (format === 'jpeg' && jpegHasOpaqueSegments(buf));
   return { raw: r, unreadBlocks, opaqueBlocks };
 }

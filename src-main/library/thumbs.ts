@@ -7,7 +7,8 @@ import { formatForExt } from './formats';
 import { openImage, PictureError, type OpenedImage } from './media/decode';
 import { exiftoolUsable, missingToolReason, type ToolName } from '../core/tools';
 import { sharedExifTool } from './metadata';
-import { fingerprintPixels, type Fingerprint } from './similarity/fingerprint';
+import type { Fingerprint } from './similarity/fingerprint';
+import { fingerprintOffThread } from './media/pixel-pool';
 
 // Thumbnails (400 px, for the grid) and large previews (2048 px, for formats a browser cannot
 // show). Both are keyed by content hash, so duplicates share one file and a moved file keeps
@@ -81,7 +82,8 @@ export interface RenderInput {
 export async function renderImage(src: RenderInput, outAbs: string, size: number, quality: number): Promise<ThumbResult & { rendered: boolean }> {
   let img: OpenedImage;
   try {
-    img = await openImage(src.input, { forceOrientation: src.forceOrientation });
+    // The pipeline below shrinks into a size x size box: a HEIF decoder may hand it over shrunk.
+    img = await openImage(src.input, { forceOrientation: src.forceOrientation, fitInside: size });
   } catch (err) {
     const tooLarge = err instanceof PictureError && err.kind === 'too-large';
     return { thumb: null, width: null, height: null, problem: tooLarge ? errText(err) : unreadableReason(src.format, errText(err)), rendered: false };
@@ -95,8 +97,13 @@ export async function renderImage(src: RenderInput, outAbs: string, size: number
   const render = async (failOn: 'truncated' | 'none', tmp: string): Promise<unknown> => {
     if (!src.fingerprint) return resized(failOn).jpeg({ quality, mozjpeg: false }).toFile(tmp);
     const { data, info } = await resized(failOn).raw().toBuffer({ resolveWithObject: true });
-    fingerprint = fingerprintPixels({ data, width: info.width, height: info.height, channels: info.channels });
-    return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality, mozjpeg: false }).toFile(tmp);
+    // The fingerprint is computed in a worker thread while libvips encodes the JPEG.
+    const [fp] = await Promise.all([
+      fingerprintOffThread({ data, width: info.width, height: info.height, channels: info.channels }),
+      sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality, mozjpeg: false }).toFile(tmp),
+    ]);
+    fingerprint = fp;
+    return undefined;
   };
   const done = { width: img.storedWidth || null, height: img.storedHeight || null, displayed: { width: img.width, height: img.height }, rendered: true };
   if (existsSync(outAbs)) return { thumb: outAbs, problem: null, ...done };

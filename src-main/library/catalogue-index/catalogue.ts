@@ -125,6 +125,8 @@ export class CatalogueIndex {
       perms: [...this.perms].map(([w, p]) => [w, own(p as Int32Array<ArrayBuffer>)]),
       ranks: [...this.ranks].map(([w, r]) => [w, own(r as Int32Array<ArrayBuffer>)]),
       text: textParts(text),
+      // Never used here (no query ran in the worker): all zero, as the receiving side needs them.
+      scratch: { mark: own(c.mark as Uint8Array<ArrayBuffer>), counts: own(c.counts as Uint8Array<ArrayBuffer>), scratch: own(c.scratch as Uint8Array<ArrayBuffer>), hits: own(c.hits as Int32Array<ArrayBuffer>), without: own(c.without as Uint8Array<ArrayBuffer>) },
     };
   }
 
@@ -144,11 +146,14 @@ export class CatalogueIndex {
     c.focal = parts.focal;
     c.aperture = parts.aperture;
     c.takenPos = parts.takenPos;
-    c.mark = new Uint8Array(c.cap);
-    c.counts = new Uint8Array(c.cap);
-    c.scratch = new Uint8Array(c.cap);
-    c.hits = new Int32Array(c.cap);
-    c.without = new Uint8Array(c.cap);
+    // The query scratch comes allocated (and zero) from the worker: nothing to allocate here.
+    const z = parts.scratch;
+    const fits = [z.mark, z.counts, z.scratch, z.hits, z.without].every((a) => a.length === c.cap);
+    c.mark = fits ? z.mark : new Uint8Array(c.cap);
+    c.counts = fits ? z.counts : new Uint8Array(c.cap);
+    c.scratch = fits ? z.scratch : new Uint8Array(c.cap);
+    c.hits = fits ? z.hits : new Int32Array(c.cap);
+    c.without = fits ? z.without : new Uint8Array(c.cap);
     this.maxId = parts.maxId;
     this.strings = new Map(parts.strings.map((s, i) => [s, i + 1]));
     const { keywordIds, keywordStart, keywordPostings } = parts;

@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import type { Db } from '../db';
 import type { LibraryCtx } from '../context';
 import { thumbAbsPath } from '../thumbs';
-import { FINGERPRINT_VERSION, fingerprintPixels, type Fingerprint } from './fingerprint';
+import { FINGERPRINT_VERSION, type Fingerprint } from './fingerprint';
+import { fingerprintOffThread } from '../media/pixel-pool';
 
 // The catalogue's fingerprints (migration 17): written by the scan beside the thumbnail it
 // comes from, back-filled from the cached thumbnails of pictures catalogued before (or whose
@@ -66,7 +67,7 @@ function missingAmong(db: Db, assetIds: readonly number[]): { id: number; thumb:
 export async function fingerprintOfThumb(ctx: LibraryCtx, thumbRel: string): Promise<Fingerprint | null> {
   try {
     const { data, info } = await sharp(thumbAbsPath(ctx, thumbRel)).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
-    return fingerprintPixels({ data, width: info.width, height: info.height, channels: info.channels });
+    return await fingerprintOffThread({ data, width: info.width, height: info.height, channels: info.channels });
   } catch {
     return null;
   }
