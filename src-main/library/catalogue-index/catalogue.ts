@@ -400,46 +400,59 @@ export class CatalogueIndex {
     else this.postings.delete(keywordId);
   }
 
-  /** The stacks as flat arrays: the RAW ids, where each one's siblings start, the siblings. */
+  /**
+   * The stacks as flat arrays: the RAW ids (ascending), where each one's siblings start, the
+   * siblings. The changes since are merged in here, in one pass without an object per RAW.
+   */
   stacks(): StackArrays {
     if (!this.stackEdits.size) return this.stackBase;
     const base = this.stackBase;
     const edits = this.stackEdits;
-    let count = 0;
+    const added = ([...edits].filter((e) => e[1] !== null) as [number, Int32Array][]).sort((a, b) => a[0] - b[0]);
+    let count = added.length;
     let total = 0;
+    for (const [, s] of added) total += s.length;
     for (let i = 0; i < base.raws.length; i++) {
       if (edits.has(base.raws[i])) continue;
       count++;
       total += base.start[i + 1] - base.start[i];
-    }
-    for (const s of edits.values()) {
-      if (!s) continue;
-      count++;
-      total += s.length;
     }
     const raws = new Int32Array(count);
     const start = new Int32Array(count + 1);
     const siblings = new Int32Array(total);
     let n = 0;
     let at = 0;
-    for (let i = 0; i < base.raws.length; i++) {
-      if (edits.has(base.raws[i])) continue;
-      raws[n] = base.raws[i];
-      start[n++] = at;
-      siblings.set(base.siblings.subarray(base.start[i], base.start[i + 1]), at);
-      at += base.start[i + 1] - base.start[i];
-    }
-    for (const [raw, s] of edits) {
-      if (!s) continue;
+    let j = 0;
+    const put = (raw: number, from: Int32Array, lo: number, hi: number): void => {
       raws[n] = raw;
       start[n++] = at;
-      siblings.set(s, at);
-      at += s.length;
+      for (let k = lo; k < hi; k++) siblings[at++] = from[k];
+    };
+    for (let i = 0; i < base.raws.length; i++) {
+      const raw = base.raws[i];
+      if (edits.has(raw)) continue;
+      for (; j < added.length && added[j][0] < raw; j++) put(added[j][0], added[j][1], 0, added[j][1].length);
+      put(raw, base.siblings, base.start[i], base.start[i + 1]);
     }
+    for (; j < added.length; j++) put(added[j][0], added[j][1], 0, added[j][1].length);
     start[n] = at;
     this.stackBase = { raws, start, siblings };
     edits.clear();
     return this.stackBase;
+  }
+
+  /** Whether `id` folds (or folded) into a stack: a RAW of the stacks as last merged, or changed since. */
+  private inStacks(id: number): boolean {
+    if (this.stackEdits.has(id)) return true;
+    const raws = this.stackBase.raws;
+    let lo = 0;
+    let hi = raws.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (raws[mid] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < raws.length && raws[lo] === id;
   }
 
   loadStacks(): void {
@@ -672,7 +685,7 @@ export class CatalogueIndex {
         if (seen.has(id) || id >= c.cap) continue;
         // Deleted: matches nothing, and is in no stack any more.
         c.attrs[id] = 0;
-        this.stackEdits.set(id, null);
+        if (this.inStacks(id)) this.stackEdits.set(id, null);
       }
       const moved = dirty.filter(([, sort]) => sort === 1).map(([id]) => id);
       if (moved.length) this.patchPerms(moved, oldMaxId);
@@ -690,7 +703,9 @@ export class CatalogueIndex {
       const members = prepared(db, 'SELECT id, is_raw FROM assets WHERE folder_id = ? AND stack_key = ? ORDER BY id').raw(true).all(folderId, stackKey) as [number, number][];
       for (const [id, raw] of members) {
         const better = members.filter(([b, bRaw]) => b !== id && (bRaw === 0 || b < id)).map(([b]) => b);
-        this.stackEdits.set(id, raw === 1 && better.length ? Int32Array.from(better) : null);
+        const folds = raw === 1 && better.length ? Int32Array.from(better) : null;
+        // A file that folds into nothing and did not before (a scan batch's new JPEGs): no change.
+        if (folds || this.inStacks(id)) this.stackEdits.set(id, folds);
       }
     }
     for (const [hash] of hashes) {
