@@ -11,6 +11,7 @@ import {
   A_NO_KEYWORDS,
   A_RATING_SHIFT,
   currentIndex,
+  foldStacks,
   dropIndex,
   FLAG_CODE,
   indexable,
@@ -186,6 +187,17 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
   const similar = query.similarGroups || query.foldGroups ? ix.similar() : null;
   const inGroup = query.similarGroups ? similar!.groupOf : null;
   const inBurst = query.similarGroups === 'burst' ? similar!.burst : null;
+
+  // No filter at all (the grid's opening view, any sort on its own): the index keeps that
+  // view's matches current, so only the first page of the order is walked, not every asset.
+  const unfiltered = !expandStacks && !m && !excluding && dateLo < 0 && maskBits === A_LIVE && !kinds && !minRating && !byFolder && !camera &&
+    !lensCodes && !isoRange && !focalRange && !apertureRange && !similar;
+  if (unfiltered) {
+    const plain = ix.plainView();
+    const order = orderOf(ix, query);
+    // Few listed (most of the library removed): sorted by place, from the matches' own list below.
+    if (plain.count * 16 >= order.length) return walked(order, plain.mark, plain.count);
+  }
   mark.fill(0);
   let count = 0;
   // Candidates: the smallest required set, else the date range, else every id.
@@ -218,21 +230,7 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
 
   // RAW+JPEG: a matching RAW is folded when a better member of its stack matches as well
   // (whether that member is itself folded or not, as in SQL).
-  if (!expandStacks && count) {
-    const { raws, start, siblings } = ix.stacks();
-    const folded: number[] = [];
-    for (let r = 0; r < raws.length; r++) {
-      if (mark[raws[r]] !== 1) continue;
-      for (let i = start[r]; i < start[r + 1]; i++) {
-        if (mark[siblings[i]] === 1) {
-          folded.push(raws[r]);
-          break;
-        }
-      }
-    }
-    for (const raw of folded) mark[raw] = 0;
-    count -= folded.length;
-  }
+  if (!expandStacks && count) count -= foldStacks(mark, ix.stacks());
 
   // Similar groups: the representative (the first member picked, else the best frame) stands
   // for the others when it is listed itself (as in SQL: matching, not folded into a stack).
@@ -268,14 +266,24 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
  * query's order. Few matches are sorted by their place in the order; many are picked out
  * by walking the order itself.
  */
+/** A query's order: its parts (the timeline is two, dated then undated; every other sort one), their length, the direction. */
+interface Order {
+  parts: Int32Array[];
+  single: Exclude<SortPerm, 'taken' | 'undated'> | undefined;
+  length: number;
+  desc: boolean;
+}
+
+function orderOf(ix: CatalogueIndex, query: SearchQuery): Order {
+  const single = SINGLE_ORDER[query.sort ?? 'takenAt'];
+  const parts: Int32Array[] = single ? [ix.perm(single)] : [ix.perm('taken'), ix.perm('undated')];
+  return { parts, single, length: parts.reduce((n, p) => n + p.length, 0), desc: query.order === 'desc' };
+}
+
 function inOrder(ix: CatalogueIndex, query: SearchQuery, hits: Int32Array, count: number): Matches {
   const mark = ix.cols.mark;
-  const desc = query.order === 'desc';
-  const sort = query.sort ?? 'takenAt';
-  // The timeline is two parts (dated, then undated); every other sort one order.
-  const single = SINGLE_ORDER[sort];
-  const parts: Int32Array[] = single ? [ix.perm(single)] : [ix.perm('taken'), ix.perm('undated')];
-  const length = parts.reduce((n, p) => n + p.length, 0);
+  const order = orderOf(ix, query);
+  const { parts, single, length, desc } = order;
   if (count * 16 < length) {
     // Each match's place in the order: within its part (the timeline lists the dated ones,
     // by date, then the undated ones, in either direction), reversed for a descending order.
@@ -302,6 +310,12 @@ function inOrder(ix: CatalogueIndex, query: SearchQuery, hits: Int32Array, count
     }
     return { total: count, slice: (offset, limit) => ordered.slice(offset, offset + limit), array: () => toArray(ordered) };
   }
+  return walked(order, mark, count);
+}
+
+/** The `count` ids marked in `mark` (1: matches), picked out by walking the order itself. */
+function walked(order: Order, mark: Uint8Array, count: number): Matches {
+  const { parts, desc } = order;
   return {
     total: count,
     slice(offset, limit) {

@@ -82,7 +82,8 @@ export interface RenderInput {
 export async function renderImage(src: RenderInput, outAbs: string, size: number, quality: number): Promise<ThumbResult & { rendered: boolean }> {
   let img: OpenedImage;
   try {
-    img = await openImage(src.input, { forceOrientation: src.forceOrientation });
+    // The pipeline below shrinks into a size x size box: a HEIF decoder may hand it over shrunk.
+    img = await openImage(src.input, { forceOrientation: src.forceOrientation, fitInside: size });
   } catch (err) {
     const tooLarge = err instanceof PictureError && err.kind === 'too-large';
     return { thumb: null, width: null, height: null, problem: tooLarge ? errText(err) : unreadableReason(src.format, errText(err)), rendered: false };

@@ -388,7 +388,7 @@ export interface LibraryApi {
 export interface LibraryEvents {
   scanProgress: ScanProgress;
   /** Something in the catalogue changed; views re-query. */
-  libraryChanged: { reason: 'scan' | 'edit' | 'folders' | 'watch'; assetIds?: number[] };
+  libraryChanged: { reason: 'scan' | 'edit' | 'folders' | 'watch' | 'groups'; assetIds?: number[] };
   /** These assets' grid pictures changed (a full thumbnail replaced the embedded preview or the placeholder). */
   thumbnailsChanged: { assetIds: number[] };
   foldersChanged: Record<string, never>;

@@ -157,6 +157,27 @@ function agree(ix: LibraryCtx, sql: LibraryCtx, rand: () => number, folders: num
   }
   // The queries are not all trivially empty.
   expect(nonEmpty).toBeGreaterThan(queries / 2);
+  unfilteredAgree(ix, sql, rand);
+}
+
+/**
+ * No filter at all (the grid's opening view; a sort on its own; empty fields as the app sends
+ * them): answered from the unfiltered view the index keeps current. Every sort, both ways,
+ * every id and a page of summaries.
+ */
+function unfilteredAgree(ix: LibraryCtx, sql: LibraryCtx, rand: () => number): void {
+  for (const sort of ['takenAt', 'name', 'addedAt', 'size'] as const) {
+    for (const order of ['asc', 'desc'] as const) {
+      const q: SearchQuery = rand() < 0.5 ? { sort, order } : { sort, order, text: '', kinds: [], keywords: [], withoutKeywords: [] };
+      const want = searchIds(sql, q);
+      expect(searchIds(ix, q), JSON.stringify(q)).toEqual(want);
+      const page = { offset: Math.floor(rand() * 40), limit: 25 };
+      const got = search(ix, q, page);
+      const ref = search(sql, q, page);
+      expect(got.total, JSON.stringify(q)).toBe(want.length);
+      expect(got.items, JSON.stringify(q)).toEqual(ref.items);
+    }
+  }
 }
 
 describe('catalogue index', () => {
@@ -337,6 +358,8 @@ describe('catalogue index', () => {
       await indexReady(ix.db);
       expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 1 });
       const index = currentIndex(ix.db);
+      // The unfiltered view came from the worker, stacks folded, before any edit.
+      unfilteredAgree(ix, sql, rand);
       const quolls = () => searchIds(ix, { keywords: ['quoll'], sort: 'name' });
       expect(new Set(quolls())).toEqual(new Set([jpg1, raw2, jpg3]));
       // The RAW alone gets its JPEG; the third shot's JPEG goes; the first RAW leaves its stack.

@@ -199,14 +199,18 @@ describe('a first scan', () => {
 });
 
 describe('the background queue', () => {
-  it('makes the thumbnails of the cells on screen first, then those of cells without any picture', async () => {
-    // The scan's thumbnails are forgotten, as if a scan had stopped after showing the files.
+  /** The scan's thumbnails forgotten, as if a scan had stopped after showing the files; a new queue that notes what it starts. */
+  async function forgetThumbnails(): Promise<{ ids: number[]; queue: ThumbQueue; started: number[] }> {
     const all = [...rows(ctx).values()].sort((a, b) => a.rel_path.localeCompare(b.rel_path));
     for (const r of all) await rm(thumbAbsPath(ctx, r.thumb!), { force: true });
     ctx.db.prepare("UPDATE assets SET thumb = NULL, thumb_state = 'pending'").run();
     const started: number[] = [];
     const queue = new ThumbQueue(ctx, { onStart: (id) => started.push(id) });
-    const ids = all.map((r) => r.id);
+    return { ids: all.map((r) => r.id), queue, started };
+  }
+
+  it('makes the thumbnails of the cells on screen first, then those of cells without any picture', async () => {
+    const { ids, queue, started } = await forgetThumbnails();
     const onScreen = [ids[ids.length - 1], ids[ids.length - 3], ids[ids.length - 5]];
     // Two files whose cells show no picture yet (no embedded preview) come next.
     const bare = [ids[0], ids[1]];
@@ -220,12 +224,7 @@ describe('the background queue', () => {
   });
 
   it('while a scan is still cataloguing, only cells without any picture (or on screen) get theirs', async () => {
-    const all = [...rows(ctx).values()].sort((a, b) => a.rel_path.localeCompare(b.rel_path));
-    for (const r of all) await rm(thumbAbsPath(ctx, r.thumb!), { force: true });
-    ctx.db.prepare("UPDATE assets SET thumb = NULL, thumb_state = 'pending'").run();
-    const started: number[] = [];
-    const queue = new ThumbQueue(ctx, { onStart: (id) => started.push(id) });
-    const ids = all.map((r) => r.id);
+    const { ids, queue, started } = await forgetThumbnails();
     const bare = [ids[2], ids[4]];
     const release = queue.hold();
     queue.add(ids.filter((id) => !bare.includes(id)));
@@ -263,7 +262,7 @@ describe('HEIC decoding', () => {
     const px = await decoding;
     expect(console.log).toBe(log);
     expect([px.width, px.height]).toEqual([1200, 800]);
-    expect(px.data.length).toBe(1200 * 800 * 4);
+    expect(px.data.length).toBe(1200 * 800 * px.channels);
     // A damaged file is refused with a reason, and the decoder keeps working after it.
     await expect(decodeHeif(buf.subarray(0, 400), 100_000_000)).rejects.toThrow();
     expect((await decodeHeif(buf, 100_000_000)).width).toBe(1200);

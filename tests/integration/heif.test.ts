@@ -11,6 +11,9 @@ import { closeMetadataReader } from '../../src-main/library/metadata';
 import { scanFolder } from '../../src-main/library/scan';
 import { ensurePreview } from '../../src-main/library/thumbs';
 import { prepareImage } from '../../src-main/service/prepare';
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { decodeHeif } from '../../src-main/library/media/heif';
 import { flatPicture, heifEnc, markedPicture, withIrot, withPrimary } from '../fixtures/heif';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 import { asset, pixel } from './scan-helpers';
@@ -100,6 +103,49 @@ describe('HEIC/HEIF thumbnails', () => {
   it('names a damaged HEIC as damaged, never as an unsupported system', async () => {
     await expect(prepareImage(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic\0\0\0\0mif1heic'), Buffer.alloc(64)])))
       .rejects.toThrow(/could not be read: The HEIF picture could not be decoded/);
+  });
+});
+
+describe('HEIC grid thumbnails, decoded small', () => {
+  // The grid asks for a 400 px box: the decoder thread shrinks the picture there, and takes
+  // the file's own thumbnail item instead when it is at least that big and of the same shape.
+  let dir: string;
+  beforeAll(async () => {
+    dir = join(root, 'thmb');
+    mkdirSync(dir);
+    await markedPicture(join(dir, 'marked.jpg'), 1600, 1200);
+    execFileSync('heif-enc', ['-q', '70', '-t', '480', '-o', join(dir, 'big-thumb.heic'), join(dir, 'marked.jpg')]);
+    execFileSync('heif-enc', ['-q', '70', '-t', '240', '-o', join(dir, 'small-thumb.heic'), join(dir, 'marked.jpg')]);
+    // A portrait turned by irot on the primary picture only: its thumbnail item is landscape.
+    execFileSync('heif-enc', ['-q', '70', '-t', '480', '-o', join(dir, 'turned.heic'), join(dir, 'marked.jpg')]);
+    await withIrot(join(dir, 'turned.heic'), 3);
+  });
+
+  const at = (px: { data: Buffer; width: number; channels: number }, x: number, y: number): Rgb => {
+    const i = (y * px.width + x) * px.channels;
+    return [px.data[i], px.data[i + 1], px.data[i + 2]];
+  };
+
+  it.each([
+    ['big-thumb.heic', 'thumbnail', [400, 300], [1600, 1200], 'left'],
+    ['small-thumb.heic', 'primary', [400, 300], [1600, 1200], 'left'],
+    ['turned.heic', 'primary', [300, 400], [1200, 1600], 'right'],
+  ] as const)('%s: shrunk to the box from its %s, the picture upright with its own size', async (name, source, size, picture, square) => {
+    const px = await decodeHeif(await readFile(join(dir, name)), 100_000_000, 400);
+    expect(px.source).toBe(source);
+    expect([px.width, px.height]).toEqual(size);
+    expect([px.picture.width, px.picture.height]).toEqual(picture);
+    expect(px.data.length).toBe(px.width * px.height * px.channels);
+    const [sx, ox] = square === 'left' ? [8, px.width - 9] : [px.width - 9, 8];
+    expect(isBlue(at(px, sx, 8)), `${name}: blue square top-${square}`).toBe(true);
+    expect(isRed(at(px, ox, 8))).toBe(true);
+    expect(isRed(at(px, sx, px.height - 9))).toBe(true);
+  });
+
+  it('decodes the full picture when no box is given (loupe, service)', async () => {
+    const px = await decodeHeif(await readFile(join(dir, 'big-thumb.heic')), 100_000_000);
+    expect([px.source, px.width, px.height, px.channels]).toEqual(['primary', 1600, 1200, 3]);
+    expect(px.data.length).toBe(1600 * 1200 * 3);
   });
 });
 

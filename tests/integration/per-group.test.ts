@@ -1,9 +1,5 @@
-import { mkdtempSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ExifTool } from 'exiftool-vendored';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tagsmith, type CliRun } from '../helpers/cli';
 import { setFlag } from '../../src-main/analysis/culling';
@@ -11,7 +7,7 @@ import { findAssetByPath } from '../../src-main/library/assets';
 import { openLibrary } from '../../src-main/library/context';
 import { getAssetReview } from '../../src-main/workflows';
 import { startSimulator, type Simulator } from '../simulator/index.js';
-import { BURST_EDITS, frame, writeBurst } from '../fixtures/bursts';
+import { tempRoot, writeBurstShoot } from '../helpers/burst-shoot';
 
 // Issue 17, pay per scene: `tagsmith keyword|caption --per-group` against the simulator.
 // Two generated bursts (one with the user's pick) and two photos in no group: the billed
@@ -48,26 +44,10 @@ function withLibrary<T>(fn: (ctx: ReturnType<typeof openLibrary>) => T): T {
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, accounts: [creds] });
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-per-group-')));
+  root = tempRoot('tagsmith-per-group-');
   photos = join(root, 'photos');
   library = join(root, 'lib');
-  burstA = (await writeBurst(photos, 31, 'IMG_A', 4)).map((f) => f.path);
-  burstB = (await writeBurst(photos, 32, 'IMG_B', 3)).map((f) => f.path);
-  alone = [];
-  for (const seed of [33, 34]) {
-    const p = join(photos, `IMG_S${seed}.jpg`);
-    await sharp(await frame(seed, BURST_EDITS[0])).toFile(p);
-    alone.push(p);
-  }
-  const et = new ExifTool({ maxProcs: 1 });
-  try {
-    const date = (p: string, t: string) => et.write(p, { 'EXIF:DateTimeOriginal': t } as never, { writeArgs: ['-overwrite_original'] });
-    for (const [i, p] of burstA.entries()) await date(p, `2024:06:01 09:00:0${i}`);
-    for (const [i, p] of burstB.entries()) await date(p, `2024:06:01 12:00:0${i}`);
-    for (const p of alone) await date(p, '2024:06:01 09:00:02');
-  } finally {
-    await et.end();
-  }
+  ({ burstA, burstB, alone } = await writeBurstShoot(photos, { a: 31, b: 32, alone: [33, 34] }));
   const idx = await cli(['index', photos]);
   expect(idx.code, idx.stderr).toBe(0);
   // The user picked the last frame of burst B: it is the one sent.

@@ -208,6 +208,9 @@ describe('writing into real-world structures', () => {
     expect(shown.keywords).toEqual(['Fjord', 'Ålesund', 'Boote', 'Hafen', NEW_KEYWORD]);
     expect(shown.caption).toBe('Boote im Hafen von Ålesund');
     expect(shown.title).toBe('Über den Fjord');
+    // The other byte order: the foreign UTF-16LE keywords kept, the caption edited, the title read.
+    const le = JSON.parse((await cli(['show', abs('utf16le-xmp.jpg'), '--json'])).stdout) as { keywords: string[]; caption: string | null; title: string | null };
+    expect(le).toMatchObject({ keywords: ['Leuchtturm', 'Küste', 'Möwe', NEW_KEYWORD], caption: 'Neue Möwen', title: 'Am Leuchtturm' });
     // Values read from a sidecar or a RAW stay in the catalogue (written nowhere they were not).
     const showOf = async (rel: string) => JSON.parse((await cli(['show', abs(rel), '--json'])).stdout) as { keywords: string[]; caption: string | null; rating: number };
     expect((await showOf('IMG_3.jpg')).keywords).toEqual(expect.arrayContaining(['Datei', 'Beiwerk', NEW_KEYWORD]));

@@ -1,9 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { ExifTool } from 'exiftool-vendored';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFlag } from '../../src-main/analysis/culling';
@@ -12,7 +9,9 @@ import { startCatalogueIndex, useCatalogueIndex } from '../../src-main/library/c
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { search, searchIds } from '../../src-main/library/search';
 import { findGroups } from '../../src-main/library/similarity';
-import { BURST_EDITS, frame, writeBurst } from '../fixtures/bursts';
+import { frame } from '../fixtures/bursts';
+import { setTakenAt, tempRoot, writeBurstShoot } from '../helpers/burst-shoot';
+import { tagsmithSync, type CliRun } from '../helpers/cli';
 
 // Issue 17, the grid's half: the stored similar groups as a search filter (CLI search
 // --similar-groups / --bursts, the Api's similarGroups) and folded like RAW+JPEG stacks
@@ -20,7 +19,6 @@ import { BURST_EDITS, frame, writeBurst } from '../fixtures/bursts';
 // open). Real files, real scan through the CLI; then the app's way in this process, by the
 // catalogue index and by SQL, which must agree.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let photos: string;
 let library: string;
@@ -29,15 +27,7 @@ let burstB: string[];
 let copies: string[];
 let alone: string[];
 
-function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, '--library', library, ...args], {
-    encoding: 'utf8',
-    input: '',
-    timeout: 300_000,
-    env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]): CliRun => tagsmithSync(library, args, { timeout: 300_000 });
 
 const paths = (args: string[]): string[] => {
   const r = cli(['--json', 'search', ...args]);
@@ -46,32 +36,17 @@ const paths = (args: string[]): string[] => {
 };
 
 beforeAll(async () => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-similar-groups-')));
+  root = tempRoot('tagsmith-similar-groups-');
   photos = join(root, 'photos');
   library = join(root, 'lib');
-  burstA = (await writeBurst(photos, 41, 'IMG_A', 4)).map((f) => f.path);
-  burstB = (await writeBurst(photos, 42, 'IMG_B', 3)).map((f) => f.path);
+  ({ burstA, burstB, alone } = await writeBurstShoot(photos, { a: 41, b: 42, alone: [44, 45] }));
+  // One picture exported twice, years before: near-duplicates, no burst.
   mkdirSync(join(photos, 'exports'), { recursive: true });
   const original = await frame(43);
   copies = [join(photos, 'exports', 'harbour.jpg'), join(photos, 'exports', 'harbour_small.jpg')];
   writeFileSync(copies[0], original);
   await sharp(original).resize(640).jpeg({ quality: 80 }).toFile(copies[1]);
-  alone = [];
-  for (const seed of [44, 45]) {
-    const p = join(photos, `IMG_S${seed}.jpg`);
-    await sharp(await frame(seed, BURST_EDITS[0])).toFile(p);
-    alone.push(p);
-  }
-  const et = new ExifTool({ maxProcs: 1 });
-  try {
-    const date = (p: string, t: string) => et.write(p, { 'EXIF:DateTimeOriginal': t } as never, { writeArgs: ['-overwrite_original'] });
-    for (const [i, p] of burstA.entries()) await date(p, `2024:06:01 09:00:0${i}`);
-    for (const [i, p] of burstB.entries()) await date(p, `2024:06:01 12:00:0${i}`);
-    for (const p of alone) await date(p, '2024:06:01 09:00:02');
-    await date(copies[0], '2019:08:10 18:00:00');
-  } finally {
-    await et.end();
-  }
+  await setTakenAt([[copies[0], '2019:08:10 18:00:00']]);
   const idx = cli(['index', photos]);
   expect(idx.code, idx.stderr).toBe(0);
 }, 600_000);

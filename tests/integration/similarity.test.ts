@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ExifTool } from 'exiftool-vendored';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tagsmithSync, type CliRun } from '../helpers/cli';
-import { BURST_EDITS, frame, writeBurst } from '../fixtures/bursts';
+import { frame, writeBurst } from '../fixtures/bursts';
+import { setTakenAt, tempRoot, writeScenes } from '../helpers/burst-shoot';
 
 // Issue 17, similarity: generated bursts (one scene with noise, ±1/3 and ±1 EV, 2% and 5%
 // crops, re-encoding at another quality, resizing), undated copies of one picture, and
@@ -27,7 +26,7 @@ const cli = (args: string[]): CliRun => tagsmithSync(library, args, { timeout: 3
 const sorted = (a: string[]): string[] => [...a].sort();
 
 beforeAll(async () => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-similar-')));
+  root = tempRoot('tagsmith-similar-');
   photos = join(root, 'photos');
   library = join(root, 'lib');
   burstA = (await writeBurst(join(photos, 'shoot'), 21, 'A')).map((f) => f.path);
@@ -40,24 +39,15 @@ beforeAll(async () => {
   await sharp(original).resize(640).jpeg({ quality: 85 }).toFile(copies[1]);
   await sharp(original).jpeg({ quality: 30 }).toFile(copies[2]);
   // Distinct scenes, same palette; D_24 is shot in the middle of burst A.
-  distinct = [];
-  for (const seed of [24, 25, 26, 27]) {
-    const p = join(photos, 'shoot', `D_${seed}.jpg`);
-    await sharp(await frame(seed, BURST_EDITS[0])).toFile(p);
-    distinct.push(p);
-  }
-  const et = new ExifTool({ maxProcs: 1 });
-  try {
-    const date = (p: string, t: string) => et.write(p, { 'EXIF:DateTimeOriginal': t } as never, { writeArgs: ['-overwrite_original'] });
-    for (const [i, p] of burstA.entries()) await date(p, `2024:05:01 10:00:${String(i * 2).padStart(2, '0')}`);
-    for (const [i, p] of burstB.entries()) await date(p, `2024:05:01 11:30:${String(i).padStart(2, '0')}`);
-    await date(distinct[0], '2024:05:01 10:00:05');
-    await date(distinct[1], '2024:05:01 10:00:17');
-    await date(copies[0], '2019:08:10 18:00:00');
-    await date(copies[1], '2023:01:02 09:00:00');
-  } finally {
-    await et.end();
-  }
+  distinct = await writeScenes(join(photos, 'shoot'), [24, 25, 26, 27], (seed) => `D_${seed}.jpg`);
+  await setTakenAt([
+    ...burstA.map((p, i) => [p, `2024:05:01 10:00:${String(i * 2).padStart(2, '0')}`] as const),
+    ...burstB.map((p, i) => [p, `2024:05:01 11:30:${String(i).padStart(2, '0')}`] as const),
+    [distinct[0], '2024:05:01 10:00:05'],
+    [distinct[1], '2024:05:01 10:00:17'],
+    [copies[0], '2019:08:10 18:00:00'],
+    [copies[1], '2023:01:02 09:00:00'],
+  ]);
   const idx = cli(['index', photos]);
   expect(idx.code, idx.stderr).toBe(0);
 }, 600_000);

@@ -25,6 +25,22 @@ export interface SimilarArrays {
 // patched from the changes this connection's triggers recorded. See index.ts for what it is
 // for and how long it lives.
 
+/**
+ * What the grid lists with no filter at all (every live asset, RAW+JPEG stacks folded: a RAW
+ * is left out when a better member of its stack is live too, exactly as a search folds it):
+ * per id 1 when listed, how many are, and the RAWs it was folded with. Kept current by
+ * applyDirty, so that the opening view of the grid, and the first use of any sort without a
+ * filter, walk only their first page instead of testing every asset.
+ */
+export interface PlainView {
+  mark: Uint8Array;
+  count: number;
+  raws: Int32Array;
+}
+
+/** Ids taken per step when the unfiltered view is made while an index is adopted. */
+const PLAIN_STEP = 100_000;
+
 const SORTS: SortPerm[] = ['taken', 'undated', 'name', 'added', 'size'];
 
 /** Keywords or stacks set up per step when an index is adopted. */
@@ -55,6 +71,8 @@ export class CatalogueIndex {
   private stackBase: StackArrays = { raws: new Int32Array(0), start: new Int32Array(1), siblings: new Int32Array(0) };
   private stackEdits = new Map<number, Int32Array | null>();
   private similarArrays: SimilarArrays | null = null;
+  /** The unfiltered view (plainView): null until first read. */
+  private plain: PlainView | null = null;
   private perms = new Map<SortPerm, Int32Array>();
   private ranks = new Map<SortPerm, Int32Array>();
   /** The full-text part; null while it is built or rebuilt (FTS5 answers text meanwhile). */
@@ -94,6 +112,9 @@ export class CatalogueIndex {
       at += p.length;
     });
     keywordStart[keywordIds.length] = at;
+    // The unfiltered view too, so that the receiving thread only takes it.
+    for (const _ of this.makePlainView());
+    const plain = this.plain as PlainView;
     // Each array must own its buffer to be transferred: a view into a larger one is copied.
     const own = ownBuffer;
     return {
@@ -107,6 +128,9 @@ export class CatalogueIndex {
       perms: [...this.perms].map(([w, p]) => [w, own(p as Int32Array<ArrayBuffer>)]),
       ranks: [...this.ranks].map(([w, r]) => [w, own(r as Int32Array<ArrayBuffer>)]),
       text: textParts(text),
+      // Never used here (no query ran in the worker): all zero, as the receiving side needs them.
+      scratch: { mark: own(c.mark as Uint8Array<ArrayBuffer>), counts: own(c.counts as Uint8Array<ArrayBuffer>), scratch: own(c.scratch as Uint8Array<ArrayBuffer>), hits: own(c.hits as Int32Array<ArrayBuffer>), without: own(c.without as Uint8Array<ArrayBuffer>) },
+      plain: { mark: own(plain.mark as Uint8Array<ArrayBuffer>), count: plain.count },
     };
   }
 
@@ -126,11 +150,14 @@ export class CatalogueIndex {
     c.focal = parts.focal;
     c.aperture = parts.aperture;
     c.takenPos = parts.takenPos;
-    c.mark = new Uint8Array(c.cap);
-    c.counts = new Uint8Array(c.cap);
-    c.scratch = new Uint8Array(c.cap);
-    c.hits = new Int32Array(c.cap);
-    c.without = new Uint8Array(c.cap);
+    // The query scratch comes allocated (and zero) from the worker: nothing to allocate here.
+    const z = parts.scratch;
+    const fits = [z.mark, z.counts, z.scratch, z.hits, z.without].every((a) => a.length === c.cap);
+    c.mark = fits ? z.mark : new Uint8Array(c.cap);
+    c.counts = fits ? z.counts : new Uint8Array(c.cap);
+    c.scratch = fits ? z.scratch : new Uint8Array(c.cap);
+    c.hits = fits ? z.hits : new Int32Array(c.cap);
+    c.without = fits ? z.without : new Uint8Array(c.cap);
     this.maxId = parts.maxId;
     this.strings = new Map(parts.strings.map((s, i) => [s, i + 1]));
     const { keywordIds, keywordStart, keywordPostings } = parts;
@@ -142,6 +169,9 @@ export class CatalogueIndex {
     this.stackEdits.clear();
     for (const [which, p] of parts.perms) this.perms.set(which, p);
     for (const [which, r] of parts.ranks) this.ranks.set(which, r);
+    // The unfiltered view the worker made (over the same columns and stacks), else made here in steps.
+    if (parts.plain.mark.length === c.cap) this.plain = { mark: parts.plain.mark, count: parts.plain.count, raws: this.stacks().raws };
+    else yield* this.makePlainView();
     const text = this.textFrom(parts.text);
     this.textBuild?.abandon();
     this.textBuild = null;
@@ -165,8 +195,60 @@ export class CatalogueIndex {
     for (const a of [...this.perms.values(), ...this.ranks.values(), ...this.postings.values()]) n += a.byteLength;
     const { raws, start, siblings } = this.stackBase;
     n += raws.byteLength + start.byteLength + siblings.byteLength;
+    if (this.plain) n += this.plain.mark.byteLength;
     if (this.text) n += this.text.postings.byteLength + this.text.start.byteLength + this.text.terms.chars.byteLength + this.text.terms.at.byteLength;
     return n;
+  }
+
+  /** The unfiltered view (PlainView), made now when missing. */
+  plainView(): PlainView {
+    if (!this.plain || this.plain.mark.length < this.cols.cap) for (const _ of this.makePlainView());
+    return this.plain as PlainView;
+  }
+
+  /** Make the unfiltered view from the columns and stacks, a step of ids at a time (each yield a point to let the event loop run). */
+  private *makePlainView(): Generator<void, void> {
+    this.plain = null;
+    const { attrs, cap } = this.cols;
+    const mark = new Uint8Array(cap);
+    const end = Math.min(this.maxId, cap - 1) + 1;
+    let count = 0;
+    for (let from = 1; from < end; from += PLAIN_STEP) {
+      count += markLive(attrs, mark, from, Math.min(end, from + PLAIN_STEP));
+      if (from + PLAIN_STEP < end) yield;
+    }
+    const stacks = this.stacks();
+    count -= foldStacks(mark, stacks);
+    this.plain = { mark, count, raws: stacks.raws };
+  }
+
+  /**
+   * Bring the unfiltered view up to date after `ids` changed (and any stack with them): their
+   * own entries, and every RAW's before and after, are read again from the columns; then the
+   * RAWs are folded as a search folds them. Linear in the changes and the RAWs, not the library.
+   */
+  private refreshPlainView(ids: readonly number[]): void {
+    const plain = this.plain;
+    if (!plain) return;
+    const { attrs, cap } = this.cols;
+    let mark = plain.mark;
+    if (mark.length < cap) {
+      mark = new Uint8Array(cap);
+      mark.set(plain.mark);
+    }
+    let count = plain.count;
+    const stacks = this.stacks();
+    for (const list of [ids, plain.raws, stacks.raws]) {
+      for (let i = 0; i < list.length; i++) {
+        const id = list[i];
+        if (id >= cap) continue;
+        const live = attrs[id] & A_LIVE;
+        count += live - mark[id];
+        mark[id] = live;
+      }
+    }
+    count -= foldStacks(mark, stacks);
+    this.plain = { mark, count, raws: stacks.raws };
   }
 
   tokenizer(): Tokenizer {
@@ -286,6 +368,7 @@ export class CatalogueIndex {
 
   /** Read the asset columns of ids (lo, hi]; returns the last id read, or -1 when done. */
   loadRows(after: number, limit: number): number {
+    this.plain = null;
     const rows = prepared(this.db, `SELECT ${ROW_COLUMNS} FROM assets WHERE id > ? ORDER BY id LIMIT ?`).raw(true).all(after, limit) as Row[];
     for (const r of rows) this.setRow(r);
     return rows.length < limit ? -1 : rows[rows.length - 1][0];
@@ -317,49 +400,63 @@ export class CatalogueIndex {
     else this.postings.delete(keywordId);
   }
 
-  /** The stacks as flat arrays: the RAW ids, where each one's siblings start, the siblings. */
+  /**
+   * The stacks as flat arrays: the RAW ids (ascending), where each one's siblings start, the
+   * siblings. The changes since are merged in here, in one pass without an object per RAW.
+   */
   stacks(): StackArrays {
     if (!this.stackEdits.size) return this.stackBase;
     const base = this.stackBase;
     const edits = this.stackEdits;
-    let count = 0;
+    const added = ([...edits].filter((e) => e[1] !== null) as [number, Int32Array][]).sort((a, b) => a[0] - b[0]);
+    let count = added.length;
     let total = 0;
+    for (const [, s] of added) total += s.length;
     for (let i = 0; i < base.raws.length; i++) {
       if (edits.has(base.raws[i])) continue;
       count++;
       total += base.start[i + 1] - base.start[i];
-    }
-    for (const s of edits.values()) {
-      if (!s) continue;
-      count++;
-      total += s.length;
     }
     const raws = new Int32Array(count);
     const start = new Int32Array(count + 1);
     const siblings = new Int32Array(total);
     let n = 0;
     let at = 0;
-    for (let i = 0; i < base.raws.length; i++) {
-      if (edits.has(base.raws[i])) continue;
-      raws[n] = base.raws[i];
-      start[n++] = at;
-      siblings.set(base.siblings.subarray(base.start[i], base.start[i + 1]), at);
-      at += base.start[i + 1] - base.start[i];
-    }
-    for (const [raw, s] of edits) {
-      if (!s) continue;
+    let j = 0;
+    const put = (raw: number, from: Int32Array, lo: number, hi: number): void => {
       raws[n] = raw;
       start[n++] = at;
-      siblings.set(s, at);
-      at += s.length;
+      for (let k = lo; k < hi; k++) siblings[at++] = from[k];
+    };
+    for (let i = 0; i < base.raws.length; i++) {
+      const raw = base.raws[i];
+      if (edits.has(raw)) continue;
+      for (; j < added.length && added[j][0] < raw; j++) put(added[j][0], added[j][1], 0, added[j][1].length);
+      put(raw, base.siblings, base.start[i], base.start[i + 1]);
     }
+    for (; j < added.length; j++) put(added[j][0], added[j][1], 0, added[j][1].length);
     start[n] = at;
     this.stackBase = { raws, start, siblings };
     edits.clear();
     return this.stackBase;
   }
 
+  /** Whether `id` folds (or folded) into a stack: a RAW of the stacks as last merged, or changed since. */
+  private inStacks(id: number): boolean {
+    if (this.stackEdits.has(id)) return true;
+    const raws = this.stackBase.raws;
+    let lo = 0;
+    let hi = raws.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (raws[mid] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < raws.length && raws[lo] === id;
+  }
+
   loadStacks(): void {
+    this.plain = null;
     this.stackEdits.clear();
     const rows = prepared(
       this.db,
@@ -588,7 +685,7 @@ export class CatalogueIndex {
         if (seen.has(id) || id >= c.cap) continue;
         // Deleted: matches nothing, and is in no stack any more.
         c.attrs[id] = 0;
-        this.stackEdits.set(id, null);
+        if (this.inStacks(id)) this.stackEdits.set(id, null);
       }
       const moved = dirty.filter(([, sort]) => sort === 1).map(([id]) => id);
       if (moved.length) this.patchPerms(moved, oldMaxId);
@@ -606,13 +703,16 @@ export class CatalogueIndex {
       const members = prepared(db, 'SELECT id, is_raw FROM assets WHERE folder_id = ? AND stack_key = ? ORDER BY id').raw(true).all(folderId, stackKey) as [number, number][];
       for (const [id, raw] of members) {
         const better = members.filter(([b, bRaw]) => b !== id && (bRaw === 0 || b < id)).map(([b]) => b);
-        this.stackEdits.set(id, raw === 1 && better.length ? Int32Array.from(better) : null);
+        const folds = raw === 1 && better.length ? Int32Array.from(better) : null;
+        // A file that folds into nothing and did not before (a scan batch's new JPEGs): no change.
+        if (folds || this.inStacks(id)) this.stackEdits.set(id, folds);
       }
     }
     for (const [hash] of hashes) {
       const ids = rawPluck(db, 'SELECT id FROM assets WHERE content_hash = ? AND removed_at IS NULL', hash);
       for (const id of ids) c.setDup(id, ids.length > 1);
     }
+    if (dirty.length || stacks.length) this.refreshPlainView(dirty.map((d) => d[0]));
     clearDirty(db);
   }
 
@@ -647,6 +747,38 @@ export class CatalogueIndex {
     if (out.length) this.postings.set(keywordId, Int32Array.from(out));
     else this.postings.delete(keywordId);
   }
+}
+
+/** mark[id] = whether asset id is live, for ids [from, to); returns how many are. */
+function markLive(attrs: Uint16Array, mark: Uint8Array, from: number, to: number): number {
+  let count = 0;
+  for (let id = from; id < to; id++) {
+    const live = attrs[id] & A_LIVE;
+    mark[id] = live;
+    count += live;
+  }
+  return count;
+}
+
+/**
+ * Fold RAW+JPEG stacks in `mark`: a marked RAW is unmarked when a better member of its stack
+ * is marked too (whether that member is itself folded or not, as in SQL). Returns how many
+ * were unmarked.
+ */
+export function foldStacks(mark: Uint8Array, stacks: StackArrays): number {
+  const { raws, start, siblings } = stacks;
+  const folded: number[] = [];
+  for (let r = 0; r < raws.length; r++) {
+    if (mark[raws[r]] !== 1) continue;
+    for (let i = start[r]; i < start[r + 1]; i++) {
+      if (mark[siblings[i]] === 1) {
+        folded.push(raws[r]);
+        break;
+      }
+    }
+  }
+  for (const raw of folded) mark[raw] = 0;
+  return folded.length;
 }
 
 function rawPluck(db: Db, sql: string, ...params: unknown[]): number[] {

@@ -6,7 +6,7 @@ import { trackChanges } from './changes';
 import { indexOptions } from './options';
 import { buildInWorker, workerCanRead } from './spawn';
 
-export { CatalogueIndex, type SortPerm } from './catalogue';
+export { CatalogueIndex, foldStacks, type PlainView, type SortPerm } from './catalogue';
 export { A_DUP, A_ERROR, A_FLAG_MASK, A_FLAG_SHIFT, A_KIND_SHIFT, A_LABEL_MASK, A_LABEL_SHIFT, A_LIVE, A_NO_KEYWORDS, A_RATING_SHIFT, FLAG_CODE, KIND_CODE, type StackArrays } from './columns';
 export { indexOptions } from './options';
 

@@ -41,6 +41,14 @@ export interface IndexParts {
   ranks: [SortPerm, Int32Array<ArrayBuffer>][];
   /** The full-text part. */
   text: TextParts;
+  /**
+   * The columns' query scratch, all zero, allocated by the worker: ~10 MB a million assets
+   * allocated on the receiving thread held it (and set off a garbage collection) when the
+   * index was taken in.
+   */
+  scratch: { mark: Uint8Array<ArrayBuffer>; counts: Uint8Array<ArrayBuffer>; scratch: Uint8Array<ArrayBuffer>; hits: Int32Array<ArrayBuffer>; without: Uint8Array<ArrayBuffer> };
+  /** The unfiltered view (CatalogueIndex PlainView), made by the worker: a pass over every asset the receiving thread need not make. */
+  plain: { mark: Uint8Array<ArrayBuffer>; count: number };
 }
 
 /** The buffers of `parts` to transfer with it (each typed array owns its own buffer). */
@@ -49,6 +57,7 @@ export function partsTransferList(parts: IndexParts): ArrayBuffer[] {
     parts.attrs, parts.folder, parts.make, parts.model, parts.lens, parts.iso, parts.focal, parts.aperture, parts.takenPos,
     parts.keywordIds, parts.keywordStart, parts.keywordPostings, parts.stacks.raws, parts.stacks.start, parts.stacks.siblings,
     ...parts.perms.map((p) => p[1]), ...parts.ranks.map((r) => r[1]),
+    parts.scratch.mark, parts.scratch.counts, parts.scratch.scratch, parts.scratch.hits, parts.scratch.without, parts.plain.mark,
   ];
   return [...new Set([...arrays.map((a) => a.buffer as ArrayBuffer), ...textTransferList(parts.text)])];
 }
@@ -69,6 +78,6 @@ export function textParts(text: { terms: { chars: Uint16Array; at: Int32Array };
 }
 
 /** An array that owns its whole buffer, as a transfer needs (a view into a larger buffer is copied out). */
-export function ownBuffer<T extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(a: T): T {
+export function ownBuffer<T extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(a: T): T {
   return (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice()) as T;
 }

@@ -41,6 +41,12 @@ export interface OpenOptions {
   forceOrientation?: number | null;
   /** Defaults to MAX_INPUT_PIXELS. */
   maxPixels?: number;
+  /**
+   * The caller only shrinks the picture to fit inside a square box of this side (a grid
+   * thumbnail). A HEIF picture then comes already shrunk from its decoder thread (or from the
+   * file's own thumbnail item when that is big enough); the sizes reported stay the picture's.
+   */
+  fitInside?: number;
 }
 
 /** Apply an orientation that lives outside the pixels' own EXIF (a RAW's embedded preview). */
@@ -101,18 +107,19 @@ export async function openImage(input: Buffer | string, opts: OpenOptions = {}):
     const buf = Buffer.isBuffer(input) ? input : await readFile(input);
     let px;
     try {
-      px = await decodeHeif(buf, maxPixels);
+      px = await decodeHeif(buf, maxPixels, opts.fitInside ?? 0);
     } catch (err) {
       if (err instanceof HeifDecodeError && /too large/.test(err.message)) throw new PictureError(err.message, 'too-large');
       throw new PictureError(`The HEIF picture could not be decoded (${errText(err)}). The file may be damaged.`, 'unreadable');
     }
     const o = forced ?? heifOrientation(buf);
-    const raw = { width: px.width, height: px.height, channels: 4 as const };
+    const raw = { width: px.width, height: px.height, channels: px.channels };
+    const { width, height } = px.picture;
     return {
-      width: swaps(o) ? px.height : px.width,
-      height: swaps(o) ? px.width : px.height,
-      storedWidth: px.width,
-      storedHeight: px.height,
+      width: swaps(o) ? height : width,
+      height: swaps(o) ? width : height,
+      storedWidth: width,
+      storedHeight: height,
       pipeline: () => orient(sharp(px.data, { raw }), o),
     };
   }

@@ -7,9 +7,9 @@ import { heifExifOrientation, heifHasTransform, heifThumbnail, looksLikeHeif } f
 // shows it in the grid at once; the full thumbnail replaces it when made.
 
 export interface EmbeddedPicture {
-  /** A JPEG, or raw RGBA pixels (HEIC's thumbnail, decoded). */
+  /** A JPEG, or raw RGB or RGBA pixels (HEIC's thumbnail, decoded). */
   input: Buffer;
-  raw?: { width: number; height: number; channels: 4 };
+  raw?: { width: number; height: number; channels: 3 | 4 };
   /** Orientation to apply (the embedded picture is stored as the sensor saw it). */
   orientation: number;
 }
@@ -60,7 +60,7 @@ export async function embeddedPicture(src: EmbeddedSource): Promise<EmbeddedPict
       if (!px) return null;
       // libheif applied the thumbnail's own transforms; EXIF orientation only when the file has none.
       const o = heifHasTransform(src.buf) ? 1 : heifExifOrientation(src.buf) ?? 1;
-      return { input: px.data, raw: { width: px.width, height: px.height, channels: 4 }, orientation: o };
+      return { input: px.data, raw: { width: px.width, height: px.height, channels: px.channels }, orientation: o };
     } catch {
       return null;
     }

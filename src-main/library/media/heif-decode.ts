@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import sharp from 'sharp';
 import { HeifDecodeError, type HeifPixels } from './heif-types';
 
 // HEIC/HEIF pictures decoded by libheif compiled to WebAssembly (the `libheif-js` package):
@@ -15,6 +16,16 @@ import { HeifDecodeError, type HeifPixels } from './heif-types';
 // - libheif applies the file's own transforms (irot/imir properties). A phone that rotated
 //   its photo with irot also records EXIF Orientation for old readers; applying both would
 //   turn the picture twice. EXIF orientation is applied only when the file has no transform.
+//
+// Where the time goes (24 MP, measured in CPU time): libde265's HEVC decode in WebAssembly is
+// nearly all of it, ~2.6 s; colour conversion to RGB (bilinear or nearest chroma upsampling
+// alike) measures within the noise of that, the copies and sharp's shrink ~50 ms each. The
+// decode cannot be shortened from here (HEVC has no reduced-resolution decode, this build
+// has no threads or SIMD). What is around it is kept small: pixels are decoded
+// straight to interleaved RGB (RGBA only when the picture has alpha) through libheif's C API,
+// with no intermediate JavaScript copies; a grid thumbnail is shrunk here, in this thread,
+// from a view of the WebAssembly memory, so only ~400 px of pixels cross threads; and a
+// thumbnail item the file carries (`thmb`) is used instead when it is big enough.
 
 /** The part of libheif-js's API this module uses (the package ships no types for its bundle). */
 interface HeifImageHandle {
@@ -46,13 +57,15 @@ interface LibHeif {
   _heif_image_handle_get_width(handle: number): number;
   _heif_image_handle_get_height(handle: number): number;
   _heif_image_handle_release(handle: number): void;
+  _heif_image_handle_has_alpha_channel(handle: number): number;
   _heif_decode_image(err: number, handle: number, out: number, colorspace: number, chroma: number, options: number): void;
   _heif_image_get_plane_readonly2(image: number, channel: number, stride: number): number;
   _heif_image_release(image: number): void;
 }
 
-// libheif's enum values (heif.h): RGB colour space, interleaved RGBA chroma and channel.
+// libheif's enum values (heif.h): RGB colour space, interleaved RGB / RGBA chroma and channel.
 const HEIF_COLORSPACE_RGB = 1;
+const HEIF_CHROMA_INTERLEAVED_RGB = 10;
 const HEIF_CHROMA_INTERLEAVED_RGBA = 11;
 const HEIF_CHANNEL_INTERLEAVED = 10;
 
@@ -137,72 +150,163 @@ export function heifSize(buf: Buffer): Promise<{ width: number; height: number }
 }
 
 /**
- * Decode the primary picture to RGBA. `maxPixels` refuses a decompression bomb from its
- * header before any pixel is decoded.
+ * Decode the primary picture to RGB (RGBA when it has alpha). `maxPixels` refuses a
+ * decompression bomb from its header before any pixel is decoded. With `fitInside`, the
+ * caller only needs the picture shrunk to fit inside a square box of that side (a grid
+ * thumbnail): it is shrunk here, or taken from the file's own thumbnail item when that is at
+ * least that big, and `picture` still gives the primary picture's size.
  */
-export function decodeHeif(buf: Buffer, maxPixels: number): Promise<HeifPixels> {
+export function decodeHeif(buf: Buffer, maxPixels: number, fitInside = 0): Promise<HeifPixels> {
   return oneAtATime(async () => {
     const lib = await loadLibheif();
     return withPrimary(lib, buf, async (img) => {
       const width = img.get_width();
       const height = img.get_height();
       if (width * height > maxPixels) throw new HeifDecodeError(`The image is too large to decode safely (${width} x ${height} px).`);
-      const data = await new Promise<Uint8ClampedArray>((resolve, reject) => {
-        img.display({ data: new Uint8ClampedArray(width * height * 4), width, height }, (out) => {
-          if (out) resolve(out.data);
-          else reject(new HeifDecodeError('the HEVC picture data could not be decoded'));
-        });
-      });
-      return { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), width, height };
+      const picture = { width, height };
+      const primary = img.handle.$$.ptr;
+      if (fitInside > 0 && Math.max(width, height) > fitInside) {
+        const thumb = largeEnoughThumbnail(lib, primary, picture, fitInside);
+        if (thumb) {
+          try {
+            const px = await withDecoded(lib, thumb, (d) => shrunk(d, fitInside));
+            if (px) return { ...px, picture, source: 'thumbnail' as const };
+          } finally {
+            lib._heif_image_handle_release(thumb);
+          }
+        }
+        const px = await withDecoded(lib, primary, (d) => shrunk(d, fitInside));
+        if (!px) throw new HeifDecodeError('the HEVC picture data could not be decoded');
+        return { ...px, picture, source: 'primary' as const };
+      }
+      const px = await withDecoded(lib, primary, async (d) => copied(d));
+      if (!px) throw new HeifDecodeError('the HEVC picture data could not be decoded');
+      return { ...px, picture, source: 'primary' as const };
     });
   });
 }
 
 /**
  * The thumbnail a camera or phone stored beside the primary picture (a `thmb` item, typically
- * 320 px wide), decoded to RGBA with the file's transforms applied: a picture for the grid at
- * once, long before the 12 MP primary image is decoded. Null when the file has none.
+ * 320 px wide), decoded with the file's transforms applied: a picture for the grid at once,
+ * long before the 12 MP primary image is decoded. Null when the file has none.
  */
 export function heifThumbnail(buf: Buffer): Promise<HeifPixels | null> {
   return oneAtATime(async () => {
     const lib = await loadLibheif();
-    return withPrimary(lib, buf, async (primary) => decodeThumbnail(lib, primary.handle.$$.ptr));
+    return withPrimary(lib, buf, async (primary) => {
+      const thumb = thumbnailHandles(lib, primary.handle.$$.ptr)[0];
+      if (!thumb) return null;
+      try {
+        const w = lib._heif_image_handle_get_width(thumb);
+        const h = lib._heif_image_handle_get_height(thumb);
+        if (w < 1 || h < 1 || w * h > 4096 * 4096) return null;
+        const px = await withDecoded(lib, thumb, async (d) => copied(d));
+        return px ? { ...px, picture: { width: primary.get_width(), height: primary.get_height() }, source: 'thumbnail' as const } : null;
+      } finally {
+        lib._heif_image_handle_release(thumb);
+      }
+    });
   });
 }
 
-function decodeThumbnail(lib: LibHeif, handle: number): HeifPixels | null {
+/** The handles of the primary picture's thumbnail items (the caller releases each). */
+function thumbnailHandles(lib: LibHeif, handle: number): number[] {
   const count = lib._heif_image_handle_get_number_of_thumbnails(handle);
-  if (count < 1) return null;
-  const scratch = lib._malloc(16 + 4 * count + 4 + 4 + 8);
+  if (count < 1) return [];
+  const scratch = lib._malloc(16 + 4 * count + 4);
   const err = scratch;
   const ids = scratch + 16;
-  const outHandle = ids + 4 * count;
-  const outImage = outHandle + 4;
-  const stride = outImage + 4;
-  let thumb = 0;
-  let image = 0;
+  const out = ids + 4 * count;
+  const handles: number[] = [];
   try {
     lib._heif_image_handle_get_list_of_thumbnail_IDs(handle, ids, count);
-    lib._heif_image_handle_get_thumbnail(err, handle, lib.HEAPU32[ids >> 2], outHandle);
-    if (lib.HEAP32[err >> 2] !== 0) return null;
-    thumb = lib.HEAPU32[outHandle >> 2];
-    const width = lib._heif_image_handle_get_width(thumb);
-    const height = lib._heif_image_handle_get_height(thumb);
-    if (width < 1 || height < 1 || width * height > 4096 * 4096) return null;
-    lib._heif_decode_image(err, thumb, outImage, HEIF_COLORSPACE_RGB, HEIF_CHROMA_INTERLEAVED_RGBA, 0);
+    for (let i = 0; i < count; i++) {
+      lib._heif_image_handle_get_thumbnail(err, handle, lib.HEAPU32[(ids >> 2) + i], out);
+      if (lib.HEAP32[err >> 2] === 0) handles.push(lib.HEAPU32[out >> 2]);
+    }
+  } finally {
+    lib._free(scratch);
+  }
+  return handles;
+}
+
+/**
+ * A thumbnail item that can stand for the primary picture at `fitInside`: at least that big
+ * on its long side and of the same shape (orientation and aspect ratio), so the grid shows the
+ * same picture. Null when there is none; the others are released here.
+ */
+function largeEnoughThumbnail(lib: LibHeif, primary: number, picture: { width: number; height: number }, fitInside: number): number | null {
+  let chosen: number | null = null;
+  for (const t of thumbnailHandles(lib, primary)) {
+    const w = lib._heif_image_handle_get_width(t);
+    const h = lib._heif_image_handle_get_height(t);
+    const sameShape = w > 0 && h > 0 && Math.abs(w / h - picture.width / picture.height) <= 0.02 * (picture.width / picture.height);
+    if (chosen === null && sameShape && Math.max(w, h) >= fitInside && w * h <= 4096 * 4096) chosen = t;
+    else lib._heif_image_handle_release(t);
+  }
+  return chosen;
+}
+
+interface Decoded {
+  lib: LibHeif;
+  /** Byte offset of the first row in the WebAssembly memory. */
+  plane: number;
+  stride: number;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+}
+
+/**
+ * Decode one image handle to interleaved RGB(A) and hand its plane, still in WebAssembly
+ * memory, to `use` (which must not let it escape: the image is released afterwards). Null
+ * when libheif could not decode it.
+ */
+async function withDecoded<T>(lib: LibHeif, handle: number, use: (d: Decoded) => Promise<T>): Promise<T | null> {
+  const channels = lib._heif_image_handle_has_alpha_channel(handle) ? 4 : 3;
+  const scratch = lib._malloc(16 + 4 + 4);
+  const err = scratch;
+  const outImage = scratch + 16;
+  const strideAt = outImage + 4;
+  let image = 0;
+  try {
+    lib._heif_decode_image(err, handle, outImage, HEIF_COLORSPACE_RGB, channels === 4 ? HEIF_CHROMA_INTERLEAVED_RGBA : HEIF_CHROMA_INTERLEAVED_RGB, 0);
     if (lib.HEAP32[err >> 2] !== 0) return null;
     image = lib.HEAPU32[outImage >> 2];
-    const plane = lib._heif_image_get_plane_readonly2(image, HEIF_CHANNEL_INTERLEAVED, stride);
-    const rowBytes = lib.HEAPU32[stride >> 2];
-    if (!plane || rowBytes < width * 4) return null;
-    // Copied out row by row: the plane lives in WebAssembly memory, freed below.
-    const data = Buffer.alloc(width * height * 4);
-    for (let y = 0; y < height; y++) data.set(lib.HEAPU8.subarray(plane + y * rowBytes, plane + y * rowBytes + width * 4), y * width * 4);
-    return { data, width, height };
+    const plane = lib._heif_image_get_plane_readonly2(image, HEIF_CHANNEL_INTERLEAVED, strideAt);
+    const stride = lib.HEAPU32[strideAt >> 2];
+    const width = lib._heif_image_handle_get_width(handle);
+    const height = lib._heif_image_handle_get_height(handle);
+    if (!plane || width < 1 || height < 1 || stride < width * channels) return null;
+    return await use({ lib, plane, stride, width, height, channels });
   } finally {
     if (image) lib._heif_image_release(image);
-    if (thumb) lib._heif_image_handle_release(thumb);
     lib._free(scratch);
   }
 }
 
+/** The decoded rows as one tight Buffer of JavaScript memory (one copy out of WebAssembly). */
+function copied(d: Decoded): Omit<HeifPixels, 'picture' | 'source'> {
+  const row = d.width * d.channels;
+  const heap = d.lib.HEAPU8;
+  const data = Buffer.allocUnsafeSlow(row * d.height); // its own ArrayBuffer (never the pool): it is transferred
+  if (d.stride === row) data.set(heap.subarray(d.plane, d.plane + row * d.height));
+  else for (let y = 0; y < d.height; y++) data.set(heap.subarray(d.plane + y * d.stride, d.plane + y * d.stride + row), y * row);
+  return { data, width: d.width, height: d.height, channels: d.channels };
+}
+
+/**
+ * The decoded picture shrunk to fit inside a `side` x `side` box, by sharp (libvips) reading
+ * the WebAssembly memory in place when the rows are tight. Nothing else runs in this thread's
+ * WebAssembly meanwhile (one decode at a time), so the memory cannot move under it.
+ */
+async function shrunk(d: Decoded, side: number): Promise<Omit<HeifPixels, 'picture' | 'source'>> {
+  const row = d.width * d.channels;
+  const input = d.stride === row ? Buffer.from(d.lib.HEAPU8.buffer, d.lib.HEAPU8.byteOffset + d.plane, row * d.height) : copied(d).data;
+  const { data, info } = await sharp(input, { raw: { width: d.width, height: d.height, channels: d.channels } })
+    .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: d.channels };
+}

@@ -62,7 +62,7 @@ function idle(w: Worker): void {
   idleTimer.unref();
 }
 
-function call(op: HeifRequest['op'], buf: Buffer, maxPixels = 0): Promise<HeifReply> {
+function call(op: HeifRequest['op'], buf: Buffer, maxPixels = 0, fitInside = 0): Promise<HeifReply> {
   worker ??= startWorker();
   const w = worker;
   w.ref(); // a decode in flight keeps the process alive until it answers
@@ -74,7 +74,7 @@ function call(op: HeifRequest['op'], buf: Buffer, maxPixels = 0): Promise<HeifRe
   return new Promise<HeifReply>((resolve, reject) => {
     waiting.set(id, { resolve, reject });
     // Copied, not transferred: the caller keeps its Buffer (the scan hashes and reads it too).
-    w.postMessage({ id, op, buf, maxPixels } satisfies HeifRequest);
+    w.postMessage({ id, op, buf, maxPixels, fitInside } satisfies HeifRequest);
   }).then((reply) => {
     if ('error' in reply) throw new HeifDecodeError(reply.error);
     return reply;
@@ -86,7 +86,7 @@ const pixelsOf = (reply: HeifReply): HeifPixels | null => {
   const p = reply.pixels;
   // Structured clone hands a Uint8Array over; callers expect a Buffer on the same memory.
   const data = Buffer.from(p.data.buffer, p.data.byteOffset, p.data.byteLength);
-  return { data, width: p.width, height: p.height };
+  return { ...p, data };
 };
 
 /** Size of the primary picture as displayed by libheif (transforms applied), without decoding it. */
@@ -97,18 +97,20 @@ export async function heifSize(buf: Buffer): Promise<{ width: number; height: nu
 }
 
 /**
- * Decode the primary picture to RGBA. `maxPixels` refuses a decompression bomb from its
- * header before any pixel is decoded.
+ * Decode the primary picture to RGB (RGBA with alpha). `maxPixels` refuses a decompression
+ * bomb from its header before any pixel is decoded. With `fitInside` (a grid thumbnail's
+ * box), the picture comes back already shrunk to fit inside that square, decoded from a
+ * thumbnail item of the file when it is big enough: a 24 MP picture never crosses threads.
  */
-export async function decodeHeif(buf: Buffer, maxPixels: number): Promise<HeifPixels> {
-  const px = pixelsOf(await call('decode', buf, maxPixels));
+export async function decodeHeif(buf: Buffer, maxPixels: number, fitInside = 0): Promise<HeifPixels> {
+  const px = pixelsOf(await call('decode', buf, maxPixels, fitInside));
   if (!px) throw new HeifDecodeError('the HEVC picture data could not be decoded');
   return px;
 }
 
 /**
  * The thumbnail a camera or phone stored beside the primary picture (a `thmb` item, typically
- * 320 px wide), decoded to RGBA with the file's transforms applied. Null when it has none.
+ * 320 px wide), decoded to RGB (RGBA with alpha) with the file's transforms applied. Null when it has none.
  */
 export async function heifThumbnail(buf: Buffer): Promise<HeifPixels | null> {
   return pixelsOf(await call('thumbnail', buf));
