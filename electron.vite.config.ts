@@ -15,6 +15,8 @@ export default defineConfig({
           'catalogue-worker': resolve(__dirname, 'src-main/library/catalogue-index/build-worker.ts'),
           'heif-worker': resolve(__dirname, 'src-main/library/media/heif-worker.ts'),
           'pixel-worker': resolve(__dirname, 'src-main/library/media/pixel-worker.ts'),
+          // The similar groups are computed in another (src-main/library/similarity/background.ts).
+          'groups-worker': resolve(__dirname, 'src-main/library/similarity/groups-worker.ts'),
         },
       },
     },

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import type { Api, ApiEnvelope, ApiMethod } from '../../src-preload/contract';
 import { startCatalogueIndex } from '../library/catalogue-index';
+import { groupInBackground } from '../library/similarity/background';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } from '../library/folders';
 import { Scanner } from '../library/scan';
@@ -64,6 +65,8 @@ function appVersion(): string {
 export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
   // Searches are answered from memory once the catalogue is indexed (library/catalogue-index/).
   startCatalogueIndex(ctx.db);
+  // Similar groups are computed in a worker thread, never inside a search (issue 17).
+  const stopGrouping = groupInBackground(ctx);
   const scanner = new Scanner(ctx);
   // The queue starts only once every workflow has registered its job kinds (below), so a job
   // left from the previous run never meets a queue that cannot run it.
@@ -227,6 +230,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     service,
     async dispose() {
       stopWatching();
+      stopGrouping();
       scanner.cancel();
       await scanner.waitForIdle();
       await service.dispose();

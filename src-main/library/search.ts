@@ -11,7 +11,7 @@ import { prepared } from './db';
 import { labelOf } from './labels';
 import { collectionRow, descendants, memberIds, notFound, smartQueryOf } from './collection-store';
 import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, fillGroupFoldedHits, loadCollectionHits, loadTextHits, recalled, remembered } from './search-sets';
-import { ensureGroups } from './similarity/stored';
+import { groupsForSearch } from './similarity/background';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. In the app most searches
 // are answered from the in-memory catalogue index (catalogue-index/, index-search.ts); the
@@ -343,8 +343,9 @@ function loadCollection(ctx: LibraryCtx, id: number): void {
  * anywhere else (a smart collection, a set, no collection).
  */
 function effectiveQuery(ctx: LibraryCtx, query: SearchQuery): SearchQuery {
-  // Similar groups: the stored ones, computed again first when fingerprints changed since.
-  if (query.similarGroups || query.foldGroups) ensureGroups(ctx.db);
+  // Similar groups: the stored ones, brought up to date (in the app's worker thread, or here
+  // in the CLI) when fingerprints changed since.
+  if (query.similarGroups || query.foldGroups) groupsForSearch(ctx);
   if (!query.foldGroups && query.expandedGroups) query = { ...query, expandedGroups: undefined };
   if (query.sort !== 'custom') return query;
   const row = query.collectionId !== undefined ? collectionRow(ctx.db, query.collectionId) : undefined;

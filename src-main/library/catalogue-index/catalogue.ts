@@ -119,6 +119,9 @@ export class CatalogueIndex {
       at += p.length;
     });
     keywordStart[keywordIds.length] = at;
+    // The unfiltered view too, so that the receiving thread only takes it.
+    for (const _ of this.makePlainView());
+    const plain = this.plain as PlainView;
     // Each array must own its buffer to be transferred: a view into a larger one is copied.
     const own = ownBuffer;
     return {
@@ -134,6 +137,7 @@ export class CatalogueIndex {
       text: textParts(text),
       // Never used here (no query ran in the worker): all zero, as the receiving side needs them.
       scratch: { mark: own(c.mark as Uint8Array<ArrayBuffer>), counts: own(c.counts as Uint8Array<ArrayBuffer>), scratch: own(c.scratch as Uint8Array<ArrayBuffer>), hits: own(c.hits as Int32Array<ArrayBuffer>), without: own(c.without as Uint8Array<ArrayBuffer>) },
+      plain: { mark: own(plain.mark as Uint8Array<ArrayBuffer>), count: plain.count },
     };
   }
 
@@ -172,7 +176,9 @@ export class CatalogueIndex {
     this.stackEdits.clear();
     for (const [which, p] of parts.perms) this.perms.set(which, p);
     for (const [which, r] of parts.ranks) this.ranks.set(which, r);
-    yield* this.makePlainView();
+    // The unfiltered view the worker made (over the same columns and stacks), else made here in steps.
+    if (parts.plain.mark.length === c.cap) this.plain = { mark: parts.plain.mark, count: parts.plain.count, raws: this.stacks().raws };
+    else yield* this.makePlainView();
     const text = this.textFrom(parts.text);
     this.textBuild?.abandon();
     this.textBuild = null;
