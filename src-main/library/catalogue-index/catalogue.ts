@@ -39,7 +39,7 @@ export interface PlainView {
 }
 
 /** Ids taken per step when the unfiltered view is made while an index is adopted. */
-const PLAIN_STEP = 100_000;
+const PLAIN_STEP = 50_000;
 
 const SORTS: SortPerm[] = ['taken', 'undated', 'name', 'added', 'size'];
 
@@ -75,6 +75,13 @@ export class CatalogueIndex {
   private plain: PlainView | null = null;
   private perms = new Map<SortPerm, Int32Array>();
   private ranks = new Map<SortPerm, Int32Array>();
+  /**
+   * Per order, the first place from which its positions (the timeline's cols.takenPos, the
+   * other orders' ranks) are still to be written after new assets were placed in it: written
+   * when next read (takenPositions, rank), so that the search after a scan batch, which walks
+   * the orders themselves, does not rewrite a million positions of every order first.
+   */
+  private stalePos = new Map<SortPerm, number>();
   /** The full-text part; null while it is built or rebuilt (FTS5 answers text meanwhile). */
   text: TextIndex | null = null;
   private tok: Tokenizer | null = null;
@@ -536,6 +543,7 @@ export class CatalogueIndex {
       const undated = Int32Array.from(byName.filter((id) => pos[id] < 0));
       this.perms.set('taken', taken);
       this.perms.set('undated', undated);
+      this.stalePos.delete('taken');
       return which === 'taken' ? taken : undated;
     }
     const sql = {
@@ -548,7 +556,7 @@ export class CatalogueIndex {
     return p;
   }
 
-  /** Each id's place in a sort order (for the timeline's dated part, see cols.takenPos). */
+  /** Each id's place in a sort order (for the timeline's dated part, see takenPositions). */
   rank(which: Exclude<SortPerm, 'taken'>): Int32Array {
     let r = this.ranks.get(which);
     if (!r) {
@@ -556,8 +564,25 @@ export class CatalogueIndex {
       r = new Int32Array(this.cols.cap);
       for (let i = 0; i < perm.length; i++) r[perm[i]] = i;
       this.ranks.set(which, r);
+      this.stalePos.delete(which);
+    }
+    const stale = this.stalePos.get(which);
+    if (stale !== undefined) {
+      writePlaces(this.perm(which), r, stale);
+      this.stalePos.delete(which);
     }
     return r;
+  }
+
+  /** Each dated asset's position on the timeline (cols.takenPos, -1 when undated), brought up to date. */
+  takenPositions(): Int32Array {
+    const perm = this.perm('taken');
+    const stale = this.stalePos.get('taken');
+    if (stale !== undefined) {
+      writePlaces(perm, this.cols.takenPos, stale);
+      this.stalePos.delete('taken');
+    }
+    return this.cols.takenPos;
   }
 
   /**
@@ -615,19 +640,34 @@ export class CatalogueIndex {
     // Positions (the timeline's, each order's ranks) from the first changed place on; with
     // assets taken out, the timeline's all again and the ranks when next used.
     const cap = this.cols.cap;
+    // Only new assets placed (a scan batch): the places before the first insertion kept their
+    // assets, and the rest are written when next read.
+    const later = (which: SortPerm, first: number): void => {
+      this.stalePos.set(which, Math.min(first, this.stalePos.get(which) ?? first));
+    };
     for (const [which, first] of changedFrom) {
       const perm = this.perms.get(which) as Int32Array;
       if (which === 'taken') {
+        if (!anyOld) {
+          later(which, first);
+          continue;
+        }
         const pos = this.cols.takenPos;
-        if (anyOld) pos.fill(-1);
-        for (let i = first; i < perm.length; i++) pos[perm[i]] = i;
+        pos.fill(-1);
+        writePlaces(perm, pos, 0);
+        this.stalePos.delete(which);
         continue;
       }
       const rank = this.ranks.get(which);
-      if (!anyOld && rank && rank.length >= cap) for (let i = first; i < perm.length; i++) rank[perm[i]] = i;
-      else this.ranks.delete(which);
+      if (!anyOld && rank && rank.length >= cap) later(which, first);
+      else this.dropRank(which);
     }
-    for (const [which, rank] of this.ranks) if (rank.length < cap) this.ranks.delete(which);
+    for (const [which, rank] of this.ranks) if (rank.length < cap) this.dropRank(which);
+  }
+
+  private dropRank(which: SortPerm): void {
+    this.ranks.delete(which);
+    this.stalePos.delete(which);
   }
 
   /**
@@ -660,6 +700,7 @@ export class CatalogueIndex {
   private dropPerms(): void {
     this.perms.clear();
     this.ranks.clear();
+    this.stalePos.clear();
     this.cols.takenPos.fill(-1);
   }
 
@@ -747,6 +788,11 @@ export class CatalogueIndex {
     if (out.length) this.postings.set(keywordId, Int32Array.from(out));
     else this.postings.delete(keywordId);
   }
+}
+
+/** places[order[i]] = i for every place i from `from` on. */
+function writePlaces(order: Int32Array, places: Int32Array, from: number): void {
+  for (let i = from; i < order.length; i++) places[order[i]] = i;
 }
 
 /** mark[id] = whether asset id is live, for ids [from, to); returns how many are. */
