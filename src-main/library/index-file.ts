@@ -67,6 +67,8 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   // Pictures are read and hashed (content and media hash) in a worker thread, which hands
   // the bytes over without a copy: the main thread only parses the metadata.
   let buf: Buffer | null = null;
+  /** `buf` holds only a JPEG's metadata segments (its image data stayed in the worker). */
+  let headOnly = false;
   let mediaHash: string | null | undefined;
   try {
     if (file.size > FULL_HASH_LIMIT) {
@@ -75,6 +77,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
       const d = await digestOffThread(file.absPath, file.format.format);
       if (d) {
         buf = d.buf;
+        headOnly = d.head;
         out.hash = d.hash;
         mediaHash = d.mediaHash;
       } else {
@@ -123,7 +126,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     const h = out.meta.height;
     if ((w === null || h === null) && buf && !isRaw) {
       // The header's size (no pixel decoded), already upright.
-      const size = await pictureSize(buf);
+      const size = await pictureSize(headOnly ? file.absPath : buf);
       if (size) return { ...out, width: size.width, height: size.height };
     }
     const swap = out.meta.orientation !== null && out.meta.orientation >= 5;

@@ -82,8 +82,9 @@ export async function fingerprintOffThread(px: Pixels): Promise<Fingerprint> {
 }
 
 export interface Digest {
-  /** The whole file. */
+  /** The whole file, or (`head`) a JPEG's segments before its image data: all its metadata. */
   buf: Buffer;
+  head: boolean;
   /** sha256 of every byte. */
   hash: string;
   /** 'm:' + sha256 of the image data alone (media-hash-parts.ts), or null when no parser applies. */
@@ -106,7 +107,7 @@ export async function digestOffThread(path: string, format: string): Promise<Dig
   }
   if ('digest' in reply) {
     const d = reply.digest;
-    return { buf: Buffer.from(d.buf.buffer, d.buf.byteOffset, d.buf.byteLength), hash: d.hash, mediaHash: d.mediaHash };
+    return { buf: Buffer.from(d.buf.buffer, d.buf.byteOffset, d.buf.byteLength), head: d.head, hash: d.hash, mediaHash: d.mediaHash };
   }
   if ('error' in reply) throw Object.assign(new Error(reply.error), { code: reply.code });
   return null;

@@ -17,7 +17,7 @@ export type PixelRequest =
 
 export type PixelReply =
   | { id: number; fingerprint: Fingerprint }
-  | { id: number; digest: { buf: Uint8Array; hash: string; mediaHash: string | null } }
+  | { id: number; digest: { buf: Uint8Array; head: boolean; hash: string; mediaHash: string | null } }
   | { id: number; error: string; code?: string };
 
 /** The whole file in a buffer of its own (transferable), read in one go. */
@@ -38,7 +38,7 @@ function readWhole(path: string): Uint8Array {
   }
 }
 
-function digest(path: string, format: string): { buf: Uint8Array; hash: string; mediaHash: string | null } {
+function digest(path: string, format: string): { buf: Uint8Array; head: boolean; hash: string; mediaHash: string | null } {
   const bytes = readWhole(path);
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const hash = createHash('sha256').update(buf).digest('hex');
@@ -49,7 +49,13 @@ function digest(path: string, format: string): { buf: Uint8Array; hash: string; 
     for (const [a, b] of parts) h.update(buf.subarray(a, b));
     mediaHash = MEDIA_HASH_PREFIX + h.digest('hex');
   }
-  return { buf: bytes, hash, mediaHash };
+  // A JPEG's metadata (EXIF with its thumbnail, XMP, IPTC) all comes before its image data:
+  // only that head goes to the main thread, not megabytes of compressed pixels it never reads.
+  const last = parts?.[parts.length - 1];
+  if (format === 'jpeg' && last && last[1] === buf.length && buf[last[0] + 1] === 0xda) {
+    return { buf: bytes.slice(0, last[0]), head: true, hash, mediaHash };
+  }
+  return { buf: bytes, head: false, hash, mediaHash };
 }
 
 const port = parentPort;
