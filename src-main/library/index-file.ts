@@ -7,6 +7,7 @@ import { mediaHashOfFile } from './media-hash';
 import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from './metadata';
 import type { Fingerprint } from './similarity/fingerprint';
 import { pictureSize } from './media/decode';
+import { digestOffThread } from './media/pixel-pool';
 import { firstPicture, type ThumbState } from './preview-thumbs';
 import { probe } from './video';
 import type { WalkedFile } from './walk';
@@ -63,13 +64,26 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
 
   // Images up to 256 MB are read once; the same Buffer feeds the hash, exifr and sharp.
   // Audio/video are streamed through the hash instead of being held in memory.
+  // Pictures are read and hashed (content and media hash) in a worker thread, which hands
+  // the bytes over without a copy: the main thread only parses the metadata.
   let buf: Buffer | null = null;
+  /** `buf` holds only a JPEG's metadata segments (its image data stayed in the worker). */
+  let headOnly = false;
+  let mediaHash: string | null | undefined;
   try {
     if (file.size > FULL_HASH_LIMIT) {
       out.hash = await sampledHash(file.absPath, file.size);
     } else if (file.format.kind === 'image') {
-      buf = await readFile(file.absPath);
-      out.hash = await hashBuffer(buf);
+      const d = await digestOffThread(file.absPath, file.format.format);
+      if (d) {
+        buf = d.buf;
+        headOnly = d.head;
+        out.hash = d.hash;
+        mediaHash = d.mediaHash;
+      } else {
+        buf = await readFile(file.absPath);
+        out.hash = await hashBuffer(buf);
+      }
     } else {
       out.hash = await hashFile(file.absPath);
     }
@@ -80,7 +94,8 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
 
   const { kind, format, isRaw } = file.format;
   try {
-    out.mediaHash = await mediaHashOfFile(file.absPath, format, buf);
+    // The worker's media hash, else (no parser for the format) the other ways media-hash.ts knows.
+    out.mediaHash = mediaHash ?? await mediaHashOfFile(file.absPath, format, mediaHash === null ? null : buf);
   } catch {
     // A file whose structure cannot be walked simply keeps its content hash as media hash.
   }
@@ -111,7 +126,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     const h = out.meta.height;
     if ((w === null || h === null) && buf && !isRaw) {
       // The header's size (no pixel decoded), already upright.
-      const size = await pictureSize(buf);
+      const size = await pictureSize(headOnly ? file.absPath : buf);
       if (size) return { ...out, width: size.width, height: size.height };
     }
     const swap = out.meta.orientation !== null && out.meta.orientation >= 5;

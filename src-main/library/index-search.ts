@@ -183,7 +183,8 @@ function evaluate(db: Db, ix: CatalogueIndex, query: SearchQuery, expandStacks: 
   const isoRange = range(query.iso);
   const focalRange = range(query.focalLength);
   const apertureRange = range(query.aperture);
-  const { attrs, folder, make, model, lens, iso, focal, aperture, takenPos, mark, hits } = c;
+  const { attrs, folder, make, model, lens, iso, focal, aperture, mark, hits } = c;
+  const takenPos = dateLo >= 0 ? ix.takenPositions() : c.takenPos;
   const similar = query.similarGroups || query.foldGroups ? ix.similar() : null;
   const inGroup = query.similarGroups ? similar!.groupOf : null;
   const inBurst = query.similarGroups === 'burst' ? similar!.burst : null;
@@ -291,7 +292,7 @@ function inOrder(ix: CatalogueIndex, query: SearchQuery, hits: Int32Array, count
     const first = parts[0];
     const firstLen = first.length;
     const rest = parts.length === 2 ? parts[1] : first;
-    const firstRank = single ? ix.rank(single) : ix.cols.takenPos;
+    const firstRank = single ? ix.rank(single) : ix.takenPositions();
     const restRank = single ? firstRank : ix.rank('undated');
     let n = 0;
     for (let i = 0; i < hits.length; i++) {

@@ -2,7 +2,7 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import { normalizeKeyword } from './keywords';
-import { vocabularyDeletion, type LibraryUndo } from './library-undo';
+import { vocabularyChange, vocabularyDeletion, type LibraryUndo } from './library-undo';
 
 // The keyword vocabulary (Lightroom's keyword list): keywords kept whether or not a photo
 // carries them yet, each a whole hierarchy path ('Animals|Cat', as the catalogue stores
@@ -232,22 +232,33 @@ export function withSynonyms(ctx: LibraryCtx, keywords: readonly string[]): stri
   return out;
 }
 
-/** Keep the vocabulary in step with a rename across the library ('Animals' -> 'Fauna' moves 'Animals|Cat' too). */
-export function renameInVocabulary(ctx: LibraryCtx, from: string, to: string, children: boolean): void {
+/**
+ * Keep the vocabulary in step with a rename across the library ('Animals' -> 'Fauna' moves
+ * 'Animals|Cat' too); returns what undoes it, or null when no entry changed.
+ */
+export function renameInVocabulary(ctx: LibraryCtx, from: string, to: string, children: boolean): LibraryUndo | null {
   const rows = readRows(ctx);
   const taken = new Set(rows.map((r) => lower(r.path)));
-  const update = prepared(ctx.db, 'UPDATE keyword_vocabulary SET path = ? WHERE id = ?');
-  const remove = prepared(ctx.db, 'DELETE FROM keyword_vocabulary WHERE id = ?');
+  const changes: { id: number; next: string; merged: boolean }[] = [];
   for (const r of rows) {
     let next: string | null = null;
     if (lower(r.path) === lower(from)) next = to;
     else if (children && lower(r.path).startsWith(lower(from) + '|')) next = to + r.path.slice(from.length);
     if (next === null || next === r.path) continue;
     // Renamed onto a keyword the vocabulary has: the two become one (the target keeps its synonyms).
-    if (taken.has(lower(next)) && lower(next) !== lower(r.path)) remove.run(r.id);
-    else update.run(next, r.id);
+    changes.push({ id: r.id, next, merged: taken.has(lower(next)) && lower(next) !== lower(r.path) });
     taken.add(lower(next));
   }
+  if (!changes.length) return null;
+  // What undo puts back (the rows as they are), read before they change.
+  const undo = vocabularyChange(ctx.db, changes.map((c) => c.id));
+  const update = prepared(ctx.db, 'UPDATE keyword_vocabulary SET path = ? WHERE id = ?');
+  const remove = prepared(ctx.db, 'DELETE FROM keyword_vocabulary WHERE id = ?');
+  for (const c of changes) {
+    if (c.merged) remove.run(c.id);
+    else update.run(c.next, c.id);
+  }
+  return undo;
 }
 
 /** Drop a keyword (and by default its children) from the vocabulary; returns what undoes it, or null when nothing was there. */

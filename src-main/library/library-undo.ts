@@ -3,7 +3,7 @@ import type { LibraryCtx } from './context';
 import { prepared, type Db } from './db';
 
 // Undo for changes to the library itself, not to a photo's fields: collections created,
-// renamed, moved or deleted, and keyword-list entries deleted with a keyword. Such an edit is
+// renamed, moved or deleted, and keyword-list entries deleted, renamed or merged with a keyword. Such an edit is
 // an `edits` row like any other (the one undo stack, newest first); what puts the library back
 // is kept with it in `library_undo` (migration 28), and edits.ts's undo applies it.
 
@@ -37,7 +37,9 @@ export type LibraryUndo =
   /** a collection (with what was inside it) was deleted: undo restores the rows, same ids, and the memberships */
   | { kind: 'collectionDeleted'; collections: CollectionRecord[]; members: MemberRecord[] }
   /** keyword-list entries were deleted: undo restores them with their synonyms */
-  | { kind: 'vocabularyDeleted'; entries: VocabularyRecord[] };
+  | { kind: 'vocabularyDeleted'; entries: VocabularyRecord[] }
+  /** keyword-list entries were renamed, or merged into another (and so deleted): undo puts each row back as it was, in reverse order */
+  | { kind: 'vocabularyChanged'; before: VocabularyRecord[] };
 
 const collectionRecords = (db: Db, ids: readonly number[]): CollectionRecord[] =>
   ids.map((id) => prepared(db, 'SELECT id, name, kind, parent_id, query, created_at FROM collections WHERE id = ?').get(id) as CollectionRecord | undefined).filter((r) => r !== undefined);
@@ -57,12 +59,19 @@ export function collectionUpdate(db: Db, id: number): LibraryUndo {
   return { kind: 'collectionUpdated', before };
 }
 
-/** The undo of deleting these keyword-list entries, read before they go. */
-export function vocabularyDeletion(db: Db, ids: readonly number[]): LibraryUndo {
-  const entries = ids
+const vocabularyRecords = (db: Db, ids: readonly number[]): VocabularyRecord[] =>
+  ids
     .map((id) => prepared(db, 'SELECT id, path, exportable, synonyms, position FROM keyword_vocabulary WHERE id = ?').get(id) as VocabularyRecord | undefined)
     .filter((r) => r !== undefined);
-  return { kind: 'vocabularyDeleted', entries };
+
+/** The undo of deleting these keyword-list entries, read before they go. */
+export function vocabularyDeletion(db: Db, ids: readonly number[]): LibraryUndo {
+  return { kind: 'vocabularyDeleted', entries: vocabularyRecords(db, ids) };
+}
+
+/** The undo of renaming these keyword-list entries (or merging them into another), read before they change, in the order they change. */
+export function vocabularyChange(db: Db, ids: readonly number[]): LibraryUndo {
+  return { kind: 'vocabularyChanged', before: vocabularyRecords(db, ids) };
 }
 
 /** Log an edit that changed only the library (inside the caller's transaction); returns its id. */
@@ -117,6 +126,18 @@ function undoOne(ctx: LibraryCtx, u: LibraryUndo): void {
       'INSERT OR IGNORE INTO collection_assets (collection_id, asset_id, position) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM assets WHERE id = ?)',
     );
     for (const m of u.members) member.run(m.collection_id, m.asset_id, m.position, m.asset_id);
+    return;
+  }
+  if (u.kind === 'vocabularyChanged') {
+    // A row renamed is renamed back; a row merged away (deleted) comes back with its id. Where
+    // the old name has been taken since (a keyword list imported again), that entry stands for it.
+    const taken = prepared(db, 'SELECT 1 FROM keyword_vocabulary WHERE path = ? AND id <> ?');
+    const restore = prepared(
+      db,
+      `INSERT INTO keyword_vocabulary (id, path, exportable, synonyms, position) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET path = excluded.path, exportable = excluded.exportable, synonyms = excluded.synonyms, position = excluded.position`,
+    );
+    for (const r of [...u.before].reverse()) if (!taken.get(r.path, r.id)) restore.run(r.id, r.path, r.exportable, r.synonyms, r.position);
     return;
   }
   const insert = prepared(db, 'INSERT OR IGNORE INTO keyword_vocabulary (id, path, exportable, synonyms, position) VALUES (?, ?, ?, ?, ?)');

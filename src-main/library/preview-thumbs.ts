@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename, unlink } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import sharp from 'sharp';
 import type { LibraryCtx } from './context';
-import { embeddedPicture, type EmbeddedSource } from './media/embedded';
+import { embeddedPicture, type EmbeddedPicture, type EmbeddedSource } from './media/embedded';
 import { orient } from './media/decode';
 import { sharedExifTool } from './metadata';
 import { EMBEDDED_SUFFIX } from './thumb-names';
@@ -22,6 +22,21 @@ export function embeddedThumbRelPath(hash: string): string {
   return thumbRelPath(hash).replace(/\.jpg$/, EMBEDDED_SUFFIX);
 }
 
+
+/**
+ * Whether an embedded picture can be stored as it is: a JPEG already upright, no bigger than a
+ * grid thumbnail, in RGB or grey (what every browser shows alike). Only its header is read.
+ */
+async function usableAsItIs(pic: EmbeddedPicture): Promise<boolean> {
+  if (pic.raw || pic.orientation !== 1 || pic.input.length > 256 * 1024) return false;
+  try {
+    const m = await sharp(pic.input).metadata();
+    return m.format === 'jpeg' && !!m.width && !!m.height && m.width <= THUMB_SIZE && m.height <= THUMB_SIZE &&
+      (m.space === 'srgb' || m.space === 'b-w') && !m.hasAlpha;
+  } catch {
+    return false;
+  }
+}
 
 export interface FirstPicture {
   /** Relative to the cache dir, or null: the cell shows the placeholder until the full thumbnail. */
@@ -46,6 +61,13 @@ export async function firstPicture(ctx: LibraryCtx, hash: string, src: Omit<Embe
     await mkdir(dirname(abs), { recursive: true });
     const tmp = `${abs}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
+      if (await usableAsItIs(pic)) {
+        // An upright EXIF thumbnail (a small baseline JPEG) is shown as the camera stored it:
+        // decoding and re-encoding it would only cost time for every file of a first scan.
+        await writeFile(tmp, pic.input);
+        await rename(tmp, abs);
+        return { thumb: rel, state: 'preview' };
+      }
       const img = pic.raw ? sharp(pic.input, { raw: pic.raw }) : sharp(pic.input, { failOn: 'none' });
       await orient(img, pic.orientation)
         .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true })

@@ -276,8 +276,24 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   commit(); // finished work is kept even when cancelled
   // `tagsmith index` (and every caller of a scan) returns only when every full thumbnail
   // exists: scripts read `thumbnail` right after it. A cancelled scan leaves the rest owed.
+  // Meanwhile the progress says so: every file is in the grid, thumbnails n of N.
   if (opts.signal?.aborted) thumbs.drop(queued);
-  else await untilIdleOrAborted(thumbs.idle(), opts.signal);
+  else {
+    progress.phase = 'thumbnails';
+    const owedIds = [...new Set(queued)];
+    const reportThumbs = (force = false): void => {
+      progress.thumbnails = { done: owedIds.filter((id) => !thumbs.owes(id)).length, total: owedIds.length };
+      report(force);
+    };
+    reportThumbs(true);
+    const stop = ctx.events.on('thumbnailsChanged', () => reportThumbs());
+    try {
+      await untilIdleOrAborted(thumbs.idle(), opts.signal);
+    } finally {
+      stop();
+    }
+    if (!opts.signal?.aborted) reportThumbs(true);
+  }
   if (opts.signal?.aborted) thumbs.drop(queued);
   await upgradeMediaHashes(ctx, rehash, opts.signal);
   const backfilled = await backfillExposure(ctx, exposureToRead, opts.signal);

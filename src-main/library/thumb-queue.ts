@@ -120,6 +120,11 @@ export class ThumbQueue {
     };
   }
 
+  /** Whether this asset's full thumbnail is still to be made (waiting or being made). */
+  owes(id: number): boolean {
+    return this.waiting.has(id) || this.running.has(id);
+  }
+
   /** How many thumbnails are still to be made (waiting or being made). */
   get size(): number {
     return this.waiting.size + this.running.size;

@@ -56,11 +56,32 @@ const stemOf = (name: string): string => {
  * RAW+JPEG (or RAW+HEIC, RAW+MOV) pair; another file of that name that needs a sidecar gets
  * 'IMG_1.MOV.xmp' so the two never overwrite each other.
  */
+/**
+ * Whether `name` may start with `lower` (lower-case) ignoring case, without allocating: exact
+ * for ASCII; true (left to the full comparison) where either holds another character, whose
+ * lower case may differ in length or by context.
+ */
+export function mayStartWith(name: string, lower: string): boolean {
+  const n = Math.min(name.length, lower.length);
+  for (let i = 0; i < lower.length; i++) if (lower.charCodeAt(i) > 127) return true;
+  for (let i = 0; i < n; i++) {
+    let c = name.charCodeAt(i);
+    if (c > 127) return true;
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower.charCodeAt(i)) return false;
+  }
+  // Every character compared was ASCII: a shorter name cannot hold the whole stem.
+  return name.length >= lower.length;
+}
+
 export async function targetsFor(absPath: string): Promise<Target[]> {
   const dir = dirname(absPath);
   const name = basename(absPath);
   const stem = stemOf(name).toLowerCase();
-  const entries = await readdir(dir).catch(() => [] as string[]);
+  // Only the folder's names that may share the stem are looked at (a write of a thousand
+  // photos in one folder lowered every name of it three times per photo: a million strings
+  // of garbage the main thread collected).
+  const entries = (await readdir(dir).catch(() => [] as string[])).filter((e) => mayStartWith(e, stem));
   const find = (wanted: string): string | undefined => entries.find((e) => e.toLowerCase() === wanted.toLowerCase());
   const exact = find(`${name}.xmp`);
   const byBase = find(`${stemOf(name)}.xmp`);

@@ -54,8 +54,10 @@ export async function writeThroughQueue(ctx: LibraryCtx, queue: JobQueue, ids: r
   }
   const { batch, jobIds } = await queue.enqueueBatchInSteps(label, ids.map((assetId) => ({ kind: WRITE_KIND, payload: { assetId } })));
   await waitForJobs(queue, jobIds, { lane: WRITE_LANE, batchId: batch.id });
+  // The batch's jobs in one read (a thousand reads one by one held the main thread at the end).
+  const jobs = new Map(queue.listJobs({ batchId: batch.id, limit: jobIds.length }).map((j) => [j.id, j]));
   const results = jobIds.map((id, i): WriteSummary => {
-    const j = queue.getJob(id)!;
+    const j = jobs.get(id) ?? queue.getJob(id)!;
     if (j.state === 'done' && j.result) return j.result as WriteSummary;
     const error = j.error?.message ?? null;
     const status = j.state === 'failed' ? 'failed' : j.state === 'cancelled' ? 'cancelled' : 'queued';

@@ -121,9 +121,11 @@ export function renameKeyword(ctx: LibraryCtx, from: string, to: string, opts: {
   };
   // The vocabulary is case-insensitive for ASCII: re-spell an existing row so the new
   // casing is what every asset stores (otherwise the old spelling would be found and kept).
-  const respell = (): void => {
+  // The keyword list follows, on the same undo.
+  const respell = (): LibraryUndo | null => {
     prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(b, b, b);
-    if (lower(a) === lower(b)) prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ?').run(b, a);    renameInVocabulary(ctx, a, b, children);
+    if (lower(a) === lower(b)) prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ?').run(b, a);
+    return renameInVocabulary(ctx, a, b, children);
   };
   const merging = ids.length > 0 && (prepared(ctx.db, 'SELECT 1 FROM keywords WHERE name = ?').get(b) !== undefined) && lower(a) !== lower(b);
   return applyAcross(ctx, ids, map, (what) => `${merging ? 'merge' : 'rename'} keyword ${quote(a)} ${merging ? 'into' : 'to'} ${quote(b)} on ${what}`, respell);
@@ -151,8 +153,14 @@ export function mergeKeywords(ctx: LibraryCtx, from: readonly string[], into: st
     }
     return out;
   };
-  const respell = (): void => {
-    prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(target, target, target);    for (const src of sources) renameInVocabulary(ctx, src, target, children);
+  const respell = (): LibraryUndo | null => {
+    prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(target, target, target);
+    // Every source's keyword-list entries on one undo, in the order they changed.
+    const before = sources.flatMap((src) => {
+      const undo = renameInVocabulary(ctx, src, target, children);
+      return undo?.kind === 'vocabularyChanged' ? undo.before : [];
+    });
+    return before.length ? { kind: 'vocabularyChanged', before } : null;
   };
   const names = sources.map(quote).join(', ');
   return applyAcross(ctx, ids, map, (what) => `merge keyword${sources.length > 1 ? 's' : ''} ${names} into ${quote(target)} on ${what}`, respell);

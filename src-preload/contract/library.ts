@@ -309,11 +309,17 @@ export interface ScanSummary {
 export interface ScanProgress {
   folderId: number;
   folderPath: string;
-  phase: 'walking' | 'indexing' | 'done' | 'cancelled';
+  /**
+   * 'thumbnails': every file is in the grid (with its embedded preview or a placeholder), the
+   * full thumbnails are still being made (`thumbnails`).
+   */
+  phase: 'walking' | 'indexing' | 'thumbnails' | 'done' | 'cancelled';
   found: number;
   done: number;
   errors: number;
   filesPerSec: number;
+  /** The full thumbnails this scan owes: made so far, and in all (from the thumbnails phase on). */
+  thumbnails?: { done: number; total: number };
 }
 
 export interface AppInfo {

@@ -16,7 +16,7 @@ export interface CliRun {
 }
 
 export interface CliOptions {
-  /** added to (and overriding) the environment */
+  /** added to (and overriding) the environment; a variable set to undefined is taken out of it */
   env?: NodeJS.ProcessEnv;
   /** what the CLI finds on stdin */
   input?: string;
@@ -33,19 +33,20 @@ function envOf(opts: CliOptions): NodeJS.ProcessEnv {
   return { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', ...creds, ...opts.env };
 }
 
-const argsOf = (library: string, args: readonly string[], opts: CliOptions): string[] =>
-  [BIN, '--library', library, ...(opts.serviceUrl ? ['--service-url', opts.serviceUrl] : []), ...args];
+// `library` null: no --library (for --help, or a test that writes its own).
+const argsOf = (library: string | null, args: readonly string[], opts: CliOptions): string[] =>
+  [BIN, ...(library !== null ? ['--library', library] : []), ...(opts.serviceUrl ? ['--service-url', opts.serviceUrl] : []), ...args];
 
 const runOf = (code: number | null, stdout: string, stderr: string): CliRun => ({ code, stdout, stderr, json: <T,>() => JSON.parse(stdout) as T });
 
 /** Run the CLI and wait for it, blocking this process: for commands that need nothing of it meanwhile. */
-export function tagsmithSync(library: string, args: readonly string[], opts: CliOptions = {}): CliRun {
+export function tagsmithSync(library: string | null, args: readonly string[], opts: CliOptions = {}): CliRun {
   const r = spawnSync(process.execPath, argsOf(library, args, opts), { encoding: 'utf8', input: opts.input ?? '', timeout: opts.timeout, env: envOf(opts) });
   return runOf(r.status, r.stdout, r.stderr);
 }
 
 /** Run the CLI while this process goes on (a simulator or server of the test must answer it). */
-export function tagsmith(library: string, args: readonly string[], opts: CliOptions = {}): Promise<CliRun> {
+export function tagsmith(library: string | null, args: readonly string[], opts: CliOptions = {}): Promise<CliRun> {
   return new Promise((done) => {
     const child = spawn(process.execPath, argsOf(library, args, opts), { env: envOf(opts) });
     let stdout = '';

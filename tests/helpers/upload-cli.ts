@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { expect } from 'vitest';
+import { BIN } from './cli';
 
-// The upload tests' shared parts: `tagsmith` as a child process, a source of real JPEGs, and a
+// The upload tests' shared parts: `tagsmith` as a child process (its pid at hand, to stop it mid-upload), a source of real JPEGs, and a
 // library of its own per test (copies of them, indexed, keyworded and captioned).
 
-export const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 export const USER = 'contributor';
 export const PASSWORD = 's3cret-pass';
 export const creds = { TAGSMITH_UPLOAD_USER: USER, TAGSMITH_UPLOAD_PASSWORD: PASSWORD };

@@ -358,6 +358,8 @@ describe('catalogue index', () => {
       await indexReady(ix.db);
       expect(indexBuilds(ix.db)).toEqual({ by: 'worker', count: 1 });
       const index = currentIndex(ix.db);
+      // The unfiltered view came from the worker, stacks folded, before any edit.
+      unfilteredAgree(ix, sql, rand);
       const quolls = () => searchIds(ix, { keywords: ['quoll'], sort: 'name' });
       expect(new Set(quolls())).toEqual(new Set([jpg1, raw2, jpg3]));
       // The RAW alone gets its JPEG; the third shot's JPEG goes; the first RAW leaves its stack.

@@ -1,36 +1,20 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ExifTool } from 'exiftool-vendored';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tagsmithSync, type CliOptions, type CliRun } from '../helpers/cli';
 
 // The CLI as outside checks use it: a real child process, `node bin/tagsmith.js`, against a
 // small generated tree and a fresh library directory.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 let photos: string;
 let library: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: () => unknown;
-}
-
-function cli(args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    input: '', // stdin is not a terminal and has nothing: the CLI must never wait on it
-    timeout: 120_000,
-    env: { ...process.env, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', ...opts.env },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) as unknown };
-}
-const lib = (...args: string[]): Run => cli(['--library', library, ...args]);
+const cli = (args: string[], opts: CliOptions = {}): CliRun => tagsmithSync(null, args, { timeout: 120_000, ...opts });
+const lib = (...args: string[]): CliRun => cli(['--library', library, ...args]);
 
 async function jpeg(file: string, color: { r: number; g: number; b: number }): Promise<void> {
   await sharp({ create: { width: 320, height: 240, channels: 3, background: color } }).jpeg().toFile(file);

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScanProgress } from '../../src-preload/contract';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
 import { decodeHeif } from '../../src-main/library/media/heif';
@@ -60,6 +61,9 @@ beforeAll(async () => {
   await flat(1200, 800, '#2040d0').jpeg().toFile(join(photos, 'exif-thumb.jpg'));
   await flat(160, 120, '#20c020').jpeg().toFile(join(src, 'green-thumb.jpg'));
   execFileSync('exiftool', ['-q', '-overwrite_original', '-Orientation#=6', `-ThumbnailImage<=${join(src, 'green-thumb.jpg')}`, join(photos, 'exif-thumb.jpg')]);
+  // An upright JPEG (no Orientation) with the same green EXIF thumbnail: stored as it is.
+  await flat(1200, 800, '#2040d0').jpeg().toFile(join(photos, 'upright-thumb.jpg'));
+  execFileSync('exiftool', ['-q', '-overwrite_original', `-ThumbnailImage<=${join(src, 'green-thumb.jpg')}`, join(photos, 'upright-thumb.jpg')]);
   // DNG (TIFF + DNGVersion) with a green 640x480 PreviewImage.
   await flat(1200, 800, '#2040d0').tiff().toFile(join(photos, 'camera.dng'));
   await flat(640, 480, '#20c020').jpeg().toFile(join(src, 'green-preview.jpg'));
@@ -87,6 +91,7 @@ describe('a first scan', () => {
   // it (before any full thumbnail of that batch can be queued).
   const firstSeen = new Map<string, Row>();
   let summaryErrors: unknown[] = [];
+  const progress: ScanProgress[] = [];
 
   beforeAll(async () => {
     const off = ctx.events.on('libraryChanged', (e) => {
@@ -94,7 +99,7 @@ describe('a first scan', () => {
       for (const [rel, row] of rows(ctx)) if (!firstSeen.has(rel)) firstSeen.set(rel, { ...row });
     });
     try {
-      const summary = await scanFolder(ctx, folderId);
+      const summary = await scanFolder(ctx, folderId, { onProgress: (p) => progress.push(p) });
       summaryErrors = summary.errors;
     } finally {
       off();
@@ -110,6 +115,31 @@ describe('a first scan', () => {
     // 160x120 stored, Orientation 6: shown 120x160.
     expect([pic.width, pic.height]).toEqual([120, 160]);
     expect([first.width, first.height]).toEqual([800, 1200]);
+  });
+
+  it("shows an upright JPEG's EXIF thumbnail as the camera stored it (no decode, no re-encode)", async () => {
+    const first = firstSeen.get('upright-thumb.jpg')!;
+    expect(first.thumb_state).toBe('preview');
+    const stored = readFileSync(thumbAbsPath(ctx, first.thumb!));
+    const embedded = execFileSync('exiftool', ['-b', '-ThumbnailImage', join(photos, 'upright-thumb.jpg')]);
+    expect(stored.equals(embedded)).toBe(true);
+    const pic = await centre(thumbAbsPath(ctx, first.thumb!));
+    expect(isGreen(pic.rgb)).toBe(true);
+    expect([pic.width, pic.height]).toEqual([160, 120]);
+  });
+
+  it('says when every file is in the grid and only the full thumbnails are still coming', () => {
+    const firstThumbs = progress.findIndex((p) => p.phase === 'thumbnails');
+    expect(firstThumbs).toBeGreaterThan(0);
+    // Files are recorded first ('indexing'), then only thumbnails are reported, then 'done'.
+    expect(progress.slice(0, firstThumbs).every((p) => p.phase !== 'thumbnails' && p.phase !== 'done')).toBe(true);
+    const thumbsPhase = progress.slice(firstThumbs, -1);
+    expect(thumbsPhase.every((p) => p.phase === 'thumbnails' && p.done === p.found && p.found === 13)).toBe(true);
+    expect(thumbsPhase.every((p) => p.thumbnails!.total === 13)).toBe(true);
+    const counts = thumbsPhase.map((p) => p.thumbnails!.done);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(counts[counts.length - 1]).toBe(13);
+    expect(progress[progress.length - 1].phase).toBe('done');
   });
 
   it('shows a DNG at once with its embedded PreviewImage', async () => {
@@ -138,7 +168,7 @@ describe('a first scan', () => {
   it('returns only when every full thumbnail exists, each replacing its preview', async () => {
     expect(summaryErrors).toEqual([]);
     const now = rows(ctx);
-    expect(now.size).toBe(12);
+    expect(now.size).toBe(13);
     for (const [rel, row] of now) {
       expect(row.thumb_state, rel).toBe('full');
       expect(row.thumb, rel).not.toMatch(/\.embedded\.jpg$/);
@@ -152,7 +182,7 @@ describe('a first scan', () => {
     expect([heic.width, heic.height]).toEqual([400, 267]);
     // Every picture has its fingerprint once the scan returns (similar-photo grouping).
     const fps = ctx.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM asset_fingerprints WHERE phash_hi IS NOT NULL').get()!.n;
-    expect(fps).toBe(12);
+    expect(fps).toBe(13);
   });
 
   it('lists every cell with its own picture and says which one it is', () => {

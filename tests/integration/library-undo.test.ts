@@ -117,3 +117,50 @@ describe('deleting a keyword, undone', () => {
     expect(before.find((e) => e.path === 'Private')?.exportable).toBe(false);
   });
 });
+
+describe('renaming and merging keywords, undone', () => {
+  it('a rename puts back the keyword-list entries (children and synonyms) as well as the photos', async () => {
+    await api.importKeywordList({ text: 'Birds\n\tOwl\n\t\t{Strix}\n\tHeron\n' });
+    await api.editKeywords({ ids: [ids.c], add: ['Birds|Owl'] });
+    const before = listVocabulary(ctx);
+
+    const r = await api.renameKeyword({ from: 'Birds', to: 'Avian' });
+    expect(r.assetIds).toEqual([ids.c]);
+    expect(listVocabulary(ctx).filter((e) => e.path.startsWith('Avian')).map((e) => e.path)).toEqual(['Avian', 'Avian|Owl', 'Avian|Heron']);
+    expect(await keywordsOf(ids.c)).toEqual(['Avian|Owl']);
+
+    expect(await api.undo()).toBe(`Undo: ${r.description}`);
+    expect(await keywordsOf(ids.c)).toEqual(['Birds|Owl']);
+    expect(listVocabulary(ctx)).toEqual(before);
+  });
+
+  it('a rename of a keyword only the keyword list holds is one undoable edit', async () => {
+    const before = listVocabulary(ctx);
+    const r = await api.renameKeyword({ from: 'Birds|Heron', to: 'Birds|Egret' });
+    expect(r.description).toBe('rename keyword “Birds|Heron” to “Birds|Egret” on the keyword list');
+    expect(listVocabulary(ctx).some((e) => e.path === 'Birds|Egret')).toBe(true);
+    expect(await api.undo()).toBe(`Undo: ${r.description}`);
+    expect(listVocabulary(ctx)).toEqual(before);
+  });
+
+  it('a merge puts back the entries it folded into the target, with their synonyms, and leaves the target as it was', async () => {
+    await api.importKeywordList({ text: 'Sea\n\t{Ocean}\nWater\n\t{H2O}\n' });
+    await api.editKeywords({ ids: [ids.a], add: ['Sea'] });
+    await api.editKeywords({ ids: [ids.b], add: ['Water'] });
+    const before = listVocabulary(ctx);
+    const [aBefore, bBefore] = [await keywordsOf(ids.a), await keywordsOf(ids.b)];
+    expect(aBefore).toContain('Sea');
+
+    const r = await api.mergeKeywords({ from: ['Sea'], into: 'Water' });
+    expect(r.assetIds).toEqual([ids.a]);
+    expect(listVocabulary(ctx).some((e) => e.path === 'Sea')).toBe(false);
+    expect(listVocabulary(ctx).find((e) => e.path === 'Water')?.synonyms).toEqual(['H2O']);
+    expect(await keywordsOf(ids.a)).toContain('Water');
+    expect(await keywordsOf(ids.a)).not.toContain('Sea');
+
+    expect(await api.undo()).toBe(`Undo: ${r.description}`);
+    expect(await keywordsOf(ids.a)).toEqual(aBefore);
+    expect(await keywordsOf(ids.b)).toEqual(bBefore);
+    expect(listVocabulary(ctx)).toEqual(before);
+  });
+});

@@ -1,6 +1,12 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
-import { fingerprintOffThread, pixelWorkerUsable } from '../../src-main/library/media/pixel-pool';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mediaHashOfBuffer } from '../../src-main/library/media-hash';
+import { digestOffThread, fingerprintOffThread, pixelWorkerUsable } from '../../src-main/library/media/pixel-pool';
 import { fingerprintPixels } from '../../src-main/library/similarity/fingerprint';
 
 // Issue 18: the scan's per-picture fingerprint is computed in a worker thread (the main
@@ -43,5 +49,51 @@ describe('fingerprint off the main thread', () => {
     });
     // Different pictures, different fingerprints: the worker did not answer one for all.
     expect(new Set(off.map((f) => `${f.hi}:${f.lo}`)).size).toBe(inputs.length);
+  });
+});
+
+describe('pictures read and hashed off the main thread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tagsmith-digest-'));
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("gives the bytes (a JPEG's metadata head), the content hash and the media hash the main thread would compute", async () => {
+    const px = await pixels(5, 3);
+    const img = (): ReturnType<typeof sharp> => sharp(px.data, { raw: { width: px.width, height: px.height, channels: 3 } }).withMetadata({ exif: { IFD0: { Artist: 'Digest test' } } });
+    const files: [string, string][] = [
+      ['a.jpg', 'jpeg'], ['b.png', 'png'], ['c.webp', 'webp'], ['d.tif', 'tiff'],
+    ];
+    await img().jpeg().toFile(join(dir, 'a.jpg'));
+    await img().png().toFile(join(dir, 'b.png'));
+    await img().webp().toFile(join(dir, 'c.webp'));
+    await img().tiff().toFile(join(dir, 'd.tif'));
+    writeFileSync(join(dir, 'e.gif'), Buffer.from('GIF89a not really a picture'));
+    files.push(['e.gif', 'gif']);
+    const digests = await Promise.all(files.map(([name, format]) => digestOffThread(join(dir, name), format)));
+    expect(pixelWorkerUsable()).toBe(true);
+    for (const [i, [name, format]] of files.entries()) {
+      const bytes = readFileSync(join(dir, name));
+      const d = digests[i]!;
+      if (format === 'jpeg') {
+        // A JPEG's metadata segments only (everything before its image data), not its pixels.
+        expect(d.head).toBe(true);
+        expect(d.buf.length).toBeLessThan(bytes.length);
+        expect(d.buf.equals(bytes.subarray(0, d.buf.length))).toBe(true);
+        expect(bytes[d.buf.length]).toBe(0xff);
+        expect(bytes[d.buf.length + 1]).toBe(0xda); // SOS
+        expect(d.buf.includes(Buffer.from('Digest test'))).toBe(true);
+      } else {
+        expect(d.head).toBe(false);
+        expect(d.buf.equals(bytes)).toBe(true);
+      }
+      expect(d.hash).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(d.mediaHash).toBe(await mediaHashOfBuffer(bytes, format));
+    }
+    expect(digests[0]!.mediaHash).toMatch(/^m:[0-9a-f]{64}$/);
+    expect(digests[4]!.mediaHash).toBeNull(); // no parser: the scan falls back as before
+  });
+
+  it('rejects a file that cannot be read with its error code, as a read on the main thread would', async () => {
+    await expect(digestOffThread(join(dir, 'missing.jpg'), 'jpeg')).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(pixelWorkerUsable()).toBe(true);
   });
 });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +11,7 @@ import { insecureAddressProblem, isLoopbackHost, ServiceClient } from '../../src
 import { ServiceError } from '../../src-main/service/errors';
 import { prepareImage } from '../../src-main/service/prepare';
 import { startSimulator, type Simulator } from '../simulator/index.js';
+import { tagsmithSync } from '../helpers/cli';
 
 // The service client behind a proxy: a real forwarding proxy on loopback (CONNECT tunnels and
 // absolute-form requests), named in HTTP_PROXY as a user's environment or the app (from the
@@ -156,10 +156,8 @@ describe('Basic credentials only over https', () => {
   });
 
   it('the CLI refuses --service-url with plain http to another host, saying why (exit 1, nothing sent)', () => {
-    const r = spawnSync(process.execPath, [join(__dirname, '../../bin/tagsmith.js'), '--library', join(dir, 'clilib'), '--service-url', 'http://api.example.com', 'voices'], {
-      encoding: 'utf8', input: '', timeout: 120_000, env: { ...process.env, TAGSMITH_QUIET: '1', TAGSMITH_HOME: '' },
-    });
-    expect(r.status).toBe(1);
+    const r = tagsmithSync(join(dir, 'clilib'), ['voices'], { serviceUrl: 'http://api.example.com', timeout: 120_000 });
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^tagsmith: The service address http:\/\/api\.example\.com uses plain http/);
     expect(r.stderr).not.toContain('unexpected error');
   });

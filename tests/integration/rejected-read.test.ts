@@ -5,6 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setFlag } from '../../src-main/analysis/culling';
+import { findAssetByPath } from '../../src-main/library/assets';
+import { openLibrary } from '../../src-main/library/context';
+import { addFolder } from '../../src-main/library/folders';
+import { closeMetadataReader } from '../../src-main/library/metadata';
+import { scanFolder } from '../../src-main/library/scan';
 
 // A photo another program rejected (Lightroom's X: XMP Rating -1, in the file or in a RAW's
 // sidecar) is catalogued as rejected, as exiftool reads its rating, not as a photo with no
@@ -46,6 +52,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await closeMetadataReader();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -117,5 +124,36 @@ describe('rejects read from files', () => {
     expect(await names(['--flag', 'none'])).toEqual(['IMG_8.cr2', 'keep.jpg', 'was-out.jpg']);
     expect(await show('keep.jpg')).toMatchObject({ rating: 5, keywords: ['Strand'] });
     expect(rating(join(dir, 'keep.jpg'))).toBe('5');
+  });
+
+  it("keeps a reject or pick made in Tagsmith when another program changes something else in the file", { timeout: 300_000 }, async () => {
+    const dir = join(root, 'mine');
+    mkdirSync(dir);
+    for (const name of ['mine-out.jpg', 'mine-pick.jpg']) {
+      await sharp({ create: { width: 48, height: 32, channels: 3, background: '#345' } }).jpeg().toFile(join(dir, name));
+      exiftool('-XMP-xmp:Rating=3', join(dir, name));
+    }
+    const ctx = openLibrary(join(root, 'mine-lib'));
+    try {
+      const folder = addFolder(ctx, dir).id;
+      await scanFolder(ctx, folder);
+      const id = (name: string) => findAssetByPath(ctx, join(dir, name))!;
+      const flag = (name: string) => ctx.db.prepare<[number], { flag: string | null }>('SELECT flag FROM assets WHERE id = ?').get(id(name))!.flag;
+      setFlag(ctx, [id('mine-out.jpg')], 'reject');
+      setFlag(ctx, [id('mine-pick.jpg')], 'pick');
+      // Another program captions both files; their ratings stay 3.
+      exiftool('-XMP-dc:Description=Anderswo beschriftet', join(dir, 'mine-out.jpg'), join(dir, 'mine-pick.jpg'));
+      await scanFolder(ctx, folder);
+      // The rescan did read the changed files (their new caption), and kept the user's flags.
+      const caption = ctx.db.prepare<[number], { caption: string | null }>('SELECT caption FROM assets WHERE id = ?').get(id('mine-out.jpg'))!.caption;
+      expect(caption).toBe('Anderswo beschriftet');
+      expect([flag('mine-out.jpg'), flag('mine-pick.jpg')]).toEqual(['reject', 'pick']);
+      // Then rejected there: the later decision, made in the file, replaces the pick.
+      exiftool('-XMP-xmp:Rating=-1', join(dir, 'mine-pick.jpg'));
+      await scanFolder(ctx, folder);
+      expect([flag('mine-out.jpg'), flag('mine-pick.jpg')]).toEqual(['reject', 'reject']);
+    } finally {
+      ctx.db.close();
+    }
   });
 });

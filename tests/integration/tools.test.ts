@@ -1,7 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
@@ -12,13 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { getAssetKeywords } from '../../src-main/library/keywords';
+import { tagsmithSync } from '../helpers/cli';
 
 // The tools that travel with the app (ffmpeg, ffprobe from their per-platform npm packages),
 // found through core/tools.ts: `tagsmith doctor` run as a real child process with PATH and the
 // TAGSMITH_FFMPEG / TAGSMITH_FFPROBE overrides manipulated, and a scan that meets a missing
 // ffprobe, says so, and reads the video once ffprobe is back.
 
-const BIN = resolve(__dirname, '../../bin/tagsmith.js');
 let root: string;
 /** A PATH holding only node and perl. */
 let bareBin: string;
@@ -27,18 +27,10 @@ interface ToolRow { name: string; ok: boolean; version: string | null; path: str
 interface Report { tools: ToolRow[]; library: { path: string; sizeBytes: number; assets: number; integrity: string }; service: { url: string; credentials: string } }
 
 function doctor(env: NodeJS.ProcessEnv): { code: number | null; report: Report; stderr: string } {
-  const clean = { ...process.env };
-  delete clean.TAGSMITH_FFMPEG;
-  delete clean.TAGSMITH_FFPROBE;
-  delete clean.TAGSMITH_CLIENT_ID;
-  delete clean.TAGSMITH_CLIENT_SECRET;
-  const r = spawnSync(process.execPath, [BIN, '--library', join(root, 'lib'), 'doctor', '--json'], {
-    encoding: 'utf8',
-    input: '',
-    timeout: 120_000,
-    env: { ...clean, TAGSMITH_HOME: '', TAGSMITH_QUIET: '1', ...env },
-  });
-  return { code: r.status, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+  // Only what the test sets: not the tools or the service account of the machine running it.
+  const clean = { TAGSMITH_FFMPEG: undefined, TAGSMITH_FFPROBE: undefined, TAGSMITH_CLIENT_ID: undefined, TAGSMITH_CLIENT_SECRET: undefined };
+  const r = tagsmithSync(join(root, 'lib'), ['doctor', '--json'], { timeout: 120_000, env: { ...clean, ...env } });
+  return { code: r.code, report: r.json<Report>(), stderr: r.stderr };
 }
 
 const tool = (r: Report, name: string): ToolRow => r.tools.find((t) => t.name === name)!;
@@ -97,11 +89,8 @@ describe('tagsmith doctor', () => {
   });
 
   it('prints a readable report without --json', () => {
-    const r = spawnSync(process.execPath, [BIN, '--library', join(root, 'lib'), 'doctor'], {
-      encoding: 'utf8', input: '', timeout: 120_000,
-      env: { ...process.env, TAGSMITH_QUIET: '1', PATH: bareBin, TAGSMITH_FFPROBE: join(root, 'nowhere', 'ffprobe') },
-    });
-    expect(r.status).toBe(0);
+    const r = tagsmithSync(join(root, 'lib'), ['doctor'], { timeout: 120_000, env: { PATH: bareBin, TAGSMITH_FFPROBE: join(root, 'nowhere', 'ffprobe') } });
+    expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/MISSING\s+ffprobe/);
     expect(r.stdout).toMatch(/ok\s+ffmpeg/);
   });

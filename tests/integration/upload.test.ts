@@ -6,7 +6,8 @@ import { osKeychain } from '../../src-main/credentials';
 import { until } from '../helpers/until';
 import { makeCertificate, startFtpServer } from '../helpers/ftp-server';
 import { startSftpServer } from '../helpers/sftp-server';
-import { BIN, cli, creds, makeLibrary, makeSource, PASSWORD, same, USER } from '../helpers/upload-cli';
+import { cli, creds, makeLibrary, makeSource, PASSWORD, same, USER } from '../helpers/upload-cli';
+import { tagsmithSync } from '../helpers/cli';
 
 // `tagsmith upload` (issue 19's contract) against real servers on loopback: pyftpdlib for FTP
 // and explicit FTPS, ssh2's SFTP server. The CLI runs as a child process on a real library of
@@ -236,11 +237,10 @@ describe.skipIf(!!unreachable)('an agency account in the OS keychain', { timeout
     const { root, lib, photo } = await library('keychain', ['nets.jpg']);
     const server = await startSftpServer({ dir: join(root, 'server'), user: USER, password: PASSWORD });
     try {
-      const login = spawnSync(process.execPath, [BIN, '--library', lib, 'agency-login', '--agency', 'pond5', '--url', `sftp://127.0.0.1:${server.port}/drop`, '--user', USER, '--password-stdin', '--json'], {
-        input: PASSWORD + '\n', encoding: 'utf8', env: { ...process.env, TAGSMITH_HOME: '' },
-      });
-      expect(login.status, login.stderr).toBe(0);
-      expect(JSON.parse(login.stdout)).toEqual({ agency: 'pond5', url: `sftp://127.0.0.1:${server.port}/drop`, user: USER, stored: 'keychain' });
+      // The password on stdin, as a script gives it.
+      const login = tagsmithSync(lib, ['agency-login', '--agency', 'pond5', '--url', `sftp://127.0.0.1:${server.port}/drop`, '--user', USER, '--password-stdin', '--json'], { input: PASSWORD + '\n' });
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.json()).toEqual({ agency: 'pond5', url: `sftp://127.0.0.1:${server.port}/drop`, user: USER, stored: 'keychain' });
       const r = await cli(lib, ['upload', '--agency', 'pond5', photo('nets.jpg'), '--force', '--json']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.json()).toEqual({ uploaded: [photo('nets.jpg')], failed: [] });
@@ -250,8 +250,8 @@ describe.skipIf(!!unreachable)('an agency account in the OS keychain', { timeout
         const p = join(lib, f);
         if (statSync(p).isFile()) expect(readFileSync(p).includes(Buffer.from(PASSWORD)), f).toBe(false);
       }
-      const removed = spawnSync(process.execPath, [BIN, '--library', lib, 'agency-login', '--agency', 'pond5', '--remove'], { encoding: 'utf8', env: { ...process.env, TAGSMITH_HOME: '' } });
-      expect(removed.status, removed.stderr).toBe(0);
+      const removed = tagsmithSync(lib, ['agency-login', '--agency', 'pond5', '--remove']);
+      expect(removed.code, removed.stderr).toBe(0);
       const after = await cli(lib, ['upload', '--agency', 'pond5', photo('nets.jpg'), '--force', '--url', `sftp://127.0.0.1:${server.port}/drop`]);
       expect(after.code).toBe(1);
       expect(after.stderr).toMatch(/No upload account for Pond5/);

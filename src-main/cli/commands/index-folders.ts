@@ -58,7 +58,9 @@ export const command: Command = {
     }
     const scanner = new Scanner(ctx);
     const stopProgress = ctx.events.on('scanProgress', (p) =>
-      out.progress(`${p.phase} ${p.folderPath}: ${p.done}/${p.found} files, ${p.errors} errors, ${Math.round(p.filesPerSec)} files/s`),
+      out.progress(p.phase === 'thumbnails' && p.thumbnails
+        ? `thumbnails ${p.folderPath}: ${p.thumbnails.done}/${p.thumbnails.total} (all ${p.found} files recorded), ${p.errors} errors`
+        : `${p.phase} ${p.folderPath}: ${p.done}/${p.found} files, ${p.errors} errors, ${Math.round(p.filesPerSec)} files/s`),
     );
     const total: ScanSummary = { added: 0, updated: 0, removed: 0, moved: 0, errors: [], cancelled: false };
     try {

@@ -47,7 +47,7 @@ export interface PlainView {
 }
 
 /** Ids taken per step when the unfiltered view is made while an index is adopted. */
-const PLAIN_STEP = 100_000;
+const PLAIN_STEP = 50_000;
 
 const SORTS: SortPerm[] = ['taken', 'undated', 'name', 'added', 'size'];
 
@@ -83,6 +83,13 @@ export class CatalogueIndex {
   private plain: PlainView | null = null;
   private perms = new Map<SortPerm, Int32Array>();
   private ranks = new Map<SortPerm, Int32Array>();
+  /**
+   * Per order, the first place from which its positions (the timeline's cols.takenPos, the
+   * other orders' ranks) are still to be written after new assets were placed in it: written
+   * when next read (takenPositions, rank), so that the search after a scan batch, which walks
+   * the orders themselves, does not rewrite a million positions of every order first.
+   */
+  private stalePos = new Map<SortPerm, number>();
   /** The full-text part; null while it is built or rebuilt (FTS5 answers text meanwhile). */
   text: TextIndex | null = null;
   private tok: Tokenizer | null = null;
@@ -120,6 +127,9 @@ export class CatalogueIndex {
       at += p.length;
     });
     keywordStart[keywordIds.length] = at;
+    // The unfiltered view too, so that the receiving thread only takes it.
+    for (const _ of this.makePlainView());
+    const plain = this.plain as PlainView;
     // Each array must own its buffer to be transferred: a view into a larger one is copied.
     const own = ownBuffer;
     return {
@@ -135,6 +145,7 @@ export class CatalogueIndex {
       text: textParts(text),
       // Never used here (no query ran in the worker): all zero, as the receiving side needs them.
       scratch: { mark: own(c.mark as Uint8Array<ArrayBuffer>), counts: own(c.counts as Uint8Array<ArrayBuffer>), scratch: own(c.scratch as Uint8Array<ArrayBuffer>), hits: own(c.hits as Int32Array<ArrayBuffer>), without: own(c.without as Uint8Array<ArrayBuffer>) },
+      plain: { mark: own(plain.mark as Uint8Array<ArrayBuffer>), count: plain.count },
     };
   }
 
@@ -173,7 +184,9 @@ export class CatalogueIndex {
     this.stackEdits.clear();
     for (const [which, p] of parts.perms) this.perms.set(which, p);
     for (const [which, r] of parts.ranks) this.ranks.set(which, r);
-    yield* this.makePlainView();
+    // The unfiltered view the worker made (over the same columns and stacks), else made here in steps.
+    if (parts.plain.mark.length === c.cap) this.plain = { mark: parts.plain.mark, count: parts.plain.count, raws: this.stacks().raws };
+    else yield* this.makePlainView();
     const text = this.textFrom(parts.text);
     this.textBuild?.abandon();
     this.textBuild = null;
@@ -402,46 +415,59 @@ export class CatalogueIndex {
     else this.postings.delete(keywordId);
   }
 
-  /** The stacks as flat arrays: the RAW ids, where each one's siblings start, the siblings. */
+  /**
+   * The stacks as flat arrays: the RAW ids (ascending), where each one's siblings start, the
+   * siblings. The changes since are merged in here, in one pass without an object per RAW.
+   */
   stacks(): StackArrays {
     if (!this.stackEdits.size) return this.stackBase;
     const base = this.stackBase;
     const edits = this.stackEdits;
-    let count = 0;
+    const added = ([...edits].filter((e) => e[1] !== null) as [number, Int32Array][]).sort((a, b) => a[0] - b[0]);
+    let count = added.length;
     let total = 0;
+    for (const [, s] of added) total += s.length;
     for (let i = 0; i < base.raws.length; i++) {
       if (edits.has(base.raws[i])) continue;
       count++;
       total += base.start[i + 1] - base.start[i];
-    }
-    for (const s of edits.values()) {
-      if (!s) continue;
-      count++;
-      total += s.length;
     }
     const raws = new Int32Array(count);
     const start = new Int32Array(count + 1);
     const siblings = new Int32Array(total);
     let n = 0;
     let at = 0;
-    for (let i = 0; i < base.raws.length; i++) {
-      if (edits.has(base.raws[i])) continue;
-      raws[n] = base.raws[i];
-      start[n++] = at;
-      siblings.set(base.siblings.subarray(base.start[i], base.start[i + 1]), at);
-      at += base.start[i + 1] - base.start[i];
-    }
-    for (const [raw, s] of edits) {
-      if (!s) continue;
+    let j = 0;
+    const put = (raw: number, from: Int32Array, lo: number, hi: number): void => {
       raws[n] = raw;
       start[n++] = at;
-      siblings.set(s, at);
-      at += s.length;
+      for (let k = lo; k < hi; k++) siblings[at++] = from[k];
+    };
+    for (let i = 0; i < base.raws.length; i++) {
+      const raw = base.raws[i];
+      if (edits.has(raw)) continue;
+      for (; j < added.length && added[j][0] < raw; j++) put(added[j][0], added[j][1], 0, added[j][1].length);
+      put(raw, base.siblings, base.start[i], base.start[i + 1]);
     }
+    for (; j < added.length; j++) put(added[j][0], added[j][1], 0, added[j][1].length);
     start[n] = at;
     this.stackBase = { raws, start, siblings };
     edits.clear();
     return this.stackBase;
+  }
+
+  /** Whether `id` folds (or folded) into a stack: a RAW of the stacks as last merged, or changed since. */
+  private inStacks(id: number): boolean {
+    if (this.stackEdits.has(id)) return true;
+    const raws = this.stackBase.raws;
+    let lo = 0;
+    let hi = raws.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (raws[mid] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < raws.length && raws[lo] === id;
   }
 
   loadStacks(): void {
@@ -549,6 +575,7 @@ export class CatalogueIndex {
       const undated = Int32Array.from(byName.filter((id) => pos[id] < 0));
       this.perms.set('taken', taken);
       this.perms.set('undated', undated);
+      this.stalePos.delete('taken');
       return which === 'taken' ? taken : undated;
     }
     const sql = {
@@ -561,7 +588,7 @@ export class CatalogueIndex {
     return p;
   }
 
-  /** Each id's place in a sort order (for the timeline's dated part, see cols.takenPos). */
+  /** Each id's place in a sort order (for the timeline's dated part, see takenPositions). */
   rank(which: Exclude<SortPerm, 'taken'>): Int32Array {
     let r = this.ranks.get(which);
     if (!r) {
@@ -569,8 +596,25 @@ export class CatalogueIndex {
       r = new Int32Array(this.cols.cap);
       for (let i = 0; i < perm.length; i++) r[perm[i]] = i;
       this.ranks.set(which, r);
+      this.stalePos.delete(which);
+    }
+    const stale = this.stalePos.get(which);
+    if (stale !== undefined) {
+      writePlaces(this.perm(which), r, stale);
+      this.stalePos.delete(which);
     }
     return r;
+  }
+
+  /** Each dated asset's position on the timeline (cols.takenPos, -1 when undated), brought up to date. */
+  takenPositions(): Int32Array {
+    const perm = this.perm('taken');
+    const stale = this.stalePos.get('taken');
+    if (stale !== undefined) {
+      writePlaces(perm, this.cols.takenPos, stale);
+      this.stalePos.delete('taken');
+    }
+    return this.cols.takenPos;
   }
 
   /**
@@ -628,19 +672,34 @@ export class CatalogueIndex {
     // Positions (the timeline's, each order's ranks) from the first changed place on; with
     // assets taken out, the timeline's all again and the ranks when next used.
     const cap = this.cols.cap;
+    // Only new assets placed (a scan batch): the places before the first insertion kept their
+    // assets, and the rest are written when next read.
+    const later = (which: SortPerm, first: number): void => {
+      this.stalePos.set(which, Math.min(first, this.stalePos.get(which) ?? first));
+    };
     for (const [which, first] of changedFrom) {
       const perm = this.perms.get(which) as Int32Array;
       if (which === 'taken') {
+        if (!anyOld) {
+          later(which, first);
+          continue;
+        }
         const pos = this.cols.takenPos;
-        if (anyOld) pos.fill(-1);
-        for (let i = first; i < perm.length; i++) pos[perm[i]] = i;
+        pos.fill(-1);
+        writePlaces(perm, pos, 0);
+        this.stalePos.delete(which);
         continue;
       }
       const rank = this.ranks.get(which);
-      if (!anyOld && rank && rank.length >= cap) for (let i = first; i < perm.length; i++) rank[perm[i]] = i;
-      else this.ranks.delete(which);
+      if (!anyOld && rank && rank.length >= cap) later(which, first);
+      else this.dropRank(which);
     }
-    for (const [which, rank] of this.ranks) if (rank.length < cap) this.ranks.delete(which);
+    for (const [which, rank] of this.ranks) if (rank.length < cap) this.dropRank(which);
+  }
+
+  private dropRank(which: SortPerm): void {
+    this.ranks.delete(which);
+    this.stalePos.delete(which);
   }
 
   /**
@@ -673,6 +732,7 @@ export class CatalogueIndex {
   private dropPerms(): void {
     this.perms.clear();
     this.ranks.clear();
+    this.stalePos.clear();
     this.cols.takenPos.fill(-1);
   }
 
@@ -698,7 +758,7 @@ export class CatalogueIndex {
         if (seen.has(id) || id >= c.cap) continue;
         // Deleted: matches nothing, and is in no stack any more.
         c.attrs[id] = 0;
-        this.stackEdits.set(id, null);
+        if (this.inStacks(id)) this.stackEdits.set(id, null);
       }
       const moved = dirty.filter(([, sort]) => sort === 1).map(([id]) => id);
       if (moved.length) this.patchPerms(moved, oldMaxId);
@@ -716,7 +776,9 @@ export class CatalogueIndex {
       const members = prepared(db, 'SELECT id, is_raw FROM assets WHERE folder_id = ? AND stack_key = ? ORDER BY id').raw(true).all(folderId, stackKey) as [number, number][];
       for (const [id, raw] of members) {
         const better = members.filter(([b, bRaw]) => b !== id && (bRaw === 0 || b < id)).map(([b]) => b);
-        this.stackEdits.set(id, raw === 1 && better.length ? Int32Array.from(better) : null);
+        const folds = raw === 1 && better.length ? Int32Array.from(better) : null;
+        // A file that folds into nothing and did not before (a scan batch's new JPEGs): no change.
+        if (folds || this.inStacks(id)) this.stackEdits.set(id, folds);
       }
     }
     for (const [hash] of hashes) {
@@ -758,6 +820,11 @@ export class CatalogueIndex {
     if (out.length) this.postings.set(keywordId, Int32Array.from(out));
     else this.postings.delete(keywordId);
   }
+}
+
+/** places[order[i]] = i for every place i from `from` on. */
+function writePlaces(order: Int32Array, places: Int32Array, from: number): void {
+  for (let i = from; i < order.length; i++) places[order[i]] = i;
 }
 
 /** mark[id] = whether asset id is live, for ids [from, to); returns how many are. */

@@ -47,6 +47,8 @@ export interface IndexParts {
    * index was taken in.
    */
   scratch: { mark: Uint8Array<ArrayBuffer>; counts: Uint8Array<ArrayBuffer>; scratch: Uint8Array<ArrayBuffer>; hits: Int32Array<ArrayBuffer>; without: Uint8Array<ArrayBuffer> };
+  /** The unfiltered view (CatalogueIndex PlainView), made by the worker: a pass over every asset the receiving thread need not make. */
+  plain: { mark: Uint8Array<ArrayBuffer>; count: number };
 }
 
 /** The buffers of `parts` to transfer with it (each typed array owns its own buffer). */
@@ -55,7 +57,7 @@ export function partsTransferList(parts: IndexParts): ArrayBuffer[] {
     parts.attrs, parts.folder, parts.make, parts.model, parts.lens, parts.iso, parts.focal, parts.aperture, parts.takenPos,
     parts.keywordIds, parts.keywordStart, parts.keywordPostings, parts.stacks.raws, parts.stacks.start, parts.stacks.siblings,
     ...parts.perms.map((p) => p[1]), ...parts.ranks.map((r) => r[1]),
-    parts.scratch.mark, parts.scratch.counts, parts.scratch.scratch, parts.scratch.hits, parts.scratch.without,
+    parts.scratch.mark, parts.scratch.counts, parts.scratch.scratch, parts.scratch.hits, parts.scratch.without, parts.plain.mark,
   ];
   return [...new Set([...arrays.map((a) => a.buffer as ArrayBuffer), ...textTransferList(parts.text)])];
 }

@@ -3,70 +3,112 @@ import { fingerprintPixels, type Fingerprint, type Pixels } from '../similarity/
 import type { PixelReply, PixelRequest } from './pixel-worker';
 import { workerEntry } from './worker-entry';
 
-// Per-picture arithmetic of a scan (the fingerprint of each thumbnail's pixels) runs in one
-// worker thread, so the main process stays free to answer the window. The worker starts on
-// the first picture and never keeps a process alive while idle. Should it be unable to start
+// A scan's per-file work that is CPU or copying (reading and hashing a picture, the
+// fingerprint of each thumbnail's pixels) runs in two worker threads (one per core of the
+// smallest machines), so the main process stays free to answer the window. The workers start
+// on the first job and never keep a process alive while idle. Should they be unable to start
 // or stop, the work is done here instead: slower for the window, never a missing result.
+
+const POOL_SIZE = 2;
 
 interface Waiting {
   resolve: (r: PixelReply) => void;
   reject: (e: Error) => void;
 }
 
-let worker: Worker | null = null;
+interface Slot {
+  worker: Worker;
+  waiting: Map<number, Waiting>;
+}
+
+const slots: (Slot | null)[] = Array.from({ length: POOL_SIZE }, () => null);
 let broken = false;
-const waiting = new Map<number, Waiting>();
 let nextId = 1;
 
-function failAll(err: Error): void {
-  for (const w of waiting.values()) w.reject(err);
-  waiting.clear();
-}
+/** The pool cannot run here (its file is missing, or a worker died): the main thread does the work from now on. */
+class PoolBroken extends Error {}
 
-function startWorker(): Worker {
+function startSlot(index: number): Slot {
   const entry = workerEntry(import.meta.url, 'pixel-worker');
-  const w = new Worker(entry.url, { eval: entry.eval });
-  w.on('message', (reply: PixelReply) => {
-    const job = waiting.get(reply.id);
-    waiting.delete(reply.id);
+  const worker = new Worker(entry.url, { eval: entry.eval });
+  const slot: Slot = { worker, waiting: new Map() };
+  const failAll = (why: string): void => {
+    if (slots[index] === slot) slots[index] = null;
+    for (const w of slot.waiting.values()) w.reject(new PoolBroken(why));
+    slot.waiting.clear();
+  };
+  worker.on('message', (reply: PixelReply) => {
+    const job = slot.waiting.get(reply.id);
+    slot.waiting.delete(reply.id);
     job?.resolve(reply);
-    if (waiting.size === 0) w.unref();
+    if (slot.waiting.size === 0) worker.unref();
   });
-  w.on('error', (err) => {
-    if (worker === w) worker = null;
-    failAll(new Error(`the pixel worker stopped: ${err.message}`));
-  });
-  w.on('exit', (code) => {
-    if (worker === w) worker = null;
-    if (waiting.size > 0) failAll(new Error(`the pixel worker stopped (exit code ${code})`));
-  });
-  return w;
+  worker.on('error', (err) => failAll(`the scan worker stopped: ${err.message}`));
+  worker.on('exit', (code) => failAll(`the scan worker stopped (exit code ${code})`));
+  return slot;
 }
 
-function call(req: Omit<PixelRequest, 'id'>): Promise<PixelReply> {
-  worker ??= startWorker();
-  const w = worker;
-  w.ref(); // work in flight keeps the process alive until it answers
+type Request = PixelRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+
+function call(req: Request, transfer: ArrayBuffer[] = []): Promise<PixelReply> {
+  // The least busy worker; one not started yet only when every started one is busy.
+  let index = 0;
+  const load = (i: number): number => slots[i]?.waiting.size ?? 0.5;
+  for (let i = 1; i < POOL_SIZE; i++) if (load(i) < load(index)) index = i;
+  const slot = (slots[index] ??= startSlot(index));
+  slot.worker.ref(); // work in flight keeps the process alive until it answers
   const id = nextId++;
   return new Promise<PixelReply>((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    // Copied (a thumbnail's pixels, ~300 KB): the caller goes on encoding them.
-    w.postMessage({ ...req, id } satisfies PixelRequest);
+    slot.waiting.set(id, { resolve, reject });
+    slot.worker.postMessage({ ...req, id } as PixelRequest, transfer);
   });
 }
 
-/** Whether the work is done in the worker thread (false once it could not run here). */
+/** Whether the work is done in the worker threads (false once they could not run here). */
 export const pixelWorkerUsable = (): boolean => !broken;
 
 /** Fingerprint and sharpness of decoded pixels, computed off the main thread. */
 export async function fingerprintOffThread(px: Pixels): Promise<Fingerprint> {
   if (!broken) {
     try {
+      // Copied (a thumbnail's pixels, ~300 KB): the caller goes on encoding them.
       const reply = await call({ op: 'fingerprint', data: px.data, width: px.width, height: px.height, channels: px.channels });
       if ('fingerprint' in reply) return reply.fingerprint;
     } catch {
-      broken = true; // the worker could not run here: the main thread does the work from now on
+      broken = true;
     }
   }
   return fingerprintPixels(px);
+}
+
+export interface Digest {
+  /** The whole file, or (`head`) a JPEG's segments before its image data: all its metadata. */
+  buf: Buffer;
+  head: boolean;
+  /** sha256 of every byte. */
+  hash: string;
+  /** 'm:' + sha256 of the image data alone (media-hash-parts.ts), or null when no parser applies. */
+  mediaHash: string | null;
+}
+
+/**
+ * A picture read whole with its content and media hashes, in a worker thread; null when the
+ * workers cannot run here (the caller does the same on this thread). A file that cannot be
+ * read rejects with the error's code (EACCES, ENOENT...) as reading it here would.
+ */
+export async function digestOffThread(path: string, format: string): Promise<Digest | null> {
+  if (broken) return null;
+  let reply: PixelReply;
+  try {
+    reply = await call({ op: 'digest', path, format });
+  } catch {
+    broken = true;
+    return null;
+  }
+  if ('digest' in reply) {
+    const d = reply.digest;
+    return { buf: Buffer.from(d.buf.buffer, d.buf.byteOffset, d.buf.byteLength), head: d.head, hash: d.hash, mediaHash: d.mediaHash };
+  }
+  if ('error' in reply) throw Object.assign(new Error(reply.error), { code: reply.code });
+  return null;
 }

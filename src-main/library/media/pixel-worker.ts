@@ -1,27 +1,75 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { MEDIA_HASH_PREFIX, mediaHashParts } from '../media-hash-parts';
 import { fingerprintPixels, type Fingerprint } from '../similarity/fingerprint';
 
-// The worker thread that computes the perceptual fingerprint of a thumbnail's pixels
-// (pixel-pool.ts starts it and sends the work): ~10 ms of arithmetic per picture that would
-// otherwise stall the main thread once per file during a scan.
+// The worker threads of a scan's per-file work (pixel-pool.ts starts them and sends the
+// work), each of which would otherwise stall the main thread once per file:
+// - 'digest': read a picture whole, take its content hash and its media hash (the image data
+//   alone, media-hash-parts.ts), and hand the bytes back by transfer (no copy) for the
+//   metadata reader and the embedded preview;
+// - 'fingerprint': the perceptual fingerprint of a thumbnail's pixels (~10 ms each).
 
-export interface PixelRequest {
-  id: number;
-  op: 'fingerprint';
-  data: Uint8Array;
-  width: number;
-  height: number;
-  channels: number;
+export type PixelRequest =
+  | { id: number; op: 'fingerprint'; data: Uint8Array; width: number; height: number; channels: number }
+  | { id: number; op: 'digest'; path: string; format: string };
+
+export type PixelReply =
+  | { id: number; fingerprint: Fingerprint }
+  | { id: number; digest: { buf: Uint8Array; head: boolean; hash: string; mediaHash: string | null } }
+  | { id: number; error: string; code?: string };
+
+/** The whole file in a buffer of its own (transferable), read in one go. */
+function readWhole(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buf = new Uint8Array(new ArrayBuffer(size));
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, buf, off, size - off, off);
+      if (n === 0) break; // the file shrank meanwhile: what was there is what is hashed
+      off += n;
+    }
+    return off === size ? buf : buf.slice(0, off);
+  } finally {
+    closeSync(fd);
+  }
 }
 
-export type PixelReply = { id: number; fingerprint: Fingerprint } | { id: number; error: string };
+function digest(path: string, format: string): { buf: Uint8Array; head: boolean; hash: string; mediaHash: string | null } {
+  const bytes = readWhole(path);
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const hash = createHash('sha256').update(buf).digest('hex');
+  const parts = mediaHashParts(buf, format);
+  let mediaHash: string | null = null;
+  if (parts) {
+    const h = createHash('sha256');
+    for (const [a, b] of parts) h.update(buf.subarray(a, b));
+    mediaHash = MEDIA_HASH_PREFIX + h.digest('hex');
+  }
+  // A JPEG's metadata (EXIF with its thumbnail, XMP, IPTC) all comes before its image data:
+  // only that head goes to the main thread, not megabytes of compressed pixels it never reads.
+  const last = parts?.[parts.length - 1];
+  if (format === 'jpeg' && last && last[1] === buf.length && buf[last[0] + 1] === 0xda) {
+    return { buf: bytes.slice(0, last[0]), head: true, hash, mediaHash };
+  }
+  return { buf: bytes, head: false, hash, mediaHash };
+}
 
 const port = parentPort;
 port?.on('message', (req: PixelRequest) => {
   try {
+    if (req.op === 'digest') {
+      const d = digest(req.path, req.format);
+      port.postMessage({ id: req.id, digest: d } satisfies PixelReply, [d.buf.buffer as ArrayBuffer]);
+      return;
+    }
     const fingerprint = fingerprintPixels({ data: req.data, width: req.width, height: req.height, channels: req.channels });
     port.postMessage({ id: req.id, fingerprint } satisfies PixelReply);
   } catch (err) {
-    port.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) } satisfies PixelReply);
+    const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+    port.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err), code } satisfies PixelReply);
   }
 });

@@ -34,8 +34,14 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
   children?: ReactNode;
 }) {
   const scan = progress.reduce(
-    (acc, p) => ({ found: acc.found + p.found, done: acc.done + p.done, errors: acc.errors + p.errors, rate: acc.rate + p.filesPerSec, walking: acc.walking || p.phase === 'walking' }),
-    { found: 0, done: 0, errors: 0, rate: 0, walking: false },
+    (acc, p) => ({
+      found: acc.found + p.found, done: acc.done + p.done, errors: acc.errors + p.errors, rate: acc.rate + p.filesPerSec,
+      walking: acc.walking || p.phase === 'walking',
+      // Every file is in the grid; the full thumbnails are still being made.
+      thumbs: acc.thumbs && p.phase === 'thumbnails' && !!p.thumbnails,
+      thumbsDone: acc.thumbsDone + (p.thumbnails?.done ?? 0), thumbsTotal: acc.thumbsTotal + (p.thumbnails?.total ?? 0),
+    }),
+    { found: 0, done: 0, errors: 0, rate: 0, walking: false, thumbs: progress.length > 0, thumbsDone: 0, thumbsTotal: 0 },
   );
   return (
     <TopBarSlot active={active}>
@@ -87,13 +93,15 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
         <div className="scan-progress" data-testid="scan-progress">
           <Spinner label="Scanning" />
           <span>
-            {scan.walking ? `Finding files… ${formatCount(scan.found)}` : `Indexing ${formatCount(scan.done)} of ${formatCount(scan.found)}`}
+            {scan.walking ? `Finding files… ${formatCount(scan.found)}`
+              : scan.thumbs ? `Thumbnails ${formatCount(scan.thumbsDone)} of ${formatCount(scan.thumbsTotal)}`
+                : `Indexing ${formatCount(scan.done)} of ${formatCount(scan.found)}`}
             {scan.errors > 0 && <span className="warn-text"> · {formatCount(scan.errors)} problem{scan.errors > 1 ? 's' : ''}</span>}
-            {scan.rate > 0 && <span className="muted"> · {formatCount(Math.round(scan.rate))}/s</span>}
+            {scan.rate > 0 && !scan.thumbs && <span className="muted"> · {formatCount(Math.round(scan.rate))}/s</span>}
           </span>
           {scan.found > 0 && !scan.walking && (
             <span className="progress-bar">
-              <span style={{ width: `${Math.min(100, (scan.done / scan.found) * 100)}%` }} />
+              <span style={{ width: `${Math.min(100, scan.thumbs ? (scan.thumbsDone / Math.max(1, scan.thumbsTotal)) * 100 : (scan.done / scan.found) * 100)}%` }} />
             </span>
           )}
           <Button small onClick={onCancelScan} data-testid="cancel-scan">
