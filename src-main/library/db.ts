@@ -75,19 +75,6 @@ export function readerDb(like: Db): Db {
   return reader;
 }
 
-/**
- * A worker thread's own writable connection to a catalogue the app already opened (and
- * migrated): WAL, waiting for the write lock rather than failing.
- */
-export function openPeer(file: string, nativeBinding?: string): Db {
-  const db = new Database(file, nativeBinding ? { nativeBinding } : {});
-  bindings.set(db, nativeBinding);
-  db.pragma('busy_timeout = 5000');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  return db;
-}
-
 export function migrate(db: Db, list: Migration[], upTo = Infinity, beforeUpgrade?: (fromVersion: number) => void): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const latest = Math.max(0, ...list.map((m) => m.version));

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CatalogueIndex, currentIndex, indexReady, startCatalogueIndex } from '../../src-main/library/catalogue-index';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { search } from '../../src-main/library/search';
 import { findGroups, type SimilarGroup } from '../../src-main/library/similarity';
@@ -160,6 +161,35 @@ describe('similar groups in a worker thread', () => {
     const changed = after.filter((g) => !before.some((b) => JSON.stringify(b) === JSON.stringify(g))).length;
     expect(changed).toBeGreaterThan(0);
     expect(writes() - written).toBe(changed);
+  });
+
+  it("hands the groups it stored to the catalogue index (no read back on the main thread), the same the index reads from SQL", async () => {
+    startCatalogueIndex(ctx.db);
+    await indexReady(ctx.db);
+    const index = currentIndex(ctx.db);
+    expect(index).not.toBeNull();
+    const adopt = vi.spyOn(CatalogueIndex.prototype, 'adoptSimilar');
+    stop = groupInBackground(ctx);
+    search(ctx, { foldGroups: true }, { offset: 0, limit: 50 });
+    await groupsSettled(ctx);
+    expect(adopt).toHaveBeenCalledTimes(1);
+    adopt.mockRestore();
+    // The groups are written by this connection (a slice at a time): the index is kept, not built again.
+    expect(currentIndex(ctx.db)).toBe(index);
+    const handed = index!.similar();
+    const fresh = new CatalogueIndex(ctx.db);
+    let after = 0;
+    while (after >= 0) after = fresh.loadRows(after, 100_000);
+    const read = fresh.similar();
+    expect(handed.stamp).toBe(read.stamp);
+    for (const k of ['ids', 'best', 'start', 'members'] as const) expect(Array.from(handed[k]), k).toEqual(Array.from(read[k]));
+    const len = Math.min(handed.groupOf.length, read.groupOf.length);
+    expect(Array.from(handed.groupOf.subarray(0, len))).toEqual(Array.from(read.groupOf.subarray(0, len)));
+    expect(Array.from(handed.burst.subarray(0, len))).toEqual(Array.from(read.burst.subarray(0, len)));
+    expect(read.ids.length).toBe(findGroups(ctx.db).length);
+    // And the folded search, answered by the index, counts one picture per group.
+    const members = findGroups(ctx.db).reduce((n, g) => n + g.members.length, 0);
+    expect(search(ctx, { foldGroups: true }, { offset: 0, limit: 1 }).total).toBe(N - members + read.ids.length);
   });
 
   it('stopped with the app, a run under way leaves the stored groups whole (the last ones, or none)', async () => {

@@ -9,6 +9,14 @@ import { buildInWorker, workerCanRead } from './spawn';
 
 export type { SortPerm } from './parts';
 
+/** The stored similar groups member by member, by group id then position (as SQL reads them, or as the grouping worker hands them over). */
+export interface SimilarRows {
+  group: Int32Array;
+  asset: Int32Array;
+  best: Int32Array;
+  burst: Uint8Array;
+}
+
 /** The similar groups as arrays: each asset's group id (0: none) and whether that is a burst; per group its id, best frame and members. */
 export interface SimilarArrays {
   stamp: number;
@@ -504,27 +512,51 @@ export class CatalogueIndex {
     )
       .raw(true)
       .all() as [number, number, number, number][];
+    const n = rows.length;
+    const r: SimilarRows = { group: new Int32Array(n), asset: new Int32Array(n), best: new Int32Array(n), burst: new Uint8Array(n) };
+    rows.forEach(([group, asset, bestId, isBurst], i) => {
+      r.group[i] = group;
+      r.asset[i] = asset;
+      r.best[i] = bestId;
+      r.burst[i] = isBurst;
+    });
+    this.similarArrays = this.similarOf(stamp, r);
+    return this.similarArrays;
+  }
+
+  /**
+   * Take the stored similar groups as the worker thread that wrote them hands them over
+   * (library/similarity/background.ts): the main thread then never reads them back from SQL.
+   * Ignored unless they are the ones stored now (their stamp).
+   */
+  adoptSimilar(stamp: number, rows: SimilarRows): void {
+    const now = prepared(this.db, 'SELECT grouped FROM similarity_state WHERE id = 1').pluck(true).get() as number;
+    if (now === stamp) this.similarArrays = this.similarOf(stamp, rows);
+  }
+
+  private similarOf(stamp: number, rows: SimilarRows): SimilarArrays {
+    const cap = this.cols.cap;
     const groupOf = new Int32Array(cap);
     const burst = new Uint8Array(cap);
     const ids: number[] = [];
     const best: number[] = [];
     const start: number[] = [];
-    const members = new Int32Array(rows.length);
-    rows.forEach(([group, asset, bestId, isBurst], i) => {
+    const n = rows.group.length;
+    for (let i = 0; i < n; i++) {
+      const group = rows.group[i];
+      const asset = rows.asset[i];
       if (!ids.length || ids[ids.length - 1] !== group) {
         ids.push(group);
-        best.push(bestId);
+        best.push(rows.best[i]);
         start.push(i);
       }
-      members[i] = asset;
       if (asset < cap) {
         groupOf[asset] = group;
-        burst[asset] = isBurst;
+        burst[asset] = rows.burst[i];
       }
-    });
-    start.push(rows.length);
-    this.similarArrays = { stamp, groupOf, burst, ids: Int32Array.from(ids), best: Int32Array.from(best), start: Int32Array.from(start), members };
-    return this.similarArrays;
+    }
+    start.push(n);
+    return { stamp, groupOf, burst, ids: Int32Array.from(ids), best: Int32Array.from(best), start: Int32Array.from(start), members: rows.asset };
   }
 
   /** A sort order, read from its covering index when missing or stale. */

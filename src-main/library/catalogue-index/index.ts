@@ -1,7 +1,7 @@
 import type { SearchQuery } from '../../../src-preload/contract';
 import { prepared, type Db } from '../db';
 import { catalogueStamp } from '../search-sets';
-import { CatalogueIndex } from './catalogue';
+import { CatalogueIndex, type SimilarRows } from './catalogue';
 import { trackChanges } from './changes';
 import { indexOptions } from './options';
 import { buildInWorker, workerCanRead } from './spawn';
@@ -221,6 +221,11 @@ export function useCatalogueIndex(db: Db, enabled: boolean): void {
 export function indexBuilds(db: Db): { by: 'worker' | 'main thread' | null; count: number } {
   const h = holder(db);
   return { by: h.builtBy, count: h.builds };
+}
+
+/** The similar groups just stored as `stamp`, handed over by the worker that wrote them (no SQL read on this thread). */
+export function adoptSimilarRows(db: Db, stamp: number, rows: SimilarRows): void {
+  holder(db).index?.adoptSimilar(stamp, rows);
 }
 
 /** Throw the index away (it will be built again on next use): for an index found out of step. */

@@ -1,9 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import { log } from '../../core/log';
 import { workerEntry } from '../../core/worker-entry';
+import { adoptSimilarRows } from '../catalogue-index';
+import type { SimilarRows } from '../catalogue-index/catalogue';
 import { nativeBindingOf, type Db } from '../db';
 import type { LibraryCtx } from '../context';
-import { ensureGroups, groupsCurrent } from './stored';
+import { ensureGroups, groupsCurrent, writeDiffInSlices, type GroupDiff, type GroupsSnapshot } from './stored';
+
+/** Groups written per slice on the main thread (a few milliseconds each). */
+const SLICE = 200;
 
 // The app's similar groups, brought up to date in a worker thread (groups-worker.ts) instead
 // of inside the search that needs them: a search reads the groups as stored, starts the
@@ -59,7 +64,7 @@ function start(bg: Background): void {
     if (bg.worker !== worker) return;
     bg.worker = null;
     void worker.terminate();
-    if (bg.disposed) return settle(bg);
+    if (bg.disposed || !db.open) return settle(bg);
     if (error) {
       bg.failedAt = changesOf(db);
       log.error('similar groups could not be computed', error);
@@ -68,9 +73,19 @@ function start(bg: Background): void {
     if (!error && (bg.again || bg.waiters.length) && !groupsCurrent(db)) start(bg);
     else settle(bg);
   };
-  worker.once('message', (m: { written?: boolean; error?: string }) => {
+  worker.once('message', (m: { error?: string; snapshot?: GroupsSnapshot; diff?: GroupDiff; rows?: SimilarRows }) => {
     answered = true;
-    finish(m.error ?? null, !!m.written);
+    void worker.terminate();
+    if (m.error || !m.snapshot || !m.diff || !m.rows) return finish(m.error ?? 'no groups in its answer', false);
+    const { snapshot, rows } = m;
+    // The changes written here, a slice at a time between other work.
+    writeDiffInSlices(db, m.diff, snapshot, SLICE, () => new Promise((resolve) => setImmediate(resolve)))
+      .then((written) => {
+        if (bg.disposed || !db.open) return finish(null, false);
+        // The catalogue index takes the groups as handed over (no SQL read of them here).
+        if (written) adoptSimilarRows(db, snapshot.changes, rows);
+        finish(null, written);
+      }, (e: Error) => finish(e.message, false));
   });
   worker.once('error', (e) => finish(e.message, false));
   worker.once('exit', (code) => !answered && finish(`the worker stopped (exit code ${code}) before it answered`, false));

@@ -1,28 +1,40 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openPeer } from '../db';
+import { openReadOnly } from '../db';
 import { computeGroups } from './groups';
-import { readGroupInput, writeGroups } from './stored';
+import { diffGroups, readGroupInput } from './stored';
 
-// The worker thread that brings the stored similar groups up to date (background.ts starts
-// it): it reads the fingerprints over a connection of its own, groups them and writes what
-// changed in short transactions, so the app's main thread, which answers every IPC call,
-// never waits on a million pictures being grouped.
+// The worker thread that groups the library's pictures (background.ts starts it): it reads
+// the fingerprints and the stored groups over a read-only connection of its own, groups them
+// and hands back only what changed, so the app's main thread, which answers every IPC call,
+// never waits on a million pictures being grouped. The main thread writes the changes itself
+// (a write by another connection would make its catalogue index start again).
 
 interface Job {
   file: string;
   nativeBinding?: string;
 }
 
-/** Groups written per transaction: each holds the catalogue's write lock only briefly. */
-const CHUNK = 2000;
-
 const { file, nativeBinding } = workerData as Job;
-const db = openPeer(file, nativeBinding);
+const db = openReadOnly(file, nativeBinding);
 try {
   const { snapshot, input } = readGroupInput(db);
   const groups = computeGroups(input);
-  const written = writeGroups(db, groups, snapshot, CHUNK);
-  parentPort?.postMessage({ written, groups: groups.length, changes: snapshot.changes });
+  const diff = diffGroups(db, groups);
+  // What will be stored, member by member as the catalogue index reads it (by group id, then
+  // position), handed over by transfer so the main thread need not read it back.
+  const byId = groups.map((g) => ({ id: Math.min(...g.members), g })).sort((a, b) => a.id - b.id);
+  const n = groups.reduce((sum, g) => sum + g.members.length, 0);
+  const rows = { group: new Int32Array(n), asset: new Int32Array(n), best: new Int32Array(n), burst: new Uint8Array(n) };
+  let at = 0;
+  for (const { id, g } of byId) {
+    for (const m of g.members) {
+      rows.group[at] = id;
+      rows.asset[at] = m;
+      rows.best[at] = g.best;
+      rows.burst[at++] = g.kind === 'burst' ? 1 : 0;
+    }
+  }
+  parentPort?.postMessage({ snapshot, diff, rows }, [rows.group.buffer, rows.asset.buffer, rows.best.buffer, rows.burst.buffer]);
 } catch (e) {
   parentPort?.postMessage({ error: (e as Error).message });
 } finally {

@@ -5,8 +5,8 @@ import { computeGroups, loadGroupInput, type GroupInput, type SimilarGroup } fro
 // filter and the grid's folding of a group into one picture. They are computed again when
 // something that can move a group changed since (a fingerprint written, an asset removed,
 // restored or changed, a quality score: similarity_state.changes, counted by triggers). The
-// app does it in a worker thread (background.ts) so its main thread never waits on it; the
-// CLI and tests here, at once (ensureGroups). Either way only what changed is written.
+// app groups in a worker thread (background.ts) and writes only what changed, in short
+// slices, so its main thread never waits long; the CLI and tests here, at once (ensureGroups).
 
 /** similarity_state as read with the fingerprints the groups are computed from. */
 export interface GroupsSnapshot {
@@ -34,20 +34,21 @@ export function readGroupInput(db: Db): { snapshot: GroupsSnapshot; input: Group
   return db.transaction(() => ({ snapshot: stateOf(db), input: loadGroupInput(db) }))();
 }
 
-interface Diff {
+/** What differs between the stored groups and new ones. */
+export interface GroupDiff {
   /** Stored groups that are no longer (or no longer as stored): their ids. */
   gone: number[];
   /** Groups to write, with their ids (the lowest member id). */
   fresh: { id: number; g: SimilarGroup }[];
 }
 
-/** What differs between the stored groups and `groups`. */
-function diffGroups(db: Db, groups: SimilarGroup[]): Diff {
+/** What differs between the stored groups and `groups` (read in one snapshot). */
+export function diffGroups(db: Db, groups: SimilarGroup[]): GroupDiff {
   const wanted = new Map<number, SimilarGroup>();
   for (const g of groups) wanted.set(Math.min(...g.members), g);
-  const rows = prepared(db, 'SELECT g.id, g.kind, g.best_id, g.size, m.asset_id FROM similar_groups g LEFT JOIN similar_members m ON m.group_id = g.id ORDER BY g.id, m.position')
+  const rows = db.transaction(() => prepared(db, 'SELECT g.id, g.kind, g.best_id, g.size, m.asset_id FROM similar_groups g LEFT JOIN similar_members m ON m.group_id = g.id ORDER BY g.id, m.position')
     .raw(true)
-    .all() as [number, string, number, number, number | null][];
+    .all() as [number, string, number, number, number | null][])();
   const gone: number[] = [];
   const same = new Set<number>();
   for (let i = 0; i < rows.length; ) {
@@ -63,39 +64,52 @@ function diffGroups(db: Db, groups: SimilarGroup[]): Diff {
   return { gone, fresh };
 }
 
-/**
- * Store `groups`, computed from `snapshot`, writing only what differs from the stored ones,
- * in transactions of at most `chunk` groups (a worker keeps each short, so the app's own
- * writes never wait long). Each transaction first checks that nobody stored groups since the
- * snapshot (else it stops: false). The last one stamps the groups as of the snapshot.
- */
-export function writeGroups(db: Db, groups: SimilarGroup[], snapshot: GroupsSnapshot, chunk = Infinity): boolean {
-  const { gone, fresh } = db.transaction(() => diffGroups(db, groups))();
-  const steps: (() => void)[] = [];
+/** The writes of a diff, one per group: every group that goes first, so a picture moving to another group is never in two. */
+function stepsOf(db: Db, diff: GroupDiff): (() => void)[] {
   const dropMembers = prepared(db, 'DELETE FROM similar_members WHERE group_id = ?');
   const dropGroup = prepared(db, 'DELETE FROM similar_groups WHERE id = ?');
   const putGroup = prepared(db, 'INSERT OR REPLACE INTO similar_groups (id, kind, best_id, size) VALUES (?, ?, ?, ?)');
   const putMember = prepared(db, 'INSERT OR REPLACE INTO similar_members (asset_id, group_id, position) VALUES (?, ?, ?)');
-  // Every group that goes first, so a picture moving to another group is never in two.
-  for (const id of gone) steps.push(() => {
+  const steps: (() => void)[] = [];
+  for (const id of diff.gone) steps.push(() => {
     dropMembers.run(id);
     dropGroup.run(id);
   });
-  for (const { id, g } of fresh) steps.push(() => {
+  for (const { id, g } of diff.fresh) steps.push(() => {
     dropMembers.run(id);
     putGroup.run(id, g.kind, g.best, g.members.length);
     g.members.forEach((m, i) => putMember.run(m, id, i));
   });
-  const size = Math.max(1, chunk);
-  for (let at = 0; at === 0 || at < steps.length; at += size) {
-    const last = at + size >= steps.length;
-    const ok = db.transaction(() => {
-      if (stateOf(db).grouped !== snapshot.grouped) return false;
-      for (const step of steps.slice(at, at + size)) step();
-      if (last) prepared(db, 'UPDATE similarity_state SET grouped = ? WHERE id = 1').run(snapshot.changes);
-      return true;
-    }).immediate();
-    if (!ok) return false;
+  return steps;
+}
+
+/** One slice of the writes, if nobody stored groups since the snapshot; the last one stamps them. */
+function writeSlice(db: Db, steps: (() => void)[], snapshot: GroupsSnapshot, last: boolean): boolean {
+  return db.transaction(() => {
+    if (stateOf(db).grouped !== snapshot.grouped) return false;
+    for (const step of steps) step();
+    if (last) prepared(db, 'UPDATE similarity_state SET grouped = ? WHERE id = 1').run(snapshot.changes);
+    return true;
+  }).immediate();
+}
+
+/** Store `groups`, computed from `snapshot`, writing only what differs, in one transaction. False when someone stored groups since. */
+export function writeGroups(db: Db, groups: SimilarGroup[], snapshot: GroupsSnapshot): boolean {
+  return writeSlice(db, stepsOf(db, diffGroups(db, groups)), snapshot, true);
+}
+
+/**
+ * Store a diff (computed from `snapshot` in a worker thread) on this connection in slices of
+ * `slice` groups, letting the event loop run between them: each slice is a few milliseconds,
+ * and a write by this connection keeps the catalogue index (another connection's write would
+ * make it start again). False when someone stored groups since the snapshot.
+ */
+export async function writeDiffInSlices(db: Db, diff: GroupDiff, snapshot: GroupsSnapshot, slice: number, between: () => Promise<void>): Promise<boolean> {
+  const steps = stepsOf(db, diff);
+  for (let at = 0; at === 0 || at < steps.length; at += slice) {
+    if (at > 0) await between();
+    if (!db.open) return false;
+    if (!writeSlice(db, steps.slice(at, at + slice), snapshot, at + slice >= steps.length)) return false;
   }
   return true;
 }
