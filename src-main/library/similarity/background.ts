@@ -5,10 +5,10 @@ import { adoptSimilarRows } from '../catalogue-index';
 import type { SimilarRows } from '../catalogue-index/catalogue';
 import { nativeBindingOf, type Db } from '../db';
 import type { LibraryCtx } from '../context';
-import { ensureGroups, groupsCurrent, writeDiffInSlices, type GroupDiff, type GroupsSnapshot } from './stored';
+import { ensureGroups, groupsCurrent, writeDiffInSlices, type GroupsSnapshot, type PackedDiff } from './stored';
 
 /** Groups written per slice on the main thread (a few milliseconds each). */
-const SLICE = 200;
+const SLICE = 100;
 
 // The app's similar groups, brought up to date in a worker thread (groups-worker.ts) instead
 // of inside the search that needs them: a search reads the groups as stored, starts the
@@ -73,7 +73,7 @@ function start(bg: Background): void {
     if (!error && (bg.again || bg.waiters.length) && !groupsCurrent(db)) start(bg);
     else settle(bg);
   };
-  worker.once('message', (m: { error?: string; snapshot?: GroupsSnapshot; diff?: GroupDiff; rows?: SimilarRows }) => {
+  worker.once('message', (m: { error?: string; snapshot?: GroupsSnapshot; diff?: PackedDiff; rows?: SimilarRows }) => {
     answered = true;
     void worker.terminate();
     if (m.error || !m.snapshot || !m.diff || !m.rows) return finish(m.error ?? 'no groups in its answer', false);

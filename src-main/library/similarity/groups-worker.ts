@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnly } from '../db';
 import { computeGroups } from './groups';
-import { diffGroups, readGroupInput } from './stored';
+import { diffGroups, packDiff, packedTransferList, readGroupInput } from './stored';
 
 // The worker thread that groups the library's pictures (background.ts starts it): it reads
 // the fingerprints and the stored groups over a read-only connection of its own, groups them
@@ -19,7 +19,7 @@ const db = openReadOnly(file, nativeBinding);
 try {
   const { snapshot, input } = readGroupInput(db);
   const groups = computeGroups(input);
-  const diff = diffGroups(db, groups);
+  const diff = packDiff(diffGroups(db, groups));
   // What will be stored, member by member as the catalogue index reads it (by group id, then
   // position), handed over by transfer so the main thread need not read it back.
   const byId = groups.map((g) => ({ id: Math.min(...g.members), g })).sort((a, b) => a.id - b.id);
@@ -34,7 +34,7 @@ try {
       rows.burst[at++] = g.kind === 'burst' ? 1 : 0;
     }
   }
-  parentPort?.postMessage({ snapshot, diff, rows }, [rows.group.buffer, rows.asset.buffer, rows.best.buffer, rows.burst.buffer]);
+  parentPort?.postMessage({ snapshot, diff, rows }, [rows.group.buffer, rows.asset.buffer, rows.best.buffer, rows.burst.buffer, ...packedTransferList(diff)]);
 } catch (e) {
   parentPort?.postMessage({ error: (e as Error).message });
 } finally {

@@ -64,38 +64,77 @@ export function diffGroups(db: Db, groups: SimilarGroup[]): GroupDiff {
   return { gone, fresh };
 }
 
-/** The writes of a diff, one per group: every group that goes first, so a picture moving to another group is never in two. */
-function stepsOf(db: Db, diff: GroupDiff): (() => void)[] {
+/**
+ * A diff as flat typed arrays (what a worker thread hands back: a hundred thousand groups as
+ * six buffers, not a hundred thousand objects for the main thread to rebuild).
+ */
+export interface PackedDiff {
+  gone: Int32Array;
+  ids: Int32Array;
+  /** 1: burst, 0: similar. */
+  kinds: Uint8Array;
+  best: Int32Array;
+  /** Group k's members are members[start[k] .. start[k + 1]). */
+  start: Int32Array;
+  members: Int32Array;
+}
+
+export function packDiff(diff: GroupDiff): PackedDiff {
+  const n = diff.fresh.length;
+  const start = new Int32Array(n + 1);
+  diff.fresh.forEach(({ g }, k) => (start[k + 1] = start[k] + g.members.length));
+  const members = new Int32Array(start[n]);
+  diff.fresh.forEach(({ g }, k) => members.set(g.members, start[k]));
+  return {
+    gone: Int32Array.from(diff.gone),
+    ids: Int32Array.from(diff.fresh, (f) => f.id),
+    kinds: Uint8Array.from(diff.fresh, (f) => (f.g.kind === 'burst' ? 1 : 0)),
+    best: Int32Array.from(diff.fresh, (f) => f.g.best),
+    start,
+    members,
+  };
+}
+
+/** The buffers of a packed diff, to hand them over by transfer. */
+export const packedTransferList = (d: PackedDiff): ArrayBuffer[] => [d.gone, d.ids, d.kinds, d.best, d.start, d.members].map((a) => a.buffer as ArrayBuffer);
+
+/** The writes of a diff, one per group (step k): every group that goes first, so a picture moving to another group is never in two. */
+function stepsOf(db: Db, d: PackedDiff): { count: number; step(k: number): void } {
   const dropMembers = prepared(db, 'DELETE FROM similar_members WHERE group_id = ?');
   const dropGroup = prepared(db, 'DELETE FROM similar_groups WHERE id = ?');
   const putGroup = prepared(db, 'INSERT OR REPLACE INTO similar_groups (id, kind, best_id, size) VALUES (?, ?, ?, ?)');
   const putMember = prepared(db, 'INSERT OR REPLACE INTO similar_members (asset_id, group_id, position) VALUES (?, ?, ?)');
-  const steps: (() => void)[] = [];
-  for (const id of diff.gone) steps.push(() => {
-    dropMembers.run(id);
-    dropGroup.run(id);
-  });
-  for (const { id, g } of diff.fresh) steps.push(() => {
-    dropMembers.run(id);
-    putGroup.run(id, g.kind, g.best, g.members.length);
-    g.members.forEach((m, i) => putMember.run(m, id, i));
-  });
-  return steps;
+  const gone = d.gone.length;
+  return {
+    count: gone + d.ids.length,
+    step(k) {
+      if (k < gone) {
+        dropMembers.run(d.gone[k]);
+        dropGroup.run(d.gone[k]);
+        return;
+      }
+      const f = k - gone;
+      const id = d.ids[f];
+      dropMembers.run(id);
+      putGroup.run(id, d.kinds[f] ? 'burst' : 'similar', d.best[f], d.start[f + 1] - d.start[f]);
+      for (let i = d.start[f]; i < d.start[f + 1]; i++) putMember.run(d.members[i], id, i - d.start[f]);
+    },
+  };
 }
 
-/** One slice of the writes, if nobody stored groups since the snapshot; the last one stamps them. */
-function writeSlice(db: Db, steps: (() => void)[], snapshot: GroupsSnapshot, last: boolean): boolean {
+/** Steps [from, to) of the writes, if nobody stored groups since the snapshot; the last slice stamps them. */
+function writeSlice(db: Db, steps: ReturnType<typeof stepsOf>, from: number, to: number, snapshot: GroupsSnapshot): boolean {
   return db.transaction(() => {
     if (stateOf(db).grouped !== snapshot.grouped) return false;
-    for (const step of steps) step();
-    if (last) prepared(db, 'UPDATE similarity_state SET grouped = ? WHERE id = 1').run(snapshot.changes);
+    for (let k = from; k < Math.min(to, steps.count); k++) steps.step(k);
+    if (to >= steps.count) prepared(db, 'UPDATE similarity_state SET grouped = ? WHERE id = 1').run(snapshot.changes);
     return true;
   }).immediate();
 }
 
 /** Store `groups`, computed from `snapshot`, writing only what differs, in one transaction. False when someone stored groups since. */
 export function writeGroups(db: Db, groups: SimilarGroup[], snapshot: GroupsSnapshot): boolean {
-  return writeSlice(db, stepsOf(db, diffGroups(db, groups)), snapshot, true);
+  return writeSlice(db, stepsOf(db, packDiff(diffGroups(db, groups))), 0, Infinity, snapshot);
 }
 
 /**
@@ -104,12 +143,12 @@ export function writeGroups(db: Db, groups: SimilarGroup[], snapshot: GroupsSnap
  * and a write by this connection keeps the catalogue index (another connection's write would
  * make it start again). False when someone stored groups since the snapshot.
  */
-export async function writeDiffInSlices(db: Db, diff: GroupDiff, snapshot: GroupsSnapshot, slice: number, between: () => Promise<void>): Promise<boolean> {
+export async function writeDiffInSlices(db: Db, diff: PackedDiff, snapshot: GroupsSnapshot, slice: number, between: () => Promise<void>): Promise<boolean> {
   const steps = stepsOf(db, diff);
-  for (let at = 0; at === 0 || at < steps.length; at += slice) {
+  for (let at = 0; at === 0 || at < steps.count; at += slice) {
     if (at > 0) await between();
     if (!db.open) return false;
-    if (!writeSlice(db, steps.slice(at, at + slice), snapshot, at + slice >= steps.length)) return false;
+    if (!writeSlice(db, steps, at, at + slice, snapshot)) return false;
   }
   return true;
 }
