@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { fingerprintPixels, type Fingerprint, type Pixels } from '../similarity/fingerprint';
 import type { PixelReply, PixelRequest } from './pixel-worker';
-import { workerEntry } from './worker-entry';
+import { workerEntry } from '../../core/worker-entry';
 
 // A scan's per-file work that is CPU or copying (reading and hashing a picture, the
 // fingerprint of each thumbnail's pixels) runs in two worker threads (one per core of the
@@ -29,7 +29,7 @@ let nextId = 1;
 class PoolBroken extends Error {}
 
 function startSlot(index: number): Slot {
-  const entry = workerEntry(import.meta.url, 'pixel-worker');
+  const entry = workerEntry(import.meta.url, { source: './pixel-worker.ts', built: 'pixel-worker.js', what: 'The picture hashing and fingerprint worker' });
   const worker = new Worker(entry.url, { eval: entry.eval });
   const slot: Slot = { worker, waiting: new Map() };
   const failAll = (why: string): void => {
