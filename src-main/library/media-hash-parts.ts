@@ -15,29 +15,54 @@ export function mediaHashParts(buf: Buffer, format: string): [number, number][] 
   return parts && parts.length > 0 ? parts : null;
 }
 
-/** JPEG: every segment except APPn and COM (where EXIF, XMP, IPTC and ICC live), then the scan data to the end. */
-export function jpegImageParts(buf: Buffer): [number, number][] | null {
-  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return null;
-  const parts: [number, number][] = [];
+export interface JpegSegment {
+  marker: number;
+  /** Where the segment's 0xFF marker byte is. */
+  at: number;
+  /** Just past its payload; for SOS and EOI, just past the marker. */
+  end: number;
+}
+
+/**
+ * A JPEG's marker segments in order, from after SOI through the first SOS (start of the image
+ * data) or EOI, which is the last one given; fill bytes are skipped. The walk just stops when
+ * the bytes are not a JPEG or the chain breaks (a byte that is no marker, a length past the
+ * end): a caller that needs the whole header sees no SOS or EOI. Every walk over a JPEG's
+ * segments goes through here.
+ */
+export function* jpegSegments(buf: Buffer): Generator<JpegSegment> {
+  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return;
   let i = 2;
   while (i + 4 <= buf.length) {
-    if (buf[i] !== 0xff) return null;
+    if (buf[i] !== 0xff) return;
     const marker = buf[i + 1];
     if (marker === 0xff) {
       i++; // fill byte
       continue;
     }
+    if (marker === 0xda || marker === 0xd9) {
+      yield { marker, at: i, end: i + 2 };
+      return;
+    }
+    const len = buf.readUInt16BE(i + 2);
+    if (len < 2 || i + 2 + len > buf.length) return;
+    yield { marker, at: i, end: i + 2 + len };
+    i += 2 + len;
+  }
+}
+
+/** JPEG: every segment except APPn and COM (where EXIF, XMP, IPTC and ICC live), then the scan data to the end. */
+export function jpegImageParts(buf: Buffer): [number, number][] | null {
+  const parts: [number, number][] = [];
+  for (const { marker, at, end } of jpegSegments(buf)) {
     if (marker === 0xda) {
-      parts.push([i, buf.length]); // SOS: the entropy-coded data runs to EOI
+      parts.push([at, buf.length]); // SOS: the entropy-coded data runs to EOI
       return parts;
     }
     if (marker === 0xd9) return parts.length ? parts : null;
-    const len = buf.readUInt16BE(i + 2);
-    if (len < 2 || i + 2 + len > buf.length) return null;
     const isApp = marker >= 0xe0 && marker <= 0xef;
     const isComment = marker === 0xfe;
-    if (!isApp && !isComment) parts.push([i, i + 2 + len]);
-    i += 2 + len;
+    if (!isApp && !isComment) parts.push([at, end]);
   }
   return null;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import exifr from 'exifr';
 import { DefaultExiftoolArgs, ExifTool } from 'exiftool-vendored';
 import { exiftoolUsable, ToolMissingError } from '../core/tools';
+import { jpegSegments } from './media-hash-parts';
 import { emptyBlocks, keywordUnion, reconcileBlocks, type BlockDisagreement, type BlockTextField, type MetadataBlocks } from './metadata-blocks';
 
 // Reads what a file already says about itself: capture date, camera, lens, exposure, GPS,
@@ -361,18 +362,8 @@ function jpegHasOpaqueSegments(buf: Buffer): boolean {
  * no block).
  */
 function metadataRegions(buf: Buffer, format: string): Buffer[] {
-  if (format === 'jpeg' && buf.length >= 4 && buf[0] === 0xff && buf[1] === 0xd8) {
-    let i = 2;
-    while (i + 4 <= buf.length) {
-      if (buf[i] !== 0xff) return [buf];
-      const marker = buf[i + 1];
-      if (marker === 0xff) {
-        i++;
-        continue;
-      }
-      if (marker === 0xda || marker === 0xd9) return [buf.subarray(0, i)];
-      i += 2 + buf.readUInt16BE(i + 2);
-    }
+  if (format === 'jpeg') {
+    for (const { marker, at } of jpegSegments(buf)) if (marker === 0xda || marker === 0xd9) return [buf.subarray(0, at)];
     return [buf];
   }
   if (format === 'png' && buf.length >= 8 && buf.readUInt32BE(0) === 0x89504e47) {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { LibraryCtx } from './context';
 import { formatForExt } from './formats';
+import { jpegSegments } from './media-hash-parts';
 import { openImage, PictureError, type OpenedImage } from './media/decode';
 import { exiftoolUsable, missingToolReason, type ToolName } from '../core/tools';
 import { sharedExifTool } from './metadata';
@@ -144,19 +145,7 @@ function unreadableReason(format: string, msg: string): string {
  * cannot be decoded: that is the file's own picture, for libvips to read, not a preview.
  */
 export function isCompleteJpeg(buf: Buffer): boolean {
-  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return false;
-  let i = 2;
-  while (i + 4 <= buf.length) {
-    if (buf[i] !== 0xff) return false;
-    const marker = buf[i + 1];
-    if (marker === 0xff) {
-      i++; // fill byte
-      continue;
-    }
-    if (marker === 0xdb) return true;
-    if (marker === 0xda || marker === 0xd9) return false;
-    i += 2 + buf.readUInt16BE(i + 2);
-  }
+  for (const { marker } of jpegSegments(buf)) if (marker === 0xdb) return true;
   return false;
 }
 
