@@ -6,10 +6,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { findGroups, loadFingerprints, nearestTo } from '../src-main/library/similarity';
 import { groupInBackground, groupsSettled } from '../src-main/library/similarity/background';
 import { groupsCurrent } from '../src-main/library/similarity/stored';
-import { FINGERPRINT_VERSION } from '../src-main/library/similarity/fingerprint';
 import { renderImage } from '../src-main/library/thumbs';
 import { log, median, now, p95, pick, pool, round, type AreaResult, type Figure } from './common';
 import { makePhoto } from './data';
+import { insertFingerprintCatalogue, xorshift32 } from '../tests/fixtures/fingerprint-catalogue';
 
 // Issue 17: what similarity costs. (1) The fingerprint during the scan: the grid thumbnail of
 // 24 MP JPEGs rendered as the scan renders it (4 in flight), with the fingerprint taken from
@@ -21,48 +21,26 @@ import { makePhoto } from './data';
 const FILES = pick(16, 3);
 const SIZES = pick([100_000, 1_000_000], [5_000, 20_000]);
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return s >>> 0;
-  };
-}
-
 function catalogue(dir: string, n: number): ReturnType<typeof openLibrary> {
   const ctx = openLibrary(dir);
-  const r = rng(n);
-  const db = ctx.db;
-  db.transaction(() => {
-    const folder = Number(db.prepare("INSERT INTO folders (path, added_at) VALUES (?, 0)").run(dir).lastInsertRowid);
-    const asset = db.prepare(`INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, size, mtime_ms, content_hash, stack_key, added_at, indexed_at, taken_at)
-      VALUES (?, ?, ?, 'jpg', 'image', 'jpeg', 1, 0, ?, ?, 0, 0, ?)`);
-    const fp = db.prepare(`INSERT INTO asset_fingerprints (asset_id, content_hash, version, phash_hi, phash_lo, colour, sharpness, computed_at) VALUES (?, ?, ${FINGERPRINT_VERSION}, ?, ?, ?, ?, 0)`);
-    let hi = 0;
-    let lo = 0;
-    let t = Date.UTC(2020, 0, 1);
-    const colour = Buffer.alloc(32, 85);
-    for (let i = 0; i < n; i++) {
-      // 10% of pictures continue the previous one's burst: a few bits flipped, a second later.
-      const burst = i > 0 && r() % 10 === 0;
-      if (burst) {
-        hi ^= 1 << (r() % 32);
-        lo ^= 1 << (r() % 32);
-        t += 1000;
-      } else {
-        hi = r();
-        lo = r();
-        t += 60_000;
-      }
-      const name = `IMG_${i}.jpg`;
-      const hash = `h${i}`;
-      const d = new Date(t).toISOString().slice(0, 19);
-      const id = Number(asset.run(folder, name, name, hash, name.toLowerCase(), d).lastInsertRowid);
-      fp.run(id, hash, hi >>> 0, lo >>> 0, colour, r() % 1000);
+  const r = xorshift32(n);
+  let hi = 0;
+  let lo = 0;
+  let t = Date.UTC(2020, 0, 1);
+  insertFingerprintCatalogue(ctx.db, dir, n, r, (i) => {
+    // 10% of pictures continue the previous one's burst: a few bits flipped, a second later.
+    const burst = i > 0 && r() % 10 === 0;
+    if (burst) {
+      hi ^= 1 << (r() % 32);
+      lo ^= 1 << (r() % 32);
+      t += 1000;
+    } else {
+      hi = r();
+      lo = r();
+      t += 60_000;
     }
-  })();
+    return { hi, lo, taken: new Date(t).toISOString().slice(0, 19) };
+  });
   return ctx;
 }
 
@@ -149,7 +127,7 @@ export async function benchSimilarity(workDir: string): Promise<AreaResult> {
       }
       if (n === SIZES[SIZES.length - 1]) {
         nearestTo(ctx.db, 1, 20); // builds the packed arrays once
-        const r = rng(99);
+        const r = xorshift32(99);
         const times: number[] = [];
         for (let q = 0; q < 200; q++) {
           const id = 1 + (r() % n);

@@ -8,8 +8,8 @@ import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { search } from '../../src-main/library/search';
 import { findGroups, type SimilarGroup } from '../../src-main/library/similarity';
 import { groupInBackground, groupsSettled } from '../../src-main/library/similarity/background';
-import { FINGERPRINT_VERSION } from '../../src-main/library/similarity/fingerprint';
 import { groupsCurrent } from '../../src-main/library/similarity/stored';
+import { insertFingerprintCatalogue, xorshift32 } from '../fixtures/fingerprint-catalogue';
 
 // Issue 17: the app's similar groups are computed in a worker thread (similarity/background.ts,
 // groups-worker.ts), not inside the search that needs them, and only what changed is written.
@@ -21,55 +21,34 @@ let dir: string;
 let ctx: LibraryCtx;
 let stop: () => void = () => {};
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return s >>> 0;
-  };
-}
-
 const N = 4000;
 
 function fill(c: LibraryCtx): void {
-  const r = rng(17);
-  const db = c.db;
-  db.transaction(() => {
-    const folder = Number(db.prepare('INSERT INTO folders (path, added_at) VALUES (?, 0)').run(dir).lastInsertRowid);
-    const asset = db.prepare(`INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, size, mtime_ms, content_hash, stack_key, added_at, indexed_at, taken_at)
-      VALUES (?, ?, ?, 'jpg', 'image', 'jpeg', 1, 0, ?, ?, 0, 0, ?)`);
-    const fp = db.prepare(`INSERT INTO asset_fingerprints (asset_id, content_hash, version, phash_hi, phash_lo, colour, sharpness, computed_at) VALUES (?, ?, ${FINGERPRINT_VERSION}, ?, ?, ?, ?, 0)`);
-    let hi = 0;
-    let lo = 0;
-    let t = Date.UTC(2021, 0, 1);
-    const colour = Buffer.alloc(32, 85);
-    const seen: [number, number][] = [];
-    for (let i = 0; i < N; i++) {
-      const roll = r() % 20;
-      if (i > 0 && roll < 3) {
-        // A burst frame: the previous frame's hash with a bit flipped in each half, a second later.
-        hi ^= 1 << (r() % 32);
-        lo ^= 1 << (r() % 32);
-        t += 1000;
-      } else if (roll === 3 && seen.length) {
-        // The same picture exported again, a year later: a near-duplicate, not a burst.
-        [hi, lo] = seen[r() % seen.length];
-        hi ^= 1 << (r() % 32);
-        t += 365 * 86_400_000;
-      } else {
-        hi = r();
-        lo = r();
-        t += 60_000;
-      }
-      seen.push([hi >>> 0, lo >>> 0]);
-      const name = `IMG_${i}.jpg`;
-      const taken = roll === 4 ? null : new Date(t).toISOString().slice(0, 19);
-      const id = Number(asset.run(folder, name, name, `h${i}`, name.toLowerCase(), taken).lastInsertRowid);
-      fp.run(id, `h${i}`, hi >>> 0, lo >>> 0, colour, r() % 1000);
+  const r = xorshift32(17);
+  let hi = 0;
+  let lo = 0;
+  let t = Date.UTC(2021, 0, 1);
+  const seen: [number, number][] = [];
+  insertFingerprintCatalogue(c.db, dir, N, r, (i) => {
+    const roll = r() % 20;
+    if (i > 0 && roll < 3) {
+      // A burst frame: the previous frame's hash with a bit flipped in each half, a second later.
+      hi ^= 1 << (r() % 32);
+      lo ^= 1 << (r() % 32);
+      t += 1000;
+    } else if (roll === 3 && seen.length) {
+      // The same picture exported again, a year later: a near-duplicate, not a burst.
+      [hi, lo] = seen[r() % seen.length];
+      hi ^= 1 << (r() % 32);
+      t += 365 * 86_400_000;
+    } else {
+      hi = r();
+      lo = r();
+      t += 60_000;
     }
-  })();
+    seen.push([hi >>> 0, lo >>> 0]);
+    return { hi, lo, taken: roll === 4 ? null : new Date(t).toISOString().slice(0, 19) };
+  });
 }
 
 /** The stored groups, as findGroups gives them (sorted alike for comparing). */
