@@ -14,6 +14,7 @@ import type { ManagedFields } from './managed-fields';
 import { walkFolder, type WalkedFile } from './walk';
 import { fillMissingFingerprints, saveFingerprint } from './similarity/store';
 import { thumbQueue } from './thumb-queue';
+import { mayCarryPicture } from './media/embedded';
 
 // Incremental scan of one library folder:
 //   walk (stat only) -> compare with the folder's rows, loaded with one query ->
@@ -25,6 +26,7 @@ import { thumbQueue } from './thumb-queue';
 const CONCURRENCY = 4;
 const BATCH = 100;
 const PROGRESS_INTERVAL_MS = 250;
+const EARLY_COMMIT_MS = 250;
 /** scan_errors.stage of a problem caused by a missing tool rather than by the file. */
 const TOOL_STAGE = 'tool';
 
@@ -194,6 +196,10 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
     }
     work.push({ file: f, existing: row, sidecarPath });
   }
+  // Files that carry no picture of their own (PNGs, videos...) show an empty cell until their
+  // full thumbnail is made: recorded first, their thumbnails are made while the rest is read.
+  const bareFirst = [...work.filter((w) => !mayCarryPicture(w.file.format)), ...work.filter((w) => mayCarryPicture(w.file.format))];
+  work.splice(0, work.length, ...bareFirst);
   // Rows whose file is gone. Folders that could not be listed this time keep their rows.
   const vanished = new Map<number, ExistingRow>();
   const vanishedByHash = new Map<string, ExistingRow[]>();
@@ -245,8 +251,10 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
     `SELECT id, thumb_state FROM assets WHERE id IN (SELECT value FROM json_each(?)) AND thumb_state IN ('preview', 'pending')`,
   );
   const pending: { result: IndexedFile; existing: ExistingRow | null }[] = [];
+  let lastCommit = 0;
   const commit = (): void => {
     if (pending.length === 0) return;
+    lastCommit = Date.now();
     const batch = pending.splice(0, pending.length);
     const ids = db.transaction(() => {
       const touched = batch.map((p) => writer.write(p.result, p.existing));
@@ -262,9 +270,14 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   const worker = async (): Promise<void> => {
     while (next < work.length && !opts.signal?.aborted) {
       const item = work[next++];
-      pending.push({ result: await indexFile(ctx, item.file, item.sidecarPath), existing: item.existing });
+      const result = await indexFile(ctx, item.file, item.sidecarPath);
+      pending.push({ result, existing: item.existing });
       progress.done++;
-      if (pending.length >= BATCH) commit();
+      // A file with no picture yet is committed early when the thumbnail queue has none of
+      // those to make (its thumbnail is the queue's next job), at most every EARLY_COMMIT_MS
+      // (each commit refreshes the grid).
+      const early = result.thumbState === 'pending' && !thumbs.hasBareWork() && Date.now() - lastCommit >= EARLY_COMMIT_MS;
+      if (pending.length >= BATCH || early) commit();
       report();
     }
   };

@@ -125,6 +125,11 @@ export class ThumbQueue {
     return this.waiting.has(id) || this.running.has(id);
   }
 
+  /** Whether a thumbnail for a cell with no picture at all is waiting. */
+  hasBareWork(): boolean {
+    return this.bare.size > 0;
+  }
+
   /** How many thumbnails are still to be made (waiting or being made). */
   get size(): number {
     return this.waiting.size + this.running.size;

@@ -90,13 +90,21 @@ describe('a first scan', () => {
   // What the grid has when each batch is first shown: read at the moment the scan announces
   // it (before any full thumbnail of that batch can be queued).
   const firstSeen = new Map<string, Row>();
+  /** The number of the scan's announcement in which each file was first in the grid. */
+  const seenAt = new Map<string, number>();
   let summaryErrors: unknown[] = [];
   const progress: ScanProgress[] = [];
 
   beforeAll(async () => {
+    let announcements = 0;
     const off = ctx.events.on('libraryChanged', (e) => {
       if (e.reason !== 'scan') return;
-      for (const [rel, row] of rows(ctx)) if (!firstSeen.has(rel)) firstSeen.set(rel, { ...row });
+      announcements++;
+      for (const [rel, row] of rows(ctx)) {
+        if (firstSeen.has(rel)) continue;
+        firstSeen.set(rel, { ...row });
+        seenAt.set(rel, announcements);
+      }
     });
     try {
       const summary = await scanFolder(ctx, folderId, { onProgress: (p) => progress.push(p) });
@@ -126,6 +134,18 @@ describe('a first scan', () => {
     const pic = await centre(thumbAbsPath(ctx, first.thumb!));
     expect(isGreen(pic.rgb)).toBe(true);
     expect([pic.width, pic.height]).toEqual([160, 120]);
+  });
+
+  it('catalogues the files that carry no picture first, so their thumbnails start while the rest is read', () => {
+    const plain = [...seenAt].filter(([rel]) => rel.endsWith('.png'));
+    const pictured = [...seenAt].filter(([rel]) => !rel.endsWith('.png'));
+    expect(plain).toHaveLength(9);
+    expect(pictured).toHaveLength(4);
+    // The walk lists the JPEGs, the DNG and the HEIC among the PNGs; the grid got a PNG first,
+    // alone (its thumbnail was the queue's next job), and every PNG before any other file.
+    expect(plain.filter(([, n]) => n === 1).length).toBeGreaterThanOrEqual(1);
+    expect(pictured.every(([, n]) => n > 1)).toBe(true);
+    expect(Math.max(...plain.map(([, n]) => n))).toBeLessThanOrEqual(Math.min(...pictured.map(([, n]) => n)));
   });
 
   it('says when every file is in the grid and only the full thumbnails are still coming', () => {

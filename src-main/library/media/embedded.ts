@@ -31,6 +31,15 @@ export interface EmbeddedSource {
   extractTag: (tag: string, path: string) => Promise<Buffer>;
 }
 
+/**
+ * Whether files of this format can carry a picture for quick display (what embeddedPicture()
+ * looks for). Those that cannot (PNG, WebP, GIF, videos...) show nothing until their full
+ * thumbnail is made, so a scan records them first and their thumbnails start early.
+ */
+export function mayCarryPicture(format: { kind: string; format: string; isRaw: boolean }): boolean {
+  return format.kind === 'image' && (format.isRaw || ['jpeg', 'tiff', 'heic', 'heif'].includes(format.format));
+}
+
 export async function embeddedPicture(src: EmbeddedSource): Promise<EmbeddedPicture | null> {
   const orientation = src.orientation ?? 1;
   if (src.isRaw) {
