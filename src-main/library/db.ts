@@ -67,6 +67,24 @@ export function openReadOnly(file: string, nativeBinding?: string): Db {
   return db;
 }
 
+/**
+ * A connection of a worker thread's own that only copies the catalogue's write-ahead log into
+ * the file (a checkpoint needs write access): the main connection's automatic checkpoint,
+ * milliseconds of page copies and fsyncs inside some commit, can be done here instead.
+ */
+export function openForCheckpoint(file: string, nativeBinding?: string): Db {
+  const db = new Database(file, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  bindings.set(db, nativeBinding);
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** Copy what the write-ahead log holds into the file, without waiting on any reader or writer. */
+export function checkpointPassive(db: Db): { log: number; checkpointed: number } {
+  const [r] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+  return { log: r.log, checkpointed: r.checkpointed };
+}
+
 /** A second, read-only connection to `like`'s catalogue (WAL: it reads while `like` writes). */
 export function readerDb(like: Db): Db {
   const binding = bindings.get(like);

@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,6 +170,29 @@ describe('similar groups in a worker thread', () => {
     // And the folded search, answered by the index, counts one picture per group.
     const members = findGroups(ctx.db).reduce((n, g) => n + g.members.length, 0);
     expect(search(ctx, { foldGroups: true }, { offset: 0, limit: 1 }).total).toBe(N - members + read.ids.length);
+  });
+
+  it("the worker, not the main thread, copies the groups' write-ahead log into the catalogue file; the main connection's own checkpoints are back after", async () => {
+    // The main connection's automatic checkpoint (a commit that crosses the log's pages copies
+    // them all, 10-20 ms on this thread at 100k pictures) is held while it writes the groups.
+    ctx.db.pragma('wal_autocheckpoint = 500');
+    const held: number[] = [];
+    ctx.events.on('libraryChanged', (p) => p.reason === 'groups' && held.push(ctx.db.pragma('wal_autocheckpoint', { simple: true }) as number));
+    stop = groupInBackground(ctx);
+    search(ctx, { similarGroups: 'any' }, { offset: 0, limit: 50 });
+    await groupsSettled(ctx);
+    expect(groupsCurrent(ctx.db)).toBe(true);
+    expect(held).toEqual([0]);
+    expect(ctx.db.pragma('wal_autocheckpoint', { simple: true })).toBe(500);
+    // The catalogue file alone (its log left behind) already holds every group: the worker's checkpoint copied them.
+    const copy = join(dir, 'file-alone.db');
+    copyFileSync(ctx.db.name, copy);
+    const alone = new Database(copy, { readonly: true });
+    try {
+      expect(alone.prepare('SELECT count(*) AS n FROM similar_groups').get()).toEqual({ n: findGroups(ctx.db).length });
+    } finally {
+      alone.close();
+    }
   });
 
   it('stopped with the app, a run under way leaves the stored groups whole (the last ones, or none)', async () => {

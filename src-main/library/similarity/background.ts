@@ -5,10 +5,13 @@ import { adoptSimilarRows } from '../catalogue-index';
 import type { SimilarRows } from '../catalogue-index/catalogue';
 import { nativeBindingOf, type Db } from '../db';
 import type { LibraryCtx } from '../context';
+import type { GroupsWorkerCheckpointed, GroupsWorkerRequest } from './groups-worker';
 import { ensureGroups, groupsCurrent, writeDiffInSlices, type GroupsSnapshot, type PackedDiff } from './stored';
 
 /** Groups written per slice on the main thread (a few milliseconds each). */
 const SLICE = 100;
+/** Slices between two checkpoints by the worker (about a thousand pages of log at 1M pictures, as SQLite's own default). */
+const CHECKPOINT_EVERY = 50;
 
 // The app's similar groups, brought up to date in a worker thread (groups-worker.ts) instead
 // of inside the search that needs them: a search reads the groups as stored, starts the
@@ -26,6 +29,8 @@ interface Background {
   failedAt: number | null;
   disposed: boolean;
   waiters: (() => void)[];
+  /** The main connection's own wal_autocheckpoint while the worker checkpoints for it (null: not held). */
+  autocheckpoint: number | null;
 }
 
 const backgrounds = new WeakMap<Db, Background>();
@@ -37,6 +42,30 @@ function changesOf(db: Db): number {
 function settle(bg: Background): void {
   const waiters = bg.waiters.splice(0);
   for (const w of waiters) w();
+}
+
+/**
+ * While the main connection writes groups, its automatic checkpoint is off: the worker copies
+ * the write-ahead log into the file instead (groups-worker.ts). On this thread one is a
+ * 10-20 ms step inside the commit that crosses the log's 1000 pages.
+ */
+function holdCheckpoints(bg: Background): void {
+  if (bg.autocheckpoint !== null) return;
+  bg.autocheckpoint = bg.ctx.db.pragma('wal_autocheckpoint', { simple: true }) as number;
+  bg.ctx.db.pragma('wal_autocheckpoint = 0');
+}
+
+function releaseCheckpoints(bg: Background): void {
+  const pages = bg.autocheckpoint;
+  bg.autocheckpoint = null;
+  if (pages !== null && bg.ctx.db.open) bg.ctx.db.pragma(`wal_autocheckpoint = ${Math.trunc(pages)}`);
+}
+
+interface GroupsAnswer {
+  error?: string;
+  snapshot?: GroupsSnapshot;
+  diff?: PackedDiff;
+  rows?: SimilarRows;
 }
 
 function start(bg: Background): void {
@@ -60,35 +89,81 @@ function start(bg: Background): void {
   }
   bg.worker = worker;
   let answered = false;
-  const finish = (error: string | null, written: boolean): void => {
+  /** The worker is gone (after its answer: its checkpoints are then left to the main connection). */
+  let gone = false;
+  /** This thread's writes of the answer are over. */
+  let writesOver = false;
+  const finish = (error: string | null): void => {
     if (bg.worker !== worker) return;
     bg.worker = null;
     void worker.terminate();
+    releaseCheckpoints(bg);
     if (bg.disposed || !db.open) return settle(bg);
     if (error) {
       bg.failedAt = changesOf(db);
       log.error('similar groups could not be computed', error);
     } else bg.failedAt = null;
-    if (written) bg.ctx.events.emit('libraryChanged', { reason: 'groups' });
     if (!error && (bg.again || bg.waiters.length) && !groupsCurrent(db)) start(bg);
     else settle(bg);
   };
-  worker.once('message', (m: { error?: string; snapshot?: GroupsSnapshot; diff?: PackedDiff; rows?: SimilarRows }) => {
+  /** The checkpoint asked of the worker and not yet done: the writes wait for it. */
+  let asked: (() => void) | null = null;
+  const lost = (why: string): void => {
+    if (!answered) return finish(why);
+    // The groups are this thread's to write: only the worker's checkpoints are lost.
+    gone = true;
+    asked?.();
+    if (writesOver) finish(null);
+  };
+  const checkpoint = (request: GroupsWorkerRequest): Promise<void> =>
+    gone
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          asked = resolve;
+          worker.postMessage(request);
+        });
+  worker.on('message', (m: GroupsAnswer | GroupsWorkerCheckpointed) => {
+    if ('checkpointed' in m) {
+      if (m.error) log.warn('the similar-groups worker could not checkpoint the catalogue (the app does it then)', m.error);
+      const done = asked;
+      asked = null;
+      done?.();
+      return m.last ? finish(null) : undefined;
+    }
     answered = true;
-    void worker.terminate();
-    if (m.error || !m.snapshot || !m.diff || !m.rows) return finish(m.error ?? 'no groups in its answer', false);
+    if (m.error || !m.snapshot || !m.diff || !m.rows) return finish(m.error ?? 'no groups in its answer');
     const { snapshot, rows } = m;
-    // The changes written here, a slice at a time between other work.
-    writeDiffInSlices(db, m.diff, snapshot, SLICE, () => new Promise((resolve) => setImmediate(resolve)))
-      .then((written) => {
-        if (bg.disposed || !db.open) return finish(null, false);
-        // The catalogue index takes the groups as handed over (no SQL read of them here).
-        if (written) adoptSimilarRows(db, snapshot.changes, rows);
-        finish(null, written);
-      }, (e: Error) => finish(e.message, false));
+    holdCheckpoints(bg);
+    let slices = 0;
+    // The changes written here, a slice at a time between other work. Every so many slices
+    // the worker copies the log into the file while this thread waits (free for other work):
+    // with no write meanwhile the copy is whole and the next write starts the log again, so
+    // it stays as short as the main connection's own checkpoints kept it.
+    writeDiffInSlices(db, m.diff, snapshot, SLICE, async () => {
+      if (++slices % CHECKPOINT_EVERY === 0) await checkpoint('checkpoint');
+      await new Promise((resolve) => setImmediate(resolve));
+    }).then(
+      (written) => {
+        writesOver = true;
+        if (bg.worker !== worker) return;
+        if (bg.disposed || !db.open) return finish(null);
+        if (written) {
+          // The catalogue index takes the groups as handed over (no SQL read of them here).
+          adoptSimilarRows(db, snapshot.changes, rows);
+          bg.ctx.events.emit('libraryChanged', { reason: 'groups' });
+        }
+        if (gone) return finish(null);
+        // The last copy; the run is over when it is done (or the worker gone).
+        void checkpoint('last');
+      },
+      (e: Error) => {
+        writesOver = true;
+        finish(e.message);
+      },
+    );
   });
-  worker.once('error', (e) => finish(e.message, false));
-  worker.once('exit', (code) => !answered && finish(`the worker stopped (exit code ${code}) before it answered`, false));
+  worker.once('error', (e) => lost(e.message));
+  worker.once('exit', (code) => lost(`the worker stopped (exit code ${code}) before it answered`));
 }
 
 /**
@@ -98,7 +173,7 @@ function start(bg: Background): void {
  */
 export function groupInBackground(ctx: LibraryCtx): () => void {
   if (ctx.db.name === ':memory:' || ctx.db.name === '') return () => {};
-  const bg: Background = { ctx, worker: null, again: false, failedAt: null, disposed: false, waiters: [] };
+  const bg: Background = { ctx, worker: null, again: false, failedAt: null, disposed: false, waiters: [], autocheckpoint: null };
   backgrounds.set(ctx.db, bg);
   return () => {
     bg.disposed = true;
@@ -106,6 +181,7 @@ export function groupInBackground(ctx: LibraryCtx): () => void {
     const w = bg.worker;
     bg.worker = null;
     if (w) void w.terminate();
+    releaseCheckpoints(bg);
     settle(bg);
   };
 }
