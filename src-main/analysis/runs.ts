@@ -8,6 +8,7 @@ import type { JobSpec, JobView } from '../jobs/types';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
+import { settleMediaHashes } from '../library/media-hash';
 import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
 import { analysisHash, resolveTarget } from '../workflows/runs';
 import { derivativeSize, type Size } from './derivative';
@@ -50,11 +51,10 @@ interface Plan {
   total: number;
 }
 
-function plan(ctx: LibraryCtx, target: RunTarget, options: AnalysisRunOptions): Plan {
+function plan(ctx: LibraryCtx, ids: number[], options: AnalysisRunOptions): Plan {
   const params = serviceParams(options);
   const kind = options.kind;
   const paramsKey = canonical({ kind, ...params });
-  const ids = resolveTarget(ctx, target);
   const done = prepared(
     ctx.db,
     `SELECT r.id FROM analysis_run_assets ra JOIN analysis_runs r ON r.id = ra.run_id
@@ -92,7 +92,7 @@ function plan(ctx: LibraryCtx, target: RunTarget, options: AnalysisRunOptions): 
 
 /** How many billable calls a measurement run would make (cache hits and assets already measured excluded). */
 export function previewAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): RunPreview {
-  const p = plan(ctx, target, options);
+  const p = plan(ctx, resolveTarget(ctx, target), options);
   return { ...queue.preview(p.specs), assets: p.total, skipped: p.skipped };
 }
 
@@ -102,7 +102,9 @@ export function previewAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: Run
  * can end before its run is recorded.
  */
 export async function startAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): Promise<RunStarted> {
-  const p = plan(ctx, target, options);
+  const ids = resolveTarget(ctx, target);
+  await settleMediaHashes(ctx, ids);
+  const p = plan(ctx, ids, options);
   if (p.kind === 'faces') {
     for (let i = 0; i < p.items.length; i++) p.items[i].size = await derivativeSize((p.specs[i].payload as AnalyzePayload).file);
   }

@@ -25,6 +25,8 @@ export interface AssetRow {
   size: number;
   mtime_ms: number;
   content_hash: string | null;
+  /** Null while a picture just shown by the scan waits for its full thumbnail's job (media-hash.ts). */
+  media_hash: string | null;
   width: number | null;
   height: number | null;
   orientation: number | null;

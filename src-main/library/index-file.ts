@@ -27,7 +27,10 @@ export interface FileProblem {
 export interface IndexedFile {
   file: WalkedFile;
   hash: string | null;
-  /** Content without metadata (see media-hash.ts); the content hash where no parser applies. */
+  /**
+   * Content without metadata (see media-hash.ts); the content hash where no parser applies.
+   * Null for a picture owed its full thumbnail: that job takes it (thumb-queue.ts).
+   */
   mediaHash: string | null;
   meta: FileMetadata;
   /** Displayed size (orientation applied). */
@@ -64,12 +67,13 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
 
   // Images up to 256 MB are read once; the same Buffer feeds the hash, exifr and sharp.
   // Audio/video are streamed through the hash instead of being held in memory.
-  // Pictures are read and hashed (content and media hash) in a worker thread, which hands
-  // the bytes over without a copy: the main thread only parses the metadata.
+  // Pictures are read and hashed in a worker thread, which hands the bytes over without a
+  // copy: the main thread only parses the metadata.
   let buf: Buffer | null = null;
   /** `buf` holds only a JPEG's metadata segments (its image data stayed in the worker). */
   let headOnly = false;
-  let mediaHash: string | null | undefined;
+  /** Read by the worker: the media hash may be left to the full thumbnail's job. */
+  let offThread = false;
   try {
     if (file.size > FULL_HASH_LIMIT) {
       out.hash = await sampledHash(file.absPath, file.size);
@@ -79,7 +83,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
         buf = d.buf;
         headOnly = d.head;
         out.hash = d.hash;
-        mediaHash = d.mediaHash;
+        offThread = true;
       } else {
         buf = await readFile(file.absPath);
         out.hash = await hashBuffer(buf);
@@ -93,13 +97,16 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   }
 
   const { kind, format, isRaw } = file.format;
-  try {
-    // The worker's media hash, else (no parser for the format) the other ways media-hash.ts knows.
-    out.mediaHash = mediaHash ?? await mediaHashOfFile(file.absPath, format, mediaHash === null ? null : buf);
-  } catch {
-    // A file whose structure cannot be walked simply keeps its content hash as media hash.
-  }
-  out.mediaHash ??= out.hash;
+  /** The media hash, unless the full thumbnail's job takes it (out.mediaHash stays null: owed). */
+  const takeMediaHash = async (): Promise<void> => {
+    try {
+      out.mediaHash = await mediaHashOfFile(file.absPath, format, headOnly ? null : buf);
+    } catch {
+      // A file whose structure cannot be walked simply keeps its content hash as media hash.
+    }
+    out.mediaHash ??= out.hash;
+  };
+  if (kind !== 'image') await takeMediaHash();
   try {
     out.meta = await readMetadata(file.absPath, {
       format, buf, sidecarPath, isRaw: file.format.isRaw,
@@ -122,6 +129,9 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     const first = await firstPicture(ctx, out.hash, { path: file.absPath, format, isRaw, buf, orientation: out.meta.orientation });
     out.thumb = first.thumb;
     out.thumbState = first.state;
+    // A picture owed its full thumbnail gets its media hash in the same background job (which
+    // reads the file anyway): while the grid fills, every byte is hashed once, not twice.
+    if (!(offThread && (first.state === 'preview' || first.state === 'pending'))) await takeMediaHash();
     const w = out.meta.width;
     const h = out.meta.height;
     if ((w === null || h === null) && buf && !isRaw) {

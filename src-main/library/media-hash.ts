@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
-import { hashBuffer } from './hash';
+import { open, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LibraryCtx } from './context';
+import { prepared, type Db } from './db';
+import { rekeyResults } from './result-cache';
+import { FULL_HASH_LIMIT, hashBuffer } from './hash';
+import { mediaHashOffThread } from './media/pixel-pool';
 import { sharedExifTool } from './metadata';
 import { MEDIA_HASH_PREFIX, mediaHashParts } from './media-hash-parts';
 
@@ -34,14 +39,22 @@ export async function imageDataHash(path: string): Promise<string | null> {
   return typeof h === 'string' && /^[0-9a-f]{64}$/.test(h) ? PREFIX + h : null;
 }
 
+/** Formats whose image data is found in the file's bytes here (media-hash-parts.ts). */
+const PARSED: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'tiff', 'dng']);
+
 /**
  * The media hash of a file (`buf` its content when already in memory), or null when no
- * parser applies (the caller then uses the content hash).
+ * parser applies (the caller then uses the content hash). Without `buf`, a picture up to
+ * FULL_HASH_LIMIT is read and hashed in a worker thread.
  */
 export async function mediaHashOfFile(path: string, format: string, buf: Buffer | null): Promise<string | null> {
   if (buf) {
     const fromBuffer = await mediaHashOfBuffer(buf, format);
     if (fromBuffer) return fromBuffer;
+  } else if (PARSED.has(format) && (await stat(path)).size <= FULL_HASH_LIMIT) {
+    const offThread = await mediaHashOffThread(path, format);
+    const fromFile = offThread === undefined ? await mediaHashOfBuffer(await readFile(path), format) : offThread;
+    if (fromFile) return fromFile;
   }
   if (format === 'mp4' || format === 'mov') return isoMediaHash(path);
   if (IMAGE_DATA_HASHED.has(format)) return imageDataHash(path);
@@ -117,5 +130,42 @@ async function hashRange(fh: Awaited<ReturnType<typeof open>>, start: number, le
     if (bytesRead === 0) break;
     h.update(chunk.subarray(0, bytesRead));
     done += bytesRead;
+  }
+}
+
+/**
+ * Record the media hash of a picture the scan showed before taking it (a new file owed its
+ * full thumbnail, whose job takes it), unless the row has one already or its file changed
+ * since (another content hash). Answers cached under the content hash, which stood in for it
+ * meanwhile, answer for the media hash too. Call inside a transaction.
+ */
+export function recordOwedMediaHash(db: Db, assetId: number, contentHash: string, mediaHash: string): void {
+  const n = prepared(db, 'UPDATE assets SET media_hash = ? WHERE id = ? AND media_hash IS NULL AND content_hash = ?').run(mediaHash, assetId, contentHash).changes;
+  if (n > 0) rekeyResults(db, assetId, contentHash, mediaHash);
+}
+
+/** The media hash of a file owed one: its own, else (no parser, unreadable structure) its content hash. */
+export async function owedMediaHash(path: string, format: string, contentHash: string): Promise<string> {
+  return (await mediaHashOfFile(path, format, null).catch(() => null)) ?? contentHash;
+}
+
+/**
+ * Take the media hashes still owed among these assets now, before a service run keys its
+ * answers by them: a run started on a file the scan has only just shown must use the same key
+ * as every later run (never paid for twice).
+ */
+export async function settleMediaHashes(ctx: LibraryCtx, assetIds: readonly number[]): Promise<void> {
+  const owed = ctx.db
+    .prepare<[], { id: number; folder_path: string; rel_path: string; format: string; content_hash: string }>(
+      `SELECT a.id, f.path AS folder_path, a.rel_path, a.format, a.content_hash FROM assets a JOIN folders f ON f.id = a.folder_id
+        WHERE a.media_hash IS NULL AND a.content_hash IS NOT NULL AND a.removed_at IS NULL`,
+    )
+    .all();
+  if (owed.length === 0) return;
+  const wanted = new Set(assetIds);
+  for (const r of owed) {
+    if (!wanted.has(r.id)) continue;
+    const media = await owedMediaHash(join(r.folder_path, ...r.rel_path.split('/')), r.format, r.content_hash);
+    ctx.db.transaction(() => recordOwedMediaHash(ctx.db, r.id, r.content_hash, media))();
   }
 }

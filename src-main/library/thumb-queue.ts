@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { isToolMissing } from '../core/tools';
 import type { LibraryCtx } from './context';
 import { saveFingerprint } from './similarity/store';
+import { owedMediaHash, recordOwedMediaHash } from './media-hash';
 import { makeImageThumb, makePosterThumb, type ThumbResult } from './thumbs';
 import { posterFrame } from './video';
 
@@ -32,6 +33,7 @@ interface OwedRow {
   format: string;
   is_raw: number;
   content_hash: string | null;
+  media_hash: string | null;
   orientation: number | null;
   duration_s: number | null;
   width: number | null;
@@ -66,7 +68,7 @@ export class ThumbQueue {
     private readonly opts: { onStart?: (assetId: number) => void } = {},
   ) {
     this.readRow = ctx.db.prepare<[number], OwedRow>(
-      `SELECT a.id, a.folder_id, f.path AS folder_path, a.rel_path, a.kind, a.format, a.is_raw, a.content_hash, a.orientation,
+      `SELECT a.id, a.folder_id, f.path AS folder_path, a.rel_path, a.kind, a.format, a.is_raw, a.content_hash, a.media_hash, a.orientation,
               a.duration_s, a.width, a.height, a.thumb, a.thumb_state
          FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?`,
     );
@@ -189,6 +191,10 @@ export class ThumbQueue {
     let width = row.width;
     let height = row.height;
     let problemStage = 'thumbnail';
+    // A picture the scan showed at once has its media hash taken here, beside the thumbnail's
+    // decode (the file is read now anyway); one whose structure cannot be walked keeps its
+    // content hash as media hash, as the scan would have given it.
+    const media = row.media_hash !== null ? Promise.resolve(null) : owedMediaHash(path, row.format, hash);
     if (row.kind === 'video') {
       try {
         t = await makePosterThumb(this.ctx, hash, await posterFrame(path, row.duration_s));
@@ -214,11 +220,13 @@ export class ThumbQueue {
     }
     // No full thumbnail: the embedded preview (if any) stays what the grid shows, and the
     // reason is recorded like any scan problem.
+    const mediaHash = await media;
     const thumb = t.thumb ?? (row.thumb_state === 'preview' ? row.thumb : null);
     const state = t.thumb ? 'full' : null;
     const changed = this.ctx.db.transaction(() => {
       const n = this.setDone.run({ id, hash, thumb, state, width, height, problem: t.problem ? 1 : 0 }).changes;
       if (n === 0) return false; // the file changed meanwhile: its new row has its own job
+      if (mediaHash) recordOwedMediaHash(this.ctx.db, id, hash, mediaHash);
       if (t.fingerprint) saveFingerprint(this.ctx.db, id, hash, t.fingerprint);
       if (t.problem) this.addError.run(row.folder_id, id, path, problemStage, t.problem, Date.now());
       return true;

@@ -9,6 +9,7 @@ import type { JobSpec, JobView } from '../jobs/types';
 import { assetPath, getAssetRow, type AssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
+import { settleMediaHashes } from '../library/media-hash';
 import { searchIds } from '../library/search';
 import { findGroups } from '../library/similarity';
 import { ServiceError } from '../service/errors';
@@ -135,13 +136,12 @@ export function resolveTarget(ctx: LibraryCtx, target: RunTarget): number[] {
 
 /** The hash the queue's cache is keyed by: the media hash (content without metadata) when the library has one. */
 export function analysisHash(row: AssetRow): string | null {
-  return (row as AssetRow & { media_hash?: string | null }).media_hash ?? row.content_hash;
+  return row.media_hash ?? row.content_hash;
 }
 
-function plan(ctx: LibraryCtx, kind: RunKind, target: RunTarget, options: KeywordRunOptions | CaptionRunOptions): Plan {
+function plan(ctx: LibraryCtx, kind: RunKind, ids: number[], options: KeywordRunOptions | CaptionRunOptions): Plan {
   const params = kind === 'keywords' ? keywordParams(options as KeywordRunOptions) : captionParams(options as CaptionRunOptions);
   const paramsKey = canonical({ kind, ...params });
-  const ids = resolveTarget(ctx, target);
   const done = prepared(
     ctx.db,
     `SELECT r.id FROM ai_run_assets ra JOIN ai_runs r ON r.id = ra.run_id
@@ -274,19 +274,23 @@ function start(ctx: LibraryCtx, queue: JobQueue, p: Plan): RunStarted {
 
 /** How many billable calls a keyword run would make (cache hits and assets already done excluded) and what they cost under the caps. */
 export function previewKeywordRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: KeywordRunOptions = {}): RunPreview {
-  return previewOf(queue, plan(ctx, 'keywords', target, options));
+  return previewOf(queue, plan(ctx, 'keywords', resolveTarget(ctx, target), options));
 }
 
-export function startKeywordRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: KeywordRunOptions = {}): RunStarted {
-  return start(ctx, queue, plan(ctx, 'keywords', target, options));
+export async function startKeywordRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: KeywordRunOptions = {}): Promise<RunStarted> {
+  const ids = resolveTarget(ctx, target);
+  await settleMediaHashes(ctx, ids);
+  return start(ctx, queue, plan(ctx, 'keywords', ids, options));
 }
 
 export function previewCaptionRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: CaptionRunOptions = {}): RunPreview {
-  return previewOf(queue, plan(ctx, 'caption', target, options));
+  return previewOf(queue, plan(ctx, 'caption', resolveTarget(ctx, target), options));
 }
 
-export function startCaptionRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: CaptionRunOptions = {}): RunStarted {
-  return start(ctx, queue, plan(ctx, 'caption', target, options));
+export async function startCaptionRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: CaptionRunOptions = {}): Promise<RunStarted> {
+  const ids = resolveTarget(ctx, target);
+  await settleMediaHashes(ctx, ids);
+  return start(ctx, queue, plan(ctx, 'caption', ids, options));
 }
 
 // ---- landing results -----------------------------------------------------------------------

@@ -156,7 +156,7 @@ describe.concurrent('kill -9 at random moments', () => {
     const ids = seedAssets(ctx.db, assets);
     const client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
     const q0 = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers });
-    const run = startKeywordRun(ctx, q0, { assetIds: ids });
+    const run = await startKeywordRun(ctx, q0, { assetIds: ids });
     expect(run.jobs).toBe(N);
     const dbFile = ctx.paths.dbFile;
     ctx.db.close();

@@ -69,8 +69,8 @@ describe('caption runs', () => {
     const preview = previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'short' });
     expect(preview).toMatchObject({ assets: 3, billable: 2 });
     expect(preview.skipped).toEqual([expect.objectContaining({ assetId: ids[2], reason: 'unsupported' })]);
-    const short = startCaptionRun(ctx, queue, { assetIds: ids }, { length: 'short' });
-    const long = startCaptionRun(ctx, queue, { assetIds: [ids[0]] }, { length: 'long' });
+    const short = await startCaptionRun(ctx, queue, { assetIds: ids }, { length: 'short' });
+    const long = await startCaptionRun(ctx, queue, { assetIds: [ids[0]] }, { length: 'long' });
     await queue.waitForIdle();
     expect(getRun(ctx, short.runId)).toMatchObject({ kind: 'caption', status: 'done', counts: { done: 2 }, suggestions: { pending: 2 } });
     const review = getAssetReview(ctx, ids[0]);
@@ -115,7 +115,7 @@ describe('caption runs', () => {
   });
 
   it('reverting a caption run restores captions it set, but not one the user changed since', async () => {
-    const r = startCaptionRun(ctx, queue, { assetIds: [ids[0], ids[1]] }, { length: 'normal' });
+    const r = await startCaptionRun(ctx, queue, { assetIds: [ids[0], ids[1]] }, { length: 'normal' });
     await queue.waitForIdle();
     const before = [fields(ids[0]), fields(ids[1])];
     acceptCaptions(ctx, pendingCaptionIds(ctx, [ids[0], ids[1]], { runIds: [r.runId] }));

@@ -9,6 +9,7 @@ import type { ScanProgress } from '../../src-preload/contract';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
 import { decodeHeif } from '../../src-main/library/media/heif';
+import { mediaHashOfFile } from '../../src-main/library/media-hash';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { scanFolder } from '../../src-main/library/scan';
 import { search } from '../../src-main/library/search';
@@ -37,11 +38,12 @@ interface Row {
   rel_path: string;
   thumb: string | null;
   thumb_state: string | null;
+  media_hash: string | null;
   width: number | null;
   height: number | null;
 }
 const rows = (c: LibraryCtx): Map<string, Row> =>
-  new Map(c.db.prepare<[], Row>('SELECT id, rel_path, thumb, thumb_state, width, height FROM assets').all().map((r) => [r.rel_path, r]));
+  new Map(c.db.prepare<[], Row>('SELECT id, rel_path, thumb, thumb_state, media_hash, width, height FROM assets').all().map((r) => [r.rel_path, r]));
 
 async function centre(file: string): Promise<{ rgb: Rgb; width: number; height: number }> {
   const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
@@ -146,6 +148,18 @@ describe('a first scan', () => {
     expect(plain.filter(([, n]) => n === 1).length).toBeGreaterThanOrEqual(1);
     expect(pictured.every(([, n]) => n > 1)).toBe(true);
     expect(Math.max(...plain.map(([, n]) => n))).toBeLessThanOrEqual(Math.min(...pictured.map(([, n]) => n)));
+  });
+
+  it("takes a shown picture's media hash with its full thumbnail: each byte is hashed once while the grid fills", async () => {
+    // Shown (with its preview, or none yet) before its media hash was taken...
+    for (const [rel, row] of firstSeen) expect(row.media_hash, rel).toBeNull();
+    // ...and when the scan returns, every picture has the one a whole read of the file gives.
+    for (const [rel, row] of rows(ctx)) {
+      const file = join(photos, rel);
+      const format = rel.endsWith('.png') ? 'png' : rel.endsWith('.jpg') ? 'jpeg' : rel.endsWith('.dng') ? 'dng' : 'heic';
+      expect(row.media_hash, rel).toBe(await mediaHashOfFile(file, format, readFileSync(file)));
+      expect(row.media_hash, rel).toMatch(/^m:[0-9a-f]{64}$/);
+    }
   });
 
   it('says when every file is in the grid and only the full thumbnails are still coming', () => {

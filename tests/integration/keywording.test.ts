@@ -83,7 +83,7 @@ afterEach(async () => {
 });
 
 async function run(assetIds: number[], opts: Parameters<typeof startKeywordRun>[3] = {}, q = newQueue()) {
-  const started = startKeywordRun(ctx, q, { assetIds }, opts);
+  const started = await startKeywordRun(ctx, q, { assetIds }, opts);
   await q.waitForIdle();
   return started;
 }
@@ -97,7 +97,7 @@ describe('keyword runs', () => {
     expect(before.skipped).toEqual([expect.objectContaining({ assetId: ids[7], reason: 'unsupported' })]);
 
     const calls = keywordCalls();
-    const started = startKeywordRun(ctx, q, { assetIds: sel }, { lang: 'en', numKeywords: 8 });
+    const started = await startKeywordRun(ctx, q, { assetIds: sel }, { lang: 'en', numKeywords: 8 });
     await q.waitForIdle();
     expect(keywordCalls() - calls).toBe(3); // the copy was answered from the cache
     expect(getRun(ctx, started.runId)).toMatchObject({ status: 'done', counts: { done: 4, failed: 0 }, lang: 'en', params: { lang: 'en', numKeywords: 8 } });
@@ -291,7 +291,7 @@ describe('keyword runs', () => {
   it('lands results of a run resumed after a restart, and of jobs that ended while nobody listened', async () => {
     // Queued but the app stopped before anything ran.
     const q1 = newQueue(false);
-    const started = startKeywordRun(ctx, q1, { assetIds: [ids[1], ids[2]] }, { lang: 'it' });
+    const started = await startKeywordRun(ctx, q1, { assetIds: [ids[1], ids[2]] }, { lang: 'it' });
     expect(getRun(ctx, started.runId)!.counts.queued).toBe(2);
     await q1.stop();
     queues.splice(0).forEach(({ off }) => off());
@@ -302,7 +302,7 @@ describe('keyword runs', () => {
 
     // A queue with no workflow listener runs the jobs (another process, say); the sweep lands them.
     const bare = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers });
-    const s2 = startKeywordRun(ctx, bare, { assetIds: [ids[3]] }, { lang: 'pt' });
+    const s2 = await startKeywordRun(ctx, bare, { assetIds: [ids[3]] }, { lang: 'pt' });
     bare.start();
     await bare.waitForIdle();
     await bare.stop();

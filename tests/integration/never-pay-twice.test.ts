@@ -94,6 +94,32 @@ describe('never pay twice', () => {
     expect(billed()).toBe(paid);
   }, 600_000);
 
+  it('a picture keyworded before its media hash is taken (the scan has only just shown it) is still never paid for twice', async () => {
+    const lib = join(root, 'early-lib');
+    const early = ['a.jpg', 'b.png', 'c.webp', 'd.tif', 'f.dng'].map((n) => join(photos, n));
+    await ok(lib, ['index', photos, '--json']);
+    // The state a scan leaves a new picture in until its full thumbnail's job takes the media
+    // hash: shown in the grid, no media hash yet.
+    const db = new Database(join(lib, 'library.sqlite'));
+    const mediaHashes = db.prepare<[], { media_hash: string | null }>("SELECT media_hash FROM assets WHERE format IN ('jpeg', 'png', 'webp', 'tiff', 'dng') ORDER BY rel_path");
+    const taken = mediaHashes.all().map((r) => r.media_hash);
+    db.prepare("UPDATE assets SET media_hash = NULL, thumb_state = 'preview' WHERE format IN ('jpeg', 'png', 'webp', 'tiff', 'dng')").run();
+    const before = billed();
+    expect((await ok(lib, ['keyword', ...early, '--json'])).json<KeywordJson>().billable).toBe(early.length);
+    expect(billed()).toBe(before + early.length);
+    // The run took each media hash first (not the content hash): the same key as always.
+    expect(mediaHashes.all().map((r) => r.media_hash)).toEqual(taken);
+    db.close();
+
+    // Written into the files, edited elsewhere, indexed again: nothing is billed again.
+    await ok(lib, ['tag', ...early, '--add', 'early']);
+    await ok(lib, ['export', ...early, '--write-files', '--json']);
+    for (const f of early) exiftool('-XMP-dc:Title=Edited early', f);
+    expect((await ok(lib, ['index', photos, '--json'])).json<{ updated: number }>().updated).toBe(early.length);
+    expect((await ok(lib, ['keyword', ...early, '--json'])).json<KeywordJson>().billable).toBe(0);
+    expect(billed()).toBe(before + early.length);
+  }, 600_000);
+
   it('a library keyed by content hashes before (TIFF, HEIC, DNG) keeps its cached answers', async () => {
     const lib = join(root, 'old-lib');
     const old = ['d.tif', 'e.heic', 'f.dng'].map((n) => join(photos, n));

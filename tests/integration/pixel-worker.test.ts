@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mediaHashOfBuffer } from '../../src-main/library/media-hash';
-import { digestOffThread, fingerprintOffThread, pixelWorkerUsable } from '../../src-main/library/media/pixel-pool';
+import { digestOffThread, mediaHashOffThread, fingerprintOffThread, pixelWorkerUsable } from '../../src-main/library/media/pixel-pool';
 import { fingerprintPixels } from '../../src-main/library/similarity/fingerprint';
 
 // Issue 18: the scan's per-picture fingerprint is computed in a worker thread (the main
@@ -69,6 +69,7 @@ describe('pictures read and hashed off the main thread', () => {
     writeFileSync(join(dir, 'e.gif'), Buffer.from('GIF89a not really a picture'));
     files.push(['e.gif', 'gif']);
     const digests = await Promise.all(files.map(([name, format]) => digestOffThread(join(dir, name), format)));
+    const mediaHashes = await Promise.all(files.map(([name, format]) => mediaHashOffThread(join(dir, name), format)));
     expect(pixelWorkerUsable()).toBe(true);
     for (const [i, [name, format]] of files.entries()) {
       const bytes = readFileSync(join(dir, name));
@@ -86,14 +87,15 @@ describe('pictures read and hashed off the main thread', () => {
         expect(d.buf.equals(bytes)).toBe(true);
       }
       expect(d.hash).toBe(createHash('sha256').update(bytes).digest('hex'));
-      expect(d.mediaHash).toBe(await mediaHashOfBuffer(bytes, format));
+      expect(mediaHashes[i]).toBe(await mediaHashOfBuffer(bytes, format));
     }
-    expect(digests[0]!.mediaHash).toMatch(/^m:[0-9a-f]{64}$/);
-    expect(digests[4]!.mediaHash).toBeNull(); // no parser: the scan falls back as before
+    expect(mediaHashes[0]).toMatch(/^m:[0-9a-f]{64}$/);
+    expect(mediaHashes[4]).toBeNull(); // no parser: the caller falls back as before
   });
 
   it('rejects a file that cannot be read with its error code, as a read on the main thread would', async () => {
     await expect(digestOffThread(join(dir, 'missing.jpg'), 'jpeg')).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(mediaHashOffThread(join(dir, 'missing.jpg'), 'jpeg')).rejects.toMatchObject({ code: 'ENOENT' });
     expect(pixelWorkerUsable()).toBe(true);
   });
 });

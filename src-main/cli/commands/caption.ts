@@ -66,7 +66,7 @@ export const command: Command = {
       const preview = previewCaptionRun(ctx, service.queue, target, options);
       if (preview.perGroup) out.warn(`tagsmith: ${preview.perGroup.message}`);
       await confirmBillable(service, preview, args, 'caption', `Caption ${ids.length} file${ids.length === 1 ? '' : 's'}`);
-      const started = startCaptionRun(ctx, service.queue, target, options);
+      const started = await startCaptionRun(ctx, service.queue, target, options);
       const outcome = await waitWithProgress(ctx, service, started, out, 'Captioning');
       const source = sourceRuns(started);
       const runOf = (id: number): number => source.get(id) ?? started.runId;

@@ -64,7 +64,7 @@ export const command: Command = {
       }
       if (preview.perGroup) out.warn(`tagsmith: ${preview.perGroup.message}`);
       await confirmBillable(service, preview, args, 'keyword', `Keyword ${ids.length} file${ids.length === 1 ? '' : 's'}`);
-      const started = startKeywordRun(ctx, service.queue, target, options);
+      const started = await startKeywordRun(ctx, service.queue, target, options);
       const outcome = await waitWithProgress(ctx, service, started, out, 'Keywording');
       const source = sourceRuns(started);
       const runOf = (id: number): number => source.get(id) ?? started.runId;

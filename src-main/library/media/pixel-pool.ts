@@ -87,28 +87,40 @@ export interface Digest {
   head: boolean;
   /** sha256 of every byte. */
   hash: string;
-  /** 'm:' + sha256 of the image data alone (media-hash-parts.ts), or null when no parser applies. */
-  mediaHash: string | null;
 }
 
 /**
- * A picture read whole with its content and media hashes, in a worker thread; null when the
- * workers cannot run here (the caller does the same on this thread). A file that cannot be
- * read rejects with the error's code (EACCES, ENOENT...) as reading it here would.
+ * A picture read whole with its content hash, in a worker thread; null when the workers
+ * cannot run here (the caller does the same on this thread). A file that cannot be read
+ * rejects with the error's code (EACCES, ENOENT...) as reading it here would.
  */
 export async function digestOffThread(path: string, format: string): Promise<Digest | null> {
+  const reply = await callOrNull({ op: 'digest', path, format });
+  if (!reply || !('digest' in reply)) return null;
+  const d = reply.digest;
+  return { buf: Buffer.from(d.buf.buffer, d.buf.byteOffset, d.buf.byteLength), head: d.head, hash: d.hash };
+}
+
+/**
+ * The media hash of a picture on disk ('m:' + sha256 of its image data, media-hash-parts.ts),
+ * read and hashed in a worker thread: null when the format has no parser or the file no image
+ * data, undefined when the workers cannot run here (the caller does it on this thread).
+ */
+export async function mediaHashOffThread(path: string, format: string): Promise<string | null | undefined> {
+  const reply = await callOrNull({ op: 'media-hash', path, format });
+  return reply && 'mediaHash' in reply ? reply.mediaHash : undefined;
+}
+
+/** The worker's reply, null once the workers cannot run here; a file error rejects with its code. */
+async function callOrNull(req: Request): Promise<PixelReply | null> {
   if (broken) return null;
   let reply: PixelReply;
   try {
-    reply = await call({ op: 'digest', path, format });
+    reply = await call(req);
   } catch {
     broken = true;
     return null;
   }
-  if ('digest' in reply) {
-    const d = reply.digest;
-    return { buf: Buffer.from(d.buf.buffer, d.buf.byteOffset, d.buf.byteLength), head: d.head, hash: d.hash, mediaHash: d.mediaHash };
-  }
   if ('error' in reply) throw Object.assign(new Error(reply.error), { code: reply.code });
-  return null;
+  return reply;
 }

@@ -6,18 +6,22 @@ import { fingerprintPixels, type Fingerprint } from '../similarity/fingerprint';
 
 // The worker threads of a scan's per-file work (pixel-pool.ts starts them and sends the
 // work), each of which would otherwise stall the main thread once per file:
-// - 'digest': read a picture whole, take its content hash and its media hash (the image data
-//   alone, media-hash-parts.ts), and hand the bytes back by transfer (no copy) for the
-//   metadata reader and the embedded preview;
+// - 'digest': read a picture whole, take its content hash, and hand the bytes back by transfer
+//   (no copy) for the metadata reader and the embedded preview;
+// - 'media-hash': read a picture whole and take its media hash (the image data alone,
+//   media-hash-parts.ts); the scan leaves it to the background thumbnail job, so that each
+//   byte is hashed once while the grid is being filled;
 // - 'fingerprint': the perceptual fingerprint of a thumbnail's pixels (~10 ms each).
 
 export type PixelRequest =
   | { id: number; op: 'fingerprint'; data: Uint8Array; width: number; height: number; channels: number }
-  | { id: number; op: 'digest'; path: string; format: string };
+  | { id: number; op: 'digest'; path: string; format: string }
+  | { id: number; op: 'media-hash'; path: string; format: string };
 
 export type PixelReply =
   | { id: number; fingerprint: Fingerprint }
-  | { id: number; digest: { buf: Uint8Array; head: boolean; hash: string; mediaHash: string | null } }
+  | { id: number; digest: { buf: Uint8Array; head: boolean; hash: string } }
+  | { id: number; mediaHash: string | null }
   | { id: number; error: string; code?: string };
 
 /** The whole file in a buffer of its own (transferable), read in one go. */
@@ -38,24 +42,27 @@ function readWhole(path: string): Uint8Array {
   }
 }
 
-function digest(path: string, format: string): { buf: Uint8Array; head: boolean; hash: string; mediaHash: string | null } {
+function digest(path: string, format: string): { buf: Uint8Array; head: boolean; hash: string } {
   const bytes = readWhole(path);
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const hash = createHash('sha256').update(buf).digest('hex');
-  const parts = mediaHashParts(buf, format);
-  let mediaHash: string | null = null;
-  if (parts) {
-    const h = createHash('sha256');
-    for (const [a, b] of parts) h.update(buf.subarray(a, b));
-    mediaHash = MEDIA_HASH_PREFIX + h.digest('hex');
-  }
   // A JPEG's metadata (EXIF with its thumbnail, XMP, IPTC) all comes before its image data:
   // only that head goes to the main thread, not megabytes of compressed pixels it never reads.
-  const last = parts?.[parts.length - 1];
-  if (format === 'jpeg' && last && last[1] === buf.length && buf[last[0] + 1] === 0xda) {
-    return { buf: bytes.slice(0, last[0]), head: true, hash, mediaHash };
+  const last = format === 'jpeg' ? mediaHashParts(buf, format)?.at(-1) : undefined;
+  if (last && last[1] === buf.length && buf[last[0] + 1] === 0xda) {
+    return { buf: bytes.slice(0, last[0]), head: true, hash };
   }
-  return { buf: bytes, head: false, hash, mediaHash };
+  return { buf: bytes, head: false, hash };
+}
+
+/** 'm:' + sha256 of the image data alone, or null when the format has no parser or the file no image data. */
+function mediaHash(path: string, format: string): string | null {
+  const buf = Buffer.from(readWhole(path).buffer);
+  const parts = mediaHashParts(buf, format);
+  if (!parts) return null;
+  const h = createHash('sha256');
+  for (const [a, b] of parts) h.update(buf.subarray(a, b));
+  return MEDIA_HASH_PREFIX + h.digest('hex');
 }
 
 const port = parentPort;
@@ -64,6 +71,10 @@ port?.on('message', (req: PixelRequest) => {
     if (req.op === 'digest') {
       const d = digest(req.path, req.format);
       port.postMessage({ id: req.id, digest: d } satisfies PixelReply, [d.buf.buffer as ArrayBuffer]);
+      return;
+    }
+    if (req.op === 'media-hash') {
+      port.postMessage({ id: req.id, mediaHash: mediaHash(req.path, req.format) } satisfies PixelReply);
       return;
     }
     const fingerprint = fingerprintPixels({ data: req.data, width: req.width, height: req.height, channels: req.channels });
