@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -91,6 +92,22 @@ describe('pictures read and hashed off the main thread', () => {
     }
     expect(mediaHashes[0]).toMatch(/^m:[0-9a-f]{64}$/);
     expect(mediaHashes[4]).toBeNull(); // no parser: the caller falls back as before
+  });
+
+  it("hashes every byte of a JPEG whose metadata head is longer than the first read, and hands all of it over", async () => {
+    const file = join(dir, 'long-head.jpg');
+    const px = await pixels(9, 3);
+    await sharp(px.data, { raw: { width: px.width, height: px.height, channels: 3 } }).jpeg().toFile(file);
+    // ~400 KB of XMP (exiftool splits it into extended XMP segments), all before the image data.
+    const text = join(dir, 'long.txt');
+    writeFileSync(text, 'A very long description. '.repeat(16_000));
+    execFileSync('exiftool', ['-q', '-overwrite_original', `-XMP-dc:Description<=${text}`, file]);
+    const bytes = readFileSync(file);
+    const d = (await digestOffThread(file, 'jpeg'))!;
+    expect(d.hash).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(d.head).toBe(false);
+    expect(d.buf.equals(bytes)).toBe(true);
+    expect(await mediaHashOffThread(file, 'jpeg')).toBe(await mediaHashOfBuffer(bytes, 'jpeg'));
   });
 
   it('rejects a file that cannot be read with its error code, as a read on the main thread would', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { MEDIA_HASH_PREFIX, mediaHashParts } from '../media-hash-parts';
+import { jpegSegments, MEDIA_HASH_PREFIX, mediaHashParts } from '../media-hash-parts';
 import { fingerprintPixels, type Fingerprint } from '../similarity/fingerprint';
 
 // The worker threads of a scan's per-file work (pixel-pool.ts starts them and sends the
@@ -24,40 +24,71 @@ export type PixelReply =
   | { id: number; mediaHash: string | null }
   | { id: number; error: string; code?: string };
 
+/** Up to `size` bytes from the start of an open file, in a buffer of its own (transferable, not zero-filled first). */
+function readStart(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafeSlow(size);
+  let off = 0;
+  while (off < size) {
+    const n = readSync(fd, buf, off, size - off, off);
+    if (n === 0) break; // the file shrank meanwhile: what was there is what is hashed
+    off += n;
+  }
+  return off === size ? buf : buf.subarray(0, off);
+}
+
 /** The whole file in a buffer of its own (transferable), read in one go. */
-function readWhole(path: string): Uint8Array {
+function readWhole(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    return readStart(fd, fstatSync(fd).size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A JPEG's metadata head is read first; its image data is then hashed through this (never held whole). */
+const HEAD_READ = 256 * 1024;
+const scratch = Buffer.allocUnsafeSlow(1024 * 1024);
+
+/**
+ * A JPEG whose metadata (EXIF with its thumbnail, XMP, IPTC: everything before its image data)
+ * is in its first HEAD_READ bytes: that head alone, and the hash of every byte, the image data
+ * streamed through a small reused buffer. Null when the head is longer (the caller reads whole).
+ */
+function digestJpeg(path: string): { buf: Uint8Array; head: boolean; hash: string } | null {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const buf = new Uint8Array(new ArrayBuffer(size));
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n === 0) break; // the file shrank meanwhile: what was there is what is hashed
-      off += n;
+    const start = readStart(fd, Math.min(size, HEAD_READ));
+    let sos = -1;
+    for (const seg of jpegSegments(start)) if (seg.marker === 0xda) sos = seg.at;
+    if (sos < 0) return null;
+    const h = createHash('sha256').update(start);
+    for (let pos = start.length; pos < size;) {
+      const n = readSync(fd, scratch, 0, scratch.length, pos);
+      if (n === 0) break; // the file shrank meanwhile
+      h.update(scratch.subarray(0, n));
+      pos += n;
     }
-    return off === size ? buf : buf.slice(0, off);
+    // A copy in a buffer of its own (transferred to the main thread), never a pooled one.
+    return { buf: new Uint8Array(start.subarray(0, sos)), head: true, hash: h.digest('hex') };
   } finally {
     closeSync(fd);
   }
 }
 
 function digest(path: string, format: string): { buf: Uint8Array; head: boolean; hash: string } {
-  const bytes = readWhole(path);
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const hash = createHash('sha256').update(buf).digest('hex');
-  // A JPEG's metadata (EXIF with its thumbnail, XMP, IPTC) all comes before its image data:
-  // only that head goes to the main thread, not megabytes of compressed pixels it never reads.
-  const last = format === 'jpeg' ? mediaHashParts(buf, format)?.at(-1) : undefined;
-  if (last && last[1] === buf.length && buf[last[0] + 1] === 0xda) {
-    return { buf: bytes.slice(0, last[0]), head: true, hash };
-  }
-  return { buf: bytes, head: false, hash };
+  // A JPEG's metadata all comes before its image data: only that head goes to the main
+  // thread, not megabytes of compressed pixels it never reads.
+  const jpeg = format === 'jpeg' ? digestJpeg(path) : null;
+  if (jpeg) return jpeg;
+  const buf = readWhole(path);
+  return { buf, head: false, hash: createHash('sha256').update(buf).digest('hex') };
 }
 
 /** 'm:' + sha256 of the image data alone, or null when the format has no parser or the file no image data. */
 function mediaHash(path: string, format: string): string | null {
-  const buf = Buffer.from(readWhole(path).buffer);
+  const buf = readWhole(path);
   const parts = mediaHashParts(buf, format);
   if (!parts) return null;
   const h = createHash('sha256');
