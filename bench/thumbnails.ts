@@ -26,7 +26,10 @@ interface Timing {
 }
 
 async function measure(files: string[], inFlight: number, one: (file: string, i: number) => Promise<unknown>): Promise<Timing> {
-  await one(files[0], -1); // warm-up (page cache, code paths, process start-up caches)
+  // Warm-up (page cache, code paths, process start-up caches) at the concurrency measured: the
+  // app's scan work starts its worker threads (media/pixel-pool.ts) as concurrency needs them,
+  // once per process, as a scan does on its first files, not on every 16 of them.
+  await Promise.all(files.slice(0, inFlight).map((f) => one(f, -1)));
   const r = await pool(inFlight, files.map((f, i) => () => one(f, i)));
   return { each: r.each, perImageMs: r.wallMs / files.length };
 }
