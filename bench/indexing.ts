@@ -101,7 +101,7 @@ export async function benchIndexing(workDir: string): Promise<AreaResult> {
       value: round(ms / 1000, 2), unit: 's', reference: { name: 'exiftool -fast -json -r (same tree)', value: round(etMs / 1000, 2), unit: 's' },
       ratio: round(ms / etMs, 2), ratioNote: 'app/exiftool', target: null, status: 'INFO',
     });
-    notes.push('Time to grid: the mixed tree\'s JPEGs carry a 160 px EXIF thumbnail as camera files do; the scan shows each file with it as its batch commits, PNGs and videos (no embedded preview) get their full thumbnail first in the background queue, then the JPEGs\' full thumbnails replace their previews. Measured from the start of the scan to the first catalogue event after which every file has a picture.');
+    notes.push('Time to grid: the mixed tree\'s JPEGs carry a 160 px EXIF thumbnail as camera files do; the scan shows each file with it as its batch commits. PNGs and videos (no embedded preview) are catalogued first and their full thumbnails made in the background queue while the JPEGs are read; then the JPEGs\' full thumbnails (each with its media hash) replace their previews. Measured from the start of the scan to the first catalogue event after which every file has a picture.');
     log('indexing', `time to grid ${gridMs === null ? 'never' : round(gridMs / 1000, 2)} s, every thumbnail ${round(ms / 1000, 2)} s, exiftool ${round(etMs / 1000, 2)} s`);
     const fps = made.files / (ms / 1000);
     const etFps = made.files / (etMs / 1000);
