@@ -351,7 +351,8 @@ function untilIdleOrAborted(done: Promise<void>, signal: AbortSignal | undefined
  * its content hash and is tried again by the next scan (one exiftool read).
  */
 function needsMediaRehash(row: ExistingRow): boolean {
-  return IMAGE_DATA_HASHED.has(row.format) && !(row.media_hash ?? '').startsWith('m:') && (row.media_hash ?? row.content_hash) !== null;
+  // No media hash at all is one still owed (taken with the full thumbnail, or before a run).
+  return IMAGE_DATA_HASHED.has(row.format) && row.media_hash !== null && !row.media_hash.startsWith('m:');
 }
 
 async function upgradeMediaHashes(ctx: LibraryCtx, rows: { row: ExistingRow; path: string }[], signal: AbortSignal | undefined): Promise<void> {
