@@ -8,8 +8,8 @@ import { prepareImage } from '../src-main/service/prepare';
 import { check, log, median, p95, pick, pool, round, run, type AreaResult, type Figure } from './common';
 import { makePhoto, uniqueCopy } from './data';
 
-// 24 MP JPEG -> grid thumbnail (thumbs.ts makeImageThumb, 400 px box, fed the way the scan
-// feeds it: the file read into a Buffer) and -> service derivative (prepare.ts prepareImage,
+// 24 MP JPEG -> grid thumbnail (thumbs.ts makeImageThumb, 400 px box, fed the way the
+// background thumbnail queue feeds it: the file's path, libvips reads it) and -> service derivative (prepare.ts prepareImage,
 // 300 px short side), one at a time with one libvips thread, and 4 in flight with the app's
 // defaults (the scan's concurrency), beside vipsthumbnail and ImageMagick on the same files.
 
@@ -53,8 +53,7 @@ export async function benchThumbnails(workDir: string): Promise<AreaResult> {
   const ctx = { paths: { cacheDir: out } } as unknown as LibraryCtx;
   let serial = 0;
   const appGrid = async (file: string): Promise<void> => {
-    const buf = await readFile(file);
-    const r = await makeImageThumb(ctx, { path: file, format: 'jpeg', isRaw: false, hash: `bench${serial++}x${Date.now()}`, buf, orientation: 1 });
+    const r = await makeImageThumb(ctx, { path: file, format: 'jpeg', isRaw: false, hash: `bench${serial++}x${Date.now()}`, buf: null, orientation: 1 });
     if (!r.thumb) throw new Error(`no thumbnail for ${file}: ${r.problem}`);
   };
   const appService = async (file: string): Promise<void> => {
@@ -128,7 +127,7 @@ export async function benchThumbnails(workDir: string): Promise<AreaResult> {
   const notes = [
     heic.note,
     `${FILES} unique 24 MP (6000x4000) synthetic JPEGs with EXIF, ${round(median(sizes) / 1e6, 1)} MB median, generated in this run. Every tool writes a JPEG: grid thumbnails 400 px box q80, service derivatives 450x300 q85 without metadata.`,
-    'App timings include reading the file (the scan reads it into a Buffer that also feeds the hash and EXIF reader) and the atomic temp-file + rename; reference timings are whole-process wall times (vipsthumbnail / convert start-up included, ~10-30 ms), which flatters the app slightly.',
+    'App timings include reading the file (the grid thumbnail from its path, as the background thumbnail queue makes it after the scan has shown the file; the service derivative likewise) and the atomic temp-file + rename; reference timings are whole-process wall times (vipsthumbnail / convert start-up included, ~10-30 ms), which flatters the app slightly.',
     `Single-threaded: one image at a time, sharp.concurrency(1), VIPS_CONCURRENCY=1, MAGICK_THREAD_LIMIT=1; median of per-image times. Multi-threaded: ${IN_FLIGHT} images in flight (the scan's concurrency), each tool with its default threading (the app keeps one libvips thread per image); wall time / images.`,
   ];
   const detail = Object.fromEntries(Object.entries(results).map(([k, t]) => [k, { median: round(median(t.each), 1), p95: round(p95(t.each), 1), perImageMs: round(t.perImageMs, 1) }]));
