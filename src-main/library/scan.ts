@@ -198,8 +198,9 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   }
   // Files that carry no picture of their own (PNGs, videos...) show an empty cell until their
   // full thumbnail is made: recorded first, their thumbnails are made while the rest is read.
-  const bareFirst = [...work.filter((w) => !mayCarryPicture(w.file.format)), ...work.filter((w) => mayCarryPicture(w.file.format))];
-  work.splice(0, work.length, ...bareFirst);
+  // (A stable sort in place: spreading a first scan's hundreds of thousands of items as
+  // arguments would overflow the stack.)
+  work.sort((a, b) => Number(mayCarryPicture(a.file.format)) - Number(mayCarryPicture(b.file.format)));
   // Rows whose file is gone. Folders that could not be listed this time keep their rows.
   const vanished = new Map<number, ExistingRow>();
   const vanishedByHash = new Map<string, ExistingRow[]>();
