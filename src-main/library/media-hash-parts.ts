@@ -5,13 +5,21 @@
 /** Prefix of a media hash taken here or by exiftool (a content hash has none). */
 export const MEDIA_HASH_PREFIX = 'm:';
 
+/** The parser of each format whose image data is found in its bytes here. */
+const PARSERS: Readonly<Record<string, (buf: Buffer) => [number, number][] | null>> = {
+  jpeg: (buf) => jpegImageParts(buf),
+  png: (buf) => pngImageParts(buf),
+  webp: (buf) => webpImageParts(buf),
+  tiff: (buf) => tiffImageParts(buf),
+  dng: (buf) => tiffImageParts(buf),
+};
+
+/** Whether a parser here applies to the format (else its media hash comes another way). */
+export const hasImageParts = (format: string): boolean => Object.hasOwn(PARSERS, format);
+
 /** The image-data ranges of a picture held in memory, or null when no parser applies to its format. */
 export function mediaHashParts(buf: Buffer, format: string): [number, number][] | null {
-  const parts = format === 'jpeg' ? jpegImageParts(buf)
-    : format === 'png' ? pngImageParts(buf)
-      : format === 'webp' ? webpImageParts(buf)
-        : format === 'tiff' || format === 'dng' ? tiffImageParts(buf)
-          : null;
+  const parts = hasImageParts(format) ? PARSERS[format](buf) : null;
   return parts && parts.length > 0 ? parts : null;
 }
 

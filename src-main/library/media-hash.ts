@@ -7,7 +7,7 @@ import { rekeyResults } from './result-cache';
 import { FULL_HASH_LIMIT, hashBuffer } from './hash';
 import { mediaHashOffThread } from './media/pixel-pool';
 import { sharedExifTool } from './metadata';
-import { MEDIA_HASH_PREFIX, mediaHashParts } from './media-hash-parts';
+import { hasImageParts, MEDIA_HASH_PREFIX, mediaHashParts } from './media-hash-parts';
 
 export { jpegImageParts, pngImageParts, tiffImageParts, webpImageParts } from './media-hash-parts';
 
@@ -39,9 +39,6 @@ export async function imageDataHash(path: string): Promise<string | null> {
   return typeof h === 'string' && /^[0-9a-f]{64}$/.test(h) ? PREFIX + h : null;
 }
 
-/** Formats whose image data is found in the file's bytes here (media-hash-parts.ts). */
-const PARSED: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'tiff', 'dng']);
-
 /**
  * The media hash of a file (`buf` its content when already in memory), or null when no
  * parser applies (the caller then uses the content hash). Without `buf`, a picture up to
@@ -51,7 +48,7 @@ export async function mediaHashOfFile(path: string, format: string, buf: Buffer 
   if (buf) {
     const fromBuffer = await mediaHashOfBuffer(buf, format);
     if (fromBuffer) return fromBuffer;
-  } else if (PARSED.has(format) && (await stat(path)).size <= FULL_HASH_LIMIT) {
+  } else if (hasImageParts(format) && (await stat(path)).size <= FULL_HASH_LIMIT) {
     const offThread = await mediaHashOffThread(path, format);
     const fromFile = offThread === undefined ? await mediaHashOfBuffer(await readFile(path), format) : offThread;
     if (fromFile) return fromFile;
