@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import electronLog from 'electron-log/node';
 
 // The log: to stderr, and to a file when one is set (the app sets <data>/logs/main.log).
@@ -63,7 +64,7 @@ export async function flushLog(): Promise<void> {
   // electron-log's file keeps its queue on the File object; it has no flush of its own.
   const f = logger.transports.file.getFile() as unknown as QueuedFile;
   while (f.hasActiveAsyncWriting || (f.asyncWriteQueue?.length ?? 0) > 0) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 

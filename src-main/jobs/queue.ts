@@ -2,6 +2,7 @@
 // billed work on 429/caps and everything on 401/offline (holds.ts, caps.ts), a failed run is
 // settled by retry.ts, and nothing billed is ever sent twice blindly.
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../library/db';
 import type { ServiceClient } from '../service/client';
 import type { EndpointName } from '../service/endpoints';
@@ -17,11 +18,8 @@ import { settleFailure, type StopIntent } from './retry';
 import { JobStore, toView, type JobRow } from './store';
 import type { BatchPreview, BatchView, JobSpec, JobState, JobView, LaneView, QueueCaps, QueueEvents, QueueHold, QueueStatus } from './types';
 
-
 /** Jobs queued per transaction by enqueueBatchInSteps. */
 const ENQUEUE_STEP = 100;
-
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface JobQueueOptions {
   db: Db;
@@ -197,7 +195,7 @@ export class JobQueue {
     this.staging.add(id);
     try {
       for (let i = 0; i < specs.length; i += step) {
-        if (i > 0) await yieldToLoop();
+        if (i > 0) await nextTurn();
         db.transaction(() => {
           for (let k = i; k < Math.min(i + step, specs.length); k++) jobIds.push(this.insertJob(specs[k], described[k], id));
         })();
@@ -218,7 +216,7 @@ export class JobQueue {
     this.events.emit('batch', batch);
     if (this.started) this.pump();
     for (let i = 0; i < jobIds.length; i += step) {
-      if (i > 0) await yieldToLoop();
+      if (i > 0) await nextTurn();
       for (const j of jobIds.slice(i, i + step)) {
         const r = this.store.get(j);
         if (r) this.events.emit('job', toView(r));

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SearchQuery } from '../../../src-preload/contract';
 import { prepared, type Db } from '../db';
 import { catalogueStamp } from '../search-sets';
@@ -84,8 +85,6 @@ function buildNow(db: Db): CatalogueIndex {
 
 const CHUNK = 25_000;
 
-const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * Build the index in a worker thread over its own read-only connection, then take it in a
  * step at a time; the main thread never reads the catalogue for it. (An in-memory catalogue,
@@ -111,7 +110,7 @@ async function buildInBackground(db: Db, h: Holder): Promise<void> {
     }
     if (!parts || !db.open) return ix.dispose();
     for (const _ of ix.adopt(parts)) {
-      await tick();
+      await nextTurn();
       if (!db.open) return ix.dispose();
     }
     // Another connection committed since this one's stamp was taken: what the worker read may
@@ -133,13 +132,13 @@ async function buildInSteps(db: Db, h: Holder): Promise<void> {
     const ix = fresh(db);
     let after = 0;
     while (after >= 0) {
-      await tick();
+      await nextTurn();
       if (!db.open) return;
       after = ix.loadRows(after, CHUNK);
     }
     const steps = [() => ix.loadDuplicates(), ...ix.keywordIds().map((k) => () => ix.loadPostings(k)), () => ix.loadStacks(), () => ix.perm('taken')];
     for (const step of steps) {
-      await tick();
+      await nextTurn();
       if (!db.open) return;
       step();
     }
@@ -250,7 +249,7 @@ export async function indexReady(db: Db): Promise<void> {
   startCatalogueIndex(db);
   const h = holder(db);
   if (h.building) await h.building;
-  while (h.index && !h.index.text) await tick();
+  while (h.index && !h.index.text) await nextTurn();
   currentIndex(db);
 }
 

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { log } from '../../core/log';
 import { workerEntry } from '../../core/worker-entry';
@@ -141,7 +142,7 @@ function start(bg: Background): void {
     // it stays as short as the main connection's own checkpoints kept it.
     writeDiffInSlices(db, m.diff, snapshot, SLICE, async () => {
       if (++slices % CHECKPOINT_EVERY === 0) await checkpoint('checkpoint');
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }).then(
       (written) => {
         writesOver = true;
