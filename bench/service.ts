@@ -1,11 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobQueue, builtinHandlers, type AnalyzePayload, type JobSpec, type QueueTuning } from '../src-main/jobs';
+import { openLibrary } from '../src-main/library/context';
 import { openDb } from '../src-main/library/db';
+import { addFolder } from '../src-main/library/folders';
 import { ServiceClient } from '../src-main/service/client';
+import { attachWorkflows, previewKeywordRun, startKeywordRun } from '../src-main/workflows';
 import { startSimulator } from '../tests/simulator/index.js';
-import { check, log, median, pick, round, type AreaResult, type Figure } from './common';
+import { check, log, median, now, pick, round, type AreaResult, type Figure } from './common';
 import { makePhoto, uniqueCopy } from './data';
+import { idleLoopDelay, loopDelayDuring, loopFigure } from './loop-delay';
 
 // 1,000 keyword calls through the real JobQueue ('analyze' jobs: prepare the ~300 px
 // derivative, call /v1/keywords) against the simulator and its 30/s rolling limit. The rate
@@ -13,6 +17,8 @@ import { makePhoto, uniqueCopy } from './data';
 // and the bytes each upload carried.
 
 const JOBS = pick(1000, 60);
+/** Photos of the keyword run whose preview and start are watched by the event-loop monitor. */
+const RUN_PHOTOS = pick(10_000, 500);
 const CEILING = 30;
 const PHOTOS = 12;
 const creds = { clientId: 'bench', clientSecret: 'bench-secret' };
@@ -94,9 +100,58 @@ export async function benchService(workDir: string): Promise<AreaResult> {
     // margin does on the same data.
     if (frac < 0.95 && pass.label === 'app defaults') passes.push({ label: 'marginMs 30', tuning: { marginMs: 30 } });
   }
+  await benchRunStart(dir, photos[0], figures, detail);
   const notes = [
+    `Run start: a catalogue of ${RUN_PHOTOS} photos (catalogue rows over one real JPEG, each with its own media hash, so nothing is in the result cache or already done), all selected; the Keywords dialog's preview (previewKeywordRun) then the start (startKeywordRun: plan, the batch queued a chunk at a time, the run recorded while its batch is staged, the cache hits landed), as the app runs them on its main thread. The queue is not started, so no job runs meanwhile: the row measures the start alone.`,
     `${PHOTOS} distinct 1600x1200 JPEGs with EXIF cycled over ${JOBS} jobs, each with its own content hash (no cache hits). Rate = (admitted calls - 1) / (last arrival - first arrival) from the simulator's log; 502s and upload sizes from the same log (uploadBytes = the multipart body).`,
     'The queue (src-main/jobs/rate.ts) spaces starts at least 1000 ms / limit apart, and a request holds its slot until its answer is back plus 1000 ms + marginMs (default 20 ms), so that transit jitter can never put more than the limit into one service-side second: the pace it can reach is limit / (1 s + margin + answer time). If the default pass misses 0.95, a second pass with marginMs = 30 is run as a diagnostic.',
   ];
   return { area: 'service', figures, notes, detail, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** Main-thread event-loop delay while a keyword run over RUN_PHOTOS photos is previewed and started (issue 18: no step may hold the main thread). */
+async function benchRunStart(dir: string, photo: string, figures: Figure[], detail: Record<string, unknown>): Promise<void> {
+  log('service', `preview and start of a ${RUN_PHOTOS}-photo keyword run`);
+  const libDir = join(dir, 'run-start');
+  mkdirSync(libDir, { recursive: true });
+  const ctx = openLibrary(libDir);
+  const folder = addFolder(ctx, dir);
+  const name = photo.slice(dir.length + 1);
+  const insert = ctx.db.prepare(
+    `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, size, mtime_ms, content_hash, media_hash, stack_key, added_at, indexed_at, width, height)
+     VALUES (?, ?, ?, 'jpg', 'image', 'jpeg', 1, 0, ?, ?, ?, 0, 0, 1600, 1200)`,
+  );
+  // One real file under every row (the plan only reads the catalogue; no job runs here).
+  ctx.db.transaction(() => {
+    for (let i = 0; i < RUN_PHOTOS; i++) insert.run(folder.id, i === 0 ? name : `run/${i}.jpg`, `${i}.jpg`, `run-content-${i}`, `run-media-${i}`, `run/${i}`);
+  })();
+  const ids = ctx.db.prepare('SELECT id FROM assets ORDER BY id').pluck().all() as number[];
+  const client = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', credentials: null });
+  const queue = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers });
+  const off = attachWorkflows(ctx, queue);
+  try {
+    const idle = await idleLoopDelay();
+    const t = now();
+    const { result, delay } = await loopDelayDuring(async () => {
+      const preview = await previewKeywordRun(ctx, queue, { assetIds: ids });
+      const previewMs = now() - t;
+      const started = await startKeywordRun(ctx, queue, { assetIds: ids });
+      return { preview, previewMs, started };
+    });
+    const ms = now() - t;
+    if (result.preview.billable !== RUN_PHOTOS || result.started.jobs !== RUN_PHOTOS) {
+      throw new Error(`the run start bench expected ${RUN_PHOTOS} billable calls and jobs, got ${result.preview.billable} and ${result.started.jobs}`);
+    }
+    detail.runStart = { photos: RUN_PHOTOS, previewMs: round(result.previewMs), totalMs: round(ms), billable: result.preview.billable, jobs: result.started.jobs, ...delay, idle };
+    figures.push(loopFigure(
+      'service', `main-thread event-loop delay while a ${RUN_PHOTOS.toLocaleString('en-US')}-photo keyword run is previewed and started`,
+      `preview ${round(result.previewMs)} ms, preview + start ${round(ms)} ms, ${result.started.jobs} jobs queued`, delay, idle, RUN_PHOTOS === 10_000,
+    ));
+    log('service', `run start: p99 ${delay.p99} ms, max ${delay.max} ms, ${round(ms)} ms in all`);
+  } finally {
+    off();
+    await queue.stop();
+    await client.close();
+    ctx.db.close();
+  }
 }

@@ -1,6 +1,7 @@
 import type { AnalysisKind, AnalysisRunOptions, RunPreview, RunStarted, RunTarget, SkippedAsset } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
+import { inSteps } from '../core/steps';
 import type { AnalyzeEndpoint, AnalyzePayload } from '../jobs/handlers';
 import type { JobQueue } from '../jobs/queue';
 import { canonical } from '../jobs/store';
@@ -10,7 +11,7 @@ import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
 import { settleMediaHashes } from '../library/media-hash';
 import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
-import { analysisHash, resolveTarget } from '../workflows/runs';
+import { analysisHash, collectEnded, notStaged, resolveTarget } from '../workflows/runs';
 import { derivativeSize, type Size } from './derivative';
 import { measured } from './events';
 import { storeColors, storeFaces, storeQuality, storeUgc, type RunAssetRow } from './store';
@@ -51,7 +52,8 @@ interface Plan {
   total: number;
 }
 
-function plan(ctx: LibraryCtx, ids: number[], options: AnalysisRunOptions): Plan {
+/** What a run over `ids` would send, read a chunk of photos at a time (a large selection never holds the main thread). */
+async function plan(ctx: LibraryCtx, ids: number[], options: AnalysisRunOptions): Promise<Plan> {
   const params = serviceParams(options);
   const kind = options.kind;
   const paramsKey = canonical({ kind, ...params });
@@ -63,69 +65,67 @@ function plan(ctx: LibraryCtx, ids: number[], options: AnalysisRunOptions): Plan
   const specs: JobSpec[] = [];
   const items: Plan['items'] = [];
   const skipped: SkippedAsset[] = [];
-  for (const id of ids) {
+  const planOne = (id: number): void => {
     const row = getAssetRow(ctx, id);
-    if (!row) continue;
+    if (!row) return;
     if (row.kind !== 'image') {
       skipped.push({ assetId: id, reason: 'unsupported', message: 'The service measures photos only.' });
-      continue;
+      return;
     }
     if (row.online !== 1) {
       skipped.push({ assetId: id, reason: 'offline', message: 'Its folder is offline: reconnect the drive, then run again.' });
-      continue;
+      return;
     }
     const hash = analysisHash(row);
     if (!options.force) {
       const prior = done.get(id, kind, paramsKey, hash) as { id: number } | undefined;
       if (prior) {
         skipped.push({ assetId: id, reason: 'already_done', runId: prior.id, message: `Already measured with these settings (run ${prior.id}).` });
-        continue;
+        return;
       }
     }
     const payload: AnalyzePayload = { file: assetPath(row), endpoint: ENDPOINT[kind], params, assetId: id, ...(hash ? { contentHash: hash } : {}) };
     specs.push({ kind: 'analyze', payload });
     items.push({ assetId: id, hash, size: null });
-  }
+  };
+  await inSteps(ids, (chunk) => chunk.forEach(planOne));
   const n = items.length;
   return { kind, params, paramsKey, label: `${NAMES[kind]} for ${n} ${n === 1 ? 'photo' : 'photos'}`, specs, items, skipped, total: ids.length };
 }
 
 /** How many billable calls a measurement run would make (cache hits and assets already measured excluded). */
-export function previewAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): RunPreview {
-  const p = plan(ctx, resolveTarget(ctx, target), options);
-  return { ...queue.preview(p.specs), assets: p.total, skipped: p.skipped };
+export async function previewAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): Promise<RunPreview> {
+  const p = await plan(ctx, resolveTarget(ctx, target), options);
+  return { ...(await queue.preview(p.specs)), assets: p.total, skipped: p.skipped };
 }
 
 /**
  * Queue a measurement run. Face runs first read each picture's size (header only) to know
- * the derivative the boxes will refer to; everything after that is synchronous, so no job
- * can end before its run is recorded.
+ * the derivative the boxes will refer to. The batch is queued a chunk at a time and the run
+ * recorded while the batch is still staged, so no job can end before its run knows it (as
+ * keyword runs do: workflows/runs.ts start()).
  */
 export async function startAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): Promise<RunStarted> {
   const ids = resolveTarget(ctx, target);
   await settleMediaHashes(ctx, ids);
-  const p = plan(ctx, ids, options);
+  const p = await plan(ctx, ids, options);
   if (p.kind === 'faces') {
     for (let i = 0; i < p.items.length; i++) p.items[i].size = await derivativeSize((p.specs[i].payload as AnalyzePayload).file);
   }
-  const { batch, jobIds } = queue.enqueueBatch(p.label, p.specs);
   const userParams = Object.fromEntries(Object.entries(options).filter(([k, v]) => v !== undefined && k !== 'force'));
-  const runId = ctx.db.transaction(() => {
-    const id = Number(
+  let runId = 0;
+  const { batch, jobIds } = await queue.enqueueBatchInSteps(p.label, p.specs, undefined, async (batchId, jobs) => {
+    runId = Number(
       prepared(ctx.db, `INSERT INTO analysis_runs (kind, params, params_key, created_at, batch_id, status) VALUES (?, ?, ?, ?, ?, 'running')`)
-        .run(p.kind, JSON.stringify(userParams), p.paramsKey, Date.now(), batch.id).lastInsertRowid,
+        .run(p.kind, JSON.stringify(userParams), p.paramsKey, Date.now(), batchId).lastInsertRowid,
     );
     const add = prepared(
       ctx.db,
       `INSERT INTO analysis_run_assets (run_id, asset_id, job_id, content_hash, derivative_width, derivative_height, state) VALUES (?, ?, ?, ?, ?, ?, 'queued')`,
     );
-    p.items.forEach((it, i) => add.run(id, it.assetId, jobIds[i], it.hash, it.size?.width ?? null, it.size?.height ?? null));
-    return id;
-  })();
-  for (const jobId of jobIds) {
-    const job = queue.getJob(jobId);
-    if (job && isTerminal(job)) collectAnalysisJob(ctx, job);
-  }
+    await inSteps(p.items, (chunk, at) => ctx.db.transaction(() => chunk.forEach((it, k) => add.run(runId, it.assetId, jobs[at + k], it.hash, it.size?.width ?? null, it.size?.height ?? null)))());
+  });
+  await collectEnded(queue, jobIds, (job) => collectAnalysisJob(ctx, job));
   finishIfDone(ctx, runId);
   return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped };
 }
@@ -174,7 +174,8 @@ export function collectAnalysisJob(ctx: LibraryCtx, job: JobView): void {
 
 function finishIfDone(ctx: LibraryCtx, runId: number): void {
   const left = prepared(ctx.db, "SELECT count(*) FROM analysis_run_assets WHERE run_id = ? AND state = 'queued'").pluck().get(runId) as number;
-  if (left === 0) prepared(ctx.db, "UPDATE analysis_runs SET status = 'done' WHERE id = ? AND status = 'running'").run(runId);
+  // A run whose batch is still staged is being recorded: more of its photos are coming.
+  if (left === 0) prepared(ctx.db, `UPDATE analysis_runs SET status = 'done' WHERE id = ? AND status = 'running' AND ${notStaged('analysis_runs')}`).run(runId);
 }
 
 /** Land measurements as their jobs end, and sweep once for jobs that ended while nobody listened. Returns the unsubscribe function. */

@@ -76,7 +76,7 @@ export async function measure(ctx: LibraryCtx, args: Parsed, out: Output, kind: 
   const off = attachAnalysis(ctx, service.queue);
   try {
     const options = { kind, force: args.values.force === true };
-    const preview = previewAnalysisRun(ctx, service.queue, target, options);
+    const preview = await previewAnalysisRun(ctx, service.queue, target, options);
     await confirmBillable(service, preview, args, command, `${verb} ${ids.length} file${ids.length === 1 ? '' : 's'}`);
     const started = await startAnalysisRun(ctx, service.queue, target, options);
     const outcome = await runAnalysisToEnd(ctx, service.queue, started.runId, (done, total) => out.progress(`${verb} ${done}/${total}`));

@@ -2,7 +2,7 @@
 // billed work on 429/caps and everything on 401/offline (holds.ts, caps.ts), a failed run is
 // settled by retry.ts, and nothing billed is ever sent twice blindly.
 import { randomUUID } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { inSteps, STEP as ENQUEUE_STEP } from '../core/steps';
 import type { Db } from '../library/db';
 import type { ServiceClient } from '../service/client';
 import type { EndpointName } from '../service/endpoints';
@@ -18,8 +18,8 @@ import { settleFailure, type StopIntent } from './retry';
 import { JobStore, toView, type JobRow } from './store';
 import type { BatchPreview, BatchView, JobSpec, JobState, JobView, LaneView, QueueCaps, QueueEvents, QueueHold, QueueStatus } from './types';
 
-/** Jobs queued per transaction by enqueueBatchInSteps. */
-const ENQUEUE_STEP = 100;
+const removedWhileQueued = (label: string): Error =>
+  new Error(`The batch "${label}" was removed while it was being queued (another Tagsmith window or command started its queue at that moment); none of it ran. Start it again.`);
 
 export interface JobQueueOptions {
   db: Db;
@@ -184,9 +184,18 @@ export class JobQueue {
    * until one last transaction makes it runnable; a crash before that leaves a staged batch
    * that start() deletes with its jobs, so no job of it is ever sent, billed or written twice.
    * Resolves once the batch is runnable; each job's event follows, a chunk at a time.
+   *
+   * `beforeSeal` runs while the batch is still staged, with every job in: what the caller
+   * records about the batch (a run and its photos) is there before any job of it can end. If
+   * it throws, nothing of the batch stays.
    */
-  async enqueueBatchInSteps(label: string, specs: JobSpec[], step = ENQUEUE_STEP): Promise<{ batch: BatchView; jobIds: number[] }> {
-    const described = specs.map((s) => this.handlerOf(s.kind).describe(s.payload as never));
+  async enqueueBatchInSteps(
+    label: string,
+    specs: JobSpec[],
+    step = ENQUEUE_STEP,
+    beforeSeal?: (batchId: string, jobIds: readonly number[]) => Promise<void>,
+  ): Promise<{ batch: BatchView; jobIds: number[] }> {
+    const described = await this.describeInSteps(specs, step);
     for (const d of described) if (d.endpoint === LOCAL && d.lane && !isLocalLane(d.lane)) throw new Error(`A local job's lane must start with '${LOCAL_LANE_PREFIX}'.`);
     const id = randomUUID();
     const jobIds: number[] = [];
@@ -194,34 +203,30 @@ export class JobQueue {
     this.store.insertBatch(id, label, true);
     this.staging.add(id);
     try {
-      for (let i = 0; i < specs.length; i += step) {
-        if (i > 0) await nextTurn();
-        db.transaction(() => {
-          for (let k = i; k < Math.min(i + step, specs.length); k++) jobIds.push(this.insertJob(specs[k], described[k], id));
-        })();
-      }
+      await inSteps(specs, (chunk, start) => db.transaction(() => chunk.forEach((s, k) => jobIds.push(this.insertJob(s, described[start + k], id))))(), step);
+      if (beforeSeal) await beforeSeal(id, jobIds);
       // The last step: runnable all at once, or not at all.
       const sealed = db.transaction(() => this.store.batchSize(id) === specs.length && this.store.unstageBatch(id))();
-      if (!sealed) {
-        throw new Error(`The batch "${label}" was removed while it was being queued (another Tagsmith window or command started its queue at that moment); none of it ran. Start it again.`);
-      }
+      if (!sealed) throw removedWhileQueued(label);
     } catch (e) {
-      // Nothing of a staged batch has run: it goes entirely.
-      if (db.open) this.store.dropStaged(id);
-      throw e;
+      // Nothing of a staged batch has run: it goes entirely (and what beforeSeal recorded for
+      // it, by the trigger of migration 030). Removed by another process's start meanwhile,
+      // whatever failed on the way says less than that.
+      if (!db.open) throw e;
+      const gone = this.store.dropStaged(id) === 0;
+      throw gone ? removedWhileQueued(label) : e;
     } finally {
       this.staging.delete(id);
     }
     const batch = this.store.batch(id)!;
     this.events.emit('batch', batch);
     if (this.started) this.pump();
-    for (let i = 0; i < jobIds.length; i += step) {
-      if (i > 0) await nextTurn();
-      for (const j of jobIds.slice(i, i + step)) {
+    await inSteps(jobIds, (chunk) => {
+      for (const j of chunk) {
         const r = this.store.get(j);
         if (r) this.events.emit('job', toView(r));
       }
-    }
+    }, step);
     return { batch, jobIds };
   }
 
@@ -236,8 +241,15 @@ export class JobQueue {
   }
 
   /** How many billable calls a batch would make (cache hits and in-batch duplicates excluded) and whether it fits the caps. */
-  preview(specs: JobSpec[]): BatchPreview {
-    return previewBatch(this.store, specs.map((s) => this.handlerOf(s.kind).describe(s.payload as never)));
+  async preview(specs: JobSpec[], step = ENQUEUE_STEP): Promise<BatchPreview> {
+    return previewBatch(this.store, await this.describeInSteps(specs, step));
+  }
+
+  /** Every spec described (validated, its cache and billing keys made), a chunk at a time with the event loop let run in between. */
+  private async describeInSteps(specs: JobSpec[], step: number): Promise<JobDescription[]> {
+    const described: JobDescription[] = [];
+    await inSteps(specs, (chunk) => { for (const s of chunk) described.push(this.handlerOf(s.kind).describe(s.payload as never)); }, step);
+    return described;
   }
 
   // ---- control --------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { extname } from 'node:path';
 import { ApiError } from '../core/errors';
+import { inSteps } from '../core/steps';
 import { log } from '../core/log';
 import type { AnalyzeEndpoint, AnalyzePayload } from '../jobs/handlers';
 import type { JobQueue } from '../jobs/queue';
@@ -139,7 +140,8 @@ export function analysisHash(row: AssetRow): string | null {
   return row.media_hash ?? row.content_hash;
 }
 
-function plan(ctx: LibraryCtx, kind: RunKind, ids: number[], options: KeywordRunOptions | CaptionRunOptions): Plan {
+/** What a run over `ids` would send, read a chunk of photos at a time (a large selection never holds the main thread). */
+async function plan(ctx: LibraryCtx, kind: RunKind, ids: number[], options: KeywordRunOptions | CaptionRunOptions): Promise<Plan> {
   const params = kind === 'keywords' ? keywordParams(options as KeywordRunOptions) : captionParams(options as CaptionRunOptions);
   const paramsKey = canonical({ kind, ...params });
   const done = prepared(
@@ -152,9 +154,9 @@ function plan(ctx: LibraryCtx, kind: RunKind, ids: number[], options: KeywordRun
   const items: Plan['items'] = [];
   const skipped: SkippedAsset[] = [];
   const warnings: Plan['warnings'] = [];
-  for (const id of ids) {
+  const planOne = (id: number): void => {
     const row = getAssetRow(ctx, id);
-    if (!row) continue;
+    if (!row) return;
     const hash = analysisHash(row);
     const endpoint: AnalyzeEndpoint | null =
       row.kind === 'image' ? (kind === 'keywords' ? 'keywords' : 'caption') : row.kind === 'video' && kind === 'keywords' ? 'videoKeywords' : null;
@@ -163,17 +165,17 @@ function plan(ctx: LibraryCtx, kind: RunKind, ids: number[], options: KeywordRun
         assetId: id, reason: 'unsupported',
         message: kind === 'caption' ? 'The captioning service describes photos only.' : 'Only photos and videos can be keyworded.',
       });
-      continue;
+      return;
     }
     if (row.online !== 1) {
       skipped.push({ assetId: id, reason: 'offline', message: 'Its folder is offline: reconnect the drive, then run again.' });
-      continue;
+      return;
     }
     if (!options.force) {
       const prior = done.get(id, kind, paramsKey, hash) as { id: number } | undefined;
       if (prior) {
         skipped.push({ assetId: id, reason: 'already_done', runId: prior.id, message: `Already done with these settings (run ${prior.id}).` });
-        continue;
+        return;
       }
     }
     const payload: AnalyzePayload = {
@@ -190,7 +192,8 @@ function plan(ctx: LibraryCtx, kind: RunKind, ids: number[], options: KeywordRun
         warnings.push({ assetId: id, message: `${ext.slice(1).toUpperCase() || row.format.toUpperCase()} is not a format the service takes (MP4, MPEG, MOV, AVI): an MP4 copy is made and sent (the file itself is unchanged).` });
       }
     }
-  }
+  };
+  await inSteps(ids, (chunk) => chunk.forEach(planOne));
   const perGroup = options.perGroup ? shareWithinGroups(ctx, specs, items) : undefined;
   const lang = kind === 'keywords' ? ((params.image.lang as KeywordLang | undefined) ?? 'en') : null;
   const n = items.length;
@@ -241,59 +244,68 @@ function shareWithinGroups(ctx: LibraryCtx, specs: JobSpec[], items: Plan['items
   return { specs: kept, saving: { groups: groups.length, grouped, calls: kept.length, instead: items.length, message } };
 }
 
-function previewOf(queue: JobQueue, p: Plan): RunPreview {
-  return { ...queue.preview(p.specs), assets: p.total, skipped: p.skipped, ...(p.warnings.length ? { warnings: p.warnings } : {}), ...(p.perGroup ? { perGroup: p.perGroup } : {}) };
+async function previewOf(queue: JobQueue, p: Plan): Promise<RunPreview> {
+  return { ...(await queue.preview(p.specs)), assets: p.total, skipped: p.skipped, ...(p.warnings.length ? { warnings: p.warnings } : {}), ...(p.perGroup ? { perGroup: p.perGroup } : {}) };
 }
 
 function cleanOptions<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([k, val]) => val !== undefined && k !== 'force')) as T;
 }
 
-function start(ctx: LibraryCtx, queue: JobQueue, p: Plan): RunStarted {
-  const { batch, jobIds } = queue.enqueueBatch(p.label, p.specs);
-  // enqueueBatch commits its own transaction; the run is recorded right after, before any
-  // job can end (jobs end asynchronously), and the sweep below picks up the cache hits that
-  // were done at once. A crash in between leaves a batch with no run: its answers are
-  // cached, so running again costs nothing.
-  const runId = ctx.db.transaction(() => {
-    const id = Number(
+async function start(ctx: LibraryCtx, queue: JobQueue, p: Plan): Promise<RunStarted> {
+  let runId = 0;
+  // The batch is queued a chunk at a time, and the run recorded (a chunk of photos at a time)
+  // while the batch is still staged: no job of it can end before its run knows it. Should
+  // the queueing be cut short (a crash, another process's start), the staged batch goes and
+  // the run with it (migration 030). The sweep below lands the cache hits, done at once.
+  const { batch, jobIds } = await queue.enqueueBatchInSteps(p.label, p.specs, undefined, async (batchId, ids) => {
+    runId = Number(
       prepared(ctx.db, `INSERT INTO ai_runs (kind, params, params_key, lang, created_at, batch_id, status) VALUES (?, ?, ?, ?, ?, ?, 'running')`)
-        .run(p.kind, JSON.stringify(cleanOptions(p.options)), p.paramsKey, p.lang, Date.now(), batch.id).lastInsertRowid,
+        .run(p.kind, JSON.stringify(cleanOptions(p.options)), p.paramsKey, p.lang, Date.now(), batchId).lastInsertRowid,
     );
     const add = prepared(ctx.db, `INSERT INTO ai_run_assets (run_id, asset_id, job_id, content_hash, state, from_asset_id) VALUES (?, ?, ?, ?, 'queued', ?)`);
-    p.items.forEach((it) => add.run(id, it.assetId, jobIds[it.spec], it.hash, it.from ?? null));
-    return id;
-  })();
-  for (const jobId of jobIds) {
-    const job = queue.getJob(jobId);
-    if (job && isTerminal(job)) collectJob(ctx, job);
-  }
+    await inSteps(p.items, (chunk) => ctx.db.transaction(() => chunk.forEach((it) => add.run(runId, it.assetId, ids[it.spec], it.hash, it.from ?? null)))());
+  });
+  await collectEnded(queue, jobIds, (job) => collectJob(ctx, job));
   finishRunIfDone(ctx, runId);
   return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped };
 }
 
+/** Land what the jobs that ended already brought (answers from the cache are done at once), a chunk at a time. */
+export async function collectEnded(queue: JobQueue, jobIds: readonly number[], collect: (job: JobView) => void): Promise<void> {
+  await inSteps(jobIds, (chunk) => {
+    for (const id of chunk) {
+      const job = queue.getJob(id);
+      if (job && isTerminal(job)) collect(job);
+    }
+  });
+}
+
 /** How many billable calls a keyword run would make (cache hits and assets already done excluded) and what they cost under the caps. */
-export function previewKeywordRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: KeywordRunOptions = {}): RunPreview {
-  return previewOf(queue, plan(ctx, 'keywords', resolveTarget(ctx, target), options));
+export async function previewKeywordRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: KeywordRunOptions = {}): Promise<RunPreview> {
+  return previewOf(queue, await plan(ctx, 'keywords', resolveTarget(ctx, target), options));
 }
 
 export async function startKeywordRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: KeywordRunOptions = {}): Promise<RunStarted> {
   const ids = resolveTarget(ctx, target);
   await settleMediaHashes(ctx, ids);
-  return start(ctx, queue, plan(ctx, 'keywords', ids, options));
+  return start(ctx, queue, await plan(ctx, 'keywords', ids, options));
 }
 
-export function previewCaptionRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: CaptionRunOptions = {}): RunPreview {
-  return previewOf(queue, plan(ctx, 'caption', resolveTarget(ctx, target), options));
+export async function previewCaptionRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: CaptionRunOptions = {}): Promise<RunPreview> {
+  return previewOf(queue, await plan(ctx, 'caption', resolveTarget(ctx, target), options));
 }
 
 export async function startCaptionRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: CaptionRunOptions = {}): Promise<RunStarted> {
   const ids = resolveTarget(ctx, target);
   await settleMediaHashes(ctx, ids);
-  return start(ctx, queue, plan(ctx, 'caption', ids, options));
+  return start(ctx, queue, await plan(ctx, 'caption', ids, options));
 }
 
 // ---- landing results -----------------------------------------------------------------------
+
+/** SQL: the run's batch (`runs`: its table) is not staged; a staged batch's run is still being recorded. */
+export const notStaged = (runs: 'ai_runs' | 'analysis_runs'): string => `NOT EXISTS (SELECT 1 FROM job_batches b WHERE b.id = ${runs}.batch_id AND b.staged = 1)`;
 
 const isTerminal = (j: Pick<JobView, 'state'>): boolean => j.state === 'done' || j.state === 'failed' || j.state === 'cancelled' || j.state === 'unknown';
 
@@ -378,7 +390,8 @@ export function collectJob(ctx: LibraryCtx, job: JobView): void {
 
 function finishRunIfDone(ctx: LibraryCtx, runId: number): void {
   const left = prepared(ctx.db, "SELECT count(*) FROM ai_run_assets WHERE run_id = ? AND state = 'queued'").pluck().get(runId) as number;
-  if (left === 0) prepared(ctx.db, "UPDATE ai_runs SET status = 'done' WHERE id = ? AND status = 'running'").run(runId);
+  // A run whose batch is still staged is being recorded: more of its photos are coming.
+  if (left === 0) prepared(ctx.db, `UPDATE ai_runs SET status = 'done' WHERE id = ? AND status = 'running' AND ${notStaged('ai_runs')}`).run(runId);
   const view = getRun(ctx, runId);
   if (view) emitWorkflowEvent(ctx, 'run', view);
 }

@@ -148,7 +148,7 @@ describe('quality runs', () => {
   it('preview, scores with provenance, no second charge, sort and histogram', async () => {
     const q = newQueue();
     const sel = [ids['blue-sharp.jpg'], ids['blue-flat.jpg'], ids['red-sharp.jpg'], ids['voice.mp3']];
-    const preview = previewAnalysisRun(ctx, q, { assetIds: sel }, { kind: 'quality' });
+    const preview = await previewAnalysisRun(ctx, q, { assetIds: sel }, { kind: 'quality' });
     expect(preview).toMatchObject({ assets: 4, jobs: 3, billable: 3 });
     expect(preview.skipped).toEqual([expect.objectContaining({ assetId: ids['voice.mp3'], reason: 'unsupported' })]);
     const before = calls('/v1/quality');
@@ -162,8 +162,8 @@ describe('quality runs', () => {
     expect(flatQ.score).toBeLessThan(0.5);
     expect(getAssetAnalysis(ctx, ids['voice.mp3']).quality).toBeNull();
     // Again: already measured, nothing billable; forced: from the cache.
-    expect(previewAnalysisRun(ctx, q, { assetIds: sel }, { kind: 'quality' })).toMatchObject({ billable: 0, jobs: 0 });
-    expect(previewAnalysisRun(ctx, q, { assetIds: sel }, { kind: 'quality', force: true })).toMatchObject({ billable: 0, cached: 3 });
+    expect(await previewAnalysisRun(ctx, q, { assetIds: sel }, { kind: 'quality' })).toMatchObject({ billable: 0, jobs: 0 });
+    expect(await previewAnalysisRun(ctx, q, { assetIds: sel }, { kind: 'quality', force: true })).toMatchObject({ billable: 0, cached: 3 });
     // Best first; unmeasured last.
     const best = searchIds(ctx, { sort: 'quality', order: 'desc' });
     expect(best.slice(0, 3)).toEqual([...[ids['blue-sharp.jpg'], ids['red-sharp.jpg']].sort((a, b) => getAssetAnalysis(ctx, b).quality!.score - getAssetAnalysis(ctx, a).quality!.score), ids['blue-flat.jpg']]);

@@ -66,7 +66,7 @@ afterEach(() => sim.clearFaults());
 
 describe('caption runs', () => {
   it('suggest captions of the asked length for review; photos only; the second ask of a length is free', async () => {
-    const preview = previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'short' });
+    const preview = await previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'short' });
     expect(preview).toMatchObject({ assets: 3, billable: 2 });
     expect(preview.skipped).toEqual([expect.objectContaining({ assetId: ids[2], reason: 'unsupported' })]);
     const short = await startCaptionRun(ctx, queue, { assetIds: ids }, { length: 'short' });
@@ -81,8 +81,8 @@ describe('caption runs', () => {
     expect(words(s.text)).toBeLessThanOrEqual(6);
     expect(words(l.text)).toBeGreaterThanOrEqual(13);
     expect(fields(ids[0]).caption).toBeNull();
-    expect(previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'short', force: true })).toMatchObject({ billable: 0, cached: 2 });
-    expect(previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'normal' })).toMatchObject({ billable: 2 });
+    expect(await previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'short', force: true })).toMatchObject({ billable: 0, cached: 2 });
+    expect(await previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'normal' })).toMatchObject({ billable: 2 });
   });
 
   it('are edited, accepted as caption or title through the undoable edit log, or rejected', () => {

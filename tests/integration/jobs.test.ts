@@ -62,7 +62,7 @@ describe('job queue', () => {
     const { sim, q } = await setup();
     const n = 1000;
     const specs = Array.from({ length: n }, (_, i) => analyze(i));
-    expect(q.preview(specs).billable).toBe(n);
+    expect((await q.preview(specs)).billable).toBe(n);
     const { batch } = q.enqueueBatch('1,000 photos', specs);
     await q.waitForIdle();
     expect(q.getBatch(batch.id)!.counts.done).toBe(n);
@@ -79,7 +79,7 @@ describe('job queue', () => {
     await q.waitForIdle();
     expect(sim.billed()[creds.clientId].keywords).toBe(2);
     const before = sim.log.length;
-    const preview = q.preview([analyze(0), analyze(1)]);
+    const preview = await q.preview([analyze(0), analyze(1)]);
     expect(preview).toMatchObject({ billable: 0, cached: 2 });
     const { batch } = q.enqueueBatch('again', [analyze(0), analyze(1)]);
     expect(q.getBatch(batch.id)!.cached).toBe(2);
@@ -188,7 +188,7 @@ describe('job queue', () => {
     const { sim, q } = await setup();
     q.setCaps({ dailyCalls: 5, pricePerCall: { keywords: 0.01 } });
     const specs = Array.from({ length: 8 }, (_, i) => analyze(i));
-    const p = q.preview(specs);
+    const p = await q.preview(specs);
     expect(p).toMatchObject({ billable: 8, fitsCaps: false, remaining: { today: 5 } });
     expect(p.estimatedCost).toBeCloseTo(0.08);
     q.enqueueBatch('capped', specs);

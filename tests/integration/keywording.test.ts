@@ -92,7 +92,7 @@ describe('keyword runs', () => {
   it('preview counts billable calls, cache hits and assets already done; the run stores scored suggestions with provenance', async () => {
     const q = newQueue();
     const sel = [ids[0], ids[1], ids[2], ids[6], ids[7]]; // p0, p1, p2, the copy of p0, audio
-    const before = previewKeywordRun(ctx, q, { assetIds: sel }, { lang: 'en', numKeywords: 8 });
+    const before = await previewKeywordRun(ctx, q, { assetIds: sel }, { lang: 'en', numKeywords: 8 });
     expect(before).toMatchObject({ assets: 5, jobs: 4, billable: 3, cached: 0, duplicates: 1 });
     expect(before.skipped).toEqual([expect.objectContaining({ assetId: ids[7], reason: 'unsupported' })]);
 
@@ -113,13 +113,13 @@ describe('keyword runs', () => {
     expect(getAssetReview(ctx, ids[6]).suggestions.map((s) => s.keyword)).toEqual(getAssetReview(ctx, ids[0]).suggestions.map((s) => s.keyword));
 
     // Again with the same parameters: nothing to do. "en" and no language are the same request.
-    const again = previewKeywordRun(ctx, q, { assetIds: sel }, { numKeywords: 8 });
+    const again = await previewKeywordRun(ctx, q, { assetIds: sel }, { numKeywords: 8 });
     expect(again).toMatchObject({ billable: 0, jobs: 0 });
     expect(again.skipped.filter((s) => s.reason === 'already_done')).toHaveLength(4);
     // Forced: every answer is in the cache.
-    expect(previewKeywordRun(ctx, q, { assetIds: sel }, { numKeywords: 8, force: true })).toMatchObject({ billable: 0, cached: 4 });
+    expect(await previewKeywordRun(ctx, q, { assetIds: sel }, { numKeywords: 8, force: true })).toMatchObject({ billable: 0, cached: 4 });
     // Another language is another request.
-    expect(previewKeywordRun(ctx, q, { assetIds: sel }, { numKeywords: 8, lang: 'de' })).toMatchObject({ billable: 3, duplicates: 1 });
+    expect(await previewKeywordRun(ctx, q, { assetIds: sel }, { numKeywords: 8, lang: 'de' })).toMatchObject({ billable: 3, duplicates: 1 });
   });
 
   it('re-keywording cached pictures makes zero service calls', async () => {

@@ -63,7 +63,7 @@ export const command: Command = {
     if (options.perGroup) await fillMissingFingerprints(ctx, { assetIds: ids });
     const { service, close } = serviceFor(ctx, args);
     try {
-      const preview = previewCaptionRun(ctx, service.queue, target, options);
+      const preview = await previewCaptionRun(ctx, service.queue, target, options);
       if (preview.perGroup) out.warn(`tagsmith: ${preview.perGroup.message}`);
       await confirmBillable(service, preview, args, 'caption', `Caption ${ids.length} file${ids.length === 1 ? '' : 's'}`);
       const started = await startCaptionRun(ctx, service.queue, target, options);

@@ -57,7 +57,7 @@ export const command: Command = {
     if (options.perGroup) await fillMissingFingerprints(ctx, { assetIds: ids });
     const { service, close } = serviceFor(ctx, args);
     try {
-      const preview = previewKeywordRun(ctx, service.queue, target, options);
+      const preview = await previewKeywordRun(ctx, service.queue, target, options);
       for (const w of preview.warnings ?? []) {
         const row = getAssetRow(ctx, w.assetId);
         out.warn(`tagsmith: ${row ? assetPath(row) : `asset ${w.assetId}`}: ${w.message}`);

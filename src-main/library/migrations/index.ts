@@ -32,6 +32,7 @@ import { migration as m026 } from './026-similar-groups-quality';
 import { migration as m027 } from './027-thumb-state';
 import { migration as m028 } from './028-library-undo';
 import { migration as m029 } from './029-staged-job-batches';
+import { migration as m030 } from './030-staged-runs';
 
 export type { Migration } from './migration';
 
@@ -65,4 +66,5 @@ export const migrations: Migration[] = [
   m027,
   m028,
   m029,
+  m030,
 ];
