@@ -61,7 +61,7 @@ export function uploadMethods(ctx: LibraryCtx, service: ServiceHost): UploadMeth
       if (!(await accounts.get(agency))) {
         throw new ApiError('validation', `No upload account for ${agencyProfile(agency).name} yet: add it in Settings › Agencies.`, 'agency');
       }
-      const started = startUpload(ctx, service.queue, { ids, agency, url, force });
+      const started = await startUpload(ctx, service.queue, { ids, agency, url, force });
       return { batchId: started.batchId, url, queued: started.jobs.length, heldBack: started.heldBack, alreadySent: started.alreadySent.length };
     },
   };

@@ -191,7 +191,7 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
     },
     async exportCsv({ ids, agency, path, force }) {
       if (!agencyProfile(agency).csv) throw new ApiError('validation', `${agencyProfile(agency).name} documents no metadata CSV. Choose an agency that does.`, 'agency');
-      const built = buildAgencyCsv(ctx, ids, agency, { force });
+      const built = await buildAgencyCsv(ctx, ids, agency, { force });
       if (path !== undefined) {
         if (!isAbsolute(path) || !chosenPaths.has(path)) throw new ApiError('validation', 'Choose where to save the CSV file.', 'path');
         try {
@@ -207,7 +207,7 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       return AGENCY_PROFILES.map(agencyView);
     },
     async checkForAgency({ ids, agency }) {
-      return checkAssets(ctx, ids, agency).map(({ assetId, path, ok, problems }) => ({ assetId, path, ok, problems }));
+      return (await checkAssets(ctx, ids, agency)).map(({ assetId, path, ok, problems }) => ({ assetId, path, ok, problems }));
     },
     async getStockFields({ id }) {
       if (!getAssetRow(ctx, id)) throw notFound('The item');

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { AgencyId, AgencyVerdict } from '../../src-preload/contract';
+import { inSteps } from '../core/steps';
 import { assetKeywords, assetPath, getAssetRow, type AssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { agencyCategories, readStockFields } from '../library/stock-fields';
@@ -29,16 +30,21 @@ export interface CheckedAsset extends AgencyVerdict {
   row: AgencyRow;
 }
 
-/** Each live asset (missing ids are skipped) with its verdict and the row that would be sent. */
-export function checkAssets(ctx: LibraryCtx, ids: readonly number[], agency: AgencyId): CheckedAsset[] {
+/**
+ * Each live asset (missing ids are skipped) with its verdict and the row that would be sent,
+ * a chunk of photos at a time (checking 10,000 photos held the main thread ~0.4 s in one piece).
+ */
+export async function checkAssets(ctx: LibraryCtx, ids: readonly number[], agency: AgencyId): Promise<CheckedAsset[]> {
   const profile = agencyProfile(agency);
   const out: CheckedAsset[] = [];
-  for (const id of ids) {
-    const asset = getAssetRow(ctx, id);
-    if (!asset) continue;
-    const input = checkInputOf(ctx, asset, agency);
-    const problems = checkAgainst(profile, input);
-    out.push({ assetId: id, path: assetPath(asset), ok: problems.length === 0, problems, row: agencyRow(profile, input) });
-  }
+  await inSteps(ids, (chunk) => {
+    for (const id of chunk) {
+      const asset = getAssetRow(ctx, id);
+      if (!asset) continue;
+      const input = checkInputOf(ctx, asset, agency);
+      const problems = checkAgainst(profile, input);
+      out.push({ assetId: id, path: assetPath(asset), ok: problems.length === 0, problems, row: agencyRow(profile, input) });
+    }
+  });
   return out;
 }

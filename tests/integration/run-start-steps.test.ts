@@ -1,4 +1,4 @@
-// Starting a keyword or measurement run over a large selection (issue 18: no step on the main
+// Starting a keyword or measurement run, an agency check or an upload over a large selection (issue 18: no step on the main
 // thread may hold it for long; at 10,000 photos the start held it ~1.2 s in one piece). The
 // plan, the batch and the run's record are made a chunk of photos at a time with the event
 // loop let run in between, and the run is recorded while its batch is still staged: no job
@@ -10,8 +10,11 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { attachAnalysis, startAnalysisRun } from '../../src-main/analysis';
+import { AgencyAccounts } from '../../src-main/credentials/agencies';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { checkAssets } from '../../src-main/metadata/agency-check';
+import { UPLOAD_KIND, startUpload, uploadHandler } from '../../src-main/metadata/upload';
 import { ServiceClient } from '../../src-main/service/client';
 import { attachWorkflows, getRun, startKeywordRun } from '../../src-main/workflows';
 import { seedAssets, seedFolder } from '../helpers/seed';
@@ -176,5 +179,29 @@ describe('starting a run over many photos', () => {
     expect(started.jobs).toBe(ids.length);
     expect(count("SELECT count(*) AS n FROM analysis_run_assets WHERE run_id = ? AND state = 'done'", started.runId)).toBe(ids.length);
     expect(count('SELECT count(*) AS n FROM asset_quality')).toBe(ids.length);
+  });
+});
+
+describe('checking and sending many photos to an agency', () => {
+  it('the agency check lets the main thread run between chunks', async () => {
+    const { result, seen } = await watch(() => checkAssets(ctx, ids, 'adobe'), () => true);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(result.map((r) => r.assetId)).toEqual(ids);
+    // The seeded photos have no keywords yet: every verdict says so.
+    expect(result.every((r) => !r.ok && r.problems.some((p) => /0 keywords, but Adobe Stock needs at least 1/.test(p)))).toBe(true);
+  });
+
+  it("two uploads of the same photos started at once queue each photo once: the second takes over the first one's jobs", async () => {
+    // The queue is not started: nothing is sent (no server listens there); only the queueing is looked at.
+    const q = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers });
+    q.registerHandler(UPLOAD_KIND, uploadHandler(ctx, () => q, new AgencyAccounts()));
+    queues.push({ q, off: () => undefined });
+    const args = { ids, agency: 'adobe' as const, url: 'ftp://127.0.0.1:9/incoming', force: true };
+    const [a, b] = await Promise.all([startUpload(ctx, q, args), startUpload(ctx, q, args)]);
+    expect(a.jobs).toHaveLength(ids.length);
+    expect(a.batchId).not.toBeNull();
+    expect(b.batchId).toBeNull();
+    expect(b.jobs.map((j) => j.jobId)).toEqual(a.jobs.map((j) => j.jobId));
+    expect(count('SELECT count(*) AS n FROM jobs WHERE kind = ?', UPLOAD_KIND)).toBe(ids.length);
   });
 });

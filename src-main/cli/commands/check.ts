@@ -21,7 +21,7 @@ export const command: Command = {
     if (agency === undefined || !isAgencyId(agency)) throw new UsageError(`check needs --agency ${AGENCY_IDS.join('|')}.`, 'check');
     const { ids } = targetOf(ctx, positionals, values.query, 'check');
     const { checkAssets } = await import('../../metadata/agency-check');
-    const verdicts = checkAssets(ctx, ids, agency).map((v) => ({ path: v.path, ok: v.ok, problems: v.problems }));
+    const verdicts = (await checkAssets(ctx, ids, agency)).map((v) => ({ path: v.path, ok: v.ok, problems: v.problems }));
     out.result(verdicts, () => {
       const failing = verdicts.filter((v) => !v.ok).length;
       return [

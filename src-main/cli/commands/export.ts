@@ -41,7 +41,7 @@ export const command: Command = {
     if (csv !== undefined) {
       const { buildAgencyCsv } = await import('../../metadata/csv-export');
       const a = agency as (typeof CSV_AGENCIES)[number];
-      const built = buildAgencyCsv(ctx, ids, a, { force: values.force === true });
+      const built = await buildAgencyCsv(ctx, ids, a, { force: values.force === true });
       // `warnings` stays for scripts written before the check (the same list as `problems`).
       const assets = built.assets.map((x) => ({ path: x.path, ok: x.ok, included: x.included, problems: x.problems, warnings: x.problems }));
       const heldBack = assets.filter((x) => !x.included).map((x) => x.path);

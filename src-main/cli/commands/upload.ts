@@ -46,7 +46,7 @@ export const command: Command = {
       }
       const { trustedHostKeys } = await import('../../library/host-keys');
       const pinned = new Set(trustedHostKeys(ctx.db, agency).map((k) => `${k.host}:${k.port}`));
-      const started = startUpload(ctx, service.queue, { ids, agency, url, force: values.force === true });
+      const started = await startUpload(ctx, service.queue, { ids, agency, url, force: values.force === true });
       service.queue.start();
       await waitForUpload(service.queue, started, (done, total, phase) => out.progress(`Uploading to ${name} ${done}/${total}${phase ? ` (${phase})` : ''}`));
       out.endProgress();

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { AgencyId } from '../../../src-preload/contract';
 import type { AgencyAccounts } from '../../credentials/agencies';
+import { inSteps } from '../../core/steps';
 import type { JobQueue } from '../../jobs/queue';
 import { TERMINAL_STATES } from '../../jobs/types';
 import { waitForJobs } from '../../jobs/wait';
@@ -40,44 +41,63 @@ export interface UploadStarted {
   alreadySent: { assetId: number; path: string; sentAt: number }[];
 }
 
-function unfinishedJob(ctx: LibraryCtx, assetId: number, agency: AgencyId, url: string): number | null {
-  const r = ctx.db
-    .prepare<[string, number, string, string], { id: number }>(
-      `SELECT id FROM jobs WHERE kind = ? AND state IN ('queued', 'running', 'paused') AND json_valid(payload)
-         AND json_extract(payload, '$.assetId') = ? AND json_extract(payload, '$.agency') = ? AND json_extract(payload, '$.url') = ?
-       ORDER BY id LIMIT 1`,
+/** The earliest unfinished upload job of each photo to this agency and address. */
+function unfinishedJobs(ctx: LibraryCtx, agency: AgencyId, url: string): Map<number, number> {
+  const rows = ctx.db
+    .prepare<[string, string, string], { id: number; assetId: number }>(
+      `SELECT id, json_extract(payload, '$.assetId') AS assetId FROM jobs WHERE kind = ? AND state IN ('queued', 'running', 'paused') AND json_valid(payload)
+         AND json_extract(payload, '$.agency') = ? AND json_extract(payload, '$.url') = ?
+       ORDER BY id`,
     )
-    .get(UPLOAD_KIND, assetId, agency, url);
-  return r?.id ?? null;
+    .all(UPLOAD_KIND, agency, url);
+  const byAsset = new Map<number, number>();
+  for (const r of rows) if (!byAsset.has(r.assetId)) byAsset.set(r.assetId, r.id);
+  return byAsset;
 }
+
+/** One start at a time per library: two in flight (their steps interleaved) would each miss the other's jobs and send a photo twice. */
+const starting = new WeakMap<LibraryCtx, Promise<unknown>>();
 
 /**
  * Check and queue. The agency's lane is resumed (the user asked to send), so a queue stopped
- * by a refused login goes on with the account now stored.
+ * by a refused login goes on with the account now stored. The check and the queueing run a
+ * chunk of photos at a time: a large selection never holds the main thread.
  */
-export function startUpload(ctx: LibraryCtx, queue: JobQueue, args: { ids: readonly number[]; agency: AgencyId; url: string; force?: boolean }): UploadStarted {
+export function startUpload(ctx: LibraryCtx, queue: JobQueue, args: { ids: readonly number[]; agency: AgencyId; url: string; force?: boolean }): Promise<UploadStarted> {
+  const run = (): Promise<UploadStarted> => startUploadNow(ctx, queue, args);
+  const next = (starting.get(ctx) ?? Promise.resolve()).then(run, run);
+  starting.set(ctx, next.catch(() => undefined));
+  return next;
+}
+
+async function startUploadNow(ctx: LibraryCtx, queue: JobQueue, args: { ids: readonly number[]; agency: AgencyId; url: string; force?: boolean }): Promise<UploadStarted> {
   const { agency, url } = args;
   const force = args.force === true;
   const out: UploadStarted = { agency, url, batchId: null, jobs: [], heldBack: [], alreadySent: [] };
   const toQueue: { assetId: number; path: string }[] = [];
-  for (const c of checkAssets(ctx, args.ids, agency)) {
-    if (!c.ok && !force) {
-      out.heldBack.push({ assetId: c.assetId, path: c.path, problems: c.problems });
-      continue;
+  const checked = await checkAssets(ctx, args.ids, agency);
+  const unfinished = unfinishedJobs(ctx, agency, url);
+  const hashOf = ctx.db.prepare<[number], { h: string | null }>('SELECT content_hash AS h FROM assets WHERE id = ?');
+  await inSteps(checked, (chunk) => {
+    for (const c of chunk) {
+      if (!c.ok && !force) {
+        out.heldBack.push({ assetId: c.assetId, path: c.path, problems: c.problems });
+        continue;
+      }
+      const existing = unfinished.get(c.assetId);
+      if (existing !== undefined) {
+        out.jobs.push({ assetId: c.assetId, path: c.path, jobId: existing });
+        continue;
+      }
+      const sent = sentRecord(ctx.db, c.assetId, agency);
+      const hash = hashOf.get(c.assetId)?.h ?? null;
+      if (!force && sent && hash && sent.contentHash === hash && sent.remote === destinationText(parseDestination(url), basename(c.path))) {
+        out.alreadySent.push({ assetId: c.assetId, path: c.path, sentAt: sent.sentAt });
+        continue;
+      }
+      toQueue.push({ assetId: c.assetId, path: c.path });
     }
-    const existing = unfinishedJob(ctx, c.assetId, agency, url);
-    if (existing !== null) {
-      out.jobs.push({ assetId: c.assetId, path: c.path, jobId: existing });
-      continue;
-    }
-    const sent = sentRecord(ctx.db, c.assetId, agency);
-    const hash = ctx.db.prepare<[number], { h: string | null }>('SELECT content_hash AS h FROM assets WHERE id = ?').get(c.assetId)?.h ?? null;
-    if (!force && sent && hash && sent.contentHash === hash && sent.remote === destinationText(parseDestination(url), basename(c.path))) {
-      out.alreadySent.push({ assetId: c.assetId, path: c.path, sentAt: sent.sentAt });
-      continue;
-    }
-    toQueue.push({ assetId: c.assetId, path: c.path });
-  }
+  });
   queue.resumeLane(uploadLane(agency));
   for (const id of out.jobs.map((j) => j.jobId)) {
     if (queue.getJob(id)?.state === 'paused') queue.resumeJob(id);
@@ -85,7 +105,7 @@ export function startUpload(ctx: LibraryCtx, queue: JobQueue, args: { ids: reado
   if (toQueue.length) {
     const label = `Upload ${toQueue.length} to ${agencyProfile(agency).name}`;
     const payloads: UploadPayload[] = toQueue.map((t) => ({ assetId: t.assetId, agency, url }));
-    const { batch, jobIds } = queue.enqueueBatch(label, payloads.map((payload) => ({ kind: UPLOAD_KIND, payload })));
+    const { batch, jobIds } = await queue.enqueueBatchInSteps(label, payloads.map((payload) => ({ kind: UPLOAD_KIND, payload })));
     out.batchId = batch.id;
     toQueue.forEach((t, i) => out.jobs.push({ ...t, jobId: jobIds[i] }));
   }
