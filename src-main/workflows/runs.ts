@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { extname } from 'node:path';
 import { ApiError } from '../core/errors';
-import { inSteps } from '../core/steps';
 import { log } from '../core/log';
+import { inSteps } from '../core/steps';
 import type { AnalyzeEndpoint, AnalyzePayload } from '../jobs/handlers';
 import type { JobQueue } from '../jobs/queue';
 import { canonical } from '../jobs/store';
