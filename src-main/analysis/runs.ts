@@ -11,7 +11,7 @@ import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
 import { settleMediaHashes } from '../library/media-hash';
 import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
-import { analysisHash, collectEnded, notStaged, resolveTarget } from '../workflows/runs';
+import { analysisHash, batchedEnded, collectEnded, notStaged, resolveTarget } from '../workflows/runs';
 import { derivativeSize, type Size } from './derivative';
 import { measured } from './events';
 import { storeColors, storeFaces, storeQuality, storeUgc, type RunAssetRow } from './store';
@@ -125,7 +125,7 @@ export async function startAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target:
     );
     await inSteps(p.items, (chunk, at) => ctx.db.transaction(() => chunk.forEach((it, k) => add.run(runId, it.assetId, jobs[at + k], it.hash, it.size?.width ?? null, it.size?.height ?? null)))());
   });
-  await collectEnded(queue, jobIds, (job) => collectAnalysisJob(ctx, job));
+  await collectEnded(queue, jobIds, (jobs) => collectAnalysisJobs(ctx, jobs));
   finishIfDone(ctx, runId);
   return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped };
 }
@@ -136,40 +136,49 @@ const isTerminal = (j: Pick<JobView, 'state'>): boolean => j.state === 'done' ||
 
 /** Store what one ended job measured (or why it failed). Idempotent. */
 export function collectAnalysisJob(ctx: LibraryCtx, job: JobView): void {
-  const rows = prepared(
+  collectAnalysisJobs(ctx, [job]);
+}
+
+/** Store what ended jobs measured, in one transaction; each run they touched is then looked at once. Idempotent. */
+export function collectAnalysisJobs(ctx: LibraryCtx, jobs: readonly JobView[]): void {
+  const rowsOf = prepared(
     ctx.db,
     `SELECT ra.run_id, ra.asset_id, r.kind, r.params_key, ra.derivative_width, ra.derivative_height
      FROM analysis_run_assets ra JOIN analysis_runs r ON r.id = ra.run_id WHERE ra.job_id = ? AND ra.state = 'queued'`,
-  ).all(job.id) as RunAssetRow[];
-  if (!rows.length) return;
+  );
   const runs = new Set<number>();
+  const assets: number[] = [];
   ctx.db.transaction(() => {
     const mark = prepared(ctx.db, 'UPDATE analysis_run_assets SET state = ?, error = ?, finished_at = ? WHERE run_id = ? AND asset_id = ?');
-    for (const ra of rows) {
-      runs.add(ra.run_id);
-      if (job.state !== 'done') {
-        const state = job.state === 'cancelled' ? 'cancelled' : 'failed';
-        mark.run(state, job.error?.message ?? (state === 'cancelled' ? 'Cancelled.' : 'The analysis failed.'), Date.now(), ra.run_id, ra.asset_id);
-        continue;
-      }
-      try {
-        const params = JSON.parse(ra.params_key) as Record<string, unknown>;
-        delete params.kind;
-        switch (ra.kind) {
-          case 'quality': storeQuality(ctx, ra, params, job.result as QualityResult); break;
-          case 'qualityUgc': storeUgc(ctx, ra, params, job.result as UgcQualityResult); break;
-          case 'faces': storeFaces(ctx, ra, params, job.result as FacesResult); break;
-          case 'colors': storeColors(ctx, ra, params, job.result as KeywordsResult); break;
+    for (const job of jobs) {
+      for (const ra of rowsOf.all(job.id) as RunAssetRow[]) {
+        runs.add(ra.run_id);
+        assets.push(ra.asset_id);
+        if (job.state !== 'done') {
+          const state = job.state === 'cancelled' ? 'cancelled' : 'failed';
+          mark.run(state, job.error?.message ?? (state === 'cancelled' ? 'Cancelled.' : 'The analysis failed.'), Date.now(), ra.run_id, ra.asset_id);
+          continue;
         }
-        mark.run('done', null, Date.now(), ra.run_id, ra.asset_id);
-      } catch (err) {
-        log.error(`Could not store the measurement of job ${job.id}`, err);
-        mark.run('failed', err instanceof ApiError ? err.message : 'The service’s answer could not be read.', Date.now(), ra.run_id, ra.asset_id);
+        try {
+          const params = JSON.parse(ra.params_key) as Record<string, unknown>;
+          delete params.kind;
+          switch (ra.kind) {
+            case 'quality': storeQuality(ctx, ra, params, job.result as QualityResult); break;
+            case 'qualityUgc': storeUgc(ctx, ra, params, job.result as UgcQualityResult); break;
+            case 'faces': storeFaces(ctx, ra, params, job.result as FacesResult); break;
+            case 'colors': storeColors(ctx, ra, params, job.result as KeywordsResult); break;
+          }
+          mark.run('done', null, Date.now(), ra.run_id, ra.asset_id);
+        } catch (err) {
+          log.error(`Could not store the measurement of job ${job.id}`, err);
+          mark.run('failed', err instanceof ApiError ? err.message : 'The service’s answer could not be read.', Date.now(), ra.run_id, ra.asset_id);
+        }
       }
     }
   })();
+  if (!assets.length) return;
   for (const runId of runs) finishIfDone(ctx, runId);
-  measured(ctx, rows.map((r) => r.asset_id));
+  measured(ctx, assets);
 }
 
 function finishIfDone(ctx: LibraryCtx, runId: number): void {
@@ -180,10 +189,12 @@ function finishIfDone(ctx: LibraryCtx, runId: number): void {
 
 /** Land measurements as their jobs end, and sweep once for jobs that ended while nobody listened. Returns the unsubscribe function. */
 export function attachAnalysis(ctx: LibraryCtx, queue: JobQueue): () => void {
-  const off = queue.on('job', (job) => {
-    if (job.kind === 'analyze' && isTerminal(job)) collectAnalysisJob(ctx, job);
-    if (job.kind === 'analyze' && job.state === 'done' && job.endpoint === 'keywords') importKeywordColors(ctx, job.id);
-  });
+  // After the keyword runs' own listener (attached first) has stored the palettes of the same
+  // burst of ended jobs: both collect in a microtask, in the order they were attached.
+  const off = queue.on('job', batchedEnded((jobs) => {
+    collectAnalysisJobs(ctx, jobs);
+    for (const job of jobs) if (job.state === 'done' && job.endpoint === 'keywords') importKeywordColors(ctx, job.id);
+  }));
   sweepAnalysisRuns(ctx, queue);
   return off;
 }

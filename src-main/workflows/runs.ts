@@ -266,18 +266,16 @@ async function start(ctx: LibraryCtx, queue: JobQueue, p: Plan): Promise<RunStar
     const add = prepared(ctx.db, `INSERT INTO ai_run_assets (run_id, asset_id, job_id, content_hash, state, from_asset_id) VALUES (?, ?, ?, ?, 'queued', ?)`);
     await inSteps(p.items, (chunk) => ctx.db.transaction(() => chunk.forEach((it) => add.run(runId, it.assetId, ids[it.spec], it.hash, it.from ?? null)))());
   });
-  await collectEnded(queue, jobIds, (job) => collectJob(ctx, job));
+  await collectEnded(queue, jobIds, (jobs) => collectJobs(ctx, jobs));
   finishRunIfDone(ctx, runId);
   return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped };
 }
 
 /** Land what the jobs that ended already brought (answers from the cache are done at once), a chunk at a time. */
-export async function collectEnded(queue: JobQueue, jobIds: readonly number[], collect: (job: JobView) => void): Promise<void> {
+export async function collectEnded(queue: JobQueue, jobIds: readonly number[], collect: (jobs: JobView[]) => void): Promise<void> {
   await inSteps(jobIds, (chunk) => {
-    for (const id of chunk) {
-      const job = queue.getJob(id);
-      if (job && isTerminal(job)) collect(job);
-    }
+    const ended = chunk.map((id) => queue.getJob(id)).filter((job): job is JobView => !!job && isTerminal(job));
+    if (ended.length) collect(ended);
   });
 }
 
@@ -355,36 +353,48 @@ function storeCaption(ctx: LibraryCtx, ra: RunAssetRow, result: CaptionResult): 
 
 /** Store what one ended job brought (suggestions, or the reason it failed). Idempotent. */
 export function collectJob(ctx: LibraryCtx, job: JobView): void {
-  const rows = prepared(
+  collectJobs(ctx, [job]);
+}
+
+/**
+ * Store what ended jobs brought, in one transaction; then each run they touched is looked at
+ * (finished? its counts) once, not once per job: a run of 10,000 photos answered from the
+ * cache was 10,000 recounts of itself. Idempotent.
+ */
+export function collectJobs(ctx: LibraryCtx, jobs: readonly JobView[]): void {
+  const touched = new Map<number, number[]>();
+  const rowsOf = prepared(
     ctx.db,
     `SELECT ra.run_id, ra.asset_id, ra.state, r.kind, r.lang, r.params FROM ai_run_assets ra JOIN ai_runs r ON r.id = ra.run_id
      WHERE ra.job_id = ? AND ra.state <> 'done'`,
-  ).all(job.id) as RunAssetRow[];
-  if (!rows.length) return;
-  const touched = new Set<number>();
+  );
   ctx.db.transaction(() => {
     const mark = prepared(ctx.db, 'UPDATE ai_run_assets SET state = ?, error = ?, finished_at = ? WHERE run_id = ? AND asset_id = ?');
-    for (const ra of rows) {
-      if (job.state === 'done') {
-        try {
-          if (ra.kind === 'keywords') storeKeywords(ctx, ra, job.result as KeywordsResult, job.endpoint);
-          else storeCaption(ctx, ra, job.result as CaptionResult);
-          mark.run('done', null, Date.now(), ra.run_id, ra.asset_id);
-        } catch (err) {
-          log.error(`Could not store the answer of job ${job.id}`, err);
-          mark.run('failed', 'The service’s answer could not be read.', Date.now(), ra.run_id, ra.asset_id);
+    for (const job of jobs) {
+      for (const ra of rowsOf.all(job.id) as RunAssetRow[]) {
+        if (job.state === 'done') {
+          try {
+            if (ra.kind === 'keywords') storeKeywords(ctx, ra, job.result as KeywordsResult, job.endpoint);
+            else storeCaption(ctx, ra, job.result as CaptionResult);
+            mark.run('done', null, Date.now(), ra.run_id, ra.asset_id);
+          } catch (err) {
+            log.error(`Could not store the answer of job ${job.id}`, err);
+            mark.run('failed', 'The service’s answer could not be read.', Date.now(), ra.run_id, ra.asset_id);
+          }
+        } else {
+          const state = job.state === 'cancelled' ? 'cancelled' : 'failed';
+          const message = job.error?.message ?? (state === 'cancelled' ? 'Cancelled.' : 'The analysis failed.');
+          mark.run(state, message, Date.now(), ra.run_id, ra.asset_id);
         }
-      } else {
-        const state = job.state === 'cancelled' ? 'cancelled' : 'failed';
-        const message = job.error?.message ?? (state === 'cancelled' ? 'Cancelled.' : 'The analysis failed.');
-        mark.run(state, message, Date.now(), ra.run_id, ra.asset_id);
+        const assets = touched.get(ra.run_id) ?? [];
+        assets.push(ra.asset_id);
+        touched.set(ra.run_id, assets);
       }
-      touched.add(ra.run_id);
     }
   })();
-  for (const runId of touched) {
+  for (const [runId, assetIds] of touched) {
     finishRunIfDone(ctx, runId);
-    emitWorkflowEvent(ctx, 'suggestions', { runId, assetIds: rows.filter((r) => r.run_id === runId).map((r) => r.asset_id) });
+    emitWorkflowEvent(ctx, 'suggestions', { runId, assetIds });
   }
 }
 
@@ -402,11 +412,32 @@ function finishRunIfDone(ctx: LibraryCtx, runId: number): void {
  * the unsubscribe function.
  */
 export function attachWorkflows(ctx: LibraryCtx, queue: JobQueue): () => void {
-  const off = queue.on('job', (job) => {
-    if (job.kind === 'analyze' && isTerminal(job)) collectJob(ctx, job);
-  });
+  const off = queue.on('job', batchedEnded((jobs) => collectJobs(ctx, jobs)));
   sweepRuns(ctx, queue);
   return off;
+}
+
+/**
+ * A job listener that hands the ended 'analyze' jobs of one burst of events (the queue tells
+ * of a batch's jobs a chunk at a time) to `collect` together, once the burst is over (a
+ * microtask, before anything else runs).
+ */
+export function batchedEnded(collect: (jobs: JobView[]) => void): (job: JobView) => void {
+  let pending: JobView[] = [];
+  const flush = (): void => {
+    const jobs = pending;
+    pending = [];
+    try {
+      collect(jobs);
+    } catch (err) {
+      log.error('Could not store what ended jobs brought', err);
+    }
+  };
+  return (job) => {
+    if (job.kind !== 'analyze' || !isTerminal(job)) return;
+    if (!pending.length) queueMicrotask(flush);
+    pending.push(job);
+  };
 }
 
 /** Store the answers of every ended job whose run has not seen it yet. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { attachAnalysis, startAnalysisRun } from '../../src-main/analysis';
+import { attachAnalysis, getAssetAnalysis, startAnalysisRun } from '../../src-main/analysis';
 import { AgencyAccounts } from '../../src-main/credentials/agencies';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
@@ -179,6 +179,26 @@ describe('starting a run over many photos', () => {
     expect(started.jobs).toBe(ids.length);
     expect(count("SELECT count(*) AS n FROM analysis_run_assets WHERE run_id = ? AND state = 'done'", started.runId)).toBe(ids.length);
     expect(count('SELECT count(*) AS n FROM asset_quality')).toBe(ids.length);
+  });
+});
+
+describe('landing answers', () => {
+  it('a forced re-run answered wholly from the cache lands every photo; a keyword run with colours gives each photo its palette as the jobs end', async () => {
+    const q = newQueue();
+    const sel = ids.slice(0, 50);
+    const first = await startKeywordRun(ctx, q, { assetIds: sel }, { colors: true });
+    await q.waitForIdle();
+    expect(getRun(ctx, first.runId)).toMatchObject({ status: 'done' });
+    // The palettes came in with the answers (the keyword runs' listener stores them, the
+    // measurements' listener then makes them the photos' colours).
+    for (const id of sel) expect(getAssetAnalysis(ctx, id).colors?.length).toBeGreaterThan(0);
+    const before = sent('/v1/keywords');
+    const again = await startKeywordRun(ctx, q, { assetIds: sel }, { colors: true, force: true });
+    await q.waitForIdle();
+    expect(sent('/v1/keywords') - before).toBe(0);
+    expect(getRun(ctx, again.runId)).toMatchObject({ status: 'done' });
+    expect(count("SELECT count(*) AS n FROM ai_run_assets WHERE run_id = ? AND state = 'done'", again.runId)).toBe(sel.length);
+    expect(count('SELECT count(DISTINCT asset_id) AS n FROM suggestions WHERE run_id = ?', again.runId)).toBe(sel.length);
   });
 });
 
