@@ -224,13 +224,15 @@ export function importKeywordColors(ctx: LibraryCtx, jobId: number | null): void
 export function sweepAnalysisRuns(ctx: LibraryCtx, queue: JobQueue): void {
   importKeywordColors(ctx, null);
   const pending = prepared(ctx.db, "SELECT DISTINCT job_id FROM analysis_run_assets WHERE state = 'queued' AND job_id IS NOT NULL").pluck().all() as number[];
+  const ended: JobView[] = [];
   for (const jobId of pending) {
     const job = queue.getJob(jobId);
     if (!job) {
       prepared(ctx.db, "UPDATE analysis_run_assets SET state = 'failed', error = ?, finished_at = ? WHERE job_id = ? AND state = 'queued'")
         .run('The job was removed from the queue before it ran.', Date.now(), jobId);
-    } else if (isTerminal(job)) collectAnalysisJob(ctx, job);
+    } else if (isTerminal(job)) ended.push(job);
   }
+  if (ended.length) collectAnalysisJobs(ctx, ended);
   for (const id of prepared(ctx.db, "SELECT id FROM analysis_runs WHERE status = 'running'").pluck().all() as number[]) finishIfDone(ctx, id);
 }
 

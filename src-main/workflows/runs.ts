@@ -443,13 +443,15 @@ export function batchedEnded(collect: (jobs: JobView[]) => void): (job: JobView)
 /** Store the answers of every ended job whose run has not seen it yet. */
 export function sweepRuns(ctx: LibraryCtx, queue: JobQueue): void {
   const pending = prepared(ctx.db, "SELECT DISTINCT job_id FROM ai_run_assets WHERE state = 'queued' AND job_id IS NOT NULL").pluck().all() as number[];
+  const ended: JobView[] = [];
   for (const jobId of pending) {
     const job = queue.getJob(jobId);
     if (!job) {
       prepared(ctx.db, "UPDATE ai_run_assets SET state = 'failed', error = ?, finished_at = ? WHERE job_id = ? AND state = 'queued'")
         .run('The job was removed from the queue before it ran.', Date.now(), jobId);
-    } else if (isTerminal(job)) collectJob(ctx, job);
+    } else if (isTerminal(job)) ended.push(job);
   }
+  if (ended.length) collectJobs(ctx, ended);
   const running = prepared(ctx.db, "SELECT id FROM ai_runs WHERE status = 'running'").pluck().all() as number[];
   for (const id of running) finishRunIfDone(ctx, id);
 }
