@@ -1,7 +1,7 @@
 // Quality, faces and colours: measurement runs through the queue, the measurements with their
 // provenance, and culling (flags, reject below a score, histograms).
 export {
-  ANALYSIS_KINDS, attachAnalysis, sweepAnalysisRuns, collectAnalysisJob, previewAnalysisRun, startAnalysisRun, getAnalysisRun, analysisRunAssets,
+  ANALYSIS_KINDS, attachAnalysis, sweepAnalysisRuns, collectAnalysisJobs, previewAnalysisRun, startAnalysisRun, getAnalysisRun, analysisRunAssets,
   serviceParams, importKeywordColors, type AnalysisRunView,
 } from './runs';
 export { getAssetAnalysis, getFaces, getColors } from './store';

@@ -11,7 +11,7 @@ import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
 import { settleMediaHashes } from '../library/media-hash';
 import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
-import { analysisHash, batchedEnded, collectEnded, notStaged, resolveTarget } from '../workflows/runs';
+import { analysisHash, batchedEnded, collectEnded, isTerminal, notStaged, resolveTarget } from '../workflows/runs';
 import { derivativeSize, type Size } from './derivative';
 import { measured } from './events';
 import { storeColors, storeFaces, storeQuality, storeUgc, type RunAssetRow } from './store';
@@ -131,13 +131,6 @@ export async function startAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target:
 }
 
 // ---- landing results -------------------------------------------------------------------------
-
-const isTerminal = (j: Pick<JobView, 'state'>): boolean => j.state === 'done' || j.state === 'failed' || j.state === 'cancelled' || j.state === 'unknown';
-
-/** Store what one ended job measured (or why it failed). Idempotent. */
-export function collectAnalysisJob(ctx: LibraryCtx, job: JobView): void {
-  collectAnalysisJobs(ctx, [job]);
-}
 
 /** Store what ended jobs measured, in one transaction; each run they touched is then looked at once. Idempotent. */
 export function collectAnalysisJobs(ctx: LibraryCtx, jobs: readonly JobView[]): void {

@@ -17,7 +17,7 @@ export interface RunAssetRow {
 }
 
 // Measurements per asset: the latest of each kind replaces the one before, with the run,
-// the parameters and the time it was made. Called inside collectAnalysisJob's transaction.
+// the parameters and the time it was made. Called inside collectAnalysisJobs' transaction.
 
 const clamp01 = (n: number): number => (Number.isFinite(n) ? Math.max(0, Math.min(1, n)) : 0);
 

@@ -6,7 +6,7 @@ import { inSteps } from '../core/steps';
 import type { AnalyzeEndpoint, AnalyzePayload } from '../jobs/handlers';
 import type { JobQueue } from '../jobs/queue';
 import { canonical } from '../jobs/store';
-import type { JobSpec, JobView } from '../jobs/types';
+import { TERMINAL_STATES, type JobSpec, type JobView } from '../jobs/types';
 import { assetPath, getAssetRow, type AssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
@@ -305,7 +305,8 @@ export async function startCaptionRun(ctx: LibraryCtx, queue: JobQueue, target: 
 /** SQL: the run's batch (`runs`: its table) is not staged; a staged batch's run is still being recorded. */
 export const notStaged = (runs: 'ai_runs' | 'analysis_runs'): string => `NOT EXISTS (SELECT 1 FROM job_batches b WHERE b.id = ${runs}.batch_id AND b.staged = 1)`;
 
-const isTerminal = (j: Pick<JobView, 'state'>): boolean => j.state === 'done' || j.state === 'failed' || j.state === 'cancelled' || j.state === 'unknown';
+/** The job has ended (done, failed, cancelled, or its outcome unknown): nothing more of it will come. */
+export const isTerminal = (j: Pick<JobView, 'state'>): boolean => TERMINAL_STATES.includes(j.state);
 
 interface RunAssetRow {
   run_id: number;
@@ -349,11 +350,6 @@ function storeCaption(ctx: LibraryCtx, ra: RunAssetRow, result: CaptionResult): 
     `INSERT INTO caption_suggestions (asset_id, run_id, text, raw, caption_len) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (run_id, asset_id) DO NOTHING`,
   ).run(ra.asset_id, ra.run_id, text, result.caption, len);
-}
-
-/** Store what one ended job brought (suggestions, or the reason it failed). Idempotent. */
-export function collectJob(ctx: LibraryCtx, job: JobView): void {
-  collectJobs(ctx, [job]);
 }
 
 /**

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  attachAnalysis, collectAnalysisJob, derivativeSizeOf, getAssetAnalysis, histogram, previewAnalysisRun, rejectBelow, setFlag, startAnalysisRun,
+  attachAnalysis, collectAnalysisJobs, derivativeSizeOf, getAssetAnalysis, histogram, previewAnalysisRun, rejectBelow, setFlag, startAnalysisRun,
   ugcClass, ugcLabel,
 } from '../../src-main/analysis';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
@@ -134,7 +134,7 @@ describe('UGC classes (interface 4.7)', () => {
     assets.forEach((a, i) => ctx.db.prepare(`INSERT INTO analysis_run_assets (run_id, asset_id, job_id, state) VALUES (?, ?, ?, 'queued')`).run(runId, a, 9000 + i));
     assets.forEach((_, i) => {
       const result = parseQualityUgc({ quality: { score: edges[i] }, status: 'ok' });
-      collectAnalysisJob(ctx, { id: 9000 + i, state: 'done', result, kind: 'analyze', endpoint: 'qualityUgc' } as JobView);
+      collectAnalysisJobs(ctx, [{ id: 9000 + i, state: 'done', result, kind: 'analyze', endpoint: 'qualityUgc' } as JobView]);
     });
     expect(assets.map((a) => getAssetAnalysis(ctx, a).ugc)).toEqual(
       edges.map((score, i) => expect.objectContaining({ score, class: i + 2, label: ['Poor', 'Normal', 'Good', 'Excellent'][i], runId })),
