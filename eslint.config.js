@@ -16,6 +16,14 @@ export default tseslint.config(
     },
   },
   {
+    // An edit, a write or a run started and never awaited finishes after its caller said "done"
+    // (or fails unseen): every promise in main-side code, tests and the bench is awaited or
+    // explicitly let go with `void`.
+    files: ['src-main/**/*.ts', 'src-preload/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     files: ['src-renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

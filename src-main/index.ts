@@ -133,7 +133,8 @@ async function createWindow(library: LibraryCtx): Promise<void> {
   await win.loadURL(rendererUrl);
 }
 
-app.whenReady().then(async () => {
+// A failure of the start-up is logged by catchProcessErrors (unhandled rejection).
+void app.whenReady().then(async () => {
   const dataDir = resolveDataDir(argValue('--library'));
   setLogFile(join(dataDir, 'logs', 'main.log'));
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {

@@ -19,13 +19,13 @@ export function collectionMethods(ctx: LibraryCtx): CollectionsApi {
       col.deleteCollection(ctx, id);
     },
     async addToCollection({ id, ids }) {
-      return { added: col.addToCollection(ctx, id, ids) };
+      return { added: await col.addToCollection(ctx, id, ids) };
     },
     async removeFromCollection({ id, ids }) {
-      return { removed: col.removeFromCollection(ctx, id, ids) };
+      return { removed: await col.removeFromCollection(ctx, id, ids) };
     },
     async reorderCollection({ id, ids, beforeId }) {
-      col.reorderCollection(ctx, id, ids, beforeId);
+      await col.reorderCollection(ctx, id, ids, beforeId);
     },
   };
 }

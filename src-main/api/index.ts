@@ -144,25 +144,25 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       return facets(ctx);
     },
     async editKeywords({ ids, add, remove }) {
-      editKeywords(ctx, ids, add ?? [], remove ?? []);
+      await editKeywords(ctx, ids, add ?? [], remove ?? []);
     },
     async setKeywords({ id, keywords }) {
-      setKeywords(ctx, id, keywords);
+      await setKeywords(ctx, id, keywords);
     },
     async setCaption({ ids, caption }) {
-      setCaption(ctx, ids, caption);
+      await setCaption(ctx, ids, caption);
     },
     async setTitle({ ids, title }) {
-      setTitle(ctx, ids, title);
+      await setTitle(ctx, ids, title);
     },
     async setRating({ ids, rating }) {
-      setRating(ctx, ids, rating);
+      await setRating(ctx, ids, rating);
     },
     async setLabel({ ids, label }) {
-      setLabel(ctx, ids, label);
+      await setLabel(ctx, ids, label);
     },
     async setRightsFields({ ids, fields }) {
-      setRightsFields(ctx, ids, fields);
+      await setRightsFields(ctx, ids, fields);
     },
     async listPresets() {
       return listPresets(ctx);
@@ -174,10 +174,10 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       deletePreset(ctx, id);
     },
     async applyPreset({ id, ids }) {
-      applyPreset(ctx, id, ids);
+      await applyPreset(ctx, id, ids);
     },
     async undo() {
-      return undo(ctx);
+      return await undo(ctx);
     },
     async listKeywords({ prefix, limit }) {
       return listKeywords(ctx, prefix, limit);

@@ -230,7 +230,7 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
         if (bad !== undefined) throw new ApiError('validation', `“${bad}” is not one of ${p.name}'s categories.`, 'categories');
         if (p.categories && categories.values.length > p.categories.max) throw new ApiError('validation', `${p.name} takes at most ${p.categories.max} categories.`, 'categories');
       }
-      setStockFields(ctx, ids, { editorial, releases, categories });
+      await setStockFields(ctx, ids, { editorial, releases, categories });
     },
     async pickSavePath({ defaultName }) {
       const chosen = opts.pickSavePath ? await opts.pickSavePath(defaultName) : null;

@@ -3,6 +3,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 /** Items handled per turn of the event loop by inSteps (a few milliseconds of catalogue work). */
 export const STEP = 100;
 
+/** Milliseconds of work per turn of the event loop for work whose cost per item varies (turnBudget). */
+export const TURN_MS = 8;
+
 /**
  * Run `each` over `items` a chunk at a time, letting the event loop run between chunks: work
  * over every photo of a large selection never holds the main thread (the window, the media
@@ -13,5 +16,43 @@ export async function inSteps<T>(items: readonly T[], each: (chunk: readonly T[]
   for (let i = 0; i < items.length; i += step) {
     if (i > 0) await nextTurn();
     each(items.slice(i, i + step), i);
+  }
+}
+
+/**
+ * The budget of one turn of the event loop for work whose items cost very different amounts
+ * (a keyword edit writes the keyword store, the index and the full-text table of each photo):
+ * call it once per item done; it says whether another may follow in this turn, at most `step`
+ * items and TURN_MS of time.
+ */
+export function turnBudget(step = STEP): () => boolean {
+  const deadline = performance.now() + TURN_MS;
+  let done = 0;
+  return () => ++done < step && performance.now() < deadline;
+}
+
+/**
+ * Work that must not interleave with other work on the same key (a library): each call starts
+ * when the one before it has ended, whether that one succeeded or failed. Steps of two calls
+ * never mix, so what one reads between its steps is never half of another's write.
+ */
+export function oneAtATime<K extends object>(): <T>(key: K, work: () => Promise<T>) => Promise<T> {
+  const tails = new WeakMap<K, Promise<unknown>>();
+  return (key, work) => {
+    const next = (tails.get(key) ?? Promise.resolve()).then(work);
+    tails.set(key, next.catch(() => undefined));
+    return next;
+  };
+}
+
+/**
+ * Work through `total` items a turn of the event loop at a time: `turn(from, more)` handles
+ * items from `from` while `more()` allows (turnBudget: call it once per item done, at least one
+ * item is always done) and returns where it stopped. One turn may be one transaction.
+ */
+export async function inTurns(total: number, turn: (from: number, more: () => boolean) => number): Promise<void> {
+  for (let from = 0; from < total; ) {
+    if (from > 0) await nextTurn();
+    from = turn(from, turnBudget());
   }
 }

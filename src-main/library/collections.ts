@@ -4,7 +4,7 @@ import type { LibraryCtx } from './context';
 import { collectionRow, collectionRows, descendants, memberIds, notFound, smartQueryOf, type CollectionRow } from './collection-store';
 import { prepared } from './db';
 import { collectionDeletion, collectionUpdate, logLibraryEdit } from './library-undo';
-import { describeCount, editMembership } from './edits';
+import { describeCount, editMembership, inEditLane } from './edits';
 import { collectionSize, searchIds } from './search';
 
 // Collections as Lightroom users know them (issue 16): a photo can be in many manual
@@ -204,49 +204,55 @@ function manual(ctx: LibraryCtx, id: number, doing: string): CollectionRow {
 }
 
 /** Add photos after the collection's last one (those already in it keep their place). */
-export function addToCollection(ctx: LibraryCtx, id: number, ids: readonly number[]): number {
-  const row = manual(ctx, id, 'added');
-  let next = (prepared(ctx.db, 'SELECT coalesce(max(position), 0) FROM collection_assets WHERE collection_id = ?').pluck().get(id) as number) + 1;
-  return editMembership(ctx, id, ids, (old) => (old !== null ? old : next++), (count) => `add ${count} to ${quote(row.name)}`);
+export function addToCollection(ctx: LibraryCtx, id: number, ids: readonly number[]): Promise<number> {
+  return inEditLane(ctx, async () => {
+    const row = manual(ctx, id, 'added');
+    let next = (prepared(ctx.db, 'SELECT coalesce(max(position), 0) FROM collection_assets WHERE collection_id = ?').pluck().get(id) as number) + 1;
+    return editMembership(ctx, id, ids, (old) => (old !== null ? old : next++), (count) => `add ${count} to ${quote(row.name)}`);
+  });
 }
 
 /** Take photos out of a collection; the photos and their files stay as they are. */
-export function removeFromCollection(ctx: LibraryCtx, id: number, ids: readonly number[]): number {
-  const row = manual(ctx, id, 'removed');
-  return editMembership(ctx, id, ids, () => null, (count) => `remove ${count} from ${quote(row.name)}`);
+export function removeFromCollection(ctx: LibraryCtx, id: number, ids: readonly number[]): Promise<number> {
+  return inEditLane(ctx, async () => {
+    const row = manual(ctx, id, 'removed');
+    return editMembership(ctx, id, ids, () => null, (count) => `remove ${count} from ${quote(row.name)}`);
+  });
 }
 
 /** Positions closer than this are renumbered 1..n (REAL halves a gap each time a photo goes between two). */
 const MIN_GAP = 1e-6;
 
 /** The custom order: `ids` (members, in this order) go just before `beforeId`, or to the end when null. */
-export function reorderCollection(ctx: LibraryCtx, id: number, ids: readonly number[], beforeId: number | null): void {
-  const row = manual(ctx, id, 'moved');
-  const all = memberIds(ctx.db, id);
-  const isMember = new Set(all);
-  const moving = [...new Set(ids)].filter((a) => isMember.has(a));
-  if (!moving.length) throw new ApiError('validation', `None of those photos is in ${quote(row.name)}.`, 'ids');
-  const isMoving = new Set(moving);
-  const rest = all.filter((a) => !isMoving.has(a));
-  // Dropped onto one of the moved photos themselves: before the next one that stays.
-  let at = rest.length;
-  if (beforeId !== null) {
-    const from = all.indexOf(beforeId);
-    const stay = from < 0 ? undefined : all.slice(from).find((a) => !isMoving.has(a));
-    if (stay !== undefined) at = rest.indexOf(stay);
-  }
-  const position = new Map(
-    (prepared(ctx.db, 'SELECT asset_id, position FROM collection_assets WHERE collection_id = ?').all(id) as { asset_id: number; position: number }[]).map((r) => [
-      r.asset_id,
-      r.position,
-    ]),
-  );
-  const n = moving.length;
-  const hi = at < rest.length ? position.get(rest[at])! : (at > 0 ? position.get(rest[at - 1])! : 0) + n + 1;
-  const lo = at > 0 ? position.get(rest[at - 1])! : hi - n - 1;
-  const step = (hi - lo) / (n + 1);
-  const place = new Map<number, number>();
-  if (step >= MIN_GAP) moving.forEach((a, i) => place.set(a, lo + step * (i + 1)));
-  else [...rest.slice(0, at), ...moving, ...rest.slice(at)].forEach((a, i) => place.set(a, i + 1));
-  editMembership(ctx, id, [...place.keys()], (old, assetId) => place.get(assetId) ?? old, () => `reorder ${describeCount(ctx, moving)} in ${quote(row.name)}`);
+export function reorderCollection(ctx: LibraryCtx, id: number, ids: readonly number[], beforeId: number | null): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const row = manual(ctx, id, 'moved');
+    const all = memberIds(ctx.db, id);
+    const isMember = new Set(all);
+    const moving = [...new Set(ids)].filter((a) => isMember.has(a));
+    if (!moving.length) throw new ApiError('validation', `None of those photos is in ${quote(row.name)}.`, 'ids');
+    const isMoving = new Set(moving);
+    const rest = all.filter((a) => !isMoving.has(a));
+    // Dropped onto one of the moved photos themselves: before the next one that stays.
+    let at = rest.length;
+    if (beforeId !== null) {
+      const from = all.indexOf(beforeId);
+      const stay = from < 0 ? undefined : all.slice(from).find((a) => !isMoving.has(a));
+      if (stay !== undefined) at = rest.indexOf(stay);
+    }
+    const position = new Map(
+      (prepared(ctx.db, 'SELECT asset_id, position FROM collection_assets WHERE collection_id = ?').all(id) as { asset_id: number; position: number }[]).map((r) => [
+        r.asset_id,
+        r.position,
+      ]),
+    );
+    const n = moving.length;
+    const hi = at < rest.length ? position.get(rest[at])! : (at > 0 ? position.get(rest[at - 1])! : 0) + n + 1;
+    const lo = at > 0 ? position.get(rest[at - 1])! : hi - n - 1;
+    const step = (hi - lo) / (n + 1);
+    const place = new Map<number, number>();
+    if (step >= MIN_GAP) moving.forEach((a, i) => place.set(a, lo + step * (i + 1)));
+    else [...rest.slice(0, at), ...moving, ...rest.slice(at)].forEach((a, i) => place.set(a, i + 1));
+    await editMembership(ctx, id, [...place.keys()], (old, assetId) => place.get(assetId) ?? old, () => `reorder ${describeCount(ctx, moving)} in ${quote(row.name)}`);
+  });
 }

@@ -1,5 +1,8 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ColorLabel, KeywordCount } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
+import { STEP, inSteps, inTurns, oneAtATime, turnBudget } from '../core/steps';
+import { EditLogWriter } from './edit-log-writer';
 import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
 import { membership, setMembership } from './collection-store';
@@ -10,9 +13,14 @@ import { isRenameEdit, undoRename } from './rename';
 import { readStockFields, writeStockField } from './stock-fields';
 import { EXTENDED_FIELDS, cleanExtended, readExtended, writeExtended, type ExtendedField, type ExtendedValues } from './extended-fields';
 
-// Hand edits. Each one is committed to SQLite in ONE transaction before it returns (a person
-// who saw "saved" never loses it), and logged in edits/edit_changes with the value before and
-// after, so undo can put back exactly what was there.
+// Hand edits. Each one is committed to SQLite before it resolves (a person who saw "saved" never
+// loses it), and logged in edits/edit_changes with the value before and after, so undo can put
+// back exactly what was there. A large selection is written a chunk of assets at a time, one
+// transaction per chunk with turns of the event loop between (select-all and add a keyword never
+// freezes the window); the edits of one library run one at a time, undo included, so one edit's
+// chunks never mix with another's. An edit logged meanwhile by other code or another process
+// makes the rest of the chunked edit a new entry of the log: each asset's changes stay in the
+// log's order, so undo stays exact.
 
 /** Stock and rights fields (IPTC Core / XMP), edited like captions. */
 export const RIGHTS_FIELDS = ['headline', 'creator', 'copyright', 'credit', 'city', 'country'] as const;
@@ -60,10 +68,11 @@ function countNoun(ctx: LibraryCtx, ids: number[]): string {
 }
 
 /** De-duplicated ids, each a live asset; otherwise a not_found error before anything is written. */
-function checkIds(ctx: LibraryCtx, ids: readonly number[]): number[] {
+async function checkIds(ctx: LibraryCtx, ids: readonly number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
   const live = prepared(ctx.db, 'SELECT 1 FROM assets WHERE id = ? AND removed_at IS NULL');
-  const missing = unique.filter((id) => !live.get(id));
+  const missing: number[] = [];
+  await inSteps(unique, (chunk) => missing.push(...chunk.filter((id) => !live.get(id))), 10 * STEP);
   if (missing.length) {
     throw new ApiError(
       'not_found',
@@ -74,6 +83,12 @@ function checkIds(ctx: LibraryCtx, ids: readonly number[]): number[] {
   }
   return unique;
 }
+
+/**
+ * Edits (and undo) of one library run one at a time: `work` starts when the edit before it has
+ * ended. Code elsewhere that edits through editMembership runs its reads and the edit in here.
+ */
+export const inEditLane: <T>(ctx: LibraryCtx, work: () => Promise<T>) => Promise<T> = oneAtATime<LibraryCtx>();
 
 /** Write one field of one asset (keywords through the keyword store, the rest directly). */
 const isStockField = (f: Field): f is StockField => (STOCK_FIELDS as readonly string[]).includes(f);
@@ -121,16 +136,24 @@ const same = (a: Value, b: Value): boolean => JSON.stringify(a) === JSON.stringi
  * Assets whose value does not change are not logged; an edit that changes nothing is not
  * logged at all (so undo never "undoes" a no-op).
  */
-function applyEdit(ctx: LibraryCtx, ids: number[], field: Field, next: (old: Value) => Value, description: string): void {
-  applyFields(ctx, ids, [[field, next]], description);
+function applyEdit(ctx: LibraryCtx, ids: number[], field: Field, next: (old: Value) => Value, description: string): Promise<number> {
+  return applyFields(ctx, ids, [[field, next]], description);
 }
 
-/** Several fields at once, as ONE undoable edit (a metadata preset). */
-function applyFields(ctx: LibraryCtx, ids: number[], fields: [Field, (old: Value, assetId: number) => Value][], description: string): number {
-  const changed = new Set<number>();
-  ctx.db.transaction(() => {
+/**
+ * Several fields at once, as ONE undoable edit (a metadata preset), a turn's budget of assets
+ * per transaction (EditLogWriter keeps the log exact whatever runs between them). Returns how
+ * many assets changed. Listeners hear of every asset that changed, also when a later chunk
+ * fails (what was committed stays, and undo reverts it).
+ */
+async function applyFields(ctx: LibraryCtx, ids: number[], fields: [Field, (old: Value, assetId: number) => Value][], description: string): Promise<number> {
+  const log = new EditLogWriter(ctx, description);
+  /** Edit the assets from `from` on while the turn's budget lasts; returns where it stopped. */
+  const chunk = ctx.db.transaction((from: number, more: () => boolean): number => {
     const changes: Change[] = [];
-    for (const assetId of ids) {
+    let i = from;
+    do {
+      const assetId = ids[i++];
       for (const [field, next] of fields) {
         const old = readField(ctx, assetId, field);
         const wanted = next(old, assetId);
@@ -139,32 +162,32 @@ function applyFields(ctx: LibraryCtx, ids: number[], fields: [Field, (old: Value
         if (same(old, stored)) continue;
         changes.push({ assetId, field, old, new: stored });
       }
-    }
-    if (!changes.length) return;
-    const editId = Number(prepared(ctx.db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), description).lastInsertRowid);
-    const log = prepared(ctx.db, 'INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, ?, ?, ?)');
-    for (const c of changes) {
-      log.run(editId, c.assetId, c.field, JSON.stringify(c.old), JSON.stringify(c.new));
-      changed.add(c.assetId);
-    }
-  })();
-  if (changed.size) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...changed] });
-  return changed.size;
+    } while (i < ids.length && more());
+    log.add(changes);
+    return i;
+  });
+  try {
+    await inTurns(ids.length, chunk);
+  } finally {
+    log.announce();
+  }
+  return log.changed.size;
 }
 
 /**
  * Change the membership of live assets in a manual collection as ONE undoable edit, like any
  * other organising edit: `place(old, assetId)` gives an asset's new place in the collection's
- * order (null: out of it). Returns how many assets changed.
+ * order (null: out of it). Returns how many assets changed. Call it inside inEditLane, after
+ * the reads that decided the places.
  */
-export function editMembership(
+export async function editMembership(
   ctx: LibraryCtx,
   collectionId: number,
   ids: readonly number[],
   place: (old: number | null, assetId: number) => number | null,
   description: (count: string) => string,
-): number {
-  const live = checkIds(ctx, ids); // before anything reads the ids: a missing one is "not found"
+): Promise<number> {
+  const live = await checkIds(ctx, ids); // before anything reads the ids: a missing one is "not found"
   return applyFields(ctx, live, [[`collection:${collectionId}`, (old, assetId) => place(old as number | null, assetId)]], description(countNoun(ctx, live)));
 }
 
@@ -181,15 +204,17 @@ export function setRightsFields(
   fields: Partial<Record<RightsField | ExtendedField, string | null>>,
   description?: string,
   addKeywords: readonly string[] = [],
-): void {
-  const live = checkIds(ctx, ids);
-  const entries = rightsEntries(fields);
-  const adding = cleanKeywordList(addKeywords);
-  // Keywords to add (a template's): appended to each asset's own, none removed.
-  if (adding.length) entries.push(['keywords', (old) => cleanKeywordList([...(old as string[]), ...adding])]);
-  if (!entries.length) return;
-  const names = [...RIGHTS_FIELDS, ...EXTENDED_FIELDS].filter((f) => fields[f] !== undefined).join(', ');
-  applyFields(ctx, live, entries, description ?? `set ${names} of ${countNoun(ctx, live)}`);
+): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const live = await checkIds(ctx, ids);
+    const entries = rightsEntries(fields);
+    const adding = cleanKeywordList(addKeywords);
+    // Keywords to add (a template's): appended to each asset's own, none removed.
+    if (adding.length) entries.push(['keywords', (old) => cleanKeywordList([...(old as string[]), ...adding])]);
+    if (!entries.length) return;
+    const names = [...RIGHTS_FIELDS, ...EXTENDED_FIELDS].filter((f) => fields[f] !== undefined).join(', ');
+    await applyFields(ctx, live, entries, description ?? `set ${names} of ${countNoun(ctx, live)}`);
+  });
 }
 
 /** One edit entry per rights column given, and one for all the extended fields given (a blank or null one is cleared). */
@@ -224,59 +249,65 @@ export function setStockFields(
   ctx: LibraryCtx,
   ids: number[],
   fields: { editorial?: boolean; releases?: string[]; categories?: { agency: string; values: string[] } },
-): void {
-  const live = checkIds(ctx, ids);
-  const entries: [Field, (old: Value) => Value][] = [];
-  const what: string[] = [];
-  if (fields.editorial !== undefined) {
-    entries.push(['editorial', () => (fields.editorial ? 1 : 0)]);
-    what.push(fields.editorial ? 'mark as editorial' : 'mark as commercial');
-  }
-  if (fields.releases !== undefined) {
-    const names = [...new Set(fields.releases.map((r) => r.normalize('NFC').trim()).filter(Boolean))];
-    entries.push(['releases', () => names]);
-    what.push(names.length ? `set releases ${quoteList(names)}` : 'clear the releases');
-  }
-  if (fields.categories !== undefined) {
-    const { agency, values } = fields.categories;
-    const prefix = `${agency}:`;
-    const mine = [...new Set(values.map((v) => v.trim()).filter(Boolean))].map((v) => prefix + v);
-    entries.push(['categories', (old) => [...(old as string[]).filter((c) => !c.startsWith(prefix)), ...mine]]);
-    what.push(mine.length ? `set the ${agency} category to ${quoteList(values)}` : `clear the ${agency} category`);
-  }
-  if (!entries.length) return;
-  applyFields(ctx, live, entries, `${what.join(', ')} of ${countNoun(ctx, live)}`);
+): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const live = await checkIds(ctx, ids);
+    const entries: [Field, (old: Value) => Value][] = [];
+    const what: string[] = [];
+    if (fields.editorial !== undefined) {
+      entries.push(['editorial', () => (fields.editorial ? 1 : 0)]);
+      what.push(fields.editorial ? 'mark as editorial' : 'mark as commercial');
+    }
+    if (fields.releases !== undefined) {
+      const names = [...new Set(fields.releases.map((r) => r.normalize('NFC').trim()).filter(Boolean))];
+      entries.push(['releases', () => names]);
+      what.push(names.length ? `set releases ${quoteList(names)}` : 'clear the releases');
+    }
+    if (fields.categories !== undefined) {
+      const { agency, values } = fields.categories;
+      const prefix = `${agency}:`;
+      const mine = [...new Set(values.map((v) => v.trim()).filter(Boolean))].map((v) => prefix + v);
+      entries.push(['categories', (old) => [...(old as string[]).filter((c) => !c.startsWith(prefix)), ...mine]]);
+      what.push(mine.length ? `set the ${agency} category to ${quoteList(values)}` : `clear the ${agency} category`);
+    }
+    if (!entries.length) return;
+    await applyFields(ctx, live, entries, `${what.join(', ')} of ${countNoun(ctx, live)}`);
+  });
 }
 
 const lower = (s: string): string => normalizeKeyword(s).toLocaleLowerCase();
 
-export function editKeywords(ctx: LibraryCtx, ids: number[], add: string[], remove: string[]): void {
-  const live = checkIds(ctx, ids);
-  const adding = cleanKeywordList(add);
-  const removing = new Set(cleanKeywordList(remove).map(lower));
-  const toAdd = adding.filter((k) => !removing.has(lower(k)));
-  if (!toAdd.length && !removing.size) return;
-  const what = countNoun(ctx, live);
-  const parts: string[] = [];
-  if (toAdd.length) parts.push(`add keyword${toAdd.length > 1 ? 's' : ''} ${quoteList(toAdd)}`);
-  if (removing.size) {
-    const removed = cleanKeywordList(remove);
-    parts.push(`remove keyword${removed.length > 1 ? 's' : ''} ${quoteList(removed)}`);
-  }
-  const description = toAdd.length && !removing.size ? `${parts[0]} to ${what}` : !toAdd.length ? `${parts[0]} from ${what}` : `${parts.join(' and ')} on ${what}`;
-  applyEdit(ctx, live, 'keywords', (old) => {
-    // Existing order kept, removals case-insensitive, new keywords appended (de-duplicated
-    // case-insensitively by setAssetKeywords' cleaning: the existing spelling stays).
-    const kept = (old as string[]).filter((k) => !removing.has(lower(k)));
-    return cleanKeywordList([...kept, ...toAdd]);
-  }, description);
+export function editKeywords(ctx: LibraryCtx, ids: number[], add: string[], remove: string[]): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const live = await checkIds(ctx, ids);
+    const adding = cleanKeywordList(add);
+    const removing = new Set(cleanKeywordList(remove).map(lower));
+    const toAdd = adding.filter((k) => !removing.has(lower(k)));
+    if (!toAdd.length && !removing.size) return;
+    const what = countNoun(ctx, live);
+    const parts: string[] = [];
+    if (toAdd.length) parts.push(`add keyword${toAdd.length > 1 ? 's' : ''} ${quoteList(toAdd)}`);
+    if (removing.size) {
+      const removed = cleanKeywordList(remove);
+      parts.push(`remove keyword${removed.length > 1 ? 's' : ''} ${quoteList(removed)}`);
+    }
+    const description = toAdd.length && !removing.size ? `${parts[0]} to ${what}` : !toAdd.length ? `${parts[0]} from ${what}` : `${parts.join(' and ')} on ${what}`;
+    await applyEdit(ctx, live, 'keywords', (old) => {
+      // Existing order kept, removals case-insensitive, new keywords appended (de-duplicated
+      // case-insensitively by setAssetKeywords' cleaning: the existing spelling stays).
+      const kept = (old as string[]).filter((k) => !removing.has(lower(k)));
+      return cleanKeywordList([...kept, ...toAdd]);
+    }, description);
+  });
 }
 
-export function setKeywords(ctx: LibraryCtx, id: number, keywords: string[]): void {
-  const [assetId] = checkIds(ctx, [id]);
-  const list = cleanKeywordList(keywords);
-  const name = (prepared(ctx.db, 'SELECT name FROM assets WHERE id = ?').get(assetId) as { name: string }).name;
-  applyEdit(ctx, [assetId], 'keywords', () => list, `set the keywords of ${quote(name)}`);
+export function setKeywords(ctx: LibraryCtx, id: number, keywords: string[]): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const [assetId] = await checkIds(ctx, [id]);
+    const list = cleanKeywordList(keywords);
+    const name = (prepared(ctx.db, 'SELECT name FROM assets WHERE id = ?').get(assetId) as { name: string }).name;
+    await applyEdit(ctx, [assetId], 'keywords', () => list, `set the keywords of ${quote(name)}`);
+  });
 }
 
 function cleanText(value: string | null): string | null {
@@ -284,28 +315,34 @@ function cleanText(value: string | null): string | null {
   return text ? text : null;
 }
 
-export function setCaption(ctx: LibraryCtx, ids: number[], caption: string | null): void {
-  const live = checkIds(ctx, ids);
-  const text = cleanText(caption);
-  const what = countNoun(ctx, live);
-  applyEdit(ctx, live, 'caption', () => text, text === null ? `clear the caption of ${what}` : `set the caption of ${what}`);
+export function setCaption(ctx: LibraryCtx, ids: number[], caption: string | null): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const live = await checkIds(ctx, ids);
+    const text = cleanText(caption);
+    const what = countNoun(ctx, live);
+    await applyEdit(ctx, live, 'caption', () => text, text === null ? `clear the caption of ${what}` : `set the caption of ${what}`);
+  });
 }
 
-export function setTitle(ctx: LibraryCtx, ids: number[], title: string | null): void {
-  const live = checkIds(ctx, ids);
-  const text = cleanText(title);
-  const what = countNoun(ctx, live);
-  applyEdit(ctx, live, 'title', () => text, text === null ? `clear the title of ${what}` : `set the title of ${what}`);
+export function setTitle(ctx: LibraryCtx, ids: number[], title: string | null): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const live = await checkIds(ctx, ids);
+    const text = cleanText(title);
+    const what = countNoun(ctx, live);
+    await applyEdit(ctx, live, 'title', () => text, text === null ? `clear the title of ${what}` : `set the title of ${what}`);
+  });
 }
 
-export function setRating(ctx: LibraryCtx, ids: number[], rating: number): void {
+export async function setRating(ctx: LibraryCtx, ids: number[], rating: number): Promise<void> {
   if (!Number.isInteger(rating) || rating < 0 || rating > 5) {
     throw new ApiError('validation', 'A rating is a whole number of stars from 0 to 5.', 'rating');
   }
-  const live = checkIds(ctx, ids);
-  const what = countNoun(ctx, live);
-  const description = rating === 0 ? `clear the rating of ${what}` : `rate ${what} ${rating} star${rating === 1 ? '' : 's'}`;
-  applyEdit(ctx, live, 'rating', () => rating, description);
+  return inEditLane(ctx, async () => {
+    const live = await checkIds(ctx, ids);
+    const what = countNoun(ctx, live);
+    const description = rating === 0 ? `clear the rating of ${what}` : `rate ${what} ${rating} star${rating === 1 ? '' : 's'}`;
+    await applyEdit(ctx, live, 'rating', () => rating, description);
+  });
 }
 
 /**
@@ -313,25 +350,44 @@ export function setRating(ctx: LibraryCtx, ids: number[], rating: number): void 
  * stores Lightroom's name ('Red'), which is what the file gets as xmp:Label; an asset that
  * already has that label in another spelling ('red') keeps its spelling.
  */
-export function setLabel(ctx: LibraryCtx, ids: number[], label: ColorLabel | null): void {
-  const live = checkIds(ctx, ids);
-  const what = countNoun(ctx, live);
-  const name = label === null ? null : LABEL_NAMES[label];
-  applyEdit(
-    ctx,
-    live,
-    'label',
-    (old) => (label !== null && labelOf(old as string | null) === label ? old : name),
-    label === null ? `clear the colour label of ${what}` : `label ${what} ${label}`,
-  );
+export function setLabel(ctx: LibraryCtx, ids: number[], label: ColorLabel | null): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const live = await checkIds(ctx, ids);
+    const what = countNoun(ctx, live);
+    const name = label === null ? null : LABEL_NAMES[label];
+    await applyEdit(
+      ctx,
+      live,
+      'label',
+      (old) => (label !== null && labelOf(old as string | null) === label ? old : name),
+      label === null ? `clear the colour label of ${what}` : `label ${what} ${label}`,
+    );
+  });
 }
 
-/** Revert the most recent edit not yet undone; returns "Undo: <what it was>", or null. */
-export function undo(ctx: LibraryCtx): string | null {
-  const latest = prepared(ctx.db, 'SELECT id, description FROM edits WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as
-    | { id: number; description: string }
-    | undefined;
-  if (latest && isRenameEdit(ctx, latest.id)) {
+/**
+ * Revert the most recent edit not yet undone; returns "Undo: <what it was>", or null. Its
+ * changes are put back a chunk at a time, first to last; it is marked undone with the last
+ * chunk. An edit logged meanwhile by other code or another process stops the undo where it is
+ * (what was put back stays; undo again finishes it once the newer edit is undone).
+ */
+export function undo(ctx: LibraryCtx): Promise<string | null> {
+  return inEditLane(ctx, () => undoNow(ctx));
+}
+
+interface LoggedEdit {
+  id: number;
+  description: string;
+  library_undo: string | null;
+}
+
+const newestEdit = (ctx: LibraryCtx): LoggedEdit | undefined =>
+  prepared(ctx.db, 'SELECT id, description, library_undo FROM edits WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as LoggedEdit | undefined;
+
+async function undoNow(ctx: LibraryCtx): Promise<string | null> {
+  const latest = newestEdit(ctx);
+  if (!latest) return null;
+  if (isRenameEdit(ctx, latest.id)) {
     // A rename is undone by moving the files back (journaled like the rename itself).
     const r = undoRename(ctx, latest.id);
     if (r.failed.length) {
@@ -342,28 +398,50 @@ export function undo(ctx: LibraryCtx): string | null {
   }
   const assetIds: number[] = [];
   let libraryChanged = false;
-  const description = ctx.db.transaction((): string | null => {
-    const edit = prepared(ctx.db, 'SELECT id, description, library_undo FROM edits WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as
-      | { id: number; description: string; library_undo: string | null }
-      | undefined;
-    if (!edit) return null;
-    // The library first (a deleted collection back before its memberships are touched).
-    libraryChanged = undoLibraryChanges(ctx, edit.library_undo);
-    const changes = prepared(ctx.db, 'SELECT asset_id, field, old_value FROM edit_changes WHERE edit_id = ? ORDER BY rowid').all(edit.id) as {
-      asset_id: number;
-      field: Field;
-      old_value: string;
-    }[];
-    for (const c of changes) {
-      writeField(ctx, c.asset_id, c.field, JSON.parse(c.old_value) as Value);
-      assetIds.push(c.asset_id);
+  let after = 0; // the rowid of the last change put back
+  const PAGE = 20;
+  let state: 'going' | 'done' | 'overtaken' = 'going';
+  const page = prepared(ctx.db, 'SELECT rowid, asset_id, field, old_value FROM edit_changes WHERE edit_id = ? AND rowid > ? ORDER BY rowid LIMIT ?');
+  /** Put changes back while the turn's budget lasts. */
+  const chunk = ctx.db.transaction((more: () => boolean) => {
+    if (newestEdit(ctx)?.id !== latest.id) {
+      state = 'overtaken';
+      return;
     }
-    prepared(ctx.db, 'UPDATE edits SET undone = 1 WHERE id = ?').run(edit.id);
-    return `Undo: ${edit.description}`;
-  })();
-  if (assetIds.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds });
-  else if (libraryChanged) ctx.events.emit('libraryChanged', { reason: 'edit' });
-  return description;
+    // The library first (a deleted collection back before its memberships are touched).
+    if (first) libraryChanged = undoLibraryChanges(ctx, latest.library_undo);
+    for (;;) {
+      const changes = page.all(latest.id, after, PAGE) as { rowid: number; asset_id: number; field: Field; old_value: string }[];
+      for (const c of changes) {
+        writeField(ctx, c.asset_id, c.field, JSON.parse(c.old_value) as Value);
+        assetIds.push(c.asset_id);
+        after = c.rowid;
+        if (!more()) return;
+      }
+      if (changes.length < PAGE) {
+        prepared(ctx.db, 'UPDATE edits SET undone = 1 WHERE id = ?').run(latest.id);
+        state = 'done';
+        return;
+      }
+    }
+  });
+  let first = true;
+  try {
+    for (; state === 'going'; first = false) {
+      if (!first) await nextTurn();
+      chunk(turnBudget());
+    }
+  } finally {
+    if (assetIds.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds });
+    else if (libraryChanged) ctx.events.emit('libraryChanged', { reason: 'edit' });
+  }
+  if (state === 'overtaken') {
+    throw new ApiError(
+      'conflict',
+      `Undo of “${latest.description}” stopped after ${assetIds.length} change(s): another edit was saved meanwhile. Undo again to undo that edit, then this one.`,
+    );
+  }
+  return `Undo: ${latest.description}`;
 }
 
 /** Keywords in use on live assets, most used first; `prefix` matches case-insensitively (autocomplete). */

@@ -1,5 +1,5 @@
 import type { ExtendedRightsFields } from '../../src-preload/contract';
-import type { Db } from './db';
+import { prepared, type Db } from './db';
 
 // The IPTC Core / Extension fields beyond the six rights columns that a metadata template
 // sets (creator contact info, usage terms, rights URL, instructions, source, location created
@@ -38,12 +38,12 @@ export function parseExtended(json: string | null): ExtendedValues {
 export const extendedJson = (v: ExtendedValues): string | null => (Object.keys(v).length ? JSON.stringify(cleanExtended(v)) : null);
 
 export function readExtended(db: Db, assetId: number): ExtendedValues {
-  const row = db.prepare<[number], { iptc_extended: string | null }>('SELECT iptc_extended FROM assets WHERE id = ?').get(assetId);
+  const row = prepared(db, 'SELECT iptc_extended FROM assets WHERE id = ?').get(assetId) as { iptc_extended: string | null } | undefined;
   return parseExtended(row?.iptc_extended ?? null);
 }
 
 export function writeExtended(db: Db, assetId: number, v: ExtendedValues): void {
-  db.prepare('UPDATE assets SET iptc_extended = ? WHERE id = ?').run(extendedJson(v), assetId);
+  prepared(db, 'UPDATE assets SET iptc_extended = ? WHERE id = ?').run(extendedJson(v), assetId);
 }
 
 /** Every field, null where the asset has none (the inspector's view). */

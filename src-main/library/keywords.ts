@@ -1,4 +1,4 @@
-import type { Db } from './db';
+import { prepared, type Db } from './db';
 
 // Keyword hygiene shared by every writer (indexing, hand edits, later AI runs):
 // Unicode NFC, trimmed, inner whitespace collapsed, case-insensitive de-duplication,
@@ -29,12 +29,12 @@ export function cleanKeywordList(raw: readonly string[]): string[] {
  */
 export function setAssetKeywords(db: Db, assetId: number, names: readonly string[]): string[] {
   const list = cleanKeywordList(names);
-  const find = db.prepare<[string], { id: number; name: string }>('SELECT id, name FROM keywords WHERE name = ?');
-  const insert = db.prepare<[string]>('INSERT INTO keywords (name) VALUES (?)');
+  const find = prepared(db, 'SELECT id, name FROM keywords WHERE name = ?');
+  const insert = prepared(db, 'INSERT INTO keywords (name) VALUES (?)');
   const stored: string[] = [];
   const ids: number[] = [];
   for (const name of list) {
-    let row = find.get(name);
+    let row = find.get(name) as { id: number; name: string } | undefined;
     if (!row) {
       const info = insert.run(name);
       row = { id: Number(info.lastInsertRowid), name };
@@ -42,15 +42,15 @@ export function setAssetKeywords(db: Db, assetId: number, names: readonly string
     ids.push(row.id);
     stored.push(row.name);
   }
-  db.prepare('DELETE FROM asset_keywords WHERE asset_id = ?').run(assetId);
-  const link = db.prepare('INSERT INTO asset_keywords (asset_id, keyword_id, position) VALUES (?, ?, ?)');
+  prepared(db, 'DELETE FROM asset_keywords WHERE asset_id = ?').run(assetId);
+  const link = prepared(db, 'INSERT INTO asset_keywords (asset_id, keyword_id, position) VALUES (?, ?, ?)');
   ids.forEach((id, i) => link.run(assetId, id, i));
-  db.prepare('UPDATE assets SET keywords_text = ?, keyword_count = ? WHERE id = ?').run(stored.join('\n'), stored.length, assetId);
+  prepared(db, 'UPDATE assets SET keywords_text = ?, keyword_count = ? WHERE id = ?').run(stored.join('\n'), stored.length, assetId);
   return stored;
 }
 
 export function getAssetKeywords(db: Db, assetId: number): string[] {
-  const row = db.prepare<[number], { keywords_text: string }>('SELECT keywords_text FROM assets WHERE id = ?').get(assetId);
+  const row = prepared(db, 'SELECT keywords_text FROM assets WHERE id = ?').get(assetId) as { keywords_text: string } | undefined;
   return row && row.keywords_text ? row.keywords_text.split('\n') : [];
 }
 

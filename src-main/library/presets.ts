@@ -61,9 +61,9 @@ export function deletePreset(ctx: LibraryCtx, id: number): void {
  * Put the template's fields on the assets and add its keywords, as ONE undoable edit (fields
  * the template leaves out are kept; keywords are only added).
  */
-export function applyPreset(ctx: LibraryCtx, id: number, assetIds: number[]): void {
+export async function applyPreset(ctx: LibraryCtx, id: number, assetIds: number[]): Promise<void> {
   const preset = listPresets(ctx).find((p) => p.id === id);
   if (!preset) throw new ApiError('not_found', 'That preset no longer exists.');
   const n = assetIds.length;
-  setRightsFields(ctx, assetIds, preset.fields, `apply the preset “${preset.name}” to ${n} item${n === 1 ? '' : 's'}`, preset.keywords);
+  return setRightsFields(ctx, assetIds, preset.fields, `apply the preset “${preset.name}” to ${n} item${n === 1 ? '' : 's'}`, preset.keywords);
 }

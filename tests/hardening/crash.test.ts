@@ -375,7 +375,7 @@ describe.concurrent('kill -9 at random moments', () => {
       const r = renameAssets(ctx2, { assetIds: ids, template: 'final-{seq:3}' });
       expect(r.failed).toEqual([]);
       expect(readdirSync(folder).filter((n) => !n.startsWith('final-'))).toEqual([]);
-      expect(undo(ctx2)).toContain('Undo: rename');
+      expect(await undo(ctx2)).toContain('Undo: rename');
       expect(readdirSync(folder).filter((n) => n.startsWith('final-'))).toEqual([]);
     } finally {
       ctx2.db.close();

@@ -195,9 +195,9 @@ describe('quality runs', () => {
     expect(r.description).toMatch(/^reject 1 photo scoring below 70%/);
     expect(searchIds(ctx, { flag: 'reject' })).toEqual([ids['blue-flat.jpg']]);
     expect(searchIds(ctx, { flag: 'unflagged', minQuality: 0 }).sort()).toEqual([ids['blue-sharp.jpg'], ids['red-sharp.jpg']].sort());
-    expect(undo(ctx)).toMatch(/^Undo: reject 1 photo/);
+    expect(await undo(ctx)).toMatch(/^Undo: reject 1 photo/);
     expect(searchIds(ctx, { flag: 'pick' })).toEqual([ids['blue-flat.jpg']]);
-    expect(undo(ctx)).toMatch(/^Undo: pick 1 photo/);
+    expect(await undo(ctx)).toMatch(/^Undo: pick 1 photo/);
     expect(searchIds(ctx, { flag: 'pick' })).toEqual([]);
   });
 });

@@ -85,7 +85,7 @@ describe('caption runs', () => {
     expect(await previewCaptionRun(ctx, queue, { assetIds: ids }, { length: 'normal' })).toMatchObject({ billable: 2 });
   });
 
-  it('are edited, accepted as caption or title through the undoable edit log, or rejected', () => {
+  it('are edited, accepted as caption or title through the undoable edit log, or rejected', async () => {
     const [first] = pendingCaptionIds(ctx, [ids[0]]);
     editCaptionSuggestion(ctx, first, '  Calm  blue water ');
     expect(acceptCaptions(ctx, [first])).toEqual([ids[0]]);
@@ -94,9 +94,9 @@ describe('caption runs', () => {
     expect(review.captions.find((c) => c.id === first)).toMatchObject({ state: 'accepted', acceptedAs: 'caption', raw: expect.not.stringMatching(/^Calm/) });
     // The other suggestion of that photo is settled: it has its caption.
     expect(review.captions.filter((c) => c.state === 'pending')).toEqual([]);
-    expect(undo(ctx)).toBe('Undo: accept the suggested caption of 1 photo');
+    expect(await undo(ctx)).toBe('Undo: accept the suggested caption of 1 photo');
     expect(fields(ids[0]).caption).toBeNull();
-    setCaption(ctx, [ids[0]], 'Calm blue water');
+    await setCaption(ctx, [ids[0]], 'Calm blue water');
 
     const [second] = pendingCaptionIds(ctx, [ids[1]]);
     acceptCaptions(ctx, [second], { as: 'title' });
@@ -104,9 +104,9 @@ describe('caption runs', () => {
     expect(rejectCaptions(ctx, [second])).toBe(0);
   });
 
-  it('warn about agency limits: Adobe titles up to 70 characters, Shutterstock descriptions up to 200', () => {
-    setTitle(ctx, [ids[1]], 'A very long title that goes on and on about the sea, the sky and the light');
-    setCaption(ctx, [ids[1]], 'word '.repeat(45).trim());
+  it('warn about agency limits: Adobe titles up to 70 characters, Shutterstock descriptions up to 200', async () => {
+    await setTitle(ctx, [ids[1]], 'A very long title that goes on and on about the sea, the sky and the light');
+    await setCaption(ctx, [ids[1]], 'word '.repeat(45).trim());
     const warnings = getAssetReview(ctx, ids[1]).textWarnings;
     expect(warnings.map((w) => w.message)).toEqual([
       'The title has 74 characters; Adobe Stock allows 70 for a title: shorten it by 4.',
@@ -120,7 +120,7 @@ describe('caption runs', () => {
     const before = [fields(ids[0]), fields(ids[1])];
     acceptCaptions(ctx, pendingCaptionIds(ctx, [ids[0], ids[1]], { runIds: [r.runId] }));
     expect(fields(ids[0]).caption).not.toBe(before[0].caption);
-    setCaption(ctx, [ids[1]], 'My own words');
+    await setCaption(ctx, [ids[1]], 'My own words');
     const res = revertRun(ctx, r.runId);
     expect(res.captionsRestored).toBe(1);
     expect(fields(ids[0]).caption).toBe(before[0].caption);

@@ -27,8 +27,8 @@ beforeEach(() => {
 });
 
 describe('keyword edits', () => {
-  it('append new keywords, keep existing order, remove case-insensitively, library casing wins', () => {
-    editKeywords(ctx, ids.slice(0, 3), ['cat', 'Beach', ' beach '], ['SKY']);
+  it('append new keywords, keep existing order, remove case-insensitively, library casing wins', async () => {
+    await editKeywords(ctx, ids.slice(0, 3), ['cat', 'Beach', ' beach '], ['SKY']);
     expect(kw(ids[0])).toEqual(['Cat', 'Beach']);
     expect(kw(ids[1])).toEqual(['dog', 'Cat', 'Beach']);
     expect(kw(ids[2])).toEqual(['Cat', 'Beach']);
@@ -36,75 +36,75 @@ describe('keyword edits', () => {
     expect(events).toEqual([{ reason: 'edit', assetIds: ids.slice(0, 3) }]);
   });
 
-  it('are committed before returning: another connection sees them', () => {
-    editKeywords(ctx, [ids[2]], ['tree'], []);
+  it('are committed before returning: another connection sees them', async () => {
+    await editKeywords(ctx, [ids[2]], ['tree'], []);
     const other = openLibrary(ctx.paths.dataDir);
     expect(other.db.prepare('SELECT keywords_text FROM assets WHERE id = ?').pluck().get(ids[2])).toBe('tree');
     other.db.close();
   });
 
-  it('set one asset’s list in order, NFC-normalised and de-duplicated', () => {
-    setKeywords(ctx, ids[0], ['Zebra', 'Cafe\u0301', 'café', 'zebra']);
+  it('set one asset’s list in order, NFC-normalised and de-duplicated', async () => {
+    await setKeywords(ctx, ids[0], ['Zebra', 'Cafe\u0301', 'café', 'zebra']);
     expect(kw(ids[0])).toEqual(['Zebra', 'Café']);
   });
 
-  it('reject unknown or removed ids before writing anything', () => {
-    expect(() => editKeywords(ctx, [ids[0], 999], ['x'], [])).toThrow(expect.objectContaining({ kind: 'not_found' }));
-    expect(() => setCaption(ctx, [ids[3]], 'x')).toThrow(expect.objectContaining({ kind: 'not_found' }));
+  it('reject unknown or removed ids before writing anything', async () => {
+    await expect(editKeywords(ctx, [ids[0], 999], ['x'], [])).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
+    await expect(setCaption(ctx, [ids[3]], 'x')).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
     expect(kw(ids[0])).toEqual(['Sky', 'Cat']);
   });
 });
 
 describe('caption, title, rating', () => {
-  it('set and clear, trimmed', () => {
-    setCaption(ctx, [ids[0], ids[1]], '  A cat on a roof ');
-    setTitle(ctx, [ids[0]], 'Roof');
-    setRating(ctx, [ids[0]], 5);
+  it('set and clear, trimmed', async () => {
+    await setCaption(ctx, [ids[0], ids[1]], '  A cat on a roof ');
+    await setTitle(ctx, [ids[0]], 'Roof');
+    await setRating(ctx, [ids[0]], 5);
     expect(getAssetDetail(ctx, ids[0])).toMatchObject({ caption: 'A cat on a roof', title: 'Roof', rating: 5 });
-    setCaption(ctx, [ids[0]], '   ');
+    await setCaption(ctx, [ids[0]], '   ');
     expect(getAssetDetail(ctx, ids[0]).caption).toBeNull();
   });
 
-  it('rejects a rating outside 0..5 as a validation error on the rating field', () => {
+  it('rejects a rating outside 0..5 as a validation error on the rating field', async () => {
     for (const bad of [-1, 6, 2.5, Number.NaN]) {
-      expect(() => setRating(ctx, [ids[0]], bad)).toThrow(expect.objectContaining({ kind: 'validation', field: 'rating' }));
+      await expect(setRating(ctx, [ids[0]], bad)).rejects.toThrow(expect.objectContaining({ kind: 'validation', field: 'rating' }));
     }
   });
 });
 
 describe('undo', () => {
-  it('reverts the most recent edit exactly and describes it', () => {
-    editKeywords(ctx, ids.slice(0, 3), ['cat'], []);
-    setRating(ctx, [ids[1]], 3);
-    expect(undo(ctx)).toBe('Undo: rate 1 photo 3 stars');
+  it('reverts the most recent edit exactly and describes it', async () => {
+    await editKeywords(ctx, ids.slice(0, 3), ['cat'], []);
+    await setRating(ctx, [ids[1]], 3);
+    expect(await undo(ctx)).toBe('Undo: rate 1 photo 3 stars');
     expect(getAssetDetail(ctx, ids[1]).rating).toBe(0);
-    expect(undo(ctx)).toBe('Undo: add keyword “cat” to 3 photos');
+    expect(await undo(ctx)).toBe('Undo: add keyword “cat” to 3 photos');
     expect(kw(ids[0])).toEqual(['Sky', 'Cat']);
     expect(kw(ids[1])).toEqual(['dog']);
     expect(kw(ids[2])).toEqual([]);
-    expect(undo(ctx)).toBeNull();
+    expect(await undo(ctx)).toBeNull();
   });
 
-  it('restores captions, titles and keyword order', () => {
-    setCaption(ctx, [ids[0]], 'first');
-    setCaption(ctx, [ids[0]], 'second');
-    setKeywords(ctx, ids[0], ['Cat', 'Sky']);
-    expect(undo(ctx)).toBe('Undo: set the keywords of “a.jpg”');
+  it('restores captions, titles and keyword order', async () => {
+    await setCaption(ctx, [ids[0]], 'first');
+    await setCaption(ctx, [ids[0]], 'second');
+    await setKeywords(ctx, ids[0], ['Cat', 'Sky']);
+    expect(await undo(ctx)).toBe('Undo: set the keywords of “a.jpg”');
     expect(kw(ids[0])).toEqual(['Sky', 'Cat']);
-    expect(undo(ctx)).toBe('Undo: set the caption of 1 photo');
+    expect(await undo(ctx)).toBe('Undo: set the caption of 1 photo');
     expect(getAssetDetail(ctx, ids[0]).caption).toBe('first');
   });
 
-  it('does not log edits that change nothing', () => {
-    setRating(ctx, [ids[0]], 0);
-    editKeywords(ctx, [ids[0]], ['sky'], []);
-    expect(undo(ctx)).toBeNull();
+  it('does not log edits that change nothing', async () => {
+    await setRating(ctx, [ids[0]], 0);
+    await editKeywords(ctx, [ids[0]], ['sky'], []);
+    expect(await undo(ctx)).toBeNull();
   });
 });
 
 describe('listKeywords', () => {
-  it('counts live assets only, most used first, prefix case-insensitive', () => {
-    editKeywords(ctx, [ids[1], ids[2]], ['Cat'], []);
+  it('counts live assets only, most used first, prefix case-insensitive', async () => {
+    await editKeywords(ctx, [ids[1], ids[2]], ['Cat'], []);
     expect(listKeywords(ctx)).toEqual([
       { name: 'Cat', count: 3 },
       { name: 'dog', count: 1 },
@@ -113,7 +113,7 @@ describe('listKeywords', () => {
     expect(listKeywords(ctx, 'c')).toEqual([{ name: 'Cat', count: 3 }]);
     expect(listKeywords(ctx, '%')).toEqual([]);
     expect(listKeywords(ctx, undefined, 1)).toHaveLength(1);
-    setKeywords(ctx, ids[2], ['Éclair']);
+    await setKeywords(ctx, ids[2], ['Éclair']);
     expect(listKeywords(ctx, 'éc')).toEqual([{ name: 'Éclair', count: 1 }]);
   });
 });

@@ -47,8 +47,8 @@ describe('external changes picked up by the rescan', () => {
     expect(getSyncState(ctx, id).status).toBe('in_sync');
 
     // The user edits in Tagsmith: a keyword and a title.
-    editKeywords(ctx, [id], ['evening'], []);
-    setTitle(ctx, [id], 'Harbour at dusk');
+    await editKeywords(ctx, [id], ['evening'], []);
+    await setTitle(ctx, [id], 'Harbour at dusk');
     // Meanwhile another program removes "boats", adds "sea", rewrites the caption and rates 4.
     await otherProgramWrites(file, { keywords: ['harbour', 'sea'], caption: 'Fishing boats at rest', title: null, rating: 4, creator: 'Ana Silva', copyright: '© 2026 Ana Silva', city: 'Lisboa' }, 5);
 
@@ -63,7 +63,7 @@ describe('external changes picked up by the rescan', () => {
     expect(getSyncState(ctx, id).conflicts).toEqual([]);
 
     // Both sides change the caption differently: the library keeps its value and the user is told.
-    setCaption(ctx, [id], 'Caption written in Tagsmith');
+    await setCaption(ctx, [id], 'Caption written in Tagsmith');
     await otherProgramWrites(file, { keywords: ['harbour', 'sea'], caption: 'Caption from the other program', title: null, rating: 4 }, 10);
     await scanFolder(ctx, folder.id);
     expect(getAssetDetail(ctx, id).caption).toBe('Caption written in Tagsmith');

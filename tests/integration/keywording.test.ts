@@ -147,7 +147,7 @@ describe('keyword runs', () => {
   });
 
   it('casing by language (issue 15): German nouns keep their capitals (ALL CAPS cleaned), English is lower case; the library\'s spelling wins', async () => {
-    editKeywords(ctx, [ids[4]], ['wald'], []); // the library already spells this word its own way
+    await editKeywords(ctx, [ids[4]], ['wald'], []); // the library already spells this word its own way
     const de = await run([ids[1]], { lang: 'de' });
     const en = await run([ids[1]], { lang: 'en' });
     const words = (runId: number) => getAssetReview(ctx, ids[1], { runId }).suggestions.map((s) => s.keyword);
@@ -209,7 +209,7 @@ describe('keyword runs', () => {
     // Reorder, then undo the move.
     const now = kw(ids[0]);
     expect(moveKeyword(ctx, ids[0], 3, 0)).toEqual([now[3], ...now.slice(0, 3), ...now.slice(4)]);
-    expect(undo(ctx)).toMatch(/^Undo: move keyword/);
+    expect(await undo(ctx)).toMatch(/^Undo: move keyword/);
     expect(kw(ids[0])).toEqual(now);
     expect(getRun(ctx, r.runId)!.suggestions.accepted).toBeGreaterThanOrEqual(4);
   });
@@ -218,7 +218,7 @@ describe('keyword runs', () => {
     await run([ids[3]]);
     const [first, second, third] = getAssetReview(ctx, ids[3]).suggestions;
     // The library already spells the first word its own way.
-    editKeywords(ctx, [ids[4]], [first.keyword.toUpperCase()], []);
+    await editKeywords(ctx, [ids[4]], [first.keyword.toUpperCase()], []);
     setKeywordSettings(ctx, { exclude: [second.keyword.toUpperCase()], required: ['Stock Photo'] });
     expect(getAssetReview(ctx, ids[3]).suggestions[1].excluded).toBe(true);
     const res = acceptAbove(ctx, [ids[3]], third.score);
@@ -255,11 +255,11 @@ describe('keyword runs', () => {
     const a = kw(ids[0]);
     const b = kw(ids[1]);
     // Later, by hand: remove an accepted keyword, add one of their own, rate the photo.
-    editKeywords(ctx, [ids[0]], ['later'], [a[2]]);
-    setRating(ctx, [ids[0]], 4);
+    await editKeywords(ctx, [ids[0]], ['later'], [a[2]]);
+    await setRating(ctx, [ids[0]], 4);
     // On the other photo: remove an accepted keyword and add it back by hand: now it is the user's.
-    editKeywords(ctx, [ids[1]], [], [b[0]]);
-    editKeywords(ctx, [ids[1]], [b[0]], []);
+    await editKeywords(ctx, [ids[1]], [], [b[0]]);
+    await editKeywords(ctx, [ids[1]], [b[0]], []);
     // A later run accepted on the same photo is not part of the revert.
     const other = await run([ids[0]], { lang: 'fr' });
     acceptAbove(ctx, [ids[0]], 0.3, { runIds: [other.runId] });
@@ -282,7 +282,7 @@ describe('keyword runs', () => {
     expect(getRun(ctx, r.runId)!.status).toBe('reverted');
     expect(getAssetReview(ctx, ids[0]).suggestions.every((s) => s.runId === other.runId)).toBe(true);
     // The revert is itself one undoable edit.
-    expect(undo(ctx)).toMatch(/^Undo: revert the AI keywords/);
+    expect(await undo(ctx)).toMatch(/^Undo: revert the AI keywords/);
     expect(kw(ids[1])).toEqual(b.slice(1).length ? [...b.slice(1), b[0]] : [b[0]]);
     // Reverting twice does nothing more.
     expect(revertRun(ctx, r.runId).assetIds).toEqual([]);
@@ -322,9 +322,9 @@ describe('keyword runs', () => {
 });
 
 describe('library vocabulary', () => {
-  beforeEach(() => {
-    editKeywords(ctx, [ids[0], ids[1]], ['kitty', 'Animals|Cat'], []);
-    editKeywords(ctx, [ids[2]], ['cat', 'Animals|Dog'], []);
+  beforeEach(async () => {
+    await editKeywords(ctx, [ids[0], ids[1]], ['kitty', 'Animals|Cat'], []);
+    await editKeywords(ctx, [ids[2]], ['cat', 'Animals|Dog'], []);
   });
 
   it('lists keywords with counts and hierarchy levels', () => {
@@ -333,20 +333,20 @@ describe('library vocabulary', () => {
     expect(list.find((k) => k.name === 'kitty')!.count).toBe(2);
   });
 
-  it('renames across assets, children of a hierarchy included, as one undoable edit', () => {
+  it('renames across assets, children of a hierarchy included, as one undoable edit', async () => {
     const r = renameKeyword(ctx, 'Animals', 'Fauna');
     expect(r.assetIds.sort()).toEqual([ids[0], ids[1], ids[2]].sort());
     expect(kw(ids[0])).toEqual(['mine', 'kitty', 'Fauna|Cat']);
     expect(kw(ids[2])).toEqual(['cat', 'Fauna|Dog']);
-    expect(undo(ctx)).toBe('Undo: rename keyword “Animals” to “Fauna” on 3 photos');
+    expect(await undo(ctx)).toBe('Undo: rename keyword “Animals” to “Fauna” on 3 photos');
     expect(kw(ids[2])).toEqual(['cat', 'Animals|Dog']);
     // A change of casing only is a rename too.
     renameKeyword(ctx, 'kitty', 'Kitty');
     expect(kw(ids[1])).toEqual(['Kitty', 'Animals|Cat']);
   });
 
-  it('merges one keyword into another (each asset keeps one, in the first place) and deletes across assets', () => {
-    editKeywords(ctx, [ids[1]], ['cat'], []);
+  it('merges one keyword into another (each asset keeps one, in the first place) and deletes across assets', async () => {
+    await editKeywords(ctx, [ids[1]], ['cat'], []);
     const m = mergeKeywords(ctx, ['kitty'], 'cat');
     expect(m.description).toBe('merge keyword “kitty” into “cat” on 3 photos');
     expect(kw(ids[0])).toEqual(['mine', 'cat', 'Animals|Cat']);
@@ -355,7 +355,7 @@ describe('library vocabulary', () => {
     const d = deleteKeyword(ctx, 'animals');
     expect(d.assetIds.length).toBe(3);
     expect(kw(ids[2])).toEqual(['cat']);
-    expect(undo(ctx)).toMatch(/^Undo: delete keyword “animals”/);
+    expect(await undo(ctx)).toMatch(/^Undo: delete keyword “animals”/);
     expect(kw(ids[2])).toEqual(['cat', 'Animals|Dog']);
   });
 });

@@ -81,13 +81,13 @@ describe('metadata templates', () => {
   let ctx: LibraryCtx;
   const ids = (): number[] => ['a.jpg', 'b.jpg'].map((n) => findAssetByPath(ctx, p(n))!);
 
-  it('applies every IPTC Core / Extension field and its keywords to a selection as one undoable step', () => {
+  it('applies every IPTC Core / Extension field and its keywords to a selection as one undoable step', async () => {
     ctx = openLibrary(library);
     const saved = savePreset(ctx, 'Lisbon 2026', TEMPLATE, ['Lisbon', 'Places|Portugal|Lisbon']);
     expect(saved.fields).toEqual(TEMPLATE);
     expect(listPresets(ctx).map((t) => [t.name, t.keywords])).toEqual([['Lisbon 2026', ['Lisbon', 'Places|Portugal|Lisbon']]]);
 
-    applyPreset(ctx, saved.id, ids());
+    await applyPreset(ctx, saved.id, ids());
     for (const id of ids()) {
       const a = getAsset(ctx, id);
       expect(a.rights).toMatchObject(TEMPLATE);
@@ -97,13 +97,13 @@ describe('metadata templates', () => {
     expect(getAsset(ctx, ids()[0]).keywords).toEqual(['tram', 'Lisbon', 'Places|Portugal|Lisbon']);
 
     // One undo takes all of it back off both photos.
-    expect(undo(ctx)).toBe('Undo: apply the preset “Lisbon 2026” to 2 items');
+    expect(await undo(ctx)).toBe('Undo: apply the preset “Lisbon 2026” to 2 items');
     for (const id of ids()) {
       expect(getAsset(ctx, id).rights.usageTerms).toBeNull();
       expect(getAsset(ctx, id).rights.creator).toBeNull();
       expect(getAsset(ctx, id).keywords).not.toContain('Lisbon');
     }
-    applyPreset(ctx, saved.id, ids());
+    await applyPreset(ctx, saved.id, ids());
     ctx.db.close();
   });
 
@@ -175,9 +175,9 @@ describe('metadata templates', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ written: 0, inSync: 2, failed: 0 });
   });
 
-  it('an undo after writing is a pending write that clears the template fields from the file again', () => {
+  it('an undo after writing is a pending write that clears the template fields from the file again', async () => {
     const c = openLibrary(library);
-    expect(undo(c)).toBe('Undo: apply the preset “Lisbon 2026” to 2 items');
+    expect(await undo(c)).toBe('Undo: apply the preset “Lisbon 2026” to 2 items');
     const id = findAssetByPath(c, p('b.jpg'))!;
     expect(getSyncState(c, id).status).toBe('unsaved');
     c.db.close();

@@ -129,7 +129,7 @@ export const command: Command = {
       case 'add': {
         const { name, ids } = pathsOf(ctx, sub, rest);
         const c = collectionByName(ctx, name);
-        const added = addToCollection(ctx, c.id, ids);
+        const added = await addToCollection(ctx, c.id, ids);
         const after = collectionByName(ctx, name);
         out.result({ ...line(after), added }, () => `Added ${added} of ${ids.length} file${ids.length === 1 ? '' : 's'} to “${after.name}” (${after.count} now).`);
         return 0;
@@ -137,7 +137,7 @@ export const command: Command = {
       case 'remove': {
         const { name, ids } = pathsOf(ctx, sub, rest);
         const c = collectionByName(ctx, name);
-        const removed = removeFromCollection(ctx, c.id, ids);
+        const removed = await removeFromCollection(ctx, c.id, ids);
         const after = collectionByName(ctx, name);
         out.result({ ...line(after), removed }, () => `Removed ${removed} of ${ids.length} file${ids.length === 1 ? '' : 's'} from “${after.name}” (${after.count} left). The files are not touched.`);
         return 0;

@@ -10,7 +10,7 @@ export const command: Command = {
   options: {},
   async run(ctx, { positionals }, out) {
     if (positionals.length) throw new UsageError('undo takes no arguments.', 'undo');
-    const undone = undo(ctx);
+    const undone = await undo(ctx);
     out.result({ undone }, () => undone ?? 'Nothing to undo.');
     return 0;
   },

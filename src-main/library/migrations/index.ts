@@ -33,6 +33,7 @@ import { migration as m027 } from './027-thumb-state';
 import { migration as m028 } from './028-library-undo';
 import { migration as m029 } from './029-staged-job-batches';
 import { migration as m030 } from './030-staged-runs';
+import { migration as m031 } from './031-undo-in-steps';
 
 export type { Migration } from './migration';
 
@@ -67,4 +68,5 @@ export const migrations: Migration[] = [
   m028,
   m029,
   m030,
+  m031,
 ];

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { AgencyId } from '../../../src-preload/contract';
 import type { AgencyAccounts } from '../../credentials/agencies';
-import { inSteps } from '../../core/steps';
+import { inSteps, oneAtATime } from '../../core/steps';
 import type { JobQueue } from '../../jobs/queue';
 import { TERMINAL_STATES } from '../../jobs/types';
 import { waitForJobs } from '../../jobs/wait';
@@ -56,7 +56,7 @@ function unfinishedJobs(ctx: LibraryCtx, agency: AgencyId, url: string): Map<num
 }
 
 /** One start at a time per library: two in flight (their steps interleaved) would each miss the other's jobs and send a photo twice. */
-const starting = new WeakMap<LibraryCtx, Promise<unknown>>();
+const oneStartAtATime = oneAtATime<LibraryCtx>();
 
 /**
  * Check and queue. The agency's lane is resumed (the user asked to send), so a queue stopped
@@ -64,10 +64,7 @@ const starting = new WeakMap<LibraryCtx, Promise<unknown>>();
  * chunk of photos at a time: a large selection never holds the main thread.
  */
 export function startUpload(ctx: LibraryCtx, queue: JobQueue, args: { ids: readonly number[]; agency: AgencyId; url: string; force?: boolean }): Promise<UploadStarted> {
-  const run = (): Promise<UploadStarted> => startUploadNow(ctx, queue, args);
-  const next = (starting.get(ctx) ?? Promise.resolve()).then(run, run);
-  starting.set(ctx, next.catch(() => undefined));
-  return next;
+  return oneStartAtATime(ctx, () => startUploadNow(ctx, queue, args));
 }
 
 async function startUploadNow(ctx: LibraryCtx, queue: JobQueue, args: { ids: readonly number[]; agency: AgencyId; url: string; force?: boolean }): Promise<UploadStarted> {

@@ -4,8 +4,9 @@ import { useClient } from '../../api/ClientContext';
 import { useToast } from '../../ui/Toasts';
 
 /**
- * Every edit goes through here: the Api commits it (SQLite transaction) before the promise
- * resolves, then views re-query. Resolves true when committed, false after showing why not.
+ * Every edit goes through here: the Api commits it (a large selection a chunk at a time) before
+ * the promise resolves, then views re-query. Resolves true when committed, false after showing
+ * why not; views re-query then too (an edit or undo stopped part-way changed what it reached).
  */
 export function useEdits() {
   const { api, cache } = useClient();
@@ -14,11 +15,12 @@ export function useEdits() {
     async (work: () => Promise<unknown>): Promise<boolean> => {
       try {
         await work();
-        cache.invalidate(new Set(['assets', 'keywords', 'facets', 'review']));
         return true;
       } catch (err) {
         toast.error(err);
         return false;
+      } finally {
+        cache.invalidate(new Set(['assets', 'keywords', 'facets', 'review']));
       }
     },
     [cache, toast],
@@ -36,11 +38,12 @@ export function useEdits() {
     undo: async () => {
       try {
         const what = await api.undo();
-        cache.invalidate(new Set(['assets', 'keywords', 'facets', 'review', 'runs']));
         // The Api describes the undo itself (e.g. "Undo: rate 2 photos 3 stars"); show it as given.
         toast.info(what ?? 'Nothing to undo.');
       } catch (err) {
         toast.error(err);
+      } finally {
+        cache.invalidate(new Set(['assets', 'keywords', 'facets', 'review', 'runs']));
       }
     },
   };
