@@ -10,6 +10,9 @@ import { check, log, median, now, pick, round, type AreaResult, type Figure } fr
 import { makeMixedTree, makeTinyTree, seedCatalogue, type MixSpec } from './data';
 import { idleLoopDelay, loopDelayDuring, loopFigure } from './loop-delay';
 import { editKeywords, setCaption, setRating, undo } from '../src-main/library/edits';
+import { acceptAbove, acceptCaptions, pendingCaptionIds, rejectPending } from '../src-main/workflows/review';
+import { revertRun } from '../src-main/workflows/revert';
+import { renameKeyword } from '../src-main/workflows/vocabulary';
 import { JobQueue } from '../src-main/jobs/queue';
 import { ServiceClient } from '../src-main/service/client';
 import { WRITE_KIND, writeMetadataHandler, writeThroughQueue } from '../src-main/metadata/write-job';
@@ -234,11 +237,56 @@ export async function benchEditLoop(workDir: string, figures: Figure[], notes: s
     if (tagged.get() !== 0) throw new Error(`the edit bench expected the undo to take the keyword off every photo, ${String(tagged.get())} still have it`);
   });
   const ms = now() - t;
-  ctx.db.close();
   detail.eventLoopEdit = { photos: ids.length, totalMs: round(ms), steps, ...delay, idle };
   const label = `main-thread event-loop delay during ${ids.length.toLocaleString('en-US')}-photo edits and their undo`;
   const what = Object.entries(steps).map(([k, v]) => `${k} ${v} ms`).join(', ');
   figures.push(loopFigure('indexing', label, `${ids.length} photos: ${what}`, delay, idle, EDIT_PHOTOS === 10_000));
   notes.push('Edits: a seeded catalogue (keywords on ~75% of the photos), every photo selected; two keywords added, a caption set, a rating set (library/edits.ts, as the app\'s edit commands run them on its main thread), then the three undone.');
   log('indexing', `event loop during the edits: p99 ${delay.p99} ms, max ${delay.max} ms (${what})`);
+  await benchReviewLoop(ctx, ids, figures, notes, detail);
+  ctx.db.close();
+}
+
+/** 6. Event-loop delay while the suggestions of an AI run over every photo are decided: accept above a score, reject the rest, accept the captions, revert the run, rename a keyword everywhere. */
+async function benchReviewLoop(ctx: LibraryCtx, ids: number[], figures: Figure[], notes: string[], detail: Record<string, unknown>): Promise<void> {
+  const db = ctx.db;
+  const runs = db.transaction(() => {
+    const run = db.prepare("INSERT INTO ai_runs (kind, params, params_key, lang, created_at, batch_id, status) VALUES (?, '{}', ?, 'en', ?, ?, 'done')");
+    const keywords = Number(run.run('keywords', 'bench-k', Date.now(), 'bench-review-k').lastInsertRowid);
+    const captions = Number(run.run('caption', 'bench-c', Date.now(), 'bench-review-c').lastInsertRowid);
+    const member = db.prepare("INSERT INTO ai_run_assets (run_id, asset_id, state) VALUES (?, ?, 'done')");
+    const suggest = db.prepare("INSERT INTO suggestions (asset_id, run_id, keyword, raw, lang, score, position) VALUES (?, ?, ?, ?, 'en', ?, ?)");
+    const caption = db.prepare("INSERT INTO caption_suggestions (asset_id, run_id, text, raw, caption_len) VALUES (?, ?, ?, ?, 'short')");
+    const words = ['harbour', 'boat', 'evening light', 'sea', 'reflection'];
+    for (const id of ids) {
+      member.run(keywords, id);
+      member.run(captions, id);
+      words.forEach((w, i) => suggest.run(id, keywords, w, w, 0.9 - i * 0.1, i));
+      caption.run(id, captions, `Boats in the harbour at dusk, ${id}`, `Boats in the harbour at dusk, ${id}`);
+    }
+    return { keywords, captions };
+  })();
+  const idle = await idleLoopDelay();
+  const steps: Record<string, number> = {};
+  const step = async (name: string, work: () => Promise<unknown>): Promise<void> => {
+    const t = now();
+    await work();
+    steps[name] = round(now() - t);
+  };
+  const t = now();
+  const { delay } = await loopDelayDuring(async () => {
+    await step('accept above 75%', () => acceptAbove(ctx, ids, 0.75));
+    const accepted = db.prepare("SELECT count(*) FROM suggestions WHERE state = 'accepted'").pluck().get() as number;
+    if (accepted !== 2 * ids.length) throw new Error(`the review bench expected ${2 * ids.length} accepted suggestions, got ${accepted}`);
+    await step('reject the rest', () => rejectPending(ctx, ids));
+    await step('accept the captions', async () => acceptCaptions(ctx, await pendingCaptionIds(ctx, ids)));
+    await step('revert the keyword run', () => revertRun(ctx, runs.keywords));
+    await step('rename a keyword everywhere', () => renameKeyword(ctx, 'sunset', 'Sunset sky'));
+  });
+  const ms = now() - t;
+  detail.eventLoopReview = { photos: ids.length, totalMs: round(ms), steps, ...delay, idle };
+  const what = Object.entries(steps).map(([k, v]) => `${k} ${v} ms`).join(', ');
+  figures.push(loopFigure('indexing', `main-thread event-loop delay while a ${ids.length.toLocaleString('en-US')}-photo AI run is reviewed and reverted`, `${ids.length} photos: ${what}`, delay, idle, EDIT_PHOTOS === 10_000));
+  notes.push('Review: the same catalogue with a keyword run (5 suggestions per photo) and a caption run over every photo; every photo selected: accept the keywords scoring 75% or more, reject the rest, accept every caption, revert the keyword run, rename a keyword on every photo that has it (workflows/, as the Review view and the keyword list run them).');
+  log('indexing', `event loop during the review: p99 ${delay.p99} ms, max ${delay.max} ms (${what})`);
 }

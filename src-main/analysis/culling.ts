@@ -5,11 +5,14 @@ import { prepared } from '../library/db';
 import { searchIds } from '../library/search';
 import { resolveTarget } from '../workflows/runs';
 import { countNoun } from '../workflows/edit-log';
+import { inTurns } from '../core/steps';
+import { EditLogWriter, type LoggedChange } from '../library/edit-log-writer';
+import { inEditLane } from '../library/edits';
 
 // Culling: picks and rejects (assets.flag), "reject everything below X" and the score
 // histogram of the current view. Flag changes go into the edit log (edits/edit_changes,
-// field 'flag') as ONE edit; undo (library/edits.ts) marks it undone and migration 7's
-// trigger puts the flags back.
+// field 'flag') as ONE edit, a turn's budget of photos per transaction; undo
+// (library/edits.ts) puts the flags back.
 
 const TABLE: Record<HistogramField, string> = { quality: 'asset_quality', ugc: 'asset_ugc_quality' };
 
@@ -26,50 +29,56 @@ function scoresOf(ctx: LibraryCtx, ids: readonly number[], field: HistogramField
   return new Map(rows.map((r) => [r.id, r.score]));
 }
 
-/** Write the flags and log them as one edit; returns the assets that changed. */
-function applyFlags(ctx: LibraryCtx, changes: { id: number; flag: Flag | null }[], description: (n: number[]) => string): FlagEditResult {
-  const changed: number[] = [];
-  let text: string | null = null;
-  ctx.db.transaction(() => {
-    const read = prepared(ctx.db, 'SELECT flag FROM assets WHERE id = ?');
-    const write = prepared(ctx.db, 'UPDATE assets SET flag = ? WHERE id = ?');
-    const logged: { id: number; old: Flag | null; new: Flag | null }[] = [];
-    for (const c of changes) {
-      const old = ((read.get(c.id) as { flag: Flag | null } | undefined)?.flag ?? null);
+/** Write the flags and log them as one edit, a chunk at a time; returns the assets that changed. */
+async function applyFlags(ctx: LibraryCtx, changes: { id: number; flag: Flag | null }[], description: (n: number[]) => string): Promise<FlagEditResult> {
+  const read = prepared(ctx.db, 'SELECT flag FROM assets WHERE id = ?');
+  const write = prepared(ctx.db, 'UPDATE assets SET flag = ? WHERE id = ?');
+  const log = new EditLogWriter(ctx, description(changes.map((c) => c.id)));
+  const chunk = ctx.db.transaction((from: number, more: () => boolean): number => {
+    const logged: LoggedChange[] = [];
+    let i = from;
+    do {
+      const c = changes[i++];
+      const old = (read.get(c.id) as { flag: Flag | null } | undefined)?.flag ?? null;
       if (old === c.flag) continue;
       write.run(c.flag, c.id);
-      logged.push({ id: c.id, old, new: c.flag });
-    }
-    if (!logged.length) return;
-    text = description(logged.map((l) => l.id));
-    const editId = Number(prepared(ctx.db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), text).lastInsertRowid);
-    const log = prepared(ctx.db, "INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, 'flag', ?, ?)");
-    for (const l of logged) {
-      log.run(editId, l.id, JSON.stringify(l.old), JSON.stringify(l.new));
-      changed.push(l.id);
-    }
-  })();
-  if (changed.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: changed });
-  return { description: text, assetIds: changed };
+      logged.push({ assetId: c.id, field: 'flag', old, new: c.flag });
+    } while (i < changes.length && more());
+    log.add(logged);
+    return i;
+  });
+  let text: string | null = null;
+  try {
+    await inTurns(changes.length, chunk);
+  } finally {
+    // Named by the photos whose flag changed, once every chunk is in.
+    if (log.logged) log.describe((text = description([...log.changed])));
+    log.announce();
+  }
+  return { description: text, assetIds: [...log.changed] };
 }
 
 /** Pick, reject or unflag (null) these assets: one undoable edit. */
-export function setFlag(ctx: LibraryCtx, ids: readonly number[], flag: Flag | null): FlagEditResult {
+export async function setFlag(ctx: LibraryCtx, ids: readonly number[], flag: Flag | null): Promise<FlagEditResult> {
   if (flag !== null && flag !== 'pick' && flag !== 'reject') throw new ApiError('validation', 'A flag is pick, reject or none.', 'flag');
-  const live = resolveTarget(ctx, { assetIds: [...ids] });
-  const verb = flag === 'pick' ? 'pick' : flag === 'reject' ? 'reject' : 'unflag';
-  return applyFlags(ctx, live.map((id) => ({ id, flag })), (changed) => `${verb} ${countNoun(ctx, changed)}`);
+  return inEditLane(ctx, async () => {
+    const live = resolveTarget(ctx, { assetIds: [...ids] });
+    const verb = flag === 'pick' ? 'pick' : flag === 'reject' ? 'reject' : 'unflag';
+    return applyFlags(ctx, live.map((id) => ({ id, flag })), (changed) => `${verb} ${countNoun(ctx, changed)}`);
+  });
 }
 
 /** Reject every measured asset of the target whose score is below `threshold` (0..1): one undoable edit. */
-export function rejectBelow(ctx: LibraryCtx, target: RunTarget | SearchQuery | readonly number[], field: HistogramField, threshold: number): FlagEditResult {
+export async function rejectBelow(ctx: LibraryCtx, target: RunTarget | SearchQuery | readonly number[], field: HistogramField, threshold: number): Promise<FlagEditResult> {
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new ApiError('validation', 'The threshold is a score from 0 to 1.', 'threshold');
-  const t: RunTarget = Array.isArray(target) ? { assetIds: [...(target as number[])] } : 'assetIds' in (target as object) || 'query' in (target as object) ? (target as RunTarget) : { query: target as SearchQuery };
-  const ids = resolveTarget(ctx, t);
-  const scores = scoresOf(ctx, ids, field);
-  const below = ids.filter((id) => scores.has(id) && scores.get(id)! < threshold);
-  const pct = `${Math.round(threshold * 1000) / 10}%`;
-  return applyFlags(ctx, below.map((id) => ({ id, flag: 'reject' as const })), (changed) => `reject ${countNoun(ctx, changed)} scoring below ${pct}${field === 'ugc' ? ' (UGC)' : ''}`);
+  return inEditLane(ctx, async () => {
+    const t: RunTarget = Array.isArray(target) ? { assetIds: [...(target as number[])] } : 'assetIds' in (target as object) || 'query' in (target as object) ? (target as RunTarget) : { query: target as SearchQuery };
+    const ids = resolveTarget(ctx, t);
+    const scores = scoresOf(ctx, ids, field);
+    const below = ids.filter((id) => scores.has(id) && scores.get(id)! < threshold);
+    const pct = `${Math.round(threshold * 1000) / 10}%`;
+    return applyFlags(ctx, below.map((id) => ({ id, flag: 'reject' as const })), (changed) => `reject ${countNoun(ctx, changed)} scoring below ${pct}${field === 'ugc' ? ' (UGC)' : ''}`);
+  });
 }
 
 /** The scores of the current view in `bins` equal-width bins over 0..1 (the last one includes 1). */

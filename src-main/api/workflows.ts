@@ -74,17 +74,17 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       return wf.getAssetReview(ctx, assetId, { runId });
     },
     async acceptSuggestions({ ids }) {
-      const r = wf.acceptSuggestions(ctx, ids);
+      const r = await wf.acceptSuggestions(ctx, ids);
       edited(r.assetIds);
       return r;
     },
     async acceptAbove({ assetIds, minScore, runIds }) {
-      const r = wf.acceptAbove(ctx, assetIds, minScore, { runIds });
+      const r = await wf.acceptAbove(ctx, assetIds, minScore, { runIds });
       edited(r.assetIds);
       return r;
     },
     async acceptKeyword({ assetIds, keyword, runIds }) {
-      const r = wf.acceptKeyword(ctx, assetIds, keyword, { runIds });
+      const r = await wf.acceptKeyword(ctx, assetIds, keyword, { runIds });
       edited(r.assetIds);
       return r;
     },
@@ -103,7 +103,7 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       wf.editCaptionSuggestion(ctx, id, text);
     },
     async acceptCaptions({ ids, as }) {
-      const assetIds = wf.acceptCaptions(ctx, ids, { as });
+      const assetIds = await wf.acceptCaptions(ctx, ids, { as });
       edited(assetIds);
       return assetIds;
     },
@@ -111,7 +111,7 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       return wf.rejectCaptions(ctx, ids);
     },
     async revertRun({ runId }) {
-      const r = wf.revertRun(ctx, runId);
+      const r = await wf.revertRun(ctx, runId);
       edited(r.assetIds);
       return r;
     },
@@ -136,17 +136,17 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       return wf.listLibraryKeywords(ctx);
     },
     async renameKeyword({ from, to, children }) {
-      const r = wf.renameKeyword(ctx, from, to, { children });
+      const r = await wf.renameKeyword(ctx, from, to, { children });
       edited(r.assetIds);
       return r;
     },
     async mergeKeywords({ from, into, children }) {
-      const r = wf.mergeKeywords(ctx, from, into, { children });
+      const r = await wf.mergeKeywords(ctx, from, into, { children });
       edited(r.assetIds);
       return r;
     },
     async deleteKeyword({ name, children }) {
-      const r = wf.deleteKeyword(ctx, name, { children });
+      const r = await wf.deleteKeyword(ctx, name, { children });
       edited(r.assetIds);
       return r;
     },

@@ -2,7 +2,9 @@ import { notFound } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
-import { logEdit, readLogged, type LoggedField, type LoggedValue, type PlannedChange } from './edit-log';
+import { EditLogWriter } from '../library/edit-log-writer';
+import { inEditLane } from '../library/edits';
+import { readLogged, writeInTurns, type LoggedField, type LoggedValue, type PlannedChange } from './edit-log';
 import { emitWorkflowEvent, getRun } from './runs';
 import type { RevertResult } from './types';
 
@@ -57,56 +59,61 @@ function textToRestore(rows: HistoryRow[], batchId: string, current: LoggedValue
   return JSON.parse(rows[i].old_value) as LoggedValue;
 }
 
-export function revertRun(ctx: LibraryCtx, runId: number): RevertResult {
+export function revertRun(ctx: LibraryCtx, runId: number): Promise<RevertResult> {
+  return inEditLane(ctx, () => revertNow(ctx, runId));
+}
+
+/** The revert, a turn's budget of touched photos per transaction, as ONE undoable edit; the run is marked reverted with the last. */
+async function revertNow(ctx: LibraryCtx, runId: number): Promise<RevertResult> {
   const run = prepared(ctx.db, 'SELECT id, kind, batch_id, status, created_at FROM ai_runs WHERE id = ?').get(runId) as
     | { id: number; kind: string; batch_id: string; status: string; created_at: number }
     | undefined;
   if (!run) throw notFound('That AI run');
   const result: RevertResult = { description: null, assetIds: [], keywordsRemoved: 0, captionsRestored: 0 };
   if (run.status === 'reverted') return result;
-  ctx.db.transaction(() => {
-    const first = prepared(ctx.db, 'SELECT min(id) FROM edits WHERE batch_id = ? AND undone = 0').pluck().get(run.batch_id) as number | null;
-    const plan: PlannedChange[] = [];
-    if (first !== null) {
-      const touched = prepared(
-        ctx.db,
-        `SELECT DISTINCT c.asset_id, c.field FROM edit_changes c JOIN edits e ON e.id = c.edit_id
-         JOIN assets a ON a.id = c.asset_id AND a.removed_at IS NULL
-         WHERE e.batch_id = ? AND e.undone = 0 ORDER BY c.asset_id`,
-      ).all(run.batch_id) as { asset_id: number; field: LoggedField }[];
-      const acceptedElsewhere = prepared(
-        ctx.db,
-        `SELECT s.keyword FROM suggestions s JOIN ai_runs r ON r.id = s.run_id AND r.status <> 'reverted'
-         WHERE s.asset_id = ? AND s.state = 'accepted' AND s.run_id <> ?`,
-      ).pluck();
-      for (const t of touched) {
-        const rows = history(ctx, t.asset_id, t.field, first);
-        if (t.field === 'keywords') {
-          const owned = keywordsOwnedByRun(rows, run.batch_id);
-          // A word the user also accepted from another run (it was already there then) is theirs too.
-          for (const k of acceptedElsewhere.all(t.asset_id, run.id) as string[]) owned.delete(lower(k));
-          const current = getAssetKeywords(ctx.db, t.asset_id);
-          const kept = current.filter((k) => !owned.has(lower(k)));
-          if (kept.length !== current.length) {
-            plan.push({ assetId: t.asset_id, field: 'keywords', value: kept });
-            result.keywordsRemoved += current.length - kept.length;
-          }
-        } else {
-          const back = textToRestore(rows, run.batch_id, readLogged(ctx, t.asset_id, t.field));
-          if (back !== undefined) {
-            plan.push({ assetId: t.asset_id, field: t.field, value: back });
-            result.captionsRestored++;
-          }
-        }
+  const first = prepared(ctx.db, 'SELECT min(id) FROM edits WHERE batch_id = ? AND undone = 0').pluck().get(run.batch_id) as number | null;
+  const touched =
+    first === null
+      ? []
+      : (prepared(
+          ctx.db,
+          `SELECT DISTINCT c.asset_id, c.field FROM edit_changes c JOIN edits e ON e.id = c.edit_id
+           JOIN assets a ON a.id = c.asset_id AND a.removed_at IS NULL
+           WHERE e.batch_id = ? AND e.undone = 0 ORDER BY c.asset_id`,
+        ).all(run.batch_id) as { asset_id: number; field: LoggedField }[]);
+  const acceptedElsewhere = prepared(
+    ctx.db,
+    `SELECT s.keyword FROM suggestions s JOIN ai_runs r ON r.id = s.run_id AND r.status <> 'reverted'
+     WHERE s.asset_id = ? AND s.state = 'accepted' AND s.run_id <> ?`,
+  ).pluck();
+  const when = new Date(run.created_at).toLocaleString();
+  const description = `revert the AI ${run.kind === 'keywords' ? 'keywords' : 'captions'} of run ${run.id} (${when})`;
+  const log = new EditLogWriter(ctx, description);
+  try {
+    // Each photo's history is read in the chunk that writes it: it is the photo as it is now.
+    await writeInTurns(ctx, touched, log, (t): PlannedChange[] => {
+      const rows = history(ctx, t.asset_id, t.field, first!);
+      if (t.field === 'keywords') {
+        const owned = keywordsOwnedByRun(rows, run.batch_id);
+        // A word the user also accepted from another run (it was already there then) is theirs too.
+        for (const k of acceptedElsewhere.all(t.asset_id, run.id) as string[]) owned.delete(lower(k));
+        const current = getAssetKeywords(ctx.db, t.asset_id);
+        const kept = current.filter((k) => !owned.has(lower(k)));
+        if (kept.length === current.length) return [];
+        result.keywordsRemoved += current.length - kept.length;
+        return [{ assetId: t.asset_id, field: 'keywords', value: kept }];
       }
-    }
-    const when = new Date(run.created_at).toLocaleString();
-    const description = `revert the AI ${run.kind === 'keywords' ? 'keywords' : 'captions'} of run ${run.id} (${when})`;
-    result.assetIds = logEdit(ctx, plan, description, null);
-    if (result.assetIds.length) result.description = description;
+      const back = textToRestore(rows, run.batch_id, readLogged(ctx, t.asset_id, t.field));
+      if (back === undefined) return [];
+      result.captionsRestored++;
+      return [{ assetId: t.asset_id, field: t.field, value: back }];
+    });
     prepared(ctx.db, "UPDATE ai_runs SET status = 'reverted', reverted_at = ? WHERE id = ?").run(Date.now(), run.id);
-  })();
-  if (result.assetIds.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: result.assetIds });
+  } finally {
+    log.announce();
+  }
+  result.assetIds = [...log.changed];
+  if (result.assetIds.length) result.description = description;
   const view = getRun(ctx, runId);
   if (view) emitWorkflowEvent(ctx, 'run', view);
   emitWorkflowEvent(ctx, 'suggestions', { runId, assetIds: result.assetIds });

@@ -2,7 +2,10 @@ import { ApiError, notFound } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
-import { countNoun, logEdit, quote, type PlannedChange } from './edit-log';
+import { STEP, inSteps, inTurns } from '../core/steps';
+import { EditLogWriter } from '../library/edit-log-writer';
+import { inEditLane } from '../library/edits';
+import { countNoun, logEdit, quote, writeInTurns } from './edit-log';
 import type { KeywordSettings } from '../../src-preload/contract';
 import { checkKeywords, checkTextLimits } from '../metadata/stock-limits';
 import { Vocabulary, getKeywordSettings } from './hygiene';
@@ -12,7 +15,12 @@ import type { AcceptResult, AssetReview, CaptionLength, CaptionSuggestionView, K
 // Reviewing suggestions. Accepting appends to the asset's keywords — what was there stays
 // first and in its order, accepted ones follow strongest first — through the edit log under
 // the run's batch id (one undoable edit per run touched), so revertRun can take exactly that
-// run's keywords back out later.
+// run's keywords back out later. Decisions over a large selection (accept everything above
+// 80 % of a 10,000-photo run) are read and written a chunk at a time with the event loop
+// running between, in the edit lane of the library (after any hand edit still being written).
+
+/** Suggestions read per turn of the event loop (one indexed lookup each). */
+const READ_STEP = 10 * STEP;
 
 interface SuggestionRow {
   id: number;
@@ -160,63 +168,81 @@ function acceptedScoresOf(ctx: LibraryCtx, assetId: number): Map<string, number>
   return m;
 }
 
-/** Accept suggestion rows (pending ones; others are ignored). One transaction, one edit per run. */
-function acceptRows(ctx: LibraryCtx, rows: SuggestionRow[]): AcceptResult {
+/**
+ * Accept suggestion rows (pending ones; others are ignored): one edit per run, a turn's budget
+ * of photos per transaction (each photo's keywords and its suggestions' states together).
+ */
+async function acceptRows(ctx: LibraryCtx, rows: SuggestionRow[]): Promise<AcceptResult> {
   const result: AcceptResult = { added: 0, assetIds: [], skipped: [], required: 0 };
   const pending = rows.filter((r) => r.state === 'pending');
   if (!pending.length) return result;
   const settings = getKeywordSettings(ctx);
+  const vocab = new Vocabulary(ctx);
+  const setState = prepared(ctx.db, 'UPDATE suggestions SET state = ?, decided_at = ? WHERE id = ?');
   const changed = new Set<number>();
   const decided = new Set<number>();
-  ctx.db.transaction(() => {
-    const vocab = new Vocabulary(ctx);
-    const setState = prepared(ctx.db, 'UPDATE suggestions SET state = ?, decided_at = ? WHERE id = ?');
+  try {
     const runs = [...new Set(pending.map((r) => r.run_id))].sort((a, b) => a - b);
     for (const runId of runs) {
       const ofRun = pending.filter((r) => r.run_id === runId);
       const byAsset = new Map<number, SuggestionRow[]>();
-      for (const r of ofRun) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r]);
-      const plan: PlannedChange[] = [];
-      const acceptedHere: SuggestionRow[] = [];
-      for (const [assetId, picks] of byAsset) {
-        const m = mergeAccepted(getAssetKeywords(ctx.db, assetId), picks, acceptedScoresOf(ctx, assetId), settings, vocab, true);
-        plan.push({ assetId, field: 'keywords', value: m.list });
-        acceptedHere.push(...m.added);
-        result.added += m.added.length;
-        result.required += m.required;
-        for (const s of m.skipped) {
-          result.skipped.push({ assetId, keyword: s.row.keyword, reason: s.reason });
-          // Already there: the suggestion is settled as accepted. Excluded: settled as rejected. Limit: stays pending.
-          if (s.reason === 'already_present') acceptedHere.push(s.row);
-          else if (s.reason === 'excluded') { setState.run('rejected', Date.now(), s.row.id); decided.add(s.row.asset_id); }
-        }
+      for (const r of ofRun) {
+        const picks = byAsset.get(r.asset_id);
+        if (picks) picks.push(r);
+        else byAsset.set(r.asset_id, [r]);
       }
-      const n = acceptedHere.length;
-      const description = `accept ${n} suggested keyword${n === 1 ? '' : 's'} on ${countNoun(ctx, [...byAsset.keys()])}`;
-      for (const id of logEdit(ctx, plan, description, ofRun[0].batch_id)) changed.add(id);
-      const now = Date.now();
-      // Only these rows become 'accepted' (not the same word of other runs): revertRun keeps a
-      // word another live run accepted, so each acceptance must be the user's own.
-      for (const r of acceptedHere) {
-        setState.run('accepted', now, r.id);
-        decided.add(r.asset_id);
+      const photos = countNoun(ctx, [...byAsset.keys()]);
+      const log = new EditLogWriter(ctx, `accept suggested keywords on ${photos}`, ofRun[0].batch_id);
+      let accepted = 0;
+      try {
+        await writeInTurns(ctx, [...byAsset], log, ([assetId, picks]) => {
+          const m = mergeAccepted(getAssetKeywords(ctx.db, assetId), picks, acceptedScoresOf(ctx, assetId), settings, vocab, true);
+          const acceptedHere = [...m.added];
+          result.added += m.added.length;
+          result.required += m.required;
+          const now = Date.now();
+          for (const s of m.skipped) {
+            result.skipped.push({ assetId, keyword: s.row.keyword, reason: s.reason });
+            // Already there: the suggestion is settled as accepted. Excluded: settled as rejected. Limit: stays pending.
+            if (s.reason === 'already_present') acceptedHere.push(s.row);
+            else if (s.reason === 'excluded') {
+              setState.run('rejected', now, s.row.id);
+              decided.add(assetId);
+            }
+          }
+          // Only these rows become 'accepted' (not the same word of other runs): revertRun keeps a
+          // word another live run accepted, so each acceptance must be the user's own.
+          for (const r of acceptedHere) {
+            setState.run('accepted', now, r.id);
+            decided.add(assetId);
+          }
+          accepted += acceptedHere.length;
+          return [{ assetId, field: 'keywords', value: m.list }];
+        });
+      } finally {
+        // The edit is named by what it did once every photo is in.
+        if (log.logged) log.describe(`accept ${accepted} suggested keyword${accepted === 1 ? '' : 's'} on ${photos}`);
+        for (const id of log.changed) changed.add(id);
       }
     }
-  })();
-  result.assetIds = [...changed];
-  if (changed.size) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: result.assetIds });
-  if (decided.size) emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: [...decided] });
+  } finally {
+    result.assetIds = [...changed];
+    if (changed.size) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: result.assetIds });
+    if (decided.size) emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: [...decided] });
+  }
   return result;
 }
 
-function rowsByIds(ctx: LibraryCtx, ids: readonly number[]): SuggestionRow[] {
+async function rowsByIds(ctx: LibraryCtx, ids: readonly number[]): Promise<SuggestionRow[]> {
   const get = prepared(ctx.db, `${SELECT_SUGGESTIONS} WHERE s.id = ?`);
   const rows: SuggestionRow[] = [];
-  for (const id of new Set(ids)) {
-    const r = get.get(id) as SuggestionRow | undefined;
-    if (!r) throw new ApiError('not_found', 'That suggestion is gone (its run was reverted or the photo removed). Refresh and try again.');
-    rows.push(r);
-  }
+  await inSteps([...new Set(ids)], (chunk) => {
+    for (const id of chunk) {
+      const r = get.get(id) as SuggestionRow | undefined;
+      if (!r) throw new ApiError('not_found', 'That suggestion is gone (its run was reverted or the photo removed). Refresh and try again.');
+      rows.push(r);
+    }
+  }, READ_STEP);
   return rows;
 }
 
@@ -224,64 +250,84 @@ function runFilter(runIds?: readonly number[]): (r: SuggestionRow) => boolean {
   return runIds && runIds.length ? (r) => runIds.includes(r.run_id) : () => true;
 }
 
-function pendingOf(ctx: LibraryCtx, assetIds: readonly number[], runIds?: readonly number[]): SuggestionRow[] {
+async function pendingOf(ctx: LibraryCtx, assetIds: readonly number[], runIds?: readonly number[]): Promise<SuggestionRow[]> {
   const q = prepared(ctx.db, `${SELECT_SUGGESTIONS} WHERE s.asset_id = ? AND s.state = 'pending' ORDER BY s.score DESC, s.position`);
   const keep = runFilter(runIds);
-  return [...new Set(assetIds)].flatMap((id) => (q.all(id) as SuggestionRow[]).filter(keep));
+  const rows: SuggestionRow[] = [];
+  await inSteps([...new Set(assetIds)], (chunk) => {
+    for (const id of chunk) rows.push(...(q.all(id) as SuggestionRow[]).filter(keep));
+  }, STEP);
+  return rows;
 }
 
 /** Accept suggestions by id (one, or several across assets). */
-export function acceptSuggestions(ctx: LibraryCtx, suggestionIds: readonly number[]): AcceptResult {
-  return acceptRows(ctx, rowsByIds(ctx, suggestionIds));
+export function acceptSuggestions(ctx: LibraryCtx, suggestionIds: readonly number[]): Promise<AcceptResult> {
+  return inEditLane(ctx, async () => acceptRows(ctx, await rowsByIds(ctx, suggestionIds)));
 }
 
 /** Accept every pending suggestion scoring at least `minScore` on these assets (optionally of some runs only). */
-export function acceptAbove(ctx: LibraryCtx, assetIds: readonly number[], minScore: number, opts: { runIds?: number[] } = {}): AcceptResult {
+export async function acceptAbove(ctx: LibraryCtx, assetIds: readonly number[], minScore: number, opts: { runIds?: number[] } = {}): Promise<AcceptResult> {
   if (!(minScore >= 0 && minScore <= 1)) throw new ApiError('validation', 'The score is a number from 0 to 1.', 'minScore');
-  return acceptRows(ctx, pendingOf(ctx, assetIds, opts.runIds).filter((r) => r.score >= minScore));
+  return inEditLane(ctx, async () => acceptRows(ctx, (await pendingOf(ctx, assetIds, opts.runIds)).filter((r) => r.score >= minScore)));
 }
 
 /** Accept one word wherever it is suggested across a selection. */
-export function acceptKeyword(ctx: LibraryCtx, assetIds: readonly number[], keyword: string, opts: { runIds?: number[] } = {}): AcceptResult {
+export function acceptKeyword(ctx: LibraryCtx, assetIds: readonly number[], keyword: string, opts: { runIds?: number[] } = {}): Promise<AcceptResult> {
   const key = lower(keyword.normalize('NFC').trim());
-  return acceptRows(ctx, pendingOf(ctx, assetIds, opts.runIds).filter((r) => lower(r.keyword) === key));
+  return inEditLane(ctx, async () => acceptRows(ctx, (await pendingOf(ctx, assetIds, opts.runIds)).filter((r) => lower(r.keyword) === key)));
 }
 
-function reject(ctx: LibraryCtx, rows: SuggestionRow[]): number {
+/** Reject pending rows (and the same word's other pending rows on the photo), a turn's budget per transaction. */
+async function reject(ctx: LibraryCtx, rows: SuggestionRow[]): Promise<number> {
   const pending = rows.filter((r) => r.state === 'pending');
   if (!pending.length) return 0;
-  ctx.db.transaction(() => {
-    const sameWord = prepared(ctx.db, "SELECT id, keyword FROM suggestions WHERE asset_id = ? AND state = 'pending'");
-    const byId = prepared(ctx.db, "UPDATE suggestions SET state = 'rejected', decided_at = ? WHERE id = ?");
+  const sameWord = prepared(ctx.db, "SELECT id, keyword FROM suggestions WHERE asset_id = ? AND state = 'pending'");
+  const byId = prepared(ctx.db, "UPDATE suggestions SET state = 'rejected', decided_at = ? WHERE id = ?");
+  const chunk = ctx.db.transaction((from: number, more: () => boolean): number => {
     const now = Date.now();
-    for (const r of pending) {
+    let i = from;
+    do {
+      const r = pending[i++];
       for (const o of sameWord.all(r.asset_id) as { id: number; keyword: string }[]) if (lower(o.keyword) === lower(r.keyword)) byId.run(now, o.id);
-    }
-  })();
-  emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: [...new Set(pending.map((r) => r.asset_id))] });
+    } while (i < pending.length && more());
+    return i;
+  });
+  try {
+    await inTurns(pending.length, chunk);
+  } finally {
+    emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: [...new Set(pending.map((r) => r.asset_id))] });
+  }
   return pending.length;
 }
 
 /** Reject suggestions by id. Returns how many were pending. Rejecting never changes an asset. */
-export function rejectSuggestions(ctx: LibraryCtx, suggestionIds: readonly number[]): number {
-  return reject(ctx, rowsByIds(ctx, suggestionIds));
+export function rejectSuggestions(ctx: LibraryCtx, suggestionIds: readonly number[]): Promise<number> {
+  return inEditLane(ctx, async () => reject(ctx, await rowsByIds(ctx, suggestionIds)));
 }
 
 /** Reject the pending suggestions of a selection: all, those below a score, or one word. */
-export function rejectPending(ctx: LibraryCtx, assetIds: readonly number[], opts: { belowScore?: number; keyword?: string; runIds?: number[] } = {}): number {
+export function rejectPending(ctx: LibraryCtx, assetIds: readonly number[], opts: { belowScore?: number; keyword?: string; runIds?: number[] } = {}): Promise<number> {
   const key = opts.keyword !== undefined ? lower(opts.keyword.normalize('NFC').trim()) : null;
-  return reject(
-    ctx,
-    pendingOf(ctx, assetIds, opts.runIds).filter((r) => (opts.belowScore === undefined || r.score < opts.belowScore) && (key === null || lower(r.keyword) === key)),
+  return inEditLane(ctx, async () =>
+    reject(
+      ctx,
+      (await pendingOf(ctx, assetIds, opts.runIds)).filter((r) => (opts.belowScore === undefined || r.score < opts.belowScore) && (key === null || lower(r.keyword) === key)),
+    ),
   );
 }
 
 /** Put a decided suggestion back to pending (it does not change the asset; remove the keyword by hand or revert the run for that). */
-export function resetSuggestions(ctx: LibraryCtx, suggestionIds: readonly number[]): void {
-  const rows = rowsByIds(ctx, suggestionIds);
-  const set = prepared(ctx.db, "UPDATE suggestions SET state = 'pending', decided_at = NULL WHERE id = ? AND state = 'rejected'");
-  ctx.db.transaction(() => rows.forEach((r) => set.run(r.id)))();
-  emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: [...new Set(rows.map((r) => r.asset_id))] });
+export function resetSuggestions(ctx: LibraryCtx, suggestionIds: readonly number[]): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const rows = await rowsByIds(ctx, suggestionIds);
+    const set = prepared(ctx.db, "UPDATE suggestions SET state = 'pending', decided_at = NULL WHERE id = ? AND state = 'rejected'");
+    const chunk = ctx.db.transaction((chunkRows: readonly SuggestionRow[]) => chunkRows.forEach((r) => set.run(r.id)));
+    try {
+      await inSteps(rows, chunk, READ_STEP);
+    } finally {
+      emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: [...new Set(rows.map((r) => r.asset_id))] });
+    }
+  });
 }
 
 // ---- ordering ----------------------------------------------------------------------------
@@ -313,22 +359,25 @@ interface CaptionRow {
   batch_id: string;
 }
 
-function captionRows(ctx: LibraryCtx, ids: readonly number[]): CaptionRow[] {
-  const get = prepared(
+function captionRow(ctx: LibraryCtx, id: number): CaptionRow {
+  const r = prepared(
     ctx.db,
     `SELECT c.id, c.asset_id, c.run_id, c.text, c.state, r.batch_id FROM caption_suggestions c
      JOIN ai_runs r ON r.id = c.run_id AND r.status <> 'reverted' WHERE c.id = ?`,
-  );
-  return [...new Set(ids)].map((id) => {
-    const r = get.get(id) as CaptionRow | undefined;
-    if (!r) throw new ApiError('not_found', 'That caption suggestion is gone (its run was reverted or the photo removed). Refresh and try again.');
-    return r;
-  });
+  ).get(id) as CaptionRow | undefined;
+  if (!r) throw new ApiError('not_found', 'That caption suggestion is gone (its run was reverted or the photo removed). Refresh and try again.');
+  return r;
+}
+
+async function captionRows(ctx: LibraryCtx, ids: readonly number[]): Promise<CaptionRow[]> {
+  const rows: CaptionRow[] = [];
+  await inSteps([...new Set(ids)], (chunk) => chunk.forEach((id) => rows.push(captionRow(ctx, id))), READ_STEP);
+  return rows;
 }
 
 /** Edit a suggested caption before accepting it. */
 export function editCaptionSuggestion(ctx: LibraryCtx, id: number, text: string): void {
-  const [row] = captionRows(ctx, [id]);
+  const row = captionRow(ctx, id);
   const clean = text.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (!clean) throw new ApiError('validation', 'A caption cannot be empty: reject the suggestion instead.', 'text');
   prepared(ctx.db, 'UPDATE caption_suggestions SET text = ? WHERE id = ?').run(clean, row.id);
@@ -337,56 +386,71 @@ export function editCaptionSuggestion(ctx: LibraryCtx, id: number, text: string)
 
 /**
  * Accept caption suggestions: each sets its asset's caption (or title) through the edit log
- * under its run's batch id. Other pending caption suggestions of those assets are rejected
- * (an asset has one caption). Returns the assets that changed.
+ * under its run's batch id, one edit per run, a turn's budget of photos per transaction. Other
+ * pending caption suggestions of those assets are rejected (an asset has one caption).
+ * Returns the assets that changed.
  */
-export function acceptCaptions(ctx: LibraryCtx, ids: readonly number[], opts: { as?: 'caption' | 'title' } = {}): number[] {
-  const field = opts.as ?? 'caption';
-  const rows = captionRows(ctx, ids).filter((r) => r.state === 'pending');
-  const perAsset = new Map<number, CaptionRow>();
-  for (const r of rows) perAsset.set(r.asset_id, r); // the last named wins for one asset
-  const chosen = [...perAsset.values()];
-  if (!chosen.length) return [];
-  const changed = new Set<number>();
-  ctx.db.transaction(() => {
-    const now = Date.now();
-    for (const runId of [...new Set(chosen.map((r) => r.run_id))]) {
-      const ofRun = chosen.filter((r) => r.run_id === runId);
-      const plan: PlannedChange[] = ofRun.map((r) => ({ assetId: r.asset_id, field, value: r.text }));
-      const description = `accept the suggested ${field} of ${countNoun(ctx, ofRun.map((r) => r.asset_id))}`;
-      for (const id of logEdit(ctx, plan, description, ofRun[0].batch_id)) changed.add(id);
-    }
+export function acceptCaptions(ctx: LibraryCtx, ids: readonly number[], opts: { as?: 'caption' | 'title' } = {}): Promise<number[]> {
+  return inEditLane(ctx, async () => {
+    const field = opts.as ?? 'caption';
+    const rows = (await captionRows(ctx, ids)).filter((r) => r.state === 'pending');
+    const perAsset = new Map<number, CaptionRow>();
+    for (const r of rows) perAsset.set(r.asset_id, r); // the last named wins for one asset
+    const chosen = [...perAsset.values()];
+    if (!chosen.length) return [];
+    const changed = new Set<number>();
     const accept = prepared(ctx.db, "UPDATE caption_suggestions SET state = 'accepted', accepted_as = ?, decided_at = ? WHERE id = ?");
     const others = prepared(ctx.db, "UPDATE caption_suggestions SET state = 'rejected', decided_at = ? WHERE asset_id = ? AND state = 'pending' AND id <> ?");
-    for (const r of chosen) {
-      accept.run(field, now, r.id);
-      others.run(now, r.asset_id, r.id);
+    try {
+      for (const runId of [...new Set(chosen.map((r) => r.run_id))]) {
+        const ofRun = chosen.filter((r) => r.run_id === runId);
+        const log = new EditLogWriter(ctx, `accept the suggested ${field} of ${countNoun(ctx, ofRun.map((r) => r.asset_id))}`, ofRun[0].batch_id);
+        try {
+          await writeInTurns(ctx, ofRun, log, (r) => {
+            const now = Date.now();
+            accept.run(field, now, r.id);
+            others.run(now, r.asset_id, r.id);
+            return [{ assetId: r.asset_id, field, value: r.text }];
+          });
+        } finally {
+          for (const id of log.changed) changed.add(id);
+        }
+      }
+    } finally {
+      if (changed.size) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...changed] });
+      emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: chosen.map((r) => r.asset_id) });
     }
-  })();
-  if (changed.size) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...changed] });
-  emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: chosen.map((r) => r.asset_id) });
-  return [...changed];
+    return [...changed];
+  });
 }
 
-export function rejectCaptions(ctx: LibraryCtx, ids: readonly number[]): number {
-  const rows = captionRows(ctx, ids).filter((r) => r.state === 'pending');
-  const set = prepared(ctx.db, "UPDATE caption_suggestions SET state = 'rejected', decided_at = ? WHERE id = ?");
-  ctx.db.transaction(() => rows.forEach((r) => set.run(Date.now(), r.id)))();
-  if (rows.length) emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: rows.map((r) => r.asset_id) });
-  return rows.length;
+export function rejectCaptions(ctx: LibraryCtx, ids: readonly number[]): Promise<number> {
+  return inEditLane(ctx, async () => {
+    const rows = (await captionRows(ctx, ids)).filter((r) => r.state === 'pending');
+    const set = prepared(ctx.db, "UPDATE caption_suggestions SET state = 'rejected', decided_at = ? WHERE id = ?");
+    const chunk = ctx.db.transaction((chunkRows: readonly CaptionRow[]) => chunkRows.forEach((r) => set.run(Date.now(), r.id)));
+    try {
+      await inSteps(rows, chunk, READ_STEP);
+    } finally {
+      if (rows.length) emitWorkflowEvent(ctx, 'suggestions', { runId: null, assetIds: rows.map((r) => r.asset_id) });
+    }
+    return rows.length;
+  });
 }
 
 /** Pending caption suggestions of a selection (the latest per asset), for "accept all captions". */
-export function pendingCaptionIds(ctx: LibraryCtx, assetIds: readonly number[], opts: { runIds?: number[] } = {}): number[] {
+export async function pendingCaptionIds(ctx: LibraryCtx, assetIds: readonly number[], opts: { runIds?: number[] } = {}): Promise<number[]> {
   const q = prepared(
     ctx.db,
     `SELECT c.id, c.run_id FROM caption_suggestions c JOIN ai_runs r ON r.id = c.run_id AND r.status <> 'reverted'
      WHERE c.asset_id = ? AND c.state = 'pending' ORDER BY c.id DESC`,
   );
   const out: number[] = [];
-  for (const id of new Set(assetIds)) {
-    const rows = (q.all(id) as { id: number; run_id: number }[]).filter((r) => !opts.runIds?.length || opts.runIds.includes(r.run_id));
-    if (rows.length) out.push(rows[0].id);
-  }
+  await inSteps([...new Set(assetIds)], (chunk) => {
+    for (const id of chunk) {
+      const rows = (q.all(id) as { id: number; run_id: number }[]).filter((r) => !opts.runIds?.length || opts.runIds.includes(r.run_id));
+      if (rows.length) out.push(rows[0].id);
+    }
+  }, READ_STEP);
   return out;
 }

@@ -4,7 +4,9 @@ import { getAssetKeywords, pruneUnusedKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
 import { deleteFromVocabulary, listVocabulary, renameInVocabulary, type VocabularyEntry } from '../library/keyword-list';
 import { attachLibraryUndo, logLibraryEdit, type LibraryUndo } from '../library/library-undo';
-import { countNoun, logEdit, quote } from './edit-log';
+import { EditLogWriter } from '../library/edit-log-writer';
+import { inEditLane } from '../library/edits';
+import { countNoun, quote, writeInTurns } from './edit-log';
 import { cleanKeyword } from './hygiene';
 import type { LibraryKeyword, VocabularyEditResult } from '../../src-preload/contract';
 
@@ -53,13 +55,18 @@ function assetsWith(ctx: LibraryCtx, words: readonly string[], children: boolean
   return [...out].sort((a, b) => a - b);
 }
 
-function applyAcross(
+/**
+ * Map the keywords of every asset as ONE undoable edit, a turn's budget of photos per
+ * transaction. `before` changes the keyword list in the first chunk and returns its undo,
+ * which goes with the edit's first entry in the log.
+ */
+async function applyAcross(
   ctx: LibraryCtx,
   assetIds: number[],
   map: (list: string[]) => string[],
   description: (what: string) => string,
   before?: () => LibraryUndo | null | void,
-): VocabularyEditResult {
+): Promise<VocabularyEditResult> {
   if (!assetIds.length) {
     // A keyword only the keyword list holds (imported, on no photo yet): only the list changes.
     const listed = new Set(listVocabulary(ctx).map((e) => e.path));
@@ -74,16 +81,23 @@ function applyAcross(
     return { description: text, assetIds: [] };
   }
   const text = description(countNoun(ctx, assetIds));
-  const changed = ctx.db.transaction(() => {
-    const undo = before?.();
-    const ids = logEdit(ctx, assetIds.map((assetId) => ({ assetId, field: 'keywords' as const, value: map(getAssetKeywords(ctx.db, assetId)) })), text, null);
-    // The keyword-list entries deleted with it come back with the same undo.
-    if (undo && ids.length) attachLibraryUndo(ctx.db, prepared(ctx.db, 'SELECT max(id) FROM edits').pluck().get() as number, [undo]);
-    else if (undo) logLibraryEdit(ctx.db, text, [undo]);
+  const log = new EditLogWriter(ctx, text);
+  let first = true;
+  try {
+    await writeInTurns(ctx, assetIds, log, (assetId) => {
+      if (first) {
+        first = false;
+        // The keyword-list entries changed with it come back with the same undo.
+        const undo = before?.();
+        if (undo) attachLibraryUndo(ctx.db, log.row(), [undo]);
+      }
+      return [{ assetId, field: 'keywords', value: map(getAssetKeywords(ctx.db, assetId)) }];
+    });
     pruneUnusedKeywords(ctx.db);
-    return ids;
-  })();
-  if (changed.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: changed });
+  } finally {
+    log.announce();
+  }
+  const changed = [...log.changed];
   return { description: changed.length ? text : null, assetIds: changed };
 }
 
@@ -99,77 +113,83 @@ function required(word: string, field: string): string {
  * also where the target word already existed in another casing; an asset holding both ends
  * up with one, in the place of the first.
  */
-export function renameKeyword(ctx: LibraryCtx, from: string, to: string, opts: { children?: boolean } = {}): VocabularyEditResult {
-  const a = required(from, 'from');
-  const b = required(to, 'to');
-  const children = opts.children !== false;
-  if (a === b) return { description: null, assetIds: [] };
-  const ids = assetsWith(ctx, [a, b], children);
-  const map = (list: string[]): string[] => {
-    const out: string[] = [];
-    const seen = new Set<string>();
-    for (const k of list) {
-      let next = k;
-      if (lower(k) === lower(a) || lower(k) === lower(b)) next = b;
-      else if (children && lower(k).startsWith(lower(a) + '|')) next = b + k.slice(a.length);
-      else if (children && lower(k).startsWith(lower(b) + '|')) next = b + k.slice(b.length);
-      if (seen.has(lower(next))) continue;
-      seen.add(lower(next));
-      out.push(next);
-    }
-    return out;
-  };
-  // The vocabulary is case-insensitive for ASCII: re-spell an existing row so the new
-  // casing is what every asset stores (otherwise the old spelling would be found and kept).
-  // The keyword list follows, on the same undo.
-  const respell = (): LibraryUndo | null => {
-    prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(b, b, b);
-    if (lower(a) === lower(b)) prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ?').run(b, a);
-    return renameInVocabulary(ctx, a, b, children);
-  };
-  const merging = ids.length > 0 && (prepared(ctx.db, 'SELECT 1 FROM keywords WHERE name = ?').get(b) !== undefined) && lower(a) !== lower(b);
-  return applyAcross(ctx, ids, map, (what) => `${merging ? 'merge' : 'rename'} keyword ${quote(a)} ${merging ? 'into' : 'to'} ${quote(b)} on ${what}`, respell);
+export function renameKeyword(ctx: LibraryCtx, from: string, to: string, opts: { children?: boolean } = {}): Promise<VocabularyEditResult> {
+  return inEditLane(ctx, async () => {
+    const a = required(from, 'from');
+    const b = required(to, 'to');
+    const children = opts.children !== false;
+    if (a === b) return { description: null, assetIds: [] };
+    const ids = assetsWith(ctx, [a, b], children);
+    const map = (list: string[]): string[] => {
+      const out: string[] = [];
+      const seen = new Set<string>();
+      for (const k of list) {
+        let next = k;
+        if (lower(k) === lower(a) || lower(k) === lower(b)) next = b;
+        else if (children && lower(k).startsWith(lower(a) + '|')) next = b + k.slice(a.length);
+        else if (children && lower(k).startsWith(lower(b) + '|')) next = b + k.slice(b.length);
+        if (seen.has(lower(next))) continue;
+        seen.add(lower(next));
+        out.push(next);
+      }
+      return out;
+    };
+    // The vocabulary is case-insensitive for ASCII: re-spell an existing row so the new
+    // casing is what every asset stores (otherwise the old spelling would be found and kept).
+    // The keyword list follows, on the same undo.
+    const respell = (): LibraryUndo | null => {
+      prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(b, b, b);
+      if (lower(a) === lower(b)) prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ?').run(b, a);
+      return renameInVocabulary(ctx, a, b, children);
+    };
+    const merging = ids.length > 0 && (prepared(ctx.db, 'SELECT 1 FROM keywords WHERE name = ?').get(b) !== undefined) && lower(a) !== lower(b);
+    return applyAcross(ctx, ids, map, (what) => `${merging ? 'merge' : 'rename'} keyword ${quote(a)} ${merging ? 'into' : 'to'} ${quote(b)} on ${what}`, respell);
+  });
 }
 
 /** Merge keywords into one (each `from` is renamed to `into`; assets end up with `into` once). */
-export function mergeKeywords(ctx: LibraryCtx, from: readonly string[], into: string, opts: { children?: boolean } = {}): VocabularyEditResult {
-  const target = required(into, 'into');
-  const sources = from.map((f) => required(f, 'from')).filter((f) => lower(f) !== lower(target));
-  if (!sources.length) return { description: null, assetIds: [] };
-  const children = opts.children !== false;
-  const ids = assetsWith(ctx, [...sources, target], children);
-  const map = (list: string[]): string[] => {
-    const out: string[] = [];
-    const seen = new Set<string>();
-    for (const k of list) {
-      let next = k;
-      for (const s of [...sources, target]) {
-        if (lower(k) === lower(s)) next = target;
-        else if (children && lower(k).startsWith(lower(s) + '|')) next = target + k.slice(s.length);
+export function mergeKeywords(ctx: LibraryCtx, from: readonly string[], into: string, opts: { children?: boolean } = {}): Promise<VocabularyEditResult> {
+  return inEditLane(ctx, async () => {
+    const target = required(into, 'into');
+    const sources = from.map((f) => required(f, 'from')).filter((f) => lower(f) !== lower(target));
+    if (!sources.length) return { description: null, assetIds: [] };
+    const children = opts.children !== false;
+    const ids = assetsWith(ctx, [...sources, target], children);
+    const map = (list: string[]): string[] => {
+      const out: string[] = [];
+      const seen = new Set<string>();
+      for (const k of list) {
+        let next = k;
+        for (const s of [...sources, target]) {
+          if (lower(k) === lower(s)) next = target;
+          else if (children && lower(k).startsWith(lower(s) + '|')) next = target + k.slice(s.length);
+        }
+        if (seen.has(lower(next))) continue;
+        seen.add(lower(next));
+        out.push(next);
       }
-      if (seen.has(lower(next))) continue;
-      seen.add(lower(next));
-      out.push(next);
-    }
-    return out;
-  };
-  const respell = (): LibraryUndo | null => {
-    prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(target, target, target);
-    // Every source's keyword-list entries on one undo, in the order they changed.
-    const before = sources.flatMap((src) => {
-      const undo = renameInVocabulary(ctx, src, target, children);
-      return undo?.kind === 'vocabularyChanged' ? undo.before : [];
-    });
-    return before.length ? { kind: 'vocabularyChanged', before } : null;
-  };
-  const names = sources.map(quote).join(', ');
-  return applyAcross(ctx, ids, map, (what) => `merge keyword${sources.length > 1 ? 's' : ''} ${names} into ${quote(target)} on ${what}`, respell);
+      return out;
+    };
+    const respell = (): LibraryUndo | null => {
+      prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(target, target, target);
+      // Every source's keyword-list entries on one undo, in the order they changed.
+      const before = sources.flatMap((src) => {
+        const undo = renameInVocabulary(ctx, src, target, children);
+        return undo?.kind === 'vocabularyChanged' ? undo.before : [];
+      });
+      return before.length ? { kind: 'vocabularyChanged', before } : null;
+    };
+    const names = sources.map(quote).join(', ');
+    return applyAcross(ctx, ids, map, (what) => `merge keyword${sources.length > 1 ? 's' : ''} ${names} into ${quote(target)} on ${what}`, respell);
+  });
 }
 
 /** Remove a keyword (and by default its children) from every asset. */
-export function deleteKeyword(ctx: LibraryCtx, name: string, opts: { children?: boolean } = {}): VocabularyEditResult {
-  const word = required(name, 'name');
-  const children = opts.children !== false;
-  const ids = assetsWith(ctx, [word], children);
-  return applyAcross(ctx, ids, (list) => list.filter((k) => !matches(k, word, children)), (what) => `delete keyword ${quote(word)} from ${what}`, () => deleteFromVocabulary(ctx, word, children));
+export function deleteKeyword(ctx: LibraryCtx, name: string, opts: { children?: boolean } = {}): Promise<VocabularyEditResult> {
+  return inEditLane(ctx, async () => {
+    const word = required(name, 'name');
+    const children = opts.children !== false;
+    const ids = assetsWith(ctx, [word], children);
+    return applyAcross(ctx, ids, (list) => list.filter((k) => !matches(k, word, children)), (what) => `delete keyword ${quote(word)} from ${what}`, () => deleteFromVocabulary(ctx, word, children));
+  });
 }

@@ -188,9 +188,9 @@ describe('quality runs', () => {
 
   it('reject below a threshold is one edit, and undo puts the flags back', async () => {
     await measure([ids['blue-sharp.jpg'], ids['blue-flat.jpg'], ids['red-sharp.jpg']], 'quality');
-    setFlag(ctx, [ids['blue-flat.jpg']], 'pick');
+    await setFlag(ctx, [ids['blue-flat.jpg']], 'pick');
     expect(searchIds(ctx, { flag: 'pick' })).toEqual([ids['blue-flat.jpg']]);
-    const r = rejectBelow(ctx, { query: {} }, 'quality', 0.7);
+    const r = await rejectBelow(ctx, { query: {} }, 'quality', 0.7);
     expect(r.assetIds).toEqual([ids['blue-flat.jpg']]);
     expect(r.description).toMatch(/^reject 1 photo scoring below 70%/);
     expect(searchIds(ctx, { flag: 'reject' })).toEqual([ids['blue-flat.jpg']]);

@@ -86,9 +86,9 @@ describe('caption runs', () => {
   });
 
   it('are edited, accepted as caption or title through the undoable edit log, or rejected', async () => {
-    const [first] = pendingCaptionIds(ctx, [ids[0]]);
-    editCaptionSuggestion(ctx, first, '  Calm  blue water ');
-    expect(acceptCaptions(ctx, [first])).toEqual([ids[0]]);
+    const [first] = await pendingCaptionIds(ctx, [ids[0]]);
+    await editCaptionSuggestion(ctx, first, '  Calm  blue water ');
+    expect(await acceptCaptions(ctx, [first])).toEqual([ids[0]]);
     expect(fields(ids[0]).caption).toBe('Calm blue water');
     const review = getAssetReview(ctx, ids[0]);
     expect(review.captions.find((c) => c.id === first)).toMatchObject({ state: 'accepted', acceptedAs: 'caption', raw: expect.not.stringMatching(/^Calm/) });
@@ -98,10 +98,10 @@ describe('caption runs', () => {
     expect(fields(ids[0]).caption).toBeNull();
     await setCaption(ctx, [ids[0]], 'Calm blue water');
 
-    const [second] = pendingCaptionIds(ctx, [ids[1]]);
-    acceptCaptions(ctx, [second], { as: 'title' });
+    const [second] = await pendingCaptionIds(ctx, [ids[1]]);
+    await acceptCaptions(ctx, [second], { as: 'title' });
     expect(fields(ids[1]).title).toBe(getAssetReview(ctx, ids[1]).captions[0].text);
-    expect(rejectCaptions(ctx, [second])).toBe(0);
+    expect(await rejectCaptions(ctx, [second])).toBe(0);
   });
 
   it('warn about agency limits: Adobe titles up to 70 characters, Shutterstock descriptions up to 200', async () => {
@@ -118,10 +118,10 @@ describe('caption runs', () => {
     const r = await startCaptionRun(ctx, queue, { assetIds: [ids[0], ids[1]] }, { length: 'normal' });
     await queue.waitForIdle();
     const before = [fields(ids[0]), fields(ids[1])];
-    acceptCaptions(ctx, pendingCaptionIds(ctx, [ids[0], ids[1]], { runIds: [r.runId] }));
+    await acceptCaptions(ctx, await pendingCaptionIds(ctx, [ids[0], ids[1]], { runIds: [r.runId] }));
     expect(fields(ids[0]).caption).not.toBe(before[0].caption);
     await setCaption(ctx, [ids[1]], 'My own words');
-    const res = revertRun(ctx, r.runId);
+    const res = await revertRun(ctx, r.runId);
     expect(res.captionsRestored).toBe(1);
     expect(fields(ids[0]).caption).toBe(before[0].caption);
     expect(fields(ids[1]).caption).toBe('My own words');

@@ -141,7 +141,7 @@ describe('keyword runs', () => {
     expect(words(de.runId)).not.toEqual(words(en.runId));
     expect(words(ru.runId).some((w) => /[а-яё]/i.test(w))).toBe(true);
     expect(getAssetReview(ctx, ids[1], { runId: de.runId }).suggestions.every((s) => s.lang === 'de')).toBe(true);
-    acceptAbove(ctx, [ids[1]], 0, { runIds: [ru.runId] });
+    await acceptAbove(ctx, [ids[1]], 0, { runIds: [ru.runId] });
     expect(kw(ids[1]).every((w) => w === w.normalize('NFC'))).toBe(true);
     expect(kw(ids[1]).length).toBe(words(ru.runId).length);
   });
@@ -162,7 +162,7 @@ describe('keyword runs', () => {
     const low = await run([ids[2]], { lang: 'de' });
     expect(getAssetReview(ctx, ids[2], { runId: low.runId }).suggestions.every((s) => s.keyword === s.keyword.toLowerCase())).toBe(true);
     setKeywordSettings(ctx, { casing: 'byLanguage' });
-    acceptAbove(ctx, [ids[1]], 0, { runIds: [de.runId] });
+    await acceptAbove(ctx, [ids[1]], 0, { runIds: [de.runId] });
     expect(kw(ids[1])).toEqual(expect.arrayContaining(['Natur', 'grün', 'wald']));
   });
 
@@ -183,9 +183,9 @@ describe('keyword runs', () => {
     const r = await run([ids[0], ids[1], ids[2]]);
     const sugg = getAssetReview(ctx, ids[0]).suggestions;
     const rejected = sugg[1];
-    expect(rejectSuggestions(ctx, [rejected.id])).toBe(1);
+    expect(await rejectSuggestions(ctx, [rejected.id])).toBe(1);
     const min = sugg[3].score;
-    const res = acceptAbove(ctx, [ids[0]], min);
+    const res = await acceptAbove(ctx, [ids[0]], min);
     const expected = sugg.slice(0, 4).filter((s) => s.id !== rejected.id).map((s) => s.keyword);
     expect(res.added).toBe(3);
     expect(kw(ids[0])).toEqual(['mine', ...expected]);
@@ -194,16 +194,16 @@ describe('keyword runs', () => {
     expect(review.suggestions.filter((s) => s.state === 'accepted').map((s) => s.keyword)).toEqual(expected);
 
     // Accepting a stronger one later still lands in score order among the accepted ones.
-    acceptSuggestions(ctx, [rejected.id]); // rejected: not pending, nothing happens
+    await acceptSuggestions(ctx, [rejected.id]); // rejected: not pending, nothing happens
     expect(kw(ids[0])).toEqual(['mine', ...expected]);
 
     // One word across the selection, wherever it was suggested.
     const common = getAssetReview(ctx, ids[1]).suggestions.find((s) => getAssetReview(ctx, ids[2]).suggestions.some((t) => t.keyword === s.keyword))!;
-    const across = acceptKeyword(ctx, [ids[1], ids[2]], common.keyword);
+    const across = await acceptKeyword(ctx, [ids[1], ids[2]], common.keyword);
     expect(across.assetIds.sort()).toEqual([ids[1], ids[2]].sort());
     expect(kw(ids[1])).toEqual([common.keyword]);
     // Reject everything left on one asset.
-    expect(rejectPending(ctx, [ids[2]])).toBeGreaterThan(0);
+    expect(await rejectPending(ctx, [ids[2]])).toBeGreaterThan(0);
     expect(getAssetReview(ctx, ids[2]).suggestions.filter((s) => s.state === 'pending')).toEqual([]);
 
     // Reorder, then undo the move.
@@ -221,7 +221,7 @@ describe('keyword runs', () => {
     await editKeywords(ctx, [ids[4]], [first.keyword.toUpperCase()], []);
     setKeywordSettings(ctx, { exclude: [second.keyword.toUpperCase()], required: ['Stock Photo'] });
     expect(getAssetReview(ctx, ids[3]).suggestions[1].excluded).toBe(true);
-    const res = acceptAbove(ctx, [ids[3]], third.score);
+    const res = await acceptAbove(ctx, [ids[3]], third.score);
     expect(kw(ids[3])).toEqual([first.keyword.toUpperCase(), third.keyword, 'Stock Photo']);
     expect(res.skipped).toEqual([{ assetId: ids[3], keyword: second.keyword, reason: 'excluded' }]);
     expect(res.required).toBe(1);
@@ -232,7 +232,7 @@ describe('keyword runs', () => {
     setKeywordSettings(ctx, { limit: { preset: 'custom', max: 4 } });
     await run([ids[0]], { numKeywords: 10 });
     const sugg = getAssetReview(ctx, ids[0]).suggestions;
-    const res = acceptAbove(ctx, [ids[0]], 0);
+    const res = await acceptAbove(ctx, [ids[0]], 0);
     expect(kw(ids[0])).toEqual(['mine', ...sugg.slice(0, 3).map((s) => s.keyword)]);
     expect(res.skipped.filter((s) => s.reason === 'limit')).toHaveLength(sugg.length - 3);
     expect(getAssetReview(ctx, ids[0]).suggestions.filter((s) => s.state === 'pending')).toHaveLength(sugg.length - 3);
@@ -251,7 +251,7 @@ describe('keyword runs', () => {
 
   it('reverting a run takes out exactly its keywords and leaves unrelated edits alone', async () => {
     const r = await run([ids[0], ids[1]]);
-    acceptAbove(ctx, [ids[0], ids[1]], 0);
+    await acceptAbove(ctx, [ids[0], ids[1]], 0);
     const a = kw(ids[0]);
     const b = kw(ids[1]);
     // Later, by hand: remove an accepted keyword, add one of their own, rate the photo.
@@ -262,13 +262,13 @@ describe('keyword runs', () => {
     await editKeywords(ctx, [ids[1]], [b[0]], []);
     // A later run accepted on the same photo is not part of the revert.
     const other = await run([ids[0]], { lang: 'fr' });
-    acceptAbove(ctx, [ids[0]], 0.3, { runIds: [other.runId] });
+    await acceptAbove(ctx, [ids[0]], 0.3, { runIds: [other.runId] });
     const fromOther = getAssetReview(ctx, ids[0], { runId: other.runId }).suggestions.filter((s) => s.state === 'accepted').map((s) => s.keyword);
     expect(fromOther.length).toBeGreaterThan(0);
 
     const beforeRevert = kw(ids[0]);
     expect(beforeRevert).toContain('later');
-    const res = revertRun(ctx, r.runId);
+    const res = await revertRun(ctx, r.runId);
     expect(res.description).toMatch(/^revert the AI keywords of run/);
     // The run's keywords go; 'mine', 'later' and the later run's keywords stay where they were
     // (a word both runs suggested and the user accepted from both is kept).
@@ -285,7 +285,7 @@ describe('keyword runs', () => {
     expect(await undo(ctx)).toMatch(/^Undo: revert the AI keywords/);
     expect(kw(ids[1])).toEqual(b.slice(1).length ? [...b.slice(1), b[0]] : [b[0]]);
     // Reverting twice does nothing more.
-    expect(revertRun(ctx, r.runId).assetIds).toEqual([]);
+    expect((await revertRun(ctx, r.runId)).assetIds).toEqual([]);
   });
 
   it('lands results of a run resumed after a restart, and of jobs that ended while nobody listened', async () => {
@@ -334,25 +334,25 @@ describe('library vocabulary', () => {
   });
 
   it('renames across assets, children of a hierarchy included, as one undoable edit', async () => {
-    const r = renameKeyword(ctx, 'Animals', 'Fauna');
+    const r = await renameKeyword(ctx, 'Animals', 'Fauna');
     expect(r.assetIds.sort()).toEqual([ids[0], ids[1], ids[2]].sort());
     expect(kw(ids[0])).toEqual(['mine', 'kitty', 'Fauna|Cat']);
     expect(kw(ids[2])).toEqual(['cat', 'Fauna|Dog']);
     expect(await undo(ctx)).toBe('Undo: rename keyword “Animals” to “Fauna” on 3 photos');
     expect(kw(ids[2])).toEqual(['cat', 'Animals|Dog']);
     // A change of casing only is a rename too.
-    renameKeyword(ctx, 'kitty', 'Kitty');
+    await renameKeyword(ctx, 'kitty', 'Kitty');
     expect(kw(ids[1])).toEqual(['Kitty', 'Animals|Cat']);
   });
 
   it('merges one keyword into another (each asset keeps one, in the first place) and deletes across assets', async () => {
     await editKeywords(ctx, [ids[1]], ['cat'], []);
-    const m = mergeKeywords(ctx, ['kitty'], 'cat');
+    const m = await mergeKeywords(ctx, ['kitty'], 'cat');
     expect(m.description).toBe('merge keyword “kitty” into “cat” on 3 photos');
     expect(kw(ids[0])).toEqual(['mine', 'cat', 'Animals|Cat']);
     expect(kw(ids[1])).toEqual(['cat', 'Animals|Cat']);
     expect(listLibraryKeywords(ctx).some((k) => k.name === 'kitty')).toBe(false);
-    const d = deleteKeyword(ctx, 'animals');
+    const d = await deleteKeyword(ctx, 'animals');
     expect(d.assetIds.length).toBe(3);
     expect(kw(ids[2])).toEqual(['cat']);
     expect(await undo(ctx)).toMatch(/^Undo: delete keyword “animals”/);

@@ -33,10 +33,10 @@ interface KeywordJson {
 }
 
 /** The library opened in this process (the CLI has exited): what the app would show. */
-function withLibrary<T>(fn: (ctx: ReturnType<typeof openLibrary>) => T): T {
+async function withLibrary<T>(fn: (ctx: ReturnType<typeof openLibrary>) => T | Promise<T>): Promise<T> {
   const ctx = openLibrary(library);
   try {
-    return fn(ctx);
+    return await fn(ctx);
   } finally {
     ctx.db.close();
   }
@@ -51,7 +51,7 @@ beforeAll(async () => {
   const idx = await cli(['index', photos]);
   expect(idx.code, idx.stderr).toBe(0);
   // The user picked the last frame of burst B: it is the one sent.
-  withLibrary((ctx) => setFlag(ctx, [findAssetByPath(ctx, burstB[2])!], 'pick'));
+  await withLibrary((ctx) => setFlag(ctx, [findAssetByPath(ctx, burstB[2])!], 'pick'));
 }, 600_000);
 
 afterAll(async () => {
@@ -82,7 +82,7 @@ describe('keyword --per-group', () => {
     const bestA = groups.groups.find((g) => g.members.includes(burstA[0]))!.best;
     for (const [members, rep] of [[burstA, bestA], [burstB, burstB[2]]] as const) {
       for (const m of members) expect(byPath.get(m)!.suggestions).toEqual(byPath.get(rep)!.suggestions);
-      withLibrary((ctx) => {
+      await withLibrary((ctx) => {
         const repName = rep.slice(rep.lastIndexOf('/') + 1);
         for (const m of members) {
           const review = getAssetReview(ctx, findAssetByPath(ctx, m)!);
@@ -117,7 +117,7 @@ describe('caption --per-group', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(calls('/v1/image_captioning') - before).toBe(4);
     expect(r.json<{ billable: number }>().billable).toBe(4);
-    withLibrary((ctx) => {
+    await withLibrary((ctx) => {
       const rep = getAssetReview(ctx, findAssetByPath(ctx, burstB[2])!).captions[0];
       for (const m of burstB.slice(0, 2)) {
         const c = getAssetReview(ctx, findAssetByPath(ctx, m)!).captions[0];

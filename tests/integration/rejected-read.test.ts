@@ -139,8 +139,8 @@ describe('rejects read from files', () => {
       await scanFolder(ctx, folder);
       const id = (name: string) => findAssetByPath(ctx, join(dir, name))!;
       const flag = (name: string) => ctx.db.prepare<[number], { flag: string | null }>('SELECT flag FROM assets WHERE id = ?').get(id(name))!.flag;
-      setFlag(ctx, [id('mine-out.jpg')], 'reject');
-      setFlag(ctx, [id('mine-pick.jpg')], 'pick');
+      await setFlag(ctx, [id('mine-out.jpg')], 'reject');
+      await setFlag(ctx, [id('mine-pick.jpg')], 'pick');
       // Another program captions both files; their ratings stay 3.
       exiftool('-XMP-dc:Description=Anderswo beschriftet', join(dir, 'mine-out.jpg'), join(dir, 'mine-pick.jpg'));
       await scanFolder(ctx, folder);

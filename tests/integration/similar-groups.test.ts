@@ -70,7 +70,7 @@ describe('similar groups in search', () => {
     expect(paths(['--collection', 'Scenes'])).toEqual([...burstA, ...burstB].sort());
   });
 
-  it('folds each group into its best frame, or the user\'s pick, with its size; expanded groups show every frame; the index and SQL agree', () => {
+  it('folds each group into its best frame, or the user\'s pick, with its size; expanded groups show every frame; the index and SQL agree', async () => {
     const byIndex = openLibrary(library);
     const bySql = openLibrary(library);
     try {
@@ -96,7 +96,7 @@ describe('similar groups in search', () => {
 
       // The user's pick stands for the group instead of the suggested best.
       const other = burstA.find((p) => p !== groupA.best)!;
-      setFlag(byIndex, [id(byIndex, other)], 'pick');
+      await setFlag(byIndex, [id(byIndex, other)], 'pick');
       const afterPick = both((ctx) => searchIds(ctx, { foldGroups: true }));
       expect(afterPick).toContain(id(byIndex, other));
       expect(afterPick).not.toContain(id(byIndex, groupA.best));
@@ -118,7 +118,7 @@ describe('similar groups in search', () => {
     }
   });
 
-  it('suggests the best frame by the measured quality score where it disagrees with sharpness, else by sharpness; the fold follows', () => {
+  it('suggests the best frame by the measured quality score where it disagrees with sharpness, else by sharpness; the fold follows', async () => {
     const ctx = openLibrary(library);
     try {
       startCatalogueIndex(ctx.db);
@@ -137,7 +137,7 @@ describe('similar groups in search', () => {
       const bluntest = bySharpness[bySharpness.length - 1];
       expect(groupOf().best).toBe(bluntest);
       // The folded grid shows it for the group (once the pick made in the test above is taken off).
-      setFlag(ctx, ids, null);
+      await setFlag(ctx, ids, null);
       const shown = searchIds(ctx, { foldGroups: true, text: 'IMG_A' });
       expect(shown).toEqual([bluntest]);
       // Only some frames measured: the best among the measured ones.

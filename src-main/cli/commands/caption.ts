@@ -73,8 +73,8 @@ export const command: Command = {
       const accepted = new Set<number>();
       if (values.accept) {
         const runIds = [...new Set(ids.map(runOf))];
-        const pending = pendingCaptionIds(ctx, ids, { runIds });
-        for (const id of acceptCaptions(ctx, pending, { as: values['as-title'] ? 'title' : 'caption' })) accepted.add(id);
+        const pending = await pendingCaptionIds(ctx, ids, { runIds });
+        for (const id of await acceptCaptions(ctx, pending, { as: values['as-title'] ? 'title' : 'caption' })) accepted.add(id);
       }
       const errors = errorsOf(ctx, started, outcome);
       const assets = ids.map((id) => {

@@ -69,7 +69,7 @@ export const command: Command = {
       const source = sourceRuns(started);
       const runOf = (id: number): number => source.get(id) ?? started.runId;
       const pendingBefore = new Map(ids.map((id) => [id, new Set(getAssetReview(ctx, id, { runId: runOf(id) }).suggestions.filter((s) => s.state === 'pending').map((s) => s.id))]));
-      if (minScore !== undefined) acceptAbove(ctx, ids, minScore, { runIds: [...new Set(ids.map(runOf))] });
+      if (minScore !== undefined) await acceptAbove(ctx, ids, minScore, { runIds: [...new Set(ids.map(runOf))] });
       const errors = errorsOf(ctx, started, outcome);
       const assets = ids.map((id) => {
         const review = getAssetReview(ctx, id, { runId: runOf(id) });
