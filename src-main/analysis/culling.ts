@@ -7,7 +7,7 @@ import { resolveTarget } from '../workflows/runs';
 import { countNoun } from '../workflows/edit-log';
 import { inTurns } from '../core/steps';
 import { EditLogWriter, type LoggedChange } from '../library/edit-log-writer';
-import { inEditLane } from '../library/edits';
+import { inEditLane } from '../library/edit-lane';
 
 // Culling: picks and rejects (assets.flag), "reject everything below X" and the score
 // histogram of the current view. Flag changes go into the edit log (edits/edit_changes,

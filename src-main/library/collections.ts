@@ -4,7 +4,8 @@ import type { LibraryCtx } from './context';
 import { collectionRow, collectionRows, descendants, memberIds, notFound, smartQueryOf, type CollectionRow } from './collection-store';
 import { prepared } from './db';
 import { collectionDeletion, collectionUpdate, logLibraryEdit } from './library-undo';
-import { describeCount, editMembership, inEditLane } from './edits';
+import { inEditLane } from './edit-lane';
+import { describeCount, editMembership } from './edits';
 import { collectionSize, searchIds } from './search';
 
 // Collections as Lightroom users know them (issue 16): a photo can be in many manual

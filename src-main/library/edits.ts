@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ColorLabel, KeywordCount } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
-import { STEP, inSteps, inTurns, oneAtATime, turnBudget } from '../core/steps';
+import { STEP, inSteps, inTurns, turnBudget } from '../core/steps';
+import { inEditLane } from './edit-lane';
 import { EditLogWriter } from './edit-log-writer';
 import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
@@ -83,12 +84,6 @@ async function checkIds(ctx: LibraryCtx, ids: readonly number[]): Promise<number
   }
   return unique;
 }
-
-/**
- * Edits (and undo) of one library run one at a time: `work` starts when the edit before it has
- * ended. Code elsewhere that edits through editMembership runs its reads and the edit in here.
- */
-export const inEditLane: <T>(ctx: LibraryCtx, work: () => Promise<T>) => Promise<T> = oneAtATime<LibraryCtx>();
 
 /** Write one field of one asset (keywords through the keyword store, the rest directly). */
 const isStockField = (f: Field): f is StockField => (STOCK_FIELDS as readonly string[]).includes(f);
@@ -389,7 +384,7 @@ async function undoNow(ctx: LibraryCtx): Promise<string | null> {
   if (!latest) return null;
   if (isRenameEdit(ctx, latest.id)) {
     // A rename is undone by moving the files back (journaled like the rename itself).
-    const r = undoRename(ctx, latest.id);
+    const r = await undoRename(ctx, latest.id);
     if (r.failed.length) {
       const f = r.failed[0];
       throw new ApiError('io', `Undo moved ${r.renamed.length} file(s) back, but ${r.failed.length} could not be (${f.path}: ${f.reason}). Fix that and undo again.`);

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import type { RenamePreview, RenamePreviewItem, RenameRequest, RenameResult } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
+import { inEditLane } from './edit-lane';
+import { STEP, inSteps, turnBudget } from '../core/steps';
 import { stackKeyOf } from './formats';
 import { abs, applyRow, closeShot, sameFile } from './rename-journal';
 import { fillTemplate, parseTemplate, TemplateError, type ParsedTemplate } from './rename-template';
@@ -61,49 +64,72 @@ const extPart = (name: string): string => (name.lastIndexOf('.') > 0 ? name.slic
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The selected assets in order, each shot's partners (RAW+JPEG) next to it; shots in selection order. */
-function shotsOf(ctx: LibraryCtx, ids: readonly number[]): SourceRow[][] {
+async function shotsOf(ctx: LibraryCtx, ids: readonly number[]): Promise<SourceRow[][]> {
   const byId = prepared(ctx.db, `${SOURCE_SQL} AND a.id = ?`);
-  const partners = prepared(ctx.db, `${SOURCE_SQL} AND a.folder_id = ? AND a.stack_key = ? ORDER BY a.name`);
+  // By the shot's own index: the planner may otherwise walk every live asset in name order for each shot.
+  const partners = prepared(ctx.db, `${SOURCE_SQL.replace('FROM assets a ', 'FROM assets a INDEXED BY assets_stack ')} AND a.folder_id = ? AND a.stack_key = ? ORDER BY a.name`);
   const shots = new Map<string, SourceRow[]>();
   const missing: number[] = [];
-  for (const id of new Set(ids)) {
-    const row = byId.get(id) as SourceRow | undefined;
-    if (!row) {
-      missing.push(id);
-      continue;
+  await inSteps([...new Set(ids)], (chunk) => {
+    for (const id of chunk) {
+      const row = byId.get(id) as SourceRow | undefined;
+      if (!row) {
+        missing.push(id);
+        continue;
+      }
+      const key = `${row.folder_id}\u0000${row.stack_key}`;
+      if (shots.has(key)) continue;
+      const members = partners.all(row.folder_id, row.stack_key) as SourceRow[];
+      shots.set(key, [row, ...members.filter((m) => m.id !== row.id)]);
     }
-    const key = `${row.folder_id}\u0000${row.stack_key}`;
-    if (shots.has(key)) continue;
-    const members = partners.all(row.folder_id, row.stack_key) as SourceRow[];
-    shots.set(key, [row, ...members.filter((m) => m.id !== row.id)]);
-  }
+  }, 5 * STEP);
   if (missing.length) {
     throw new ApiError('not_found', `${plural(missing.length, 'selected item')} ${missing.length === 1 ? 'is' : 'are'} no longer in the library. Refresh and try again.`);
   }
   return [...shots.values()];
 }
 
-/** Directory listings, read once per plan. */
+/** One directory's names, exact and case-folded (each folded name's entries in listing order): lookups, never scans. */
+interface Listing {
+  names: Set<string>;
+  byFold: Map<string, string[]>;
+}
+
+/** Directory listings, read once per plan (an unreadable directory lists nothing). */
 class Listings {
-  private readonly cache = new Map<string, string[] | null>();
-  get(dirAbs: string): string[] | null {
-    if (!this.cache.has(dirAbs)) {
+  private readonly cache = new Map<string, Listing>();
+  get(dirAbs: string): Listing {
+    let listing = this.cache.get(dirAbs);
+    if (!listing) {
+      let names: string[] = [];
       try {
-        this.cache.set(dirAbs, readdirSync(dirAbs));
+        names = readdirSync(dirAbs);
       } catch {
-        this.cache.set(dirAbs, null);
+        // Offline or gone: each file says so in plan().
       }
+      listing = { names: new Set(names), byFold: new Map() };
+      for (const n of names) {
+        const same = listing.byFold.get(fold(n));
+        if (same) same.push(n);
+        else listing.byFold.set(fold(n), [n]);
+      }
+      this.cache.set(dirAbs, listing);
     }
-    return this.cache.get(dirAbs)!;
+    return listing;
   }
 }
 
-function plan(ctx: LibraryCtx, template: ParsedTemplate, ids: readonly number[], start: number): PlannedFile[] {
+/** Every file's new name and problem, a few hundred shots per turn of the event loop (the preview runs as the user types). */
+async function plan(ctx: LibraryCtx, template: ParsedTemplate, ids: readonly number[], start: number): Promise<PlannedFile[]> {
   const listings = new Listings();
   const files: PlannedFile[] = [];
   let seq = start;
   let shotNo = 0;
-  for (const shot of shotsOf(ctx, ids)) {
+  await inSteps(await shotsOf(ctx, ids), (chunk) => chunk.forEach(planShot), 5 * STEP);
+  findCollisions(files, listings);
+  return files;
+
+  function planShot(shot: SourceRow[]): void {
     shotNo++;
     const first = shot[0];
     const filled = fillTemplate(template, {
@@ -114,27 +140,25 @@ function plan(ctx: LibraryCtx, template: ParsedTemplate, ids: readonly number[],
       seq: seq++,
     });
     const dir = dirOf(first.rel_path);
-    const listing = listings.get(abs(first.folder_path, dir)) ?? [];
+    const listing = listings.get(abs(first.folder_path, dir));
     shot.forEach((row, i) => {
       const newName = filled.base + extPart(row.name);
       const sidecars: Move[] = [];
       // IMG_1.CR2.xmp (darktable, digiKam) with each file; IMG_1.xmp (Lightroom, Capture One) once per shot.
-      const own = listing.find((n) => fold(n) === fold(row.name) + '.xmp');
+      const own = listing.byFold.get(fold(row.name) + '.xmp')?.[0];
       if (own) sidecars.push({ from: dir + own, to: dir + newName + own.slice(row.name.length) });
       if (i === 0) {
         const base = baseOf(row.name);
-        const shared = listing.find((n) => fold(n) === fold(base) + '.xmp');
+        const shared = listing.byFold.get(fold(base) + '.xmp')?.[0];
         if (shared) sidecars.push({ from: dir + shared, to: dir + filled.base + shared.slice(base.length) });
       }
       let problem = filled.problem;
       if (!problem && !row.online) problem = 'its folder is offline';
-      if (!problem && !listing.includes(row.name)) problem = 'the file is not where the catalogue has it (rescan its folder)';
+      if (!problem && !listing.names.has(row.name)) problem = 'the file is not where the catalogue has it (rescan its folder)';
       if (!problem && Buffer.byteLength(newName + '.xmp') > 255) problem = `the new name “${newName}” is too long for a file name`;
       files.push({ shot: shotNo, row, toRel: dir + newName, sidecars, problem, note: filled.note });
     });
   }
-  findCollisions(files, listings);
-  return files;
 }
 
 /** Two files given one name, or a name already taken on disk: a problem on each file concerned. */
@@ -165,12 +189,12 @@ function findCollisions(files: PlannedFile[], listings: Listings): void {
   }
   for (const f of files) {
     const moves: Move[] = [{ from: f.row.rel_path, to: f.toRel }, ...f.sidecars];
-    const listing = listings.get(abs(f.row.folder_path, dirOf(f.row.rel_path))) ?? [];
+    const listing = listings.get(abs(f.row.folder_path, dirOf(f.row.rel_path)));
     for (const m of moves) {
       if (m.from === m.to) continue;
       const target = m.to.split('/').pop()!;
       // The file's own current name (a change of case only) is not a collision.
-      const taken = listing.find((n) => fold(n) === fold(target) && fold(dirOf(m.from) + n) !== fold(m.from));
+      const taken = listing.byFold.get(fold(target))?.find((n) => fold(dirOf(m.from) + n) !== fold(m.from));
       if (!taken) continue;
       const other = leaving.get(key(f, dirOf(m.from) + taken));
       problemOf(
@@ -212,7 +236,7 @@ function toItem(f: PlannedFile): RenamePreviewItem {
 }
 
 /** Every new name, with problems; moves nothing. A template that cannot be used is reported, not thrown. */
-export function previewRename(ctx: LibraryCtx, req: RenameRequest): RenamePreview {
+export async function previewRename(ctx: LibraryCtx, req: RenameRequest): Promise<RenamePreview> {
   const start = checkStart(req.start);
   let template: ParsedTemplate;
   try {
@@ -221,7 +245,7 @@ export function previewRename(ctx: LibraryCtx, req: RenameRequest): RenamePrevie
     if (err instanceof TemplateError) return { templateError: err.message, items: [], problems: 0, changes: 0 };
     throw err;
   }
-  const items = plan(ctx, template, req.assetIds, start).map(toItem);
+  const items = (await plan(ctx, template, req.assetIds, start)).map(toItem);
   return { templateError: null, items, problems: items.filter((i) => i.problem).length, changes: items.filter((i) => i.changed).length };
 }
 
@@ -235,8 +259,12 @@ interface Job {
   sidecars: [string, string][];
 }
 
-/** Journal the jobs (with `log` run in the same transaction), then move them one by one. */
-function execute(ctx: LibraryCtx, jobs: Job[], log: (db: LibraryCtx['db']) => { editId: number | null; isUndo: boolean }): RenameResult {
+/**
+ * Journal the jobs (with `log` run in the same transaction), then move them one by one, a
+ * turn's budget of files at a time with the event loop running between (a shot may be half
+ * moved between two turns; the journal settles it after a crash as after any other cut).
+ */
+async function execute(ctx: LibraryCtx, jobs: Job[], log: (db: LibraryCtx['db']) => { editId: number | null; isUndo: boolean }): Promise<RenameResult> {
   const batch = randomUUID();
   const journal = ctx.db.transaction(() => {
     const { editId, isUndo } = log(ctx.db);
@@ -254,7 +282,12 @@ function execute(ctx: LibraryCtx, jobs: Job[], log: (db: LibraryCtx['db']) => { 
   // A shot's rows stay in the journal until all its files are settled (see commitRow).
   const left = new Map<number, number>();
   for (const j of journal) left.set(j.shot, (left.get(j.shot) ?? 0) + 1);
+  let more = turnBudget();
   for (const j of journal) {
+    if (!more()) {
+      await nextTurn();
+      more = turnBudget();
+    }
     try {
       applyRow(ctx, j, true);
       result.renamed.push({ assetId: j.asset_id, from: abs(j.folder_path, j.from_rel), to: abs(j.folder_path, j.to_rel) });
@@ -281,10 +314,14 @@ interface PathValue {
  * problem. One undoable edit. A file that cannot be moved when its turn comes is reported
  * and left as it was; the others go on.
  */
-export function renameAssets(ctx: LibraryCtx, req: RenameRequest): RenameResult {
+export function renameAssets(ctx: LibraryCtx, req: RenameRequest): Promise<RenameResult> {
+  return inEditLane(ctx, async () => renameNow(ctx, req));
+}
+
+async function renameNow(ctx: LibraryCtx, req: RenameRequest): Promise<RenameResult> {
   const start = checkStart(req.start);
   const template = parse(req.template);
-  const files = plan(ctx, template, req.assetIds, start);
+  const files = await plan(ctx, template, req.assetIds, start);
   const bad = files.filter((f) => f.problem);
   if (bad.length) {
     const first = `${bad[0].row.name}: ${bad[0].problem}`;
@@ -319,7 +356,7 @@ export function isRenameEdit(ctx: LibraryCtx, editId: number): boolean {
  * sidecars, through the journal like the rename itself. Refused as a whole when an old name
  * has been taken since. The edit is marked undone when every file is back.
  */
-export function undoRename(ctx: LibraryCtx, editId: number): RenameResult {
+export async function undoRename(ctx: LibraryCtx, editId: number): Promise<RenameResult> {
   const changes = prepared(
     ctx.db,
     `SELECT c.asset_id, c.old_value, c.new_value, a.rel_path, f.path AS folder_path FROM edit_changes c
@@ -343,7 +380,7 @@ export function undoRename(ctx: LibraryCtx, editId: number): RenameResult {
     if (!shots.has(shotKey)) shots.set(shotKey, shots.size + 1);
     jobs.push({ shot: shots.get(shotKey)!, assetId: c.asset_id, folderPath: c.folder_path, fromRel: c.rel_path, toRel: old.rel, sidecars });
   }
-  const result = jobs.length ? execute(ctx, jobs, () => ({ editId, isUndo: true })) : { renamed: [], failed: [] };
+  const result = jobs.length ? await execute(ctx, jobs, () => ({ editId, isUndo: true })) : { renamed: [], failed: [] };
   if (!result.failed.length) prepared(ctx.db, 'UPDATE edits SET undone = 1 WHERE id = ?').run(editId);
   return result;
 }

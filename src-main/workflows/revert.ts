@@ -3,7 +3,7 @@ import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
 import { EditLogWriter } from '../library/edit-log-writer';
-import { inEditLane } from '../library/edits';
+import { inEditLane } from '../library/edit-lane';
 import { readLogged, writeInTurns, type LoggedField, type LoggedValue, type PlannedChange } from './edit-log';
 import { emitWorkflowEvent, getRun } from './runs';
 import type { RevertResult } from './types';

@@ -4,7 +4,7 @@ import { getAssetKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
 import { STEP, inSteps, inTurns } from '../core/steps';
 import { EditLogWriter } from '../library/edit-log-writer';
-import { inEditLane } from '../library/edits';
+import { inEditLane } from '../library/edit-lane';
 import { countNoun, logEdit, quote, writeInTurns } from './edit-log';
 import type { KeywordSettings } from '../../src-preload/contract';
 import { checkKeywords, checkTextLimits } from '../metadata/stock-limits';

@@ -5,7 +5,7 @@ import { prepared } from '../library/db';
 import { deleteFromVocabulary, listVocabulary, renameInVocabulary, type VocabularyEntry } from '../library/keyword-list';
 import { attachLibraryUndo, logLibraryEdit, type LibraryUndo } from '../library/library-undo';
 import { EditLogWriter } from '../library/edit-log-writer';
-import { inEditLane } from '../library/edits';
+import { inEditLane } from '../library/edit-lane';
 import { countNoun, quote, writeInTurns } from './edit-log';
 import { cleanKeyword } from './hygiene';
 import type { LibraryKeyword, VocabularyEditResult } from '../../src-preload/contract';

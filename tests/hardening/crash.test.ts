@@ -372,7 +372,7 @@ describe.concurrent('kill -9 at random moments', () => {
     try {
       const summary = await scanFolder(ctx2, folderId);
       expect(summary).toMatchObject({ added: 0, removed: 0, moved: 0 });
-      const r = renameAssets(ctx2, { assetIds: ids, template: 'final-{seq:3}' });
+      const r = await renameAssets(ctx2, { assetIds: ids, template: 'final-{seq:3}' });
       expect(r.failed).toEqual([]);
       expect(readdirSync(folder).filter((n) => !n.startsWith('final-'))).toEqual([]);
       expect(await undo(ctx2)).toContain('Undo: rename');

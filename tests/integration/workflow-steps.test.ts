@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -11,6 +11,7 @@ import { editKeywords, undo } from '../../src-main/library/edits';
 import { acceptAbove, acceptCaptions, pendingCaptionIds, rejectPending } from '../../src-main/workflows/review';
 import { revertRun } from '../../src-main/workflows/revert';
 import { renameKeyword } from '../../src-main/workflows/vocabulary';
+import { renameAssets } from '../../src-main/library/rename';
 import { seedAssets, seedFolder } from '../helpers/seed';
 
 // Review decisions and library-wide keyword edits over a large selection (accept everything
@@ -137,5 +138,27 @@ describe('decisions over a large selection', () => {
     expect(await undo(ctx)).toBe(`Undo: pick ${N} photos`);
     expect(await undo(ctx)).toMatch(/^Undo: rename keyword “Harbour” to “Port”/);
     expect(snapshot()).toEqual(before);
+  });
+});
+
+describe('a batch rename of a large selection', () => {
+  it('moves the files a turn at a time, names them all, and one undo puts every name back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tagsmith-rename-steps-'));
+    const photos = join(dir, 'photos');
+    mkdirSync(photos);
+    for (let i = 0; i < N; i++) writeFileSync(join(photos, `IMG_${i}.jpg`), `picture ${i}`);
+    const lib = openLibrary(join(dir, 'lib'));
+    const folder = seedFolder(lib.db, photos);
+    const files = seedAssets(lib.db, Array.from({ length: N }, (_, i) => ({ folderId: folder, relPath: `IMG_${i}.jpg` })));
+    const before = readdirSync(photos).sort();
+    const { value, turns } = await turnsDuring(renameAssets(lib, { assetIds: files, template: 'trip-{seq:4}' }));
+    expect(value.failed).toEqual([]);
+    expect(value.renamed).toHaveLength(N);
+    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(readdirSync(photos).filter((n) => n.startsWith('trip-'))).toHaveLength(N);
+    expect(lib.db.prepare('SELECT count(*) FROM rename_journal').pluck().get()).toBe(0);
+    expect(await undo(lib)).toBe(`Undo: rename ${N} files with “trip-{seq:4}”`);
+    expect(readdirSync(photos).sort()).toEqual(before);
+    lib.db.close();
   });
 });

@@ -49,7 +49,7 @@ export const command: Command = {
     const assetIds = query !== undefined ? searchIds(ctx, { text: String(query) }) : assetIdsForPaths(ctx, positionals);
     if (!assetIds.length) throw new CliError(`No asset matches “${String(query)}”. Nothing was renamed.`);
 
-    const preview = previewRename(ctx, { assetIds, template, start });
+    const preview = await previewRename(ctx, { assetIds, template, start });
     if (preview.templateError) throw new UsageError(preview.templateError, 'rename');
     if (preview.problems) throw new CliError(describeProblems(preview.items));
     const planned = preview.items.map((i) => ({ from: i.from, to: i.to }));
@@ -58,7 +58,7 @@ export const command: Command = {
         `\n(dry run: ${preview.changes} of ${preview.items.length} file${preview.items.length === 1 ? '' : 's'} would be renamed)`);
       return 0;
     }
-    const result = renameAssets(ctx, { assetIds, template, start });
+    const result = await renameAssets(ctx, { assetIds, template, start });
     if (result.failed.length) {
       const lines = result.failed.map((f) => `  ${f.path}: ${f.reason}`).join('\n');
       throw new CliError(`${result.renamed.length} file(s) renamed; ${result.failed.length} could not be and were left as they were:\n${lines}`);

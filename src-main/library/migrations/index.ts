@@ -34,6 +34,7 @@ import { migration as m028 } from './028-library-undo';
 import { migration as m029 } from './029-staged-job-batches';
 import { migration as m030 } from './030-staged-runs';
 import { migration as m031 } from './031-undo-in-steps';
+import { migration as m032 } from './032-rename-journal-shots';
 
 export type { Migration } from './migration';
 
@@ -69,4 +70,5 @@ export const migrations: Migration[] = [
   m029,
   m030,
   m031,
+  m032,
 ];

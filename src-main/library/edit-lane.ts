@@ -1,0 +1,10 @@
+import { oneAtATime } from '../core/steps';
+import type { LibraryCtx } from './context';
+
+/**
+ * Edits (and undo) of one library run one at a time: `work` starts when the edit before it has
+ * ended, so the chunks of two edits never mix and an undo takes back a whole edit. Every writer
+ * of the edit log that works in steps (hand edits, review decisions, keyword-list edits,
+ * reverts, flags, renames) runs its reads and its writes in here.
+ */
+export const inEditLane: <T>(ctx: LibraryCtx, work: () => Promise<T>) => Promise<T> = oneAtATime<LibraryCtx>();
