@@ -93,10 +93,12 @@ export function addFolder(ctx: LibraryCtx, path: string): FolderInfo {
 export function removeFolder(ctx: LibraryCtx, id: number): void {
   getFolder(ctx, id);
   const orphans = ctx.db.transaction(() => {
+    // Set against set (two passes): a lookup of each thumbnail among all the other assets has
+    // no index to use and read the whole catalogue once per photo of the folder.
     const thumbs = ctx.db
       .prepare<[number, number], { thumb: string }>(
-        `SELECT DISTINCT a.thumb FROM assets a WHERE a.folder_id = ? AND a.thumb IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM assets b WHERE b.thumb = a.thumb AND b.folder_id != ?)`,
+        `SELECT thumb FROM assets WHERE folder_id = ? AND thumb IS NOT NULL
+         EXCEPT SELECT thumb FROM assets WHERE folder_id != ? AND thumb IS NOT NULL`,
       )
       .all(id, id)
       .map((r) => r.thumb);

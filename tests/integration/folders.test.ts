@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -66,12 +66,17 @@ describe('library folders', () => {
   it('removing a folder forgets its rows, unshared thumbnails and unused keywords, never its files', async () => {
     await jpeg(join(dir, 'a/one.jpg'), '#ff0000');
     await jpeg(join(dir, 'b/two.jpg'), '#0000ff');
+    // The same picture in both folders shares one cached thumbnail: it stays for the copy in b.
+    await jpeg(join(dir, 'a/three.jpg'), '#00ff00');
+    copyFileSync(join(dir, 'a/three.jpg'), join(dir, 'b/three-copy.jpg'));
     const a = addFolder(ctx, join(dir, 'a'));
     const b = addFolder(ctx, join(dir, 'b'));
     await scanFolder(ctx, a.id);
     await scanFolder(ctx, b.id);
     const one = ctx.db.prepare<[], { id: number; thumb: string }>("SELECT id, thumb FROM assets WHERE name = 'one.jpg'").get()!;
     const two = ctx.db.prepare<[], { id: number; thumb: string }>("SELECT id, thumb FROM assets WHERE name = 'two.jpg'").get()!;
+    const three = ctx.db.prepare<[], { thumb: string }>("SELECT thumb FROM assets WHERE name = 'three.jpg'").get()!;
+    expect(ctx.db.prepare("SELECT thumb FROM assets WHERE name = 'three-copy.jpg'").pluck().get()).toBe(three.thumb);
     setAssetKeywords(ctx.db, one.id, ['OnlyInA', 'Shared']);
     setAssetKeywords(ctx.db, two.id, ['Shared']);
     removeFolder(ctx, a.id);
@@ -81,6 +86,7 @@ describe('library folders', () => {
     expect(names).toEqual(['Shared']);
     await until(() => !existsSync(join(ctx.paths.cacheDir, one.thumb)), 'the removed folder\'s thumbnail to be deleted');
     expect(existsSync(join(ctx.paths.cacheDir, two.thumb))).toBe(true);
+    expect(existsSync(join(ctx.paths.cacheDir, three.thumb))).toBe(true);
     expect(thrown(() => removeFolder(ctx, a.id)).kind).toBe('not_found');
   });
 
