@@ -212,6 +212,19 @@ export async function benchWriteLoop(workDir: string, figures: Figure[], notes: 
   rmSync(writeRoot, { recursive: true, force: true });
 }
 
+/** Each named step's time in ms, in the order they ran. */
+function stepTimer(): { steps: Record<string, number>; step: (name: string, work: () => Promise<unknown>) => Promise<void> } {
+  const steps: Record<string, number> = {};
+  return {
+    steps,
+    async step(name, work) {
+      const t = now();
+      await work();
+      steps[name] = round(now() - t);
+    },
+  };
+}
+
 /** 5. Event-loop delay while every photo of a large selection is edited by hand and the edits are undone (select all, add keywords, caption, rate, undo). */
 export async function benchEditLoop(workDir: string, figures: Figure[], notes: string[], detail: Record<string, unknown>): Promise<void> {
   const { ctx } = freshLibrary(workDir, 'lib-edit');
@@ -219,12 +232,7 @@ export async function benchEditLoop(workDir: string, figures: Figure[], notes: s
   const ids = ctx.db.prepare('SELECT id FROM assets WHERE removed_at IS NULL ORDER BY id').pluck().all() as number[];
   const tagged = ctx.db.prepare("SELECT count(*) FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE k.name = 'bench edit'").pluck();
   const idle = await idleLoopDelay();
-  const steps: Record<string, number> = {};
-  const step = async (name: string, work: () => Promise<unknown>): Promise<void> => {
-    const t = now();
-    await work();
-    steps[name] = round(now() - t);
-  };
+  const { steps, step } = stepTimer();
   const t = now();
   const { delay } = await loopDelayDuring(async () => {
     await step('add 2 keywords', () => editKeywords(ctx, ids, ['bench edit', 'event loop'], []));
@@ -267,12 +275,7 @@ async function benchReviewLoop(ctx: LibraryCtx, ids: number[], figures: Figure[]
     return { keywords, captions };
   })();
   const idle = await idleLoopDelay();
-  const steps: Record<string, number> = {};
-  const step = async (name: string, work: () => Promise<unknown>): Promise<void> => {
-    const t = now();
-    await work();
-    steps[name] = round(now() - t);
-  };
+  const { steps, step } = stepTimer();
   const t = now();
   const { delay } = await loopDelayDuring(async () => {
     await step('accept above 75%', () => acceptAbove(ctx, ids, 0.75));

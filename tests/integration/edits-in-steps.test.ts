@@ -9,6 +9,7 @@ import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { editKeywords, setCaption, setRating, undo } from '../../src-main/library/edits';
 import { logEdit } from '../../src-main/workflows/edit-log';
 import { seedAssets, seedFolder } from '../helpers/seed';
+import { turnsDuring } from '../helpers/turns';
 
 // A hand edit of a large selection is written a chunk of photos per transaction with turns of
 // the event loop between (the window never freezes), and stays ONE exact undo: edits and undo
@@ -28,22 +29,6 @@ const withKeyword = (word: string): number =>
   ctx.db.prepare('SELECT count(*) FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE k.name = ?').pluck().get(word) as number;
 const log = (): { description: string; undone: number }[] =>
   ctx.db.prepare('SELECT description, undone FROM edits ORDER BY id').all() as { description: string; undone: number }[];
-
-/** Count the turns of the event loop that ran while `work` was in flight. */
-async function turnsDuring<T>(work: Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let going = true;
-  const ticking = (async () => {
-    while (going) {
-      await nextTurn();
-      turns++;
-    }
-  })();
-  const value = await work;
-  going = false;
-  await ticking;
-  return { value, turns };
-}
 
 beforeEach(() => {
   ctx = openLibrary(mkdtempSync(join(tmpdir(), 'tagsmith-edit-steps-')));

@@ -18,6 +18,7 @@ import { UPLOAD_KIND, startUpload, uploadHandler } from '../../src-main/metadata
 import { ServiceClient } from '../../src-main/service/client';
 import { attachWorkflows, getRun, startKeywordRun } from '../../src-main/workflows';
 import { seedAssets, seedFolder } from '../helpers/seed';
+import { watchTurns } from '../helpers/turns';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
 const creds = { clientId: 'steps-run', clientSecret: 'steps-run-secret' };
@@ -41,23 +42,6 @@ function newQueue(): JobQueue {
 
 const count = (sql: string, ...args: unknown[]): number => (ctx.db.prepare(sql).get(...args) as { n: number }).n;
 const sent = (path: string): number => sim.log.filter((e) => e.path === path).length;
-
-/** What anyone else on the main thread sees at each turn of the event loop while `work` runs. */
-async function watch<T, S>(work: () => Promise<T>, look: () => S): Promise<{ result: T; seen: S[] }> {
-  const seen: S[] = [];
-  let on = true;
-  const tick = (): void => {
-    if (!on) return;
-    seen.push(look());
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  try {
-    return { result: await work(), seen };
-  } finally {
-    on = false;
-  }
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tagsmith-run-steps-'));
@@ -102,7 +86,7 @@ describe('starting a run over many photos', () => {
     expect(getRun(ctx, first.runId)).toMatchObject({ status: 'done' });
     const before = sent('/v1/keywords');
     const target = ids.slice(COPIES); // 100 new pictures + 100 copies of keyworded ones
-    const { result: started, seen } = await watch(
+    const { result: started, seen } = await watchTurns(
       () => startKeywordRun(ctx, q, { assetIds: target }),
       () => {
         const run = ctx.db.prepare('SELECT id, batch_id FROM ai_runs WHERE id > ?').get(first.runId) as { id: number; batch_id: string } | undefined;
@@ -136,7 +120,7 @@ describe('starting a run over many photos', () => {
     const q = newQueue();
     let other: JobQueue | null = null;
     const before = sent('/v1/keywords');
-    const { result, seen } = await watch(
+    const { result, seen } = await watchTurns(
       () => startKeywordRun(ctx, q, { assetIds: ids }).then(() => null, (e: unknown) => e as Error),
       () => {
         // Another Tagsmith process starts its queue while the run is half recorded: to it, the
@@ -165,7 +149,7 @@ describe('starting a run over many photos', () => {
 
   it('a measurement run is recorded the same way: every photo known before any job ends', async () => {
     const q = newQueue();
-    const { result: started, seen } = await watch(
+    const { result: started, seen } = await watchTurns(
       () => startAnalysisRun(ctx, q, { assetIds: ids }, { kind: 'quality' }),
       () => ({
         recorded: count('SELECT count(*) AS n FROM analysis_run_assets'),
@@ -204,7 +188,7 @@ describe('landing answers', () => {
 
 describe('checking and sending many photos to an agency', () => {
   it('the agency check lets the main thread run between chunks', async () => {
-    const { result, seen } = await watch(() => checkAssets(ctx, ids, 'adobe'), () => true);
+    const { result, seen } = await watchTurns(() => checkAssets(ctx, ids, 'adobe'), () => true);
     expect(seen.length).toBeGreaterThan(1);
     expect(result.map((r) => r.assetId)).toEqual(ids);
     // The seeded photos have no keywords yet: every verdict says so.

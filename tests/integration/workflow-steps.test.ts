@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setFlag } from '../../src-main/analysis/culling';
 import { STEP } from '../../src-main/core/steps';
@@ -13,6 +12,7 @@ import { revertRun } from '../../src-main/workflows/revert';
 import { renameKeyword } from '../../src-main/workflows/vocabulary';
 import { renameAssets } from '../../src-main/library/rename';
 import { seedAssets, seedFolder } from '../helpers/seed';
+import { turnsDuring } from '../helpers/turns';
 
 // Review decisions and library-wide keyword edits over a large selection (accept everything
 // above 70 % of a whole run, revert a run, rename a keyword on every photo, pick them all) are
@@ -33,21 +33,6 @@ const snapshot = (): unknown[] => ids.map((id) => {
 const log = (): string[] => ctx.db.prepare('SELECT description FROM edits WHERE undone = 0 ORDER BY id').pluck().all() as string[];
 const states = (): Record<string, number> =>
   Object.fromEntries((ctx.db.prepare('SELECT state, count(*) AS n FROM suggestions GROUP BY state').all() as { state: string; n: number }[]).map((r) => [r.state, r.n]));
-
-async function turnsDuring<T>(work: Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let going = true;
-  const ticking = (async () => {
-    while (going) {
-      await nextTurn();
-      turns++;
-    }
-  })();
-  const value = await work;
-  going = false;
-  await ticking;
-  return { value, turns };
-}
 
 beforeEach(() => {
   ctx = openLibrary(mkdtempSync(join(tmpdir(), 'tagsmith-workflow-steps-')));
