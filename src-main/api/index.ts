@@ -4,7 +4,7 @@ import type { Api, ApiEnvelope, ApiMethod } from '../../src-preload/contract';
 import { startCatalogueIndex } from '../library/catalogue-index';
 import { groupInBackground } from '../library/similarity/background';
 import type { LibraryCtx } from '../library/context';
-import { addFolder, listFolders, refreshOnline, relinkFolder, removeFolder } from '../library/folders';
+import { addFolder, folderRemovals, listFolders, refreshOnline, relinkFolder, removeFolder, resumeRemovals } from '../library/folders';
 import { Scanner } from '../library/scan';
 import { thumbQueue } from '../library/thumb-queue';
 import { facets, search, searchIds } from '../library/search';
@@ -86,6 +86,8 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       return listFolders(ctx, (id) => scanner.isScanning(id));
     },
     async addFolder({ path }) {
+      // The folder may be one just removed, whose last photos are still going.
+      await folderRemovals(ctx);
       const folder = addFolder(ctx, path);
       ctx.events.emit('foldersChanged', {});
       scanAll([folder.id]);
@@ -93,10 +95,15 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     },
     async removeFolder({ id }) {
       if (scanner.isScanning(id)) scanner.cancel();
-      await scanner.waitForIdle();
-      removeFolder(ctx, id);
+      // Marked at once (it leaves the folder list now; an addFolder right after waits for it);
+      // its photos go in steps once the cancelled scan has stopped.
+      const removal = removeFolder(ctx, id, scanner.waitForIdle());
       ctx.events.emit('foldersChanged', {});
-      ctx.events.emit('libraryChanged', { reason: 'folders' });
+      try {
+        await removal;
+      } finally {
+        ctx.events.emit('libraryChanged', { reason: 'folders' });
+      }
     },
     async relinkFolder({ id, path }) {
       const folder = relinkFolder(ctx, id, path);
@@ -197,6 +204,8 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
   if (opts.backfillFingerprints) queueFingerprintBackfill(ctx, service.queue);
   if (opts.startQueue !== false) service.queue.start();
   const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);
+  // A folder removal the app quit during is finished now, in the background.
+  resumeRemovals(ctx).catch((err: unknown) => log.error('finishing a folder removal failed', err));
   if (opts.rescanOnStart) {
     refreshOnline(ctx);
     scanAll(listFolders(ctx).filter((f) => f.online).map((f) => f.id));

@@ -1,16 +1,20 @@
 import { realpathSync, statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FolderInfo } from '../../src-preload/contract';
 import { ApiError, notFound } from '../core/errors';
 import { isInside } from '../core/media';
+import { STEP, turnBudget } from '../core/steps';
 import type { LibraryCtx } from './context';
+import { prepared } from './db';
+import { inEditLane } from './edit-lane';
 import { pruneUnusedKeywords } from './keywords';
 import { thumbAbsPath } from './thumbs';
 
 // Library folders: add, remove, relink, and online/offline state. A folder whose root cannot
 // be reached (unplugged drive, unmounted share) is offline: its assets stay browsable and are
-// never treated as deleted.
+// never treated as deleted. A folder being removed (removing_at set) is no longer one of them.
 
 interface FolderRow {
   id: number;
@@ -26,7 +30,7 @@ const SELECT_FOLDERS = `
   SELECT f.id, f.path, f.online, f.added_at, f.last_scan_at,
     (SELECT COUNT(*) FROM assets a WHERE a.folder_id = f.id AND a.removed_at IS NULL) AS asset_count,
     (SELECT COUNT(*) FROM scan_errors e WHERE e.folder_id = f.id) AS error_count
-  FROM folders f`;
+  FROM folders f WHERE f.removing_at IS NULL`;
 
 function toInfo(r: FolderRow, isScanning?: (id: number) => boolean): FolderInfo {
   return {
@@ -46,7 +50,7 @@ export function listFolders(ctx: LibraryCtx, isScanning?: (id: number) => boolea
 }
 
 function getFolder(ctx: LibraryCtx, id: number): FolderInfo {
-  const row = ctx.db.prepare<[number], FolderRow>(`${SELECT_FOLDERS} WHERE f.id = ?`).get(id);
+  const row = ctx.db.prepare<[number], FolderRow>(`${SELECT_FOLDERS} AND f.id = ?`).get(id);
   if (!row) throw notFound('That folder');
   return toInfo(row);
 }
@@ -67,8 +71,12 @@ function resolveDir(path: string): string {
 
 /** Library folders may not overlap: one file must belong to exactly one folder. */
 function assertNoOverlap(ctx: LibraryCtx, real: string, exceptId?: number): void {
-  for (const f of ctx.db.prepare<[], { id: number; path: string }>('SELECT id, path FROM folders').all()) {
+  const folders = ctx.db.prepare<[], { id: number; path: string; removing_at: number | null }>('SELECT id, path, removing_at FROM folders').all();
+  for (const f of folders) {
     if (f.id === exceptId) continue;
+    if (f.removing_at !== null && (f.path === real || isInside(real, f.path) || isInside(f.path, real))) {
+      throw new ApiError('conflict', `“${f.path}” is still being removed from the library. Add the folder again once its removal has finished.`, 'path');
+    }
     if (f.path === real) throw new ApiError('conflict', `“${real}” is already in the library.`, 'path');
     if (isInside(real, f.path)) {
       throw new ApiError('conflict', `“${real}” is inside “${f.path}”, which is already in the library, so its photos are already included.`, 'path');
@@ -86,28 +94,108 @@ export function addFolder(ctx: LibraryCtx, path: string): FolderInfo {
   return getFolder(ctx, Number(info.lastInsertRowid));
 }
 
+/** Removals under way, by library and folder: adding a folder waits for them (folderRemovals). */
+const removals = new WeakMap<LibraryCtx, Map<number, Promise<void>>>();
+
 /**
- * Forget a folder: its catalogue rows go (keywords, errors cascade), files on disk are never
- * touched. Cached thumbnails no other asset shares are deleted in the background.
+ * Forget a folder: its catalogue rows go (keywords, errors and every other row of its photos
+ * with them), files on disk are never touched. Cached thumbnails no other photo shares are
+ * deleted too.
+ *
+ * The folder is marked at once, before the first await: it leaves the folder list, and no scan
+ * or watcher adds its files back. Its photos then go (once `after` settles: a scan of it being
+ * cancelled) a turn's budget at a time, in the edit lane (an edit of some of them happens
+ * wholly before or wholly after), so removing a folder of 100,000 photos never freezes the
+ * window. A removal the app quit during is finished at the next start (resumeRemovals).
  */
-export function removeFolder(ctx: LibraryCtx, id: number): void {
+export async function removeFolder(ctx: LibraryCtx, id: number, after?: Promise<unknown>): Promise<void> {
   getFolder(ctx, id);
-  const orphans = ctx.db.transaction(() => {
-    // Set against set (two passes): a lookup of each thumbnail among all the other assets has
-    // no index to use and read the whole catalogue once per photo of the folder.
-    const thumbs = ctx.db
-      .prepare<[number, number], { thumb: string }>(
-        `SELECT thumb FROM assets WHERE folder_id = ? AND thumb IS NOT NULL
-         EXCEPT SELECT thumb FROM assets WHERE folder_id != ? AND thumb IS NOT NULL`,
-      )
-      .all(id, id)
-      .map((r) => r.thumb);
-    ctx.db.prepare('DELETE FROM assets WHERE folder_id = ?').run(id);
-    ctx.db.prepare('DELETE FROM folders WHERE id = ?').run(id);
-    pruneUnusedKeywords(ctx.db);
-    return thumbs;
+  ctx.db.prepare('UPDATE folders SET removing_at = ? WHERE id = ?').run(Date.now(), id);
+  await finishRemoval(ctx, id, after);
+}
+
+/** Finish every removal a quit cut short. */
+export async function resumeRemovals(ctx: LibraryCtx): Promise<void> {
+  const ids = ctx.db.prepare<[], { id: number }>('SELECT id FROM folders WHERE removing_at IS NOT NULL').all();
+  await Promise.all(ids.map((r) => finishRemoval(ctx, r.id)));
+}
+
+/** Settles once every removal under way has ended (whether it finished or failed). */
+export async function folderRemovals(ctx: LibraryCtx): Promise<void> {
+  await Promise.allSettled(removals.get(ctx)?.values() ?? []);
+}
+
+function finishRemoval(ctx: LibraryCtx, id: number, after?: Promise<unknown>): Promise<void> {
+  let byFolder = removals.get(ctx);
+  if (!byFolder) removals.set(ctx, (byFolder = new Map()));
+  const under = byFolder.get(id);
+  if (under) return under;
+  const removal = (async () => {
+    await after;
+    await inEditLane(ctx, () => deleteFolder(ctx, id));
+  })().finally(() => byFolder.delete(id));
+  byFolder.set(id, removal);
+  return removal;
+}
+
+async function deleteFolder(ctx: LibraryCtx, id: number): Promise<void> {
+  const { db } = ctx;
+  const thumbs = new Set<string>();
+  const photos = [prepared(db, 'SELECT id FROM assets WHERE folder_id = ? LIMIT ?'), prepared(db, 'DELETE FROM assets WHERE id = ? RETURNING thumb')] as const;
+  // Then the errors of files that never became photos (the photos' own went with them).
+  const errors = [prepared(db, 'SELECT id FROM scan_errors WHERE folder_id = ? LIMIT ?'), prepared(db, 'DELETE FROM scan_errors WHERE id = ? RETURNING NULL AS thumb')] as const;
+  // The library closed (the app quits) between two steps: the next start finishes the removal.
+  if (!(await deleteInTurns(ctx, ...photos, id, thumbs)) || !(await deleteInTurns(ctx, ...errors, id, thumbs))) return;
+  db.transaction(() => {
+    db.prepare('DELETE FROM folders WHERE id = ?').run(id);
+    pruneUnusedKeywords(db);
   })();
+  const orphans = await unshared(ctx, thumbs);
+  // Closed while looking: keep them all (a stale thumbnail costs disk; a lost one, a decode).
+  if (!db.open) return;
   for (const rel of orphans) void unlink(thumbAbsPath(ctx, rel)).catch(() => undefined);
+}
+
+type Stmt = ReturnType<typeof prepared>;
+
+/**
+ * Delete the folder's rows `next` finds, a turn's budget per transaction, and collect their
+ * thumbnails. False when the library was closed before all were gone.
+ */
+async function deleteInTurns(ctx: LibraryCtx, next: Stmt, del: Stmt, folderId: number, thumbs: Set<string>): Promise<boolean> {
+  for (let first = true; ; first = false) {
+    if (!first) await nextTurn();
+    if (!ctx.db.open) return false;
+    const ids = (next.all(folderId, STEP) as { id: number }[]).map((r) => r.id);
+    if (ids.length === 0) return true;
+    ctx.db.transaction(() => {
+      const more = turnBudget();
+      for (const rowId of ids) {
+        const row = del.get(rowId) as { thumb: string | null } | undefined;
+        if (row?.thumb) thumbs.add(row.thumb);
+        if (!more()) return;
+      }
+    })();
+  }
+}
+
+/** Rows of the catalogue read per turn while looking for other photos that share a thumbnail. */
+const SHARE_STEP = 5_000;
+
+/**
+ * The thumbnails of `thumbs` no photo left in the catalogue uses (one picture in two folders
+ * shares one). Read in steps by id: no index leads to a thumbnail, and at a million photos one
+ * read of them all would hold the main thread.
+ */
+async function unshared(ctx: LibraryCtx, thumbs: Set<string>): Promise<Set<string>> {
+  const rest = prepared(ctx.db, 'SELECT id, thumb FROM assets WHERE id > ? ORDER BY id LIMIT ?');
+  for (let after = 0; thumbs.size > 0 && ctx.db.open; await nextTurn()) {
+    const rows = rest.all(after, SHARE_STEP) as { id: number; thumb: string | null }[];
+    if (rows.length === 0) break;
+    for (const r of rows) if (r.thumb) thumbs.delete(r.thumb);
+    after = rows[rows.length - 1].id;
+  }
+  return thumbs;
 }
 
 /** Point a moved or renamed folder at its new place; every row is kept, the next scan reconciles. */
@@ -129,7 +217,7 @@ function reachable(path: string): boolean {
 
 /** Mark each folder online or offline by whether its root can be reached now. */
 export function refreshOnline(ctx: LibraryCtx): boolean {
-  const rows = ctx.db.prepare<[], { id: number; path: string; online: number }>('SELECT id, path, online FROM folders').all();
+  const rows = ctx.db.prepare<[], { id: number; path: string; online: number }>('SELECT id, path, online FROM folders WHERE removing_at IS NULL').all();
   const set = ctx.db.prepare('UPDATE folders SET online = ? WHERE id = ?');
   let changed = false;
   for (const r of rows) {

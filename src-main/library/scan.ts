@@ -111,7 +111,7 @@ async function changedSince(path: string, indexedAt: number): Promise<boolean> {
 
 export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOptions = {}): Promise<ScanSummary> {
   const { db } = ctx;
-  const folder = db.prepare<[number], FolderRow>('SELECT id, path, online, scan_checkpoint FROM folders WHERE id = ?').get(folderId);
+  const folder = db.prepare<[number], FolderRow>('SELECT id, path, online, scan_checkpoint FROM folders WHERE id = ? AND removing_at IS NULL').get(folderId);
   if (!folder) throw new ApiError('not_found', 'That folder is no longer in the library.');
   const root = folder.path;
   const summary = emptySummary();

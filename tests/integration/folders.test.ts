@@ -5,10 +5,15 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-main/core/errors';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { STEP } from '../../src-main/core/steps';
+import { createApi } from '../../src-main/api';
 import { addFolder, listFolders, relinkFolder, removeFolder } from '../../src-main/library/folders';
 import { setAssetKeywords } from '../../src-main/library/keywords';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { scanFolder } from '../../src-main/library/scan';
+import { seedAssets, seedFolder } from '../helpers/seed';
+import { watchTurns } from '../helpers/turns';
 import { until } from '../helpers/until';
 
 // Adding, refusing, relinking and forgetting library folders.
@@ -79,7 +84,7 @@ describe('library folders', () => {
     expect(ctx.db.prepare("SELECT thumb FROM assets WHERE name = 'three-copy.jpg'").pluck().get()).toBe(three.thumb);
     setAssetKeywords(ctx.db, one.id, ['OnlyInA', 'Shared']);
     setAssetKeywords(ctx.db, two.id, ['Shared']);
-    removeFolder(ctx, a.id);
+    await removeFolder(ctx, a.id);
     expect(listFolders(ctx).map((f) => f.id)).toEqual([b.id]);
     expect(existsSync(join(dir, 'a/one.jpg'))).toBe(true);
     const names = ctx.db.prepare<[], { name: string }>('SELECT name FROM keywords').all().map((r) => r.name);
@@ -87,7 +92,7 @@ describe('library folders', () => {
     await until(() => !existsSync(join(ctx.paths.cacheDir, one.thumb)), 'the removed folder\'s thumbnail to be deleted');
     expect(existsSync(join(ctx.paths.cacheDir, two.thumb))).toBe(true);
     expect(existsSync(join(ctx.paths.cacheDir, three.thumb))).toBe(true);
-    expect(thrown(() => removeFolder(ctx, a.id)).kind).toBe('not_found');
+    await expect(removeFolder(ctx, a.id)).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('relinking validates the new path and refuses overlaps', () => {
@@ -97,5 +102,81 @@ describe('library folders', () => {
     expect(thrown(() => relinkFolder(ctx, a.id, join(dir, 'missing'))).kind).toBe('validation');
     mkdirSync(join(dir, 'c'));
     expect(relinkFolder(ctx, a.id, join(dir, 'c')).path).toBe(join(dir, 'c'));
+  });
+
+  describe('a folder of many photos', () => {
+    const N = 3 * STEP + 17; // more than three transactions whatever the machine's speed (one is at most STEP photos)
+    let big: number;
+    let other: number;
+    const photosOf = (folderId: number): number => ctx.db.prepare('SELECT count(*) FROM assets WHERE folder_id = ?').pluck().get(folderId) as number;
+    const keywords = (): string[] => ctx.db.prepare('SELECT name FROM keywords ORDER BY name').pluck().all() as string[];
+
+    beforeEach(() => {
+      big = seedFolder(ctx.db, join(dir, 'a'));
+      other = seedFolder(ctx.db, join(dir, 'b'));
+      seedAssets(ctx.db, Array.from({ length: N }, (_, i) => ({ folderId: big, relPath: `p${i}.jpg`, keywords: ['OnlyInA', `own ${i}`] })));
+      seedAssets(ctx.db, [{ folderId: other, relPath: 'kept.jpg', keywords: ['Kept'] }]);
+    });
+
+    it('goes in steps: it leaves the folder list at once, no scan adds its files back, and every photo goes', async () => {
+      let scan: Promise<unknown> | null = null;
+      const { seen } = await watchTurns(
+        () => removeFolder(ctx, big),
+        () => {
+          // A scan the watcher asks for while the photos go.
+          scan ??= scanFolder(ctx, big).catch((e: unknown) => e);
+          return { listed: listFolders(ctx).map((f) => f.id), photos: photosOf(big) };
+        },
+      );
+      expect(await scan).toMatchObject({ kind: 'not_found' });
+      expect(seen.every((s) => s.listed.length === 1 && s.listed[0] === other)).toBe(true);
+      // Several transactions, each seen by the event loop.
+      const counts = new Set(seen.map((s) => s.photos));
+      expect(counts.size).toBeGreaterThanOrEqual(3);
+      expect(photosOf(big)).toBe(0);
+      expect(ctx.db.prepare('SELECT count(*) FROM folders WHERE id = ?').pluck().get(big)).toBe(0);
+      expect(photosOf(other)).toBe(1);
+      expect(keywords()).toEqual(['Kept']);
+    });
+
+    it('is finished at the next start when the app quit during it; the folder can be added back only after', async () => {
+      const removal = removeFolder(ctx, big);
+      await nextTurn();
+      await nextTurn();
+      ctx.db.close(); // the app quits between two steps
+      await removal;
+      ctx = openLibrary(join(dir, 'data'));
+      const left = photosOf(big);
+      expect(left).toBeGreaterThan(0);
+      expect(left).toBeLessThan(N);
+      expect(listFolders(ctx).map((f) => f.id)).toEqual([other]);
+      const again = thrown(() => addFolder(ctx, join(dir, 'a')));
+      expect(again.kind).toBe('conflict');
+      expect(again.message).toContain('still being removed');
+      // The app starts: it finishes the removal, and adding the folder back waits for that.
+      const host = createApi(ctx, { watch: false });
+      try {
+        const added = await host.invoke('addFolder', { path: join(dir, 'a') });
+        expect(added).toMatchObject({ ok: true, value: { path: join(dir, 'a') } });
+        expect(photosOf(big)).toBe(0);
+        expect(keywords()).toEqual(['Kept']);
+      } finally {
+        await host.dispose();
+      }
+    });
+
+    it('can be added back straight after removing it: the add waits for the removal', async () => {
+      const host = createApi(ctx, { watch: false });
+      try {
+        const removed = host.invoke('removeFolder', { id: big });
+        const added = await host.invoke('addFolder', { path: join(dir, 'a') });
+        expect(await removed).toEqual({ ok: true, value: null });
+        expect(added).toMatchObject({ ok: true, value: { path: join(dir, 'a'), assetCount: 0 } });
+        expect(photosOf(big)).toBe(0);
+        expect(listFolders(ctx).map((f) => f.path).sort()).toEqual([join(dir, 'a'), join(dir, 'b')]);
+      } finally {
+        await host.dispose();
+      }
+    });
   });
 });

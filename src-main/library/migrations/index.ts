@@ -35,6 +35,7 @@ import { migration as m029 } from './029-staged-job-batches';
 import { migration as m030 } from './030-staged-runs';
 import { migration as m031 } from './031-undo-in-steps';
 import { migration as m032 } from './032-rename-journal-shots';
+import { migration as m033 } from './033-folders-removed-in-steps';
 
 export type { Migration } from './migration';
 
@@ -71,4 +72,5 @@ export const migrations: Migration[] = [
   m030,
   m031,
   m032,
+  m033,
 ];
