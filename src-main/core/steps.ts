@@ -56,3 +56,17 @@ export async function inTurns(total: number, turn: (from: number, more: () => bo
     from = turn(from, turnBudget());
   }
 }
+
+/**
+ * The pace of a loop over many items whose work is not one transaction (file checks, a plan's
+ * bookkeeping): await it before each item; once a turn's budget (turnBudget) is spent it lets
+ * the event loop run.
+ */
+export function pace(step = STEP): () => Promise<void> {
+  let more = turnBudget(step);
+  return async () => {
+    if (more()) return;
+    await nextTurn();
+    more = turnBudget(step);
+  };
+}

@@ -89,7 +89,7 @@ export function closeShot(ctx: JournalCtx, batch: string, shot: number): void {
 }
 
 /** A file that did not move: its sidecars go back, its journal row (and, for a rename, its logged change) go. */
-function rollBackRow(ctx: JournalCtx, j: JournalRow): void {
+export function rollBackRow(ctx: JournalCtx, j: JournalRow): void {
   for (const [from, to] of JSON.parse(j.sidecars) as [string, string][]) {
     const a = abs(j.folder_path, from);
     const b = abs(j.folder_path, to);

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import type { RenamePreview, RenamePreviewItem, RenameRequest, RenameResult } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import { inEditLane } from './edit-lane';
-import { STEP, inSteps, turnBudget } from '../core/steps';
+import { STEP, inSteps, inTurns, pace } from '../core/steps';
 import { stackKeyOf } from './formats';
-import { abs, applyRow, closeShot, sameFile } from './rename-journal';
+import { abs, applyRow, closeShot, rollBackRow, sameFile, type JournalRow } from './rename-journal';
 import { fillTemplate, parseTemplate, TemplateError, type ParsedTemplate } from './rename-template';
 
 // Batch rename (issue 16). A plan names every file's new name (a RAW and its JPEG are one shot:
@@ -16,11 +15,13 @@ import { fillTemplate, parseTemplate, TemplateError, type ParsedTemplate } from 
 // pair keeps matching) and refuses, before anything moves, collisions with each other and
 // with what is on disk, compared case-insensitively as macOS and Windows do.
 //
-// Crash safety: the plan is written to rename_journal together with its edit log entry in
-// one transaction. Then, per file: its sidecars move, the file moves (the commit point), and
+// Crash safety: the plan is written to rename_journal, each file's row with its logged change
+// in the same transaction (a turn's budget of files per transaction), and nothing moves until
+// every file is journalled. Then, per file: its sidecars move, the file moves (the commit point), and
 // one transaction points the catalogue at the new name and drops the journal row. A killed
 // process leaves journal rows; the next open (recoverRenames) finishes each file whose move
-// happened and puts back the sidecars of each file that did not, so every file is either
+// happened and puts back the sidecars of each file that did not (dropping its row and logged
+// change, and the edit once it has none), so every file is either
 // renamed with the catalogue following it, or untouched. The asset keeps its id, so its
 // keywords, ratings, collections and cached service results stay with it, and the watcher's
 // rescan finds it under the new name, unchanged.
@@ -126,7 +127,7 @@ async function plan(ctx: LibraryCtx, template: ParsedTemplate, ids: readonly num
   let seq = start;
   let shotNo = 0;
   await inSteps(await shotsOf(ctx, ids), (chunk) => chunk.forEach(planShot), 5 * STEP);
-  findCollisions(files, listings);
+  await findCollisions(files, listings);
   return files;
 
   function planShot(shot: SourceRow[]): void {
@@ -162,13 +163,16 @@ async function plan(ctx: LibraryCtx, template: ParsedTemplate, ids: readonly num
 }
 
 /** Two files given one name, or a name already taken on disk: a problem on each file concerned. */
-function findCollisions(files: PlannedFile[], listings: Listings): void {
+/** In steps: a plan of 10,000 files is three passes over them, 64 ms in one piece. */
+async function findCollisions(files: PlannedFile[], listings: Listings): Promise<void> {
+  const next = pace();
   // Every name a file (or sidecar) will have after the batch, per directory, case-folded.
   const claims = new Map<string, { file: PlannedFile; name: string }[]>();
   // Every name that moves away in this batch.
   const leaving = new Map<string, PlannedFile>();
   const key = (f: PlannedFile, rel: string): string => `${f.row.folder_id}\u0000${fold(rel)}`;
   for (const f of files) {
+    await next();
     const moves: Move[] = [{ from: f.row.rel_path, to: f.toRel }, ...f.sidecars];
     for (const m of moves) {
       const list = claims.get(key(f, m.to)) ?? [];
@@ -181,6 +185,7 @@ function findCollisions(files: PlannedFile[], listings: Listings): void {
     f.problem ??= p;
   };
   for (const list of claims.values()) {
+    await next();
     const owners = [...new Set(list.map((c) => c.file))];
     if (owners.length > 1) {
       const names = owners.map((o) => `“${o.row.name}”`).join(', ');
@@ -188,6 +193,7 @@ function findCollisions(files: PlannedFile[], listings: Listings): void {
     }
   }
   for (const f of files) {
+    await next();
     const moves: Move[] = [{ from: f.row.rel_path, to: f.toRel }, ...f.sidecars];
     const listing = listings.get(abs(f.row.folder_path, dirOf(f.row.rel_path)));
     for (const m of moves) {
@@ -259,35 +265,56 @@ interface Job {
   sidecars: [string, string][];
 }
 
+/** How a batch is logged: `open` once (the edit it belongs to), `job` per file beside its journal row. */
+interface RenameLog {
+  open(db: LibraryCtx['db']): { editId: number | null; isUndo: boolean };
+  job?(db: LibraryCtx['db'], editId: number, job: Job): void;
+}
+
 /**
- * Journal the jobs (with `log` run in the same transaction), then move them one by one, a
- * turn's budget of files at a time with the event loop running between (a shot may be half
- * moved between two turns; the journal settles it after a crash as after any other cut).
+ * Journal the jobs (each with its logged change, in the same transaction), then move them one
+ * by one, a turn's budget of files at a time with the event loop running between (a shot may
+ * be half moved between two turns; the journal settles it after a crash as after any other
+ * cut).
+ *
+ * The journal is written a turn's budget of files per transaction too. Nothing moves before
+ * every file is journalled, and a journalled file that did not move is rolled back (its row and
+ * logged change dropped, the edit too once it has none): by the next open after a crash, or
+ * here when a transaction fails.
  */
-async function execute(ctx: LibraryCtx, jobs: Job[], log: (db: LibraryCtx['db']) => { editId: number | null; isUndo: boolean }): Promise<RenameResult> {
+async function execute(ctx: LibraryCtx, jobs: Job[], log: RenameLog): Promise<RenameResult> {
   const batch = randomUUID();
-  const journal = ctx.db.transaction(() => {
-    const { editId, isUndo } = log(ctx.db);
-    const ins = prepared(
-      ctx.db,
-      'INSERT INTO rename_journal (batch, shot, pid, edit_id, is_undo, asset_id, folder_path, from_rel, to_rel, sidecars) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    return jobs.map((j) => ({
-      id: Number(ins.run(batch, j.shot, process.pid, editId, isUndo ? 1 : 0, j.assetId, j.folderPath, j.fromRel, j.toRel, JSON.stringify(j.sidecars)).lastInsertRowid),
-      batch, shot: j.shot, pid: process.pid, edit_id: editId, is_undo: isUndo ? 1 : 0, asset_id: j.assetId, folder_path: j.folderPath,
-      from_rel: j.fromRel, to_rel: j.toRel, sidecars: JSON.stringify(j.sidecars),
-    }));
-  })();
+  const journal: JournalRow[] = [];
+  const ins = prepared(
+    ctx.db,
+    'INSERT INTO rename_journal (batch, shot, pid, edit_id, is_undo, asset_id, folder_path, from_rel, to_rel, sidecars) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  let edit: { editId: number | null; isUndo: boolean } | null = null;
+  const journalFrom = (from: number, more: () => boolean): number => {
+    const { editId, isUndo } = (edit ??= log.open(ctx.db));
+    let i = from;
+    do {
+      const j = jobs[i++];
+      if (editId !== null) log.job?.(ctx.db, editId, j);
+      const row = { batch, shot: j.shot, pid: process.pid, edit_id: editId, is_undo: isUndo ? 1 : 0, asset_id: j.assetId, folder_path: j.folderPath, from_rel: j.fromRel, to_rel: j.toRel, sidecars: JSON.stringify(j.sidecars) };
+      const id = Number(ins.run(batch, j.shot, process.pid, editId, row.is_undo, j.assetId, j.folderPath, j.fromRel, j.toRel, row.sidecars).lastInsertRowid);
+      journal.push({ id, ...row });
+    } while (i < jobs.length && more());
+    return i;
+  };
+  try {
+    await inTurns(jobs.length, (from, more) => ctx.db.transaction(journalFrom)(from, more));
+  } catch (err) {
+    for (const j of journal) rollBackRow(ctx, j);
+    throw err;
+  }
   const result: RenameResult = { renamed: [], failed: [] };
   // A shot's rows stay in the journal until all its files are settled (see commitRow).
   const left = new Map<number, number>();
   for (const j of journal) left.set(j.shot, (left.get(j.shot) ?? 0) + 1);
-  let more = turnBudget();
+  const next = pace();
   for (const j of journal) {
-    if (!more()) {
-      await nextTurn();
-      more = turnBudget();
-    }
+    await next();
     try {
       applyRow(ctx, j, true);
       result.renamed.push({ assetId: j.asset_id, from: abs(j.folder_path, j.from_rel), to: abs(j.folder_path, j.to_rel) });
@@ -333,15 +360,13 @@ async function renameNow(ctx: LibraryCtx, req: RenameRequest): Promise<RenameRes
   return execute(
     ctx,
     moving.map((f) => ({ shot: f.shot, assetId: f.row.id, folderPath: f.row.folder_path, fromRel: f.row.rel_path, toRel: f.toRel, sidecars: f.sidecars.map((s) => [s.from, s.to]) })),
-    (db) => {
-      const editId = Number(prepared(db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), description).lastInsertRowid);
-      const logChange = prepared(db, "INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, 'path', ?, ?)");
-      for (const f of moving) {
-        const old: PathValue = { rel: f.row.rel_path, sidecars: f.sidecars.map((s) => s.from) };
-        const now: PathValue = { rel: f.toRel, sidecars: f.sidecars.map((s) => s.to) };
-        logChange.run(editId, f.row.id, JSON.stringify(old), JSON.stringify(now));
-      }
-      return { editId, isUndo: false };
+    {
+      open: (db) => ({ editId: Number(prepared(db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), description).lastInsertRowid), isUndo: false }),
+      job: (db, editId, j) => {
+        const old: PathValue = { rel: j.fromRel, sidecars: j.sidecars.map(([from]) => from) };
+        const now: PathValue = { rel: j.toRel, sidecars: j.sidecars.map(([, to]) => to) };
+        prepared(db, "INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, 'path', ?, ?)").run(editId, j.assetId, JSON.stringify(old), JSON.stringify(now));
+      },
     },
   );
 }
@@ -365,7 +390,9 @@ export async function undoRename(ctx: LibraryCtx, editId: number): Promise<Renam
   ).all(editId) as { asset_id: number; old_value: string; new_value: string; rel_path: string; folder_path: string }[];
   const jobs: Job[] = [];
   const shots = new Map<string, number>();
+  const next = pace();
   for (const c of changes) {
+    await next();
     const old = JSON.parse(c.old_value) as PathValue;
     const now = JSON.parse(c.new_value) as PathValue;
     if (c.rel_path === old.rel) continue; // already back (an undo cut short)
@@ -380,7 +407,7 @@ export async function undoRename(ctx: LibraryCtx, editId: number): Promise<Renam
     if (!shots.has(shotKey)) shots.set(shotKey, shots.size + 1);
     jobs.push({ shot: shots.get(shotKey)!, assetId: c.asset_id, folderPath: c.folder_path, fromRel: c.rel_path, toRel: old.rel, sidecars });
   }
-  const result = jobs.length ? await execute(ctx, jobs, () => ({ editId, isUndo: true })) : { renamed: [], failed: [] };
+  const result = jobs.length ? await execute(ctx, jobs, { open: () => ({ editId, isUndo: true }) }) : { renamed: [], failed: [] };
   if (!result.failed.length) prepared(ctx.db, 'UPDATE edits SET undone = 1 WHERE id = ?').run(editId);
   return result;
 }

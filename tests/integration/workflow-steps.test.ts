@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setFlag } from '../../src-main/analysis/culling';
 import { STEP } from '../../src-main/core/steps';
@@ -143,6 +144,33 @@ describe('a batch rename of a large selection', () => {
     expect(readdirSync(photos).filter((n) => n.startsWith('trip-'))).toHaveLength(N);
     expect(lib.db.prepare('SELECT count(*) FROM rename_journal').pluck().get()).toBe(0);
     expect(await undo(lib)).toBe(`Undo: rename ${N} files with “trip-{seq:4}”`);
+    expect(readdirSync(photos).sort()).toEqual(before);
+    lib.db.close();
+  });
+
+  it('journals the files a turn at a time: a quit before all are journalled leaves every file and the log as they were', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tagsmith-rename-journal-'));
+    const photos = join(dir, 'photos');
+    mkdirSync(photos);
+    for (let i = 0; i < N; i++) writeFileSync(join(photos, `IMG_${i}.jpg`), `picture ${i}`);
+    let lib = openLibrary(join(dir, 'lib'));
+    const folder = seedFolder(lib.db, photos);
+    const files = seedAssets(lib.db, Array.from({ length: N }, (_, i) => ({ folderId: folder, relPath: `IMG_${i}.jpg` })));
+    const before = readdirSync(photos).sort();
+    const journalled = (): number => lib.db.prepare('SELECT count(*) FROM rename_journal').pluck().get() as number;
+    let settled = false;
+    const rename = renameAssets(lib, { assetIds: files, template: 'trip-{seq:4}' }).finally(() => (settled = true));
+    while (!settled && journalled() === 0) await nextTurn();
+    const part = journalled();
+    expect(part).toBeGreaterThan(0);
+    expect(part).toBeLessThan(N);
+    expect(lib.db.prepare('SELECT count(*) FROM edit_changes').pluck().get()).toBe(part);
+    expect(readdirSync(photos).sort()).toEqual(before);
+    lib.db.close(); // the app quits
+    await expect(rename).rejects.toThrow();
+    lib = openLibrary(join(dir, 'lib')); // the next open settles the journal
+    expect(journalled()).toBe(0);
+    expect(lib.db.prepare('SELECT count(*) FROM edits').pluck().get()).toBe(0);
     expect(readdirSync(photos).sort()).toEqual(before);
     lib.db.close();
   });
