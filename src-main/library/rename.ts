@@ -15,16 +15,16 @@ import { fillTemplate, parseTemplate, TemplateError, type ParsedTemplate } from 
 // pair keeps matching) and refuses, before anything moves, collisions with each other and
 // with what is on disk, compared case-insensitively as macOS and Windows do.
 //
-// Crash safety: the plan is written to rename_journal, each file's row with its logged change
-// in the same transaction (a turn's budget of files per transaction), and nothing moves until
-// every file is journalled. Then, per file: its sidecars move, the file moves (the commit point), and
+// Crash safety: the plan is written to rename_journal, each file's row with its logged change in
+// the same transaction (a turn's budget of files per transaction), and nothing moves until every
+// file is journalled. Then, per file: its sidecars move, the file moves (the commit point), and
 // one transaction points the catalogue at the new name and drops the journal row. A killed
 // process leaves journal rows; the next open (recoverRenames) finishes each file whose move
 // happened and puts back the sidecars of each file that did not (dropping its row and logged
-// change, and the edit once it has none), so every file is either
-// renamed with the catalogue following it, or untouched. The asset keeps its id, so its
-// keywords, ratings, collections and cached service results stay with it, and the watcher's
-// rescan finds it under the new name, unchanged.
+// change, and the edit once it has none), so every file is either renamed with the catalogue
+// following it, or untouched. The asset keeps its id, so its keywords, ratings, collections and
+// cached service results stay with it, and the watcher's rescan finds it under the new name,
+// unchanged.
 
 interface SourceRow {
   id: number;
