@@ -1,6 +1,9 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ApiError } from '../core/errors';
+import { inTurns, pace } from '../core/steps';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
+import { inEditLane } from './edit-lane';
 import { normalizeKeyword } from './keywords';
 import { vocabularyChange, vocabularyDeletion, type LibraryUndo } from './library-undo';
 
@@ -63,36 +66,41 @@ export function listVocabulary(ctx: LibraryCtx): VocabularyEntry[] {
 /** One parsed line: a keyword at a depth, or a synonym of the keyword above. */
 type Line = { no: number; depth: number; kind: 'keyword'; name: string; exportable: boolean } | { no: number; depth: number; kind: 'synonym'; name: string };
 
-function parseLines(text: string): { lines: Line[]; skipped: string[] } {
+/** One line at a time (a generator: parseKeywordList paces it). */
+function* parseLines(text: string): Generator<void, { lines: Line[]; skipped: string[] }> {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lines: Line[] = [];
   const skipped: string[] = [];
-  body.split(/\r\n|\n|\r/).forEach((raw, i) => {
+  const raws = body.split(/\r\n|\n|\r/);
+  for (let i = 0; i < raws.length; i++) {
+    yield;
+    const raw = raws[i];
     const no = i + 1;
-    if (raw.trim() === '') return;
+    if (raw.trim() === '') continue;
     const depth = /^\t*/.exec(raw)![0].length;
     const item = raw.slice(depth).trim();
     const wrapped = (open: string, close: string): string | null => (item.length >= 2 && item.startsWith(open) && item.endsWith(close) ? item.slice(1, -1) : null);
     const synonym = wrapped('{', '}');
     const hidden = wrapped('[', ']');
     const name = normalizeKeyword(synonym ?? hidden ?? item);
-    if (!name) return void skipped.push(`line ${no}: an empty keyword`);
-    if (name.includes('|')) return void skipped.push(`line ${no}: “${name}” has a “|”, which separates the levels of a hierarchy`);
-    if (synonym !== null) lines.push({ no, depth, kind: 'synonym', name });
+    if (!name) skipped.push(`line ${no}: an empty keyword`);
+    else if (name.includes('|')) skipped.push(`line ${no}: “${name}” has a “|”, which separates the levels of a hierarchy`);
+    else if (synonym !== null) lines.push({ no, depth, kind: 'synonym', name });
     else lines.push({ no, depth, kind: 'keyword', name, exportable: hidden === null });
-  });
+  }
   return { lines, skipped };
 }
 
-/** Parse a keyword list into entries (a path each, parents before their children, in file order). */
-export function parseKeywordList(text: string): { entries: VocabularyEntry[]; skipped: string[] } {
-  const { lines, skipped } = parseLines(text);
+/** Entries (a path each, parents before their children, in file order), one line at a time. */
+function* parseEntries(text: string): Generator<void, { entries: VocabularyEntry[]; skipped: string[] }> {
   if (text.includes('\0')) throw new ApiError('validation', 'This is not a keyword list: it holds binary data. Choose a text file exported from Lightroom (Metadata › Export Keywords).');
+  const { lines, skipped } = yield* parseLines(text);
   const entries: VocabularyEntry[] = [];
   const byPath = new Map<string, VocabularyEntry>();
   // stack[d] = the keyword at depth d that deeper lines belong to.
   const stack: VocabularyEntry[] = [];
   for (const line of lines) {
+    yield;
     if (line.kind === 'synonym') {
       // One tab deeper than its keyword; read leniently: the nearest keyword above that is shallower.
       const owner = stack[Math.min(line.depth, stack.length) - 1];
@@ -119,37 +127,81 @@ export function parseKeywordList(text: string): { entries: VocabularyEntry[]; sk
 }
 
 /**
+ * Parse a keyword list into entries, a turn's budget of lines at a time: a stock vocabulary of
+ * 20,000 keywords is about 90 ms of parsing.
+ */
+export async function parseKeywordList(text: string): Promise<{ entries: VocabularyEntry[]; skipped: string[] }> {
+  const steps = parseEntries(text);
+  const next = pace();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await next();
+  }
+}
+
+/** Rows of a table read per turn (by id) while an import looks at what the library has. */
+const READ_STEP = 5_000;
+
+async function readInSteps<R extends { id: number }>(ctx: LibraryCtx, sql: string, each: (row: R) => void): Promise<void> {
+  const stmt = prepared(ctx.db, sql);
+  for (let after = 0; ; await nextTurn()) {
+    const rows = stmt.all(after, READ_STEP) as R[];
+    if (rows.length === 0) return;
+    for (const r of rows) each(r);
+    after = rows[rows.length - 1].id;
+  }
+}
+
+/**
  * Add a keyword list to the vocabulary: new keywords are added after the ones there (in the
  * file's order), a keyword already there gains the file's new synonyms and its export flag.
- * One transaction: a list is imported whole or not at all.
+ *
+ * In steps, in the edit lane: the list is parsed and the library read a turn at a time, and
+ * written a turn's budget of entries per transaction. Importing a list again changes nothing
+ * (an entry there gains only what it lacks), so a list cut short (the app quit) is completed by
+ * importing it again.
  */
-export function importKeywordList(ctx: LibraryCtx, text: string): KeywordListImport {
-  const { entries, skipped } = parseKeywordList(text);
-  const result: KeywordListImport = { added: 0, synonyms: 0, existing: 0, skipped };
-  const onPhotos = new Set((prepared(ctx.db, 'SELECT name FROM keywords').pluck().all() as string[]).map(lower));
-  ctx.db.transaction(() => {
-    const rows = new Map(readRows(ctx).map((r) => [lower(r.path), r]));
-    let next = Math.max(0, ...[...rows.values()].map((r) => r.position + 1));
+export function importKeywordList(ctx: LibraryCtx, text: string): Promise<KeywordListImport> {
+  return inEditLane(ctx, async () => {
+    const { entries, skipped } = await parseKeywordList(text);
+    const result: KeywordListImport = { added: 0, synonyms: 0, existing: 0, skipped };
+    const onPhotos = new Set<string>();
+    await readInSteps<{ id: number; name: string }>(ctx, 'SELECT id, name FROM keywords WHERE id > ? ORDER BY id LIMIT ?', (r) => onPhotos.add(lower(r.name)));
+    const rows = new Map<string, Row>();
+    let next = 0;
+    await readInSteps<Row>(ctx, 'SELECT id, path, exportable, synonyms, position FROM keyword_vocabulary WHERE id > ? ORDER BY id LIMIT ?', (r) => {
+      rows.set(lower(r.path), r);
+      next = Math.max(next, r.position + 1);
+    });
     const insert = prepared(ctx.db, 'INSERT INTO keyword_vocabulary (path, exportable, synonyms, position) VALUES (?, ?, ?, ?)');
     const update = prepared(ctx.db, 'UPDATE keyword_vocabulary SET exportable = ?, synonyms = ? WHERE id = ?');
-    for (const e of entries) {
+    const write = (e: VocabularyEntry): void => {
       const row = rows.get(lower(e.path));
       if (!row) {
         insert.run(e.path, e.exportable ? 1 : 0, JSON.stringify(e.synonyms), next++);
         if (onPhotos.has(lower(e.path))) result.existing++;
         else result.added++;
         result.synonyms += e.synonyms.length;
-        continue;
+        return;
       }
       result.existing++;
       const have = parseSynonyms(row.synonyms);
       const fresh = e.synonyms.filter((s) => !have.some((h) => lower(h) === lower(s)));
       result.synonyms += fresh.length;
       update.run(e.exportable ? 1 : 0, JSON.stringify([...have, ...fresh]), row.id);
-    }
-  })();
-  if (entries.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [] });
-  return result;
+    };
+    await inTurns(entries.length, (from, more) =>
+      ctx.db.transaction(() => {
+        let i = from;
+        do write(entries[i++]);
+        while (i < entries.length && more());
+        return i;
+      })(),
+    );
+    if (entries.length) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [] });
+    return result;
+  });
 }
 
 interface Node {

@@ -12,13 +12,15 @@ import { acceptAbove, acceptCaptions, pendingCaptionIds, rejectPending } from '.
 import { revertRun } from '../../src-main/workflows/revert';
 import { renameKeyword } from '../../src-main/workflows/vocabulary';
 import { renameAssets } from '../../src-main/library/rename';
+import { exportKeywordList, importKeywordList } from '../../src-main/library/keyword-list';
 import { seedAssets, seedFolder } from '../helpers/seed';
 import { turnsDuring } from '../helpers/turns';
 
 // Review decisions and library-wide keyword edits over a large selection (accept everything
 // above 70 % of a whole run, revert a run, rename a keyword on every photo, pick them all) are
 // written a chunk of photos per transaction with the event loop running between, in the edit
-// lane of the library, and each stays ONE exact undo.
+// lane of the library, and each stays ONE exact undo. A batch rename and a keyword-list
+// import of many entries go in steps too, and a quit in the middle of either loses nothing.
 
 const N = 3 * STEP + 17; // more than three chunks on any machine (a chunk is at most STEP photos)
 
@@ -172,6 +174,37 @@ describe('a batch rename of a large selection', () => {
     expect(journalled()).toBe(0);
     expect(lib.db.prepare('SELECT count(*) FROM edits').pluck().get()).toBe(0);
     expect(readdirSync(photos).sort()).toEqual(before);
+    lib.db.close();
+  });
+});
+
+describe('a keyword list of many entries', () => {
+  const list = Array.from({ length: N }, (_, i) => `Place ${i}\n\tStreet ${i}\n\t\t{Road ${i}}`).join('\n') + '\n';
+
+  it('is parsed and written a turn at a time, and exported back as it came', async () => {
+    const lib = openLibrary(mkdtempSync(join(tmpdir(), 'tagsmith-kwlist-steps-')));
+    const { value, turns } = await turnsDuring(importKeywordList(lib, list));
+    expect(value).toEqual({ added: 2 * N, synonyms: N, existing: 0, skipped: [] });
+    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(exportKeywordList(lib)).toBe(list);
+    lib.db.close();
+  });
+
+  it('cut short by a quit, is completed by importing it again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tagsmith-kwlist-quit-'));
+    let lib = openLibrary(dir);
+    const entries = (): number => lib.db.prepare('SELECT count(*) FROM keyword_vocabulary').pluck().get() as number;
+    let settled = false;
+    const first = importKeywordList(lib, list).finally(() => (settled = true));
+    while (!settled && entries() === 0) await nextTurn();
+    const part = entries();
+    expect(part).toBeGreaterThan(0);
+    expect(part).toBeLessThan(2 * N);
+    lib.db.close(); // the app quits
+    await expect(first).rejects.toThrow();
+    lib = openLibrary(dir);
+    expect(await importKeywordList(lib, list)).toEqual({ added: 2 * N - part, synonyms: N - Math.floor(part / 2), existing: part, skipped: [] });
+    expect(exportKeywordList(lib)).toBe(list);
     lib.db.close();
   });
 });

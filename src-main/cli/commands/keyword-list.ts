@@ -50,7 +50,7 @@ export const command: Command = {
       out.result({ file: path, lines }, () => (lines ? `Wrote ${lines} line${lines === 1 ? '' : 's'} to ${path}.` : `The library has no keywords yet; wrote an empty list to ${path}.`));
       return 0;
     }
-    const r = importKeywordList(ctx, await readList(path));
+    const r = await importKeywordList(ctx, await readList(path));
     for (const s of r.skipped) out.warn(`tagsmith: skipped ${s}`);
     out.result({ added: r.added, synonyms: r.synonyms, existing: r.existing }, () =>
       `Imported ${path}: ${r.added} keyword${r.added === 1 ? '' : 's'} added, ${r.synonyms} synonym${r.synonyms === 1 ? '' : 's'} added, ${r.existing} already in the library` +
