@@ -8,6 +8,7 @@ import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
 import { membership, setMembership } from './collection-store';
 import { prepared } from './db';
+import { binaryCompare, keywordCounts, nocaseCompare } from './tallies';
 import { LABEL_NAMES, labelOf } from './labels';
 import { undoLibraryChanges } from './library-undo';
 import { isRenameEdit, undoRename } from './rename';
@@ -447,14 +448,18 @@ export function listKeywords(ctx: LibraryCtx, prefix?: string, limit = 50): Keyw
   const ascii = /^[\x20-\x7e]*$/.test(p);
   const pattern = ascii ? p.replace(/[\\%_]/g, (c) => '\\' + c) + '%' : '%';
   const max = Math.max(1, Math.min(limit, 10_000));
-  const rows = prepared(
-    ctx.db,
-    `SELECT k.name AS name, count(*) AS count FROM keywords k
-     JOIN asset_keywords ak ON ak.keyword_id = k.id
-     JOIN assets a ON a.id = ak.asset_id AND a.removed_at IS NULL
-     WHERE k.name LIKE ? ESCAPE '\\'
-     GROUP BY k.id ORDER BY count DESC, k.name COLLATE NOCASE LIMIT ?`,
-  ).all(pattern, ascii ? max : -1) as KeywordCount[];
+  const named = (): { id: number; name: string }[] => prepared(ctx.db, `SELECT id, name FROM keywords WHERE name LIKE ? ESCAPE '\\' ORDER BY id`).all(pattern) as { id: number; name: string }[];
+  const counted = keywordCounts(ctx, named)?.sort((a, b) => b.count - a.count || nocaseCompare(a.name, b.name) || binaryCompare(a.name, b.name));
+  const rows =
+    counted?.slice(0, ascii ? max : undefined) ??
+    (prepared(
+      ctx.db,
+      `SELECT k.name AS name, count(*) AS count FROM keywords k
+       JOIN asset_keywords ak ON ak.keyword_id = k.id
+       JOIN assets a ON a.id = ak.asset_id AND a.removed_at IS NULL
+       WHERE k.name LIKE ? ESCAPE '\\'
+       GROUP BY k.id ORDER BY count DESC, k.name COLLATE NOCASE, k.name LIMIT ?`,
+    ).all(pattern, ascii ? max : -1) as KeywordCount[]);
   if (ascii) return rows;
   const want = p.toLocaleLowerCase();
   return rows.filter((r) => r.name.toLocaleLowerCase().startsWith(want)).slice(0, max);

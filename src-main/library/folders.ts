@@ -10,6 +10,7 @@ import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import { inEditLane } from './edit-lane';
 import { pruneUnusedKeywords } from './keywords';
+import { liveByFolder } from './tallies';
 import { thumbAbsPath } from './thumbs';
 
 // Library folders: add, remove, relink, and online/offline state. A folder whose root cannot
@@ -26,18 +27,19 @@ interface FolderRow {
   error_count: number;
 }
 
-const SELECT_FOLDERS = `
+/** The folders, with their photos counted by SQL unless the catalogue index counts them (tallies.ts). */
+const selectFolders = (counted: boolean): string => `
   SELECT f.id, f.path, f.online, f.added_at, f.last_scan_at,
-    (SELECT COUNT(*) FROM assets a WHERE a.folder_id = f.id AND a.removed_at IS NULL) AS asset_count,
+    ${counted ? '0' : '(SELECT COUNT(*) FROM assets a WHERE a.folder_id = f.id AND a.removed_at IS NULL)'} AS asset_count,
     (SELECT COUNT(*) FROM scan_errors e WHERE e.folder_id = f.id) AS error_count
   FROM folders f WHERE f.removing_at IS NULL`;
 
-function toInfo(r: FolderRow, isScanning?: (id: number) => boolean): FolderInfo {
+function toInfo(r: FolderRow, counts: Map<number, number> | null, isScanning?: (id: number) => boolean): FolderInfo {
   return {
     id: r.id,
     path: r.path,
     online: r.online === 1,
-    assetCount: r.asset_count,
+    assetCount: counts ? counts.get(r.id) ?? 0 : r.asset_count,
     errorCount: r.error_count,
     addedAt: r.added_at,
     lastScanAt: r.last_scan_at,
@@ -46,13 +48,15 @@ function toInfo(r: FolderRow, isScanning?: (id: number) => boolean): FolderInfo 
 }
 
 export function listFolders(ctx: LibraryCtx, isScanning?: (id: number) => boolean): FolderInfo[] {
-  return ctx.db.prepare<[], FolderRow>(`${SELECT_FOLDERS} ORDER BY f.path`).all().map((r) => toInfo(r, isScanning));
+  const counts = liveByFolder(ctx);
+  return prepared(ctx.db, `${selectFolders(counts !== null)} ORDER BY f.path`).all().map((r) => toInfo(r as FolderRow, counts, isScanning));
 }
 
 function getFolder(ctx: LibraryCtx, id: number): FolderInfo {
-  const row = ctx.db.prepare<[number], FolderRow>(`${SELECT_FOLDERS} AND f.id = ?`).get(id);
+  const counts = liveByFolder(ctx);
+  const row = prepared(ctx.db, `${selectFolders(counts !== null)} AND f.id = ?`).get(id) as FolderRow | undefined;
   if (!row) throw notFound('That folder');
-  return toInfo(row);
+  return toInfo(row, counts);
 }
 
 /** The absolute real path of an existing directory, or a validation error saying what is wrong. */

@@ -7,6 +7,7 @@ import { isEmbeddedThumb } from './thumb-names';
 import type { LibraryCtx } from './context';
 import { ftsQuery } from './fts-query';
 import { fromIndex, toArray } from './index-search';
+import { indexedFacets } from './tallies';
 import { prepared } from './db';
 import { labelOf } from './labels';
 import { collectionRow, descendants, memberIds, notFound, smartQueryOf } from './collection-store';
@@ -579,6 +580,8 @@ function listIds(ctx: LibraryCtx, query: SearchQuery, opts: SearchOptions, limit
 }
 
 export function facets(ctx: LibraryCtx): Facets {
+  const indexed = indexedFacets(ctx);
+  if (indexed) return indexed;
   const db = ctx.db;
   const cameras = prepared(
     db,
@@ -587,7 +590,7 @@ export function facets(ctx: LibraryCtx): Facets {
      WHERE removed_at IS NULL AND coalesce(camera_model, camera_make) IS NOT NULL
      GROUP BY 1 ORDER BY count DESC, camera`,
   ).all() as { camera: string; count: number }[];
-  const kinds = prepared(db, 'SELECT kind, count(*) AS count FROM assets WHERE removed_at IS NULL GROUP BY kind ORDER BY count DESC').all() as {
+  const kinds = prepared(db, 'SELECT kind, count(*) AS count FROM assets WHERE removed_at IS NULL GROUP BY kind ORDER BY count DESC, kind').all() as {
     kind: AssetKind;
     count: number;
   }[];

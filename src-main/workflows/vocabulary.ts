@@ -2,6 +2,7 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords, pruneUnusedKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
+import { keywordCounts } from '../library/tallies';
 import { deleteFromVocabulary, listVocabulary, renameInVocabulary, type VocabularyEntry } from '../library/keyword-list';
 import { attachLibraryUndo, logLibraryEdit, type LibraryUndo } from '../library/library-undo';
 import { EditLogWriter } from '../library/edit-log-writer';
@@ -20,13 +21,18 @@ export type { LibraryKeyword, VocabularyEditResult };
 const lower = (s: string): string => s.toLocaleLowerCase();
 
 /** Every keyword in use on live assets with its count, hierarchies sorted under their parents. */
+/** The keyword panel's order: by name, case and accents aside, as the user reads it. */
+const byName = new Intl.Collator(undefined, { sensitivity: 'base' });
+
 export function listLibraryKeywords(ctx: LibraryCtx): LibraryKeyword[] {
-  const rows = prepared(
-    ctx.db,
-    `SELECT k.name AS name, count(*) AS count FROM keywords k
-     JOIN asset_keywords ak ON ak.keyword_id = k.id JOIN assets a ON a.id = ak.asset_id AND a.removed_at IS NULL
-     GROUP BY k.id`,
-  ).all() as { name: string; count: number }[];
+  const rows =
+    keywordCounts(ctx, () => prepared(ctx.db, 'SELECT id, name FROM keywords ORDER BY id').all() as { id: number; name: string }[]) ??
+    (prepared(
+      ctx.db,
+      `SELECT k.name AS name, count(*) AS count FROM keywords k
+       JOIN asset_keywords ak ON ak.keyword_id = k.id JOIN assets a ON a.id = ak.asset_id AND a.removed_at IS NULL
+       GROUP BY k.id ORDER BY k.id`,
+    ).all() as { name: string; count: number }[]);
   // The vocabulary (an imported keyword list) adds its synonyms, and its keywords no photo carries yet.
   const vocab = new Map(listVocabulary(ctx).map((e) => [lower(e.path), e]));
   const out: LibraryKeyword[] = rows.map((r) => ({ ...r, path: r.name.split('|') }));
@@ -36,7 +42,7 @@ export function listLibraryKeywords(ctx: LibraryCtx): LibraryKeyword[] {
     if (e) Object.assign(k, vocabularyExtras(e));
   }
   for (const e of vocab.values()) out.push({ name: e.path, count: 0, path: e.path.split('|'), ...vocabularyExtras(e) });
-  return out.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+  return out.sort((a, b) => byName.compare(a.name, b.name));
 }
 
 function vocabularyExtras(e: VocabularyEntry): Pick<LibraryKeyword, 'synonyms' | 'notExported'> {

@@ -5,7 +5,10 @@ import { describe, expect, it, vi } from 'vitest';
 import type { SearchQuery } from '../../src-preload/contract';
 import { currentIndex, indexBuilds, indexOptions, indexReady, startCatalogueIndex, useCatalogueIndex } from '../../src-main/library/catalogue-index';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
-import { search, searchIds } from '../../src-main/library/search';
+import { listKeywords } from '../../src-main/library/edits';
+import { listFolders } from '../../src-main/library/folders';
+import { facets, search, searchIds } from '../../src-main/library/search';
+import { listLibraryKeywords } from '../../src-main/workflows/vocabulary';
 import { seedAssets, seedFolder, type SeedAsset } from '../helpers/seed';
 
 // The in-memory catalogue index must answer every query exactly as the SQL does: the same
@@ -158,6 +161,17 @@ function agree(ix: LibraryCtx, sql: LibraryCtx, rand: () => number, folders: num
   // The queries are not all trivially empty.
   expect(nonEmpty).toBeGreaterThan(queries / 2);
   unfilteredAgree(ix, sql, rand);
+  countsAgree(ix, sql);
+}
+
+/** The counts the sidebar and the keyword panels show: from the index's columns and postings, as SQL's GROUP BY gives them. */
+function countsAgree(ix: LibraryCtx, sql: LibraryCtx): void {
+  expect(facets(ix)).toEqual(facets(sql));
+  expect(listFolders(ix)).toEqual(listFolders(sql));
+  expect(listLibraryKeywords(ix)).toEqual(listLibraryKeywords(sql));
+  for (const prefix of ['', 's', 'B', 'sun', 'ö', 'zzz']) {
+    for (const limit of [3, 50]) expect(listKeywords(ix, prefix, limit), `${prefix} ${limit}`).toEqual(listKeywords(sql, prefix, limit));
+  }
 }
 
 /**

@@ -381,6 +381,62 @@ export class CatalogueIndex {
     return out;
   }
 
+  /** How many live assets carry the keyword: its postings, removed assets left out. */
+  liveCount(keywordId: number): number {
+    const ids = this.postings.get(keywordId);
+    if (!ids) return 0;
+    const attrs = this.cols.attrs;
+    let n = 0;
+    for (let i = 0; i < ids.length; i++) n += attrs[ids[i]] & A_LIVE;
+    return n;
+  }
+
+  /** Live assets per folder id. */
+  liveByFolder(): Map<number, number> {
+    const { attrs, folder } = this.cols;
+    // By folder id (the folders' rowids: few, small) in a typed array, not a map update per asset.
+    let counts = new Int32Array(64);
+    const end = Math.min(this.maxId, this.cols.cap - 1);
+    for (let id = 1; id <= end; id++) {
+      if (!(attrs[id] & A_LIVE)) continue;
+      const f = folder[id];
+      if (f >= counts.length) {
+        const grown = new Int32Array(Math.max(f + 1, counts.length * 2));
+        grown.set(counts);
+        counts = grown;
+      }
+      counts[f]++;
+    }
+    const out = new Map<number, number>();
+    counts.forEach((n, f) => {
+      if (n) out.set(f, n);
+    });
+    return out;
+  }
+
+  /**
+   * Live assets per kind (KIND_CODE, by its one-hot bit) and per camera, as the sidebar's
+   * facets count them: the model's name, else the make's (strings by code, 0 for none).
+   */
+  facetTallies(): { kinds: Record<string, number>; cameras: Map<string, number> } {
+    const { attrs, make, model } = this.cols;
+    const byCode = new Int32Array(this.strings.size + 1);
+    const kindBits = new Int32Array(4);
+    const end = Math.min(this.maxId, this.cols.cap - 1);
+    for (let id = 1; id <= end; id++) {
+      const a = attrs[id];
+      if (!(a & A_LIVE)) continue;
+      const k = (a >> A_KIND_SHIFT) & 7;
+      kindBits[k === 1 ? 1 : k === 2 ? 2 : k === 4 ? 3 : 0]++;
+      byCode[model[id] || make[id]]++;
+    }
+    const kinds: Record<string, number> = {};
+    for (const [kind, code] of Object.entries(KIND_CODE)) if (kindBits[code]) kinds[kind] = kindBits[code];
+    const cameras = new Map<string, number>();
+    for (const [name, code] of this.strings) if (byCode[code]) cameras.set(name, byCode[code]);
+    return { kinds, cameras };
+  }
+
   /** Read the asset columns of ids (lo, hi]; returns the last id read, or -1 when done. */
   loadRows(after: number, limit: number): number {
     this.plain = null;
