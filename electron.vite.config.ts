@@ -17,6 +17,8 @@ export default defineConfig({
           'pixel-worker': resolve(__dirname, 'src-main/library/media/pixel-worker.ts'),
           // The similar groups are computed in another (src-main/library/similarity/background.ts).
           'groups-worker': resolve(__dirname, 'src-main/library/similarity/groups-worker.ts'),
+          // And the catalogue's quick_check, for the system panel (src-main/library/integrity.ts).
+          'integrity-worker': resolve(__dirname, 'src-main/library/integrity-worker.ts'),
         },
       },
     },

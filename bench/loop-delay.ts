@@ -27,12 +27,17 @@ export async function idleLoopDelay(ms = 2000): Promise<LoopDelay> {
   return read(h);
 }
 
-/** The monitor while `work` runs. */
+/**
+ * The monitor while `work` runs. The monitor records a delay when its timer fires: one more
+ * timer after the work lets it record the delay of the work's last step, which otherwise ends
+ * unseen (the work's promise settles before any timer runs again).
+ */
 export async function loopDelayDuring<T>(work: () => Promise<T>): Promise<{ result: T; delay: LoopDelay }> {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   try {
     const result = await work();
+    await new Promise((r) => setTimeout(r, 20));
     return { result, delay: read(h) };
   } finally {
     h.disable();

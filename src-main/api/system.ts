@@ -5,6 +5,8 @@ import { log } from '../core/log';
 import { checkTools, setToolPaths } from '../core/tools';
 import { backupCatalogue, listBackups, pruneBackups, requestRestore } from '../library/backup';
 import type { LibraryCtx } from '../library/context';
+import { catalogueIntegrity } from '../library/integrity';
+import { liveTotal } from '../library/tallies';
 import { ApiError } from '../core/errors';
 import type { ServiceHost } from './service';
 
@@ -20,17 +22,10 @@ function fileSize(path: string): number {
   }
 }
 
-/** SQLite's quick_check: 'ok', or the first problems it lists. */
-export function catalogueIntegrity(ctx: LibraryCtx): string {
-  const rows = ctx.db.prepare<[], { quick_check: string }>('PRAGMA quick_check(5)').all();
-  const lines = rows.map((r) => r.quick_check);
-  return lines.length === 1 && lines[0] === 'ok' ? 'ok' : lines.join('; ');
-}
-
 export async function systemReport(ctx: LibraryCtx, service: ServiceHost): Promise<SystemReport> {
-  const [tools, settings] = await Promise.all([checkTools(), service.methods.serviceSettings()]);
+  const [tools, settings, integrity] = await Promise.all([checkTools(), service.methods.serviceSettings(), catalogueIntegrity(ctx)]);
   const db = ctx.paths.dbFile;
-  const assets = ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM assets WHERE removed_at IS NULL').get()!.n;
+  const assets = liveTotal(ctx) ?? ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM assets WHERE removed_at IS NULL').get()!.n;
   const source = settings.credentials.source;
   return {
     tools,
@@ -38,7 +33,7 @@ export async function systemReport(ctx: LibraryCtx, service: ServiceHost): Promi
       path: ctx.paths.dataDir,
       sizeBytes: fileSize(db) + fileSize(`${db}-wal`),
       assets,
-      integrity: catalogueIntegrity(ctx),
+      integrity,
     },
     // Credentials held for this session only (no keychain) are not stored anywhere: 'none'.
     service: { url: settings.baseUrl, credentials: source === 'keychain' || source === 'env' ? source : 'none' },
