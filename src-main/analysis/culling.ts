@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Flag, FlagEditResult, HistogramField, QualityHistogram, RunTarget, SearchQuery } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
@@ -21,12 +22,27 @@ function checkField(field: HistogramField): string {
   return TABLE[field];
 }
 
-/** Scores of these assets (measured ones only), by id. Ids go in as one JSON array: no SQL per id. */
-function scoresOf(ctx: LibraryCtx, ids: readonly number[], field: HistogramField): Map<number, number> {
-  const rows = prepared(ctx.db, `SELECT t.asset_id AS id, t.score FROM json_each(?) j JOIN ${checkField(field)} t ON t.asset_id = j.value`).all(JSON.stringify(ids)) as {
-    id: number; score: number;
-  }[];
-  return new Map(rows.map((r) => [r.id, r.score]));
+/** Score rows read per turn of the event loop. */
+const SCORE_STEP = 20_000;
+
+/**
+ * Scores of these assets (measured ones only), by id. The score table is read in steps by id
+ * and each row tested against the ids: the view of a million-photo library was one join of a
+ * million-id JSON array, 150-250 ms on the main thread.
+ */
+async function scoresOf(ctx: LibraryCtx, ids: readonly number[], field: HistogramField): Promise<Map<number, number>> {
+  const read = prepared(ctx.db, `SELECT asset_id AS id, score FROM ${checkField(field)} WHERE asset_id > ? ORDER BY asset_id LIMIT ?`);
+  let top = 0;
+  for (const id of ids) if (id > top) top = id;
+  const wanted = new Uint8Array(top + 1);
+  for (const id of ids) wanted[id] = 1;
+  const scores = new Map<number, number>();
+  for (let after = 0; ; await nextTurn()) {
+    const rows = read.all(after, SCORE_STEP) as { id: number; score: number }[];
+    for (const r of rows) if (r.id <= top && wanted[r.id]) scores.set(r.id, r.score);
+    if (rows.length < SCORE_STEP) return scores;
+    after = rows[rows.length - 1].id;
+  }
 }
 
 /** Write the flags and log them as one edit, a chunk at a time; returns the assets that changed. */
@@ -74,7 +90,7 @@ export async function rejectBelow(ctx: LibraryCtx, target: RunTarget | SearchQue
   return inEditLane(ctx, async () => {
     const t: RunTarget = Array.isArray(target) ? { assetIds: [...(target as number[])] } : 'assetIds' in (target as object) || 'query' in (target as object) ? (target as RunTarget) : { query: target as SearchQuery };
     const ids = resolveTarget(ctx, t);
-    const scores = scoresOf(ctx, ids, field);
+    const scores = await scoresOf(ctx, ids, field);
     const below = ids.filter((id) => scores.has(id) && scores.get(id)! < threshold);
     const pct = `${Math.round(threshold * 1000) / 10}%`;
     return applyFlags(ctx, below.map((id) => ({ id, flag: 'reject' as const })), (changed) => `reject ${countNoun(ctx, changed)} scoring below ${pct}${field === 'ugc' ? ' (UGC)' : ''}`);
@@ -82,11 +98,11 @@ export async function rejectBelow(ctx: LibraryCtx, target: RunTarget | SearchQue
 }
 
 /** The scores of the current view in `bins` equal-width bins over 0..1 (the last one includes 1). */
-export function histogram(ctx: LibraryCtx, query: SearchQuery, field: HistogramField, bins = 20): QualityHistogram {
+export async function histogram(ctx: LibraryCtx, query: SearchQuery, field: HistogramField, bins = 20): Promise<QualityHistogram> {
   if (!Number.isInteger(bins) || bins < 1 || bins > 1000) throw new ApiError('validation', 'The number of bins is a whole number from 1 to 1000.', 'bins');
   checkField(field);
   const ids = searchIds(ctx, { ...query, sort: 'name' });
-  const scores = scoresOf(ctx, ids, field);
+  const scores = await scoresOf(ctx, ids, field);
   const out = Array.from({ length: bins }, (_, i) => ({ from: i / bins, to: (i + 1) / bins, count: 0 }));
   for (const s of scores.values()) out[Math.min(bins - 1, Math.max(0, Math.floor(s * bins)))].count++;
   return { field, bins: out, measured: scores.size, unmeasured: ids.length - scores.size };

@@ -1,5 +1,6 @@
 // Caps on billed calls and spend (per day, per month): checked before each billed request
 // leaves, and estimated for a whole batch before it is queued.
+import { pace } from '../core/steps';
 import { ServiceError } from '../service/errors';
 import type { JobDescription } from './job-handler';
 import type { JobStore } from './store';
@@ -38,15 +39,21 @@ export function checkCaps(store: JobStore, reserved: number, billing: string): v
 }
 
 /** How many billable calls these jobs would make (cache hits and in-batch duplicates excluded) and whether they fit the caps. */
-export function previewBatch(store: JobStore, jobs: JobDescription[]): BatchPreview {
+/**
+ * In steps: a run over a whole library of a million photos looks a million answers up in the
+ * result cache (2.9 s in one piece before).
+ */
+export async function previewBatch(store: JobStore, jobs: JobDescription[]): Promise<BatchPreview> {
+  const next = pace();
   const seen = new Set<string>();
   const byModel: Record<string, number> = {};
   let cached = 0;
   let duplicates = 0;
   let billable = 0;
   for (const d of jobs) {
+    await next();
     if (d.cacheKey) {
-      if (store.cacheGet(d.cacheKey) !== undefined) { cached++; continue; }
+      if (store.cacheHas(d.cacheKey)) { cached++; continue; }
       if (seen.has(d.cacheKey)) { duplicates++; continue; }
       seen.add(d.cacheKey);
     }

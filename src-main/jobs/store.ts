@@ -214,6 +214,11 @@ export class JobStore {
     return r ? JSON.parse(r.result) : undefined;
   }
 
+  /** Whether an answer is cached, without reading it. */
+  cacheHas(key: string): boolean {
+    return this.prepare<[string], { one: number }>('SELECT 1 AS one FROM result_cache WHERE cache_key = ?').get(key) !== undefined;
+  }
+
   cachePut(key: string, endpoint: string, contentHash: string, params: unknown, result: unknown): void {
     this.prepare('INSERT OR REPLACE INTO result_cache (cache_key, endpoint, content_hash, params, result, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(key, endpoint, contentHash, canonical(params ?? {}), JSON.stringify(result), this.now());

@@ -167,7 +167,7 @@ describe('quality runs', () => {
     // Best first; unmeasured last.
     const best = searchIds(ctx, { sort: 'quality', order: 'desc' });
     expect(best.slice(0, 3)).toEqual([...[ids['blue-sharp.jpg'], ids['red-sharp.jpg']].sort((a, b) => getAssetAnalysis(ctx, b).quality!.score - getAssetAnalysis(ctx, a).quality!.score), ids['blue-flat.jpg']]);
-    const h = histogram(ctx, {}, 'quality', 10);
+    const h = await histogram(ctx, {}, 'quality', 10);
     expect(h.measured).toBe(3);
     expect(h.unmeasured).toBe(Object.keys(ids).length - 3);
     expect(h.bins.reduce((n, b) => n + b.count, 0)).toBe(3);
