@@ -23,9 +23,10 @@ function fileSize(path: string): number {
 }
 
 export async function systemReport(ctx: LibraryCtx, service: ServiceHost): Promise<SystemReport> {
+  // Read before the checks run (seconds at a million photos): the window may close meanwhile.
+  const assets = liveTotal(ctx) ?? ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM assets WHERE removed_at IS NULL').get()!.n;
   const [tools, settings, integrity] = await Promise.all([checkTools(), service.methods.serviceSettings(), catalogueIntegrity(ctx)]);
   const db = ctx.paths.dbFile;
-  const assets = liveTotal(ctx) ?? ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM assets WHERE removed_at IS NULL').get()!.n;
   const source = settings.credentials.source;
   return {
     tools,

@@ -38,10 +38,10 @@ export function checkCaps(store: JobStore, reserved: number, billing: string): v
   if (msg) throw new CapReached(msg);
 }
 
-/** How many billable calls these jobs would make (cache hits and in-batch duplicates excluded) and whether they fit the caps. */
 /**
- * In steps: a run over a whole library of a million photos looks a million answers up in the
- * result cache (2.9 s in one piece before).
+ * How many billable calls these jobs would make (cache hits and in-batch duplicates excluded)
+ * and whether they fit the caps. In steps: a run over a library of a million photos looks a
+ * million answers up in the result cache (2.9 s in one piece before).
  */
 export async function previewBatch(store: JobStore, jobs: JobDescription[]): Promise<BatchPreview> {
   const next = pace();
