@@ -129,16 +129,21 @@ describe('decisions over a large selection', () => {
   });
 });
 
+/** N real files in a folder of a new library, catalogued; their names as they were. */
+function photoFolder(prefix: string): { dir: string; photos: string; lib: LibraryCtx; files: number[]; before: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const photos = join(dir, 'photos');
+  mkdirSync(photos);
+  for (let i = 0; i < N; i++) writeFileSync(join(photos, `IMG_${i}.jpg`), `picture ${i}`);
+  const lib = openLibrary(join(dir, 'lib'));
+  const folder = seedFolder(lib.db, photos);
+  const files = seedAssets(lib.db, Array.from({ length: N }, (_, i) => ({ folderId: folder, relPath: `IMG_${i}.jpg` })));
+  return { dir, photos, lib, files, before: readdirSync(photos).sort() };
+}
+
 describe('a batch rename of a large selection', () => {
   it('moves the files a turn at a time, names them all, and one undo puts every name back', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tagsmith-rename-steps-'));
-    const photos = join(dir, 'photos');
-    mkdirSync(photos);
-    for (let i = 0; i < N; i++) writeFileSync(join(photos, `IMG_${i}.jpg`), `picture ${i}`);
-    const lib = openLibrary(join(dir, 'lib'));
-    const folder = seedFolder(lib.db, photos);
-    const files = seedAssets(lib.db, Array.from({ length: N }, (_, i) => ({ folderId: folder, relPath: `IMG_${i}.jpg` })));
-    const before = readdirSync(photos).sort();
+    const { lib, photos, files, before } = photoFolder('tagsmith-rename-steps-');
     const { value, turns } = await turnsDuring(renameAssets(lib, { assetIds: files, template: 'trip-{seq:4}' }));
     expect(value.failed).toEqual([]);
     expect(value.renamed).toHaveLength(N);
@@ -151,14 +156,9 @@ describe('a batch rename of a large selection', () => {
   });
 
   it('journals the files a turn at a time: a quit before all are journalled leaves every file and the log as they were', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tagsmith-rename-journal-'));
-    const photos = join(dir, 'photos');
-    mkdirSync(photos);
-    for (let i = 0; i < N; i++) writeFileSync(join(photos, `IMG_${i}.jpg`), `picture ${i}`);
-    let lib = openLibrary(join(dir, 'lib'));
-    const folder = seedFolder(lib.db, photos);
-    const files = seedAssets(lib.db, Array.from({ length: N }, (_, i) => ({ folderId: folder, relPath: `IMG_${i}.jpg` })));
-    const before = readdirSync(photos).sort();
+    const made = photoFolder('tagsmith-rename-journal-');
+    const { dir, photos, files, before } = made;
+    let lib = made.lib;
     const journalled = (): number => lib.db.prepare('SELECT count(*) FROM rename_journal').pluck().get() as number;
     let settled = false;
     const rename = renameAssets(lib, { assetIds: files, template: 'trip-{seq:4}' }).finally(() => (settled = true));
