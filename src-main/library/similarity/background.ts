@@ -9,7 +9,7 @@ import type { LibraryCtx } from '../context';
 import type { GroupsWorkerCheckpointed, GroupsWorkerRequest } from './groups-worker';
 import { ensureGroups, groupsCurrent, writeDiffInSlices, type GroupsSnapshot, type PackedDiff } from './stored';
 
-/** Groups written per slice on the main thread (a few milliseconds each). */
+/** At most this many groups written per turn of the main thread (and at most TURN_MS of work). */
 const SLICE = 100;
 /** Slices between two checkpoints by the worker (about a thousand pages of log at 1M pictures, as SQLite's own default). */
 const CHECKPOINT_EVERY = 50;

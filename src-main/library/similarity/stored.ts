@@ -1,3 +1,4 @@
+import { turnBudget } from '../../core/steps';
 import { prepared, type Db } from '../db';
 import { computeGroups, loadGroupInput, type GroupInput, type SimilarGroup } from './groups';
 
@@ -122,34 +123,46 @@ function stepsOf(db: Db, d: PackedDiff): { count: number; step(k: number): void 
   };
 }
 
-/** Steps [from, to) of the writes, if nobody stored groups since the snapshot; the last slice stamps them. */
-function writeSlice(db: Db, steps: ReturnType<typeof stepsOf>, from: number, to: number, snapshot: GroupsSnapshot): boolean {
+/**
+ * The writes from step `from` on while `more()` allows (at least one), if nobody stored groups
+ * since the snapshot (else false); returns where it stopped. The one that reaches the end
+ * stamps the groups as current.
+ */
+function writeSlice(db: Db, steps: ReturnType<typeof stepsOf>, from: number, more: () => boolean, snapshot: GroupsSnapshot): number | false {
   return db.transaction(() => {
     if (stateOf(db).grouped !== snapshot.grouped) return false;
-    for (let k = from; k < Math.min(to, steps.count); k++) steps.step(k);
-    if (to >= steps.count) prepared(db, 'UPDATE similarity_state SET grouped = ? WHERE id = 1').run(snapshot.changes);
-    return true;
+    let k = from;
+    while (k < steps.count) {
+      steps.step(k++);
+      if (!more()) break;
+    }
+    if (k >= steps.count) prepared(db, 'UPDATE similarity_state SET grouped = ? WHERE id = 1').run(snapshot.changes);
+    return k;
   }).immediate();
 }
 
 /** Store `groups`, computed from `snapshot`, writing only what differs, in one transaction. False when someone stored groups since. */
 export function writeGroups(db: Db, groups: SimilarGroup[], snapshot: GroupsSnapshot): boolean {
-  return writeSlice(db, stepsOf(db, packDiff(diffGroups(db, groups))), 0, Infinity, snapshot);
+  return writeSlice(db, stepsOf(db, packDiff(diffGroups(db, groups))), 0, () => true, snapshot) !== false;
 }
 
 /**
- * Store a diff (computed from `snapshot` in a worker thread) on this connection in slices of
- * `slice` groups, letting the event loop run between them: each slice is a few milliseconds,
- * and a write by this connection keeps the catalogue index (another connection's write would
- * make it start again). False when someone stored groups since the snapshot.
+ * Store a diff (computed from `snapshot` in a worker thread) on this connection a turn's
+ * budget at a time (at most `slice` groups and TURN_MS: a group of a thousand members costs
+ * as much as a hundred small ones), letting the event loop run between them. A write by this
+ * connection keeps the catalogue index (another connection's write would make it start
+ * again). False when someone stored groups since the snapshot.
  */
 export async function writeDiffInSlices(db: Db, diff: PackedDiff, snapshot: GroupsSnapshot, slice: number, between: () => Promise<void>): Promise<boolean> {
   const steps = stepsOf(db, diff);
-  for (let at = 0; at === 0 || at < steps.count; at += slice) {
+  let at = 0;
+  do {
     if (at > 0) await between();
     if (!db.open) return false;
-    if (!writeSlice(db, steps, at, at + slice, snapshot)) return false;
-  }
+    const next = writeSlice(db, steps, at, turnBudget(slice), snapshot);
+    if (next === false) return false;
+    at = next;
+  } while (at < steps.count);
   return true;
 }
 
