@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, screen, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, screen, session, shell, type MessageBoxOptions } from 'electron';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../src-preload/api-methods';
 import { createApi, type ApiHost } from './api';
 import { MEDIA_SCHEME, resolveMediaPath } from './core/media';
@@ -9,7 +9,7 @@ import { resolveDataDir } from './core/paths';
 import { adoptSystemProxy } from './core/proxy';
 import { readAppSettings, updateAppSettings } from './core/app-settings';
 import { catchProcessErrors, flushLog, log, logFile, setLogFile } from './core/log';
-import { applyPendingRestore, holdLibrary, startDailyBackups, type BackupInfo } from './library/backup';
+import { applyPendingRestore, holdLibrary, requestRestore, startDailyBackups, type BackupInfo, type FileCheck } from './library/backup';
 import type { LibraryCtx } from './library/context';
 import { openCheckedLibrary } from './library/recover';
 import { listFolders } from './library/folders';
@@ -75,6 +75,42 @@ async function askToRestore(problem: string, backup: BackupInfo): Promise<boolea
       'the damaged catalogue is kept beside the backups.',
   });
   return response === 0;
+}
+
+/**
+ * Damage found by the check that ran after the open: the app keeps running, and the newest
+ * good backup is restored as it starts again (the same way as from Settings › Library) if the
+ * user agrees.
+ */
+async function tellDamaged(dataDir: string, problem: string, backup: BackupInfo | null): Promise<void> {
+  log.error(`the catalogue check after the open found damage: ${problem}`);
+  // Daily copies of the damaged catalogue would push the good backups out.
+  stopBackups();
+  const found = `SQLite's check found: ${problem.slice(0, 300)}`;
+  const options: MessageBoxOptions = backup
+    ? {
+        type: 'warning',
+        buttons: ['Restore and restart now', 'Restore at the next start', 'Not now'],
+        defaultId: 0,
+        cancelId: 2,
+        message: 'The Tagsmith catalogue is damaged',
+        detail:
+          `${found}\n\nRestore the backup from ${new Date(backup.createdAt).toLocaleString()}? Changes made since then are lost; ` +
+          'the damaged catalogue is kept beside the backups. Not now: you are asked again at the next start.',
+      }
+    : {
+        type: 'error',
+        message: 'The Tagsmith catalogue is damaged',
+        detail: `${found}\n\nNo backup passes the check. Keep a copy of ${dataDir} before making more changes. The details are in the log: ${logFile() ?? 'not available'}`,
+      };
+  const { response } = await (mainWindow && !mainWindow.isDestroyed() ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+  if (!backup || response === 2) return;
+  requestRestore(dataDir, backup.path);
+  log.info(`${backup.path} is restored as Tagsmith starts again`);
+  if (response === 0) {
+    app.relaunch();
+    app.quit();
+  }
 }
 
 function registerMediaProtocol(library: LibraryCtx): void {
@@ -143,17 +179,26 @@ void app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   hardenContents();
   const nativeBinding = electronSqliteBinding();
+  let background: Promise<FileCheck> | null;
   try {
     // A restore asked for from Settings › Library happens now, before the catalogue is opened.
     const restored = applyPendingRestore(dataDir, { nativeBinding });
     if (restored) log.info(`restored the catalogue from ${restored.restored}; the previous one is kept as ${restored.kept}`);
-    ({ ctx } = await openCheckedLibrary(dataDir, { nativeBinding, onDamaged: askToRestore }));
+    // Checked first only after a session that did not end cleanly; otherwise checked meanwhile.
+    ({ ctx, background } = await openCheckedLibrary(dataDir, { nativeBinding, onDamaged: askToRestore }));
   } catch (err) {
     log.error('could not open the library', err);
     dialog.showErrorBox('Tagsmith could not open its library', `${(err as Error).message}\n\nLibrary: ${dataDir}`);
     app.exit(1);
     return;
   }
+  // Taken now: a lock left from here on tells the next start that this session did not end cleanly.
+  releaseLibrary = holdLibrary(dataDir);
+  stopBackups = startDailyBackups(ctx.db, dataDir, (err) => log.error('daily catalogue backup failed', err));
+  void background?.then(
+    ({ check, backup }) => (check.ok ? log.info('the catalogue check found no damage') : tellDamaged(dataDir, check.problem, backup)),
+    (err: unknown) => log.error('the catalogue check could not run', err),
+  );
   // The system proxy (macOS/Windows settings, PAC, GNOME), unless HTTPS_PROXY is set: the
   // service client reads the variables when it is made.
   try {
@@ -180,8 +225,6 @@ void app.whenReady().then(async () => {
       return res.canceled ? null : (res.filePath ?? null);
     },
   });
-  releaseLibrary = holdLibrary(dataDir);
-  stopBackups = startDailyBackups(ctx.db, dataDir, (err) => log.error('daily catalogue backup failed', err));
   registerMediaProtocol(ctx);
   registerIpc(host);
   const api = host.api;

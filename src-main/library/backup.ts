@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { uptime } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { readAppSettings } from '../core/app-settings';
@@ -133,9 +134,38 @@ export function latestGoodBackup(dataDir: string, nativeBinding?: string): Backu
   return listBackups(dataDir).find((b) => b.reason !== 'damaged' && checkCatalogueFile(b.path, nativeBinding).ok) ?? null;
 }
 
+export interface FileCheck {
+  check: CatalogueCheck;
+  /** When the file is damaged and its library was named: the newest backup that passes the same check. */
+  backup: BackupInfo | null;
+}
+
+/** quick_check of a catalogue file and, when it is damaged, the backup to offer instead (seconds each at 1M photos: a worker thread's work). */
+export function checkWithBackup(file: string, opts: { nativeBinding?: string; backupsOf?: string }): FileCheck {
+  const check = checkCatalogueFile(file, opts.nativeBinding);
+  return { check, backup: !check.ok && opts.backupsOf ? latestGoodBackup(opts.backupsOf, opts.nativeBinding) : null };
+}
+
 // ------------------------------------------------------------------------------ the app's lock
 
 const lockFile = (dataDir: string): string => join(dataDir, 'app.lock');
+
+interface Lock {
+  pid: number;
+  /** When the app took it (ms since the epoch; absent in locks of older versions). */
+  startedAt?: number;
+}
+
+function readLock(dataDir: string): Lock | null {
+  try {
+    const lock = JSON.parse(readFileSync(lockFile(dataDir), 'utf8')) as { pid?: unknown; startedAt?: unknown };
+    const pid = Number(lock.pid);
+    if (!Number.isInteger(pid) || pid <= 0) return null;
+    return typeof lock.startedAt === 'number' ? { pid, startedAt: lock.startedAt } : { pid };
+  } catch {
+    return null;
+  }
+}
 
 function alive(pid: number): boolean {
   try {
@@ -146,27 +176,38 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Whether the process that took `lock` still runs: a lock from before the machine started is not, whatever now has its pid. */
+function held(lock: Lock): boolean {
+  const bootedAt = Date.now() - uptime() * 1000;
+  return !(lock.startedAt !== undefined && lock.startedAt < bootedAt) && alive(lock.pid);
+}
+
 /** The pid of another live process (the app) that has this library open, or null. */
 export function libraryHolder(dataDir: string): number | null {
-  try {
-    const pid = Number((JSON.parse(readFileSync(lockFile(dataDir), 'utf8')) as { pid?: unknown }).pid);
-    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
-  } catch {
-    return null;
-  }
+  const lock = readLock(dataDir);
+  return lock && lock.pid !== process.pid && held(lock) ? lock.pid : null;
+}
+
+/**
+ * How the app's last session on this library ended, read before this one takes the lock: no
+ * lock ('clean': it quit, or the app never ran), the lock of a live process ('running', the
+ * app open elsewhere), or a lock left behind ('crashed': a crash or a power loss, the main
+ * cause of a damaged catalogue).
+ */
+export function lastSession(dataDir: string): 'clean' | 'running' | 'crashed' {
+  if (!existsSync(lockFile(dataDir))) return 'clean';
+  const lock = readLock(dataDir);
+  // An unreadable lock was cut short as it was written; this process's own pid is not its own
+  // lock yet (it is taken after the open), so a process that had the same pid left it.
+  return lock && lock.pid !== process.pid && held(lock) ? 'running' : 'crashed';
 }
 
 /** The app marks the library as open by it (restore refuses meanwhile); returns the release. */
 export function holdLibrary(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(lockFile(dataDir), JSON.stringify({ pid: process.pid }));
+  writeFileSync(lockFile(dataDir), JSON.stringify({ pid: process.pid, startedAt: Date.now() } satisfies Lock));
   return () => {
-    try {
-      const pid = Number((JSON.parse(readFileSync(lockFile(dataDir), 'utf8')) as { pid?: unknown }).pid);
-      if (pid === process.pid) unlinkSync(lockFile(dataDir));
-    } catch {
-      /* already gone */
-    }
+    if (readLock(dataDir)?.pid === process.pid) rmSync(lockFile(dataDir), { force: true });
   };
 }
 

@@ -17,7 +17,13 @@ export function openLibrary(dataDir: string, opts: { nativeBinding?: string } = 
   mkdirSync(paths.previewsDir, { recursive: true });
   const db = openDb(paths.dbFile, { nativeBinding: opts.nativeBinding });
   const ctx = { db, paths, events: new ApiEventBus() };
-  // A batch rename cut short by a crash is finished or rolled back before anything reads paths.
-  recoverRenames(ctx);
+  try {
+    // A batch rename cut short by a crash is finished or rolled back before anything reads paths.
+    recoverRenames(ctx);
+  } catch (err) {
+    // A catalogue SQLite cannot read is not left open: recover.ts may restore a backup over it.
+    db.close();
+    throw err;
+  }
   return ctx;
 }

@@ -37,14 +37,20 @@ const bindings = new WeakMap<Db, string | undefined>();
 export function openDb(file: string, opts: OpenOptions = {}): Db {
   const db = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
   bindings.set(db, opts.nativeBinding);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('temp_store = MEMORY');
-  db.pragma('cache_size = -65536');
-  // A catalogue with data is copied before it is upgraded (backup.ts); a new one has nothing to lose.
-  migrate(db, migrations, opts.upTo, (from) => backupBeforeMigration(db, file, from));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('temp_store = MEMORY');
+    db.pragma('cache_size = -65536');
+    // A catalogue with data is copied before it is upgraded (backup.ts); a new one has nothing to lose.
+    migrate(db, migrations, opts.upTo, (from) => backupBeforeMigration(db, file, from));
+  } catch (err) {
+    // Not left open on a file that may be restored over next (recover.ts).
+    db.close();
+    throw err;
+  }
   return db;
 }
 

@@ -1,8 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkCatalogueFile } from './backup';
+import { checkWithBackup } from './backup';
 
 // SQLite's quick_check of the catalogue file, in a worker thread over its own read-only
-// connection (integrity.ts starts it): it reads every page, seconds at a million photos.
+// connection (integrity.ts starts it): it reads every page, seconds at a million photos. At
+// start-up a damaged catalogue's backups are checked here too, for the one to offer.
 
-const { file, nativeBinding } = workerData as { file: string; nativeBinding?: string };
-parentPort!.postMessage(checkCatalogueFile(file, nativeBinding));
+const { file, nativeBinding, backupsOf } = workerData as { file: string; nativeBinding?: string; backupsOf?: string };
+parentPort!.postMessage(checkWithBackup(file, { nativeBinding, backupsOf }));
