@@ -27,15 +27,22 @@ export async function idleLoopDelay(ms = 2000): Promise<LoopDelay> {
   return read(h);
 }
 
+/** Until the monitor's timer has fired once: a block before that is not recorded at all. */
+export const monitorStarted = (h: { enable(): boolean }, resolution: number): Promise<void> => {
+  h.enable();
+  return new Promise((r) => setTimeout(r, resolution * 2));
+};
+
 /**
- * The monitor while `work` runs. The monitor records a delay when its timer fires: one more
- * timer after the work lets it record the delay of the work's last step, which otherwise ends
- * unseen (the work's promise settles before any timer runs again).
+ * The monitor while `work` runs. The monitor records a delay when its timer fires, measured
+ * from its previous firing: the work starts once the timer has fired (a synchronous first
+ * step would otherwise go unseen), and one more timer after the work lets it record the delay
+ * of the work's last step (the work's promise settles before any timer runs again).
  */
 export async function loopDelayDuring<T>(work: () => Promise<T>): Promise<{ result: T; delay: LoopDelay }> {
   const h = monitorEventLoopDelay({ resolution: 10 });
-  h.enable();
   try {
+    await monitorStarted(h, 10);
     const result = await work();
     await new Promise((r) => setTimeout(r, 20));
     return { result, delay: read(h) };
