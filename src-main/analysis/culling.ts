@@ -3,7 +3,7 @@ import type { Flag, FlagEditResult, HistogramField, QualityHistogram, RunTarget,
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
-import { searchIds } from '../library/search';
+import { matchingIds } from '../library/search';
 import { resolveTarget } from '../workflows/runs';
 import { countNoun } from '../workflows/edit-log';
 import { inTurns } from '../core/steps';
@@ -30,7 +30,7 @@ const SCORE_STEP = 20_000;
  * and each row tested against the ids: the view of a million-photo library was one join of a
  * million-id JSON array, 150-250 ms on the main thread.
  */
-async function scoresOf(ctx: LibraryCtx, ids: readonly number[], field: HistogramField): Promise<Map<number, number>> {
+async function scoresOf(ctx: LibraryCtx, ids: ArrayLike<number> & Iterable<number>, field: HistogramField): Promise<Map<number, number>> {
   const read = prepared(ctx.db, `SELECT asset_id AS id, score FROM ${checkField(field)} WHERE asset_id > ? ORDER BY asset_id LIMIT ?`);
   let top = 0;
   for (const id of ids) if (id > top) top = id;
@@ -101,7 +101,7 @@ export async function rejectBelow(ctx: LibraryCtx, target: RunTarget | SearchQue
 export async function histogram(ctx: LibraryCtx, query: SearchQuery, field: HistogramField, bins = 20): Promise<QualityHistogram> {
   if (!Number.isInteger(bins) || bins < 1 || bins > 1000) throw new ApiError('validation', 'The number of bins is a whole number from 1 to 1000.', 'bins');
   checkField(field);
-  const ids = searchIds(ctx, { ...query, sort: 'name' });
+  const ids = matchingIds(ctx, { ...query, sort: 'name' });
   const scores = await scoresOf(ctx, ids, field);
   const out = Array.from({ length: bins }, (_, i) => ({ from: i / bins, to: (i + 1) / bins, count: 0 }));
   for (const s of scores.values()) out[Math.min(bins - 1, Math.max(0, Math.floor(s * bins)))].count++;

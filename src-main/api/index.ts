@@ -7,7 +7,7 @@ import type { LibraryCtx } from '../library/context';
 import { addFolder, folderRemovals, listFolders, refreshOnline, relinkFolder, removeFolder, resumeRemovals } from '../library/folders';
 import { Scanner } from '../library/scan';
 import { thumbQueue } from '../library/thumb-queue';
-import { facets, search, searchIds } from '../library/search';
+import { facets, matchingIds, search } from '../library/search';
 import { getAssetDetail } from '../library/assets';
 import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
 import { applyPreset, deletePreset, listPresets, savePreset } from '../library/presets';
@@ -127,7 +127,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
       return search(ctx, query, page);
     },
     async searchIds({ query }) {
-      return searchIds(ctx, query);
+      return matchingIds(ctx, query);
     },
     async getAsset({ id }) {
       const previewPath = await ensurePreview(ctx, id).catch((err: unknown) => {

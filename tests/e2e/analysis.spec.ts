@@ -127,7 +127,7 @@ test('score a folder, drag the threshold, reject below it, undo; filter by faces
     expect(sim.billed()[CLIENT_ID]).toMatchObject({ quality: PHOTOS.length, quality_ugc: PHOTOS.length, faces: PHOTOS.length });
 
     // Scores as the main side stored them: the threshold goes in the widest gap between them.
-    const ids = await api.searchIds({ query: { sort: 'name', order: 'asc' } });
+    const ids = Array.from(await api.searchIds({ query: { sort: 'name', order: 'asc' } }));
     const scored = await Promise.all(ids.map(async (id) => ({ name: (await api.getAsset({ id })).name, score: (await api.getAssetAnalysis({ id })).quality!.score })));
     scored.sort((a, b) => a.score - b.score);
     let gap = 1;

@@ -202,7 +202,7 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
   await expectPicturesShown(page.getByTestId('survey-cell-zoom-fit'), 3);
   await shot(page, 'survey-picked');
   const sharpId = Number(await surveyCell('burst-2.jpg').getAttribute('data-asset-id'));
-  expect(await api.searchIds({ query: { flag: 'pick' } })).toEqual([sharpId]);
+  expect(Array.from(await api.searchIds({ query: { flag: 'pick' } }))).toEqual([sharpId]);
   expect((await api.getAsset({ id: sharpId })).rating).toBe(5);
 
   await page.keyboard.press('Escape');
@@ -290,7 +290,7 @@ test('loupe 100 % and pan, survey a burst at 100 % in sync and pick the sharp fr
 
   const judged = await api.getAsset({ id: candidateId });
   expect([judged.name, judged.rating, judged.label]).toEqual([candidateName, 3, 'red']);
-  expect(await api.searchIds({ query: { flag: 'reject' } })).toEqual([candidateId]);
+  expect(Array.from(await api.searchIds({ query: { flag: 'reject' } }))).toEqual([candidateId]);
   // E: the active photo (the select) in the loupe; G back to the grid.
   const selectId = await selectFrame.getAttribute('data-asset-id');
   await page.keyboard.press('e');

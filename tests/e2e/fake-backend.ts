@@ -46,7 +46,7 @@ export function fakeBackend(opts: { count: number; thumbFile: string; mediaRoot:
       const ids = matching(query);
       return { total: ids.length, offset: page.offset, items: ids.slice(page.offset, page.offset + page.limit).map(summary) };
     },
-    searchIds: ({ query }: { query: SearchQuery }) => matching(query),
+    searchIds: ({ query }: { query: SearchQuery }) => Int32Array.from(matching(query)),
     getAsset: ({ id }: { id: number }): AssetDetail => ({
       ...summary(id),
       path: `${opts.mediaRoot}/${summary(id).name}`,

@@ -102,7 +102,7 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     await expect(review).toBeVisible();
     await expect(page.getByTestId('review-position')).toHaveText('1 / 20');
     await expect(page.getByTestId('suggestion').first()).toBeVisible();
-    const ids = (await api.searchIds({ query: {} })).slice();
+    const ids = Array.from(await api.searchIds({ query: {} }));
     const firstId = Number(await review.getAttribute('data-asset-id'));
     // A score between the suggestions' scores, so some are accepted and some stay pending.
     const before = await api.getAssetReview({ assetId: firstId });

@@ -7,7 +7,7 @@ import { currentIndex, indexBuilds, indexOptions, indexReady, startCatalogueInde
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { listKeywords } from '../../src-main/library/edits';
 import { listFolders } from '../../src-main/library/folders';
-import { facets, search, searchIds } from '../../src-main/library/search';
+import { facets, matchingIds, search, searchIds } from '../../src-main/library/search';
 import { listLibraryKeywords } from '../../src-main/workflows/vocabulary';
 import { seedAssets, seedFolder, type SeedAsset } from '../helpers/seed';
 
@@ -157,6 +157,19 @@ function agree(ix: LibraryCtx, sql: LibraryCtx, rand: () => number, folders: num
     const ref = search(sql, q, page);
     expect(got.total).toBe(ref.total);
     expect(got.items).toEqual(ref.items);
+    // The Api's typed answer: the same ids, before and after the grid's paging remembers the
+    // result (a second page request does), and each answer its caller's own copy.
+    const want = searchIds(sql, q);
+    for (const ctx of [ix, sql]) {
+      const typed = matchingIds(ctx, q);
+      expect(Array.from(typed), JSON.stringify(q)).toEqual(want);
+      search(ctx, q, page);
+      typed.fill(-1);
+      const again = matchingIds(ctx, q);
+      expect(Array.from(again), JSON.stringify(q)).toEqual(want);
+      again.fill(-1);
+      expect(Array.from(matchingIds(ctx, q)), JSON.stringify(q)).toEqual(want);
+    }
   }
   // The queries are not all trivially empty.
   expect(nonEmpty).toBeGreaterThan(queries / 2);

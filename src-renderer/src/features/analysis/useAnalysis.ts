@@ -22,14 +22,14 @@ const NONE: FlagSets = { picks: new Set(), rejects: new Set() };
  */
 export function useFlagSets(query: SearchQuery | null): FlagSets {
   const base = query ? { ...query, sort: 'name' as const, order: 'asc' as const } : null;
-  const picks = useQuery<number[]>(base ? `flags:pick:${JSON.stringify(base)}` : null, ['assets'], (a) => a.searchIds({ query: { ...base!, flag: 'pick' } }));
-  const rejects = useQuery<number[]>(base ? `flags:reject:${JSON.stringify(base)}` : null, ['assets'], (a) => a.searchIds({ query: { ...base!, flag: 'reject' } }));
+  const picks = useQuery<Int32Array>(base ? `flags:pick:${JSON.stringify(base)}` : null, ['assets'], (a) => a.searchIds({ query: { ...base!, flag: 'pick' } }));
+  const rejects = useQuery<Int32Array>(base ? `flags:reject:${JSON.stringify(base)}` : null, ['assets'], (a) => a.searchIds({ query: { ...base!, flag: 'reject' } }));
   if (!query) return NONE;
   return { picks: setOf(picks.data), rejects: setOf(rejects.data) };
 }
 
-const sets = new WeakMap<number[], Set<number>>();
-function setOf(list: number[] | undefined): ReadonlySet<number> {
+const sets = new WeakMap<Int32Array, Set<number>>();
+function setOf(list: Int32Array | undefined): ReadonlySet<number> {
   if (!list) return NONE.picks;
   let s = sets.get(list);
   if (!s) {

@@ -37,7 +37,7 @@ export function CullView({ query, active, onExit, onFocus }: { query: SearchQuer
   const [visit] = useState(() => Date.now());
   const { sort: _s, order: _o, ...filters } = query;
   const filterKey = JSON.stringify(filters);
-  const list = useQuery<number[]>(`cull:${visit}:${order}:${filterKey}`, [], (a) => a.searchIds({ query: { ...filters, sort: 'quality', order: order === 'best' ? 'desc' : 'asc' } }));
+  const list = useQuery<Int32Array>(`cull:${visit}:${order}:${filterKey}`, [], (a) => a.searchIds({ query: { ...filters, sort: 'quality', order: order === 'best' ? 'desc' : 'asc' } }));
   const ids = list.data ?? [];
   // The position belongs to one walk (order + filters); a new walk starts at its first photo.
   const walk = `${order}:${filterKey}`;

@@ -73,16 +73,16 @@ export class PageStore {
       const item = this.get(i);
       if (!item) {
         const all = await this.api.searchIds({ query: this.query });
-        return all.slice(lo, hi + 1);
+        return Array.from(all.subarray(lo, hi + 1));
       }
       ids.push(item.id);
     }
     return ids;
   }
 
-  /** Every id that matches, in order ("select all matching"). */
-  allIds(): Promise<number[]> {
-    return this.api.searchIds({ query: this.query });
+  /** Every id that matches, in order ("select all matching"), as a plain array made here, in the window. */
+  async allIds(): Promise<number[]> {
+    return Array.from(await this.api.searchIds({ query: this.query }));
   }
 
   private async load(page: number): Promise<void> {
