@@ -5,7 +5,14 @@ import type { ApiMethod } from '../../src-preload/contract';
 // Bounds are generous for real use and small enough that hostile input cannot hurt.
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const ids = z.array(id).min(1).max(1_000_000);
+const isId = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) > 0;
+/**
+ * 1 to 1,000,000 asset ids, checked in one plain loop: select-all in a million-photo library
+ * sends a million, and zod's check of each element (z.array(id)) held the main thread 30-50 ms.
+ */
+const ids = z.custom<number[]>((v) => Array.isArray(v) && v.length >= 1 && v.length <= 1_000_000 && v.every(isId), {
+  message: 'must be a list of 1 to 1,000,000 asset ids, each a whole number above 0',
+});
 const path = z.string().min(1).max(4096).refine((s) => !s.includes('\0'), 'must not contain NUL characters');
 const keyword = z.string().min(1).max(500);
 const keywords = z.array(keyword).max(1000);

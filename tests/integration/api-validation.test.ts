@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_METHODS } from '../../src-preload/api-methods';
 import { createApi } from '../../src-main/api';
+import { schemas } from '../../src-main/api/schemas';
 import { openLibrary } from '../../src-main/library/context';
 
 // The renderer is untrusted: every method, fed malformed and hostile arguments, answers with
@@ -64,6 +65,17 @@ describe('every Api method validates its arguments', () => {
     const res = await host.invoke('setRating', { ids: [1], rating: 9 });
     expect(res).toMatchObject({ ok: false, error: { kind: 'validation', field: 'rating' } });
     if (!res.ok) expect(res.error.message).toMatch(/rating/);
+  });
+
+  it('asset ids: up to a million pass, one more or any id that is not a whole number above 0 is refused, naming the field', async () => {
+    const million = Array.from({ length: 1_000_000 }, (_, i) => i + 1);
+    expect(schemas.setRating.safeParse({ ids: million, rating: 3 }).success).toBe(true);
+    expect(schemas.setRating.safeParse({ ids: [...million, 1_000_001], rating: 3 }).success).toBe(false);
+    for (const bad of [[1, 1.5], [0], [2, -1], [Number.NaN], [2 ** 53], ['3'], [null], 'x', {}]) {
+      const res = await host.invoke('setRating', { ids: bad, rating: 3 });
+      expect(res, JSON.stringify(bad)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'ids' } });
+      if (!res.ok) expect(res.error.message).toMatch(/asset ids/);
+    }
   });
 
   it('SQL metacharacters in search text are just text', async () => {
