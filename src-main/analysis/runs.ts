@@ -11,7 +11,7 @@ import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
 import { settleMediaHashes } from '../library/media-hash';
 import type { FacesResult, KeywordsResult, QualityResult, UgcQualityResult } from '../service/types';
-import { analysisHash, batchedEnded, collectEnded, isTerminal, notStaged, resolveTarget } from '../workflows/runs';
+import { analysisHash, batchedEnded, collectEnded, countSkipped, isTerminal, notStaged, resolveTarget } from '../workflows/runs';
 import { derivativeSize, type Size } from './derivative';
 import { measured } from './events';
 import { storeColors, storeFaces, storeQuality, storeUgc, type RunAssetRow } from './store';
@@ -96,7 +96,7 @@ async function plan(ctx: LibraryCtx, ids: number[], options: AnalysisRunOptions)
 /** How many billable calls a measurement run would make (cache hits and assets already measured excluded). */
 export async function previewAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): Promise<RunPreview> {
   const p = await plan(ctx, resolveTarget(ctx, target), options);
-  return { ...(await queue.preview(p.specs)), assets: p.total, skipped: p.skipped };
+  return { ...(await queue.preview(p.specs)), assets: p.total, skipped: p.skipped, skippedCounts: countSkipped(p.skipped) };
 }
 
 /**
@@ -127,7 +127,7 @@ export async function startAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target:
   });
   await collectEnded(queue, jobIds, (jobs) => collectAnalysisJobs(ctx, jobs));
   finishIfDone(ctx, runId);
-  return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped };
+  return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped, skippedCounts: countSkipped(p.skipped) };
 }
 
 // ---- landing results -------------------------------------------------------------------------

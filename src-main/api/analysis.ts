@@ -1,6 +1,7 @@
 import type { AnalysisApi } from '../../src-preload/contract';
 import * as an from '../analysis';
 import type { LibraryCtx } from '../library/context';
+import { forWindow } from '../workflows';
 import type { ServiceHost } from './service';
 
 // Quality, faces and colours as Api methods; the logic lives in analysis/. Measurements land
@@ -12,10 +13,10 @@ export function analysisMethods(ctx: LibraryCtx, service: ServiceHost): Analysis
   an.attachAnalysis(ctx, queue);
   return {
     async previewAnalysisRun({ target, options }) {
-      return an.previewAnalysisRun(ctx, queue, target, options);
+      return forWindow(await an.previewAnalysisRun(ctx, queue, target, options));
     },
     async startAnalysisRun({ target, options }) {
-      return an.startAnalysisRun(ctx, queue, target, options);
+      return forWindow(await an.startAnalysisRun(ctx, queue, target, options));
     },
     async getAssetAnalysis({ id }) {
       return an.getAssetAnalysis(ctx, id);

@@ -53,19 +53,19 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
   return {
     async previewKeywordRun({ target, options }) {
       await fingerprintsFor(target, options);
-      return wf.previewKeywordRun(ctx, queue, target, options);
+      return wf.forWindow(await wf.previewKeywordRun(ctx, queue, target, options));
     },
     async startKeywordRun({ target, options }) {
       await fingerprintsFor(target, options);
-      return wf.startKeywordRun(ctx, queue, target, options);
+      return wf.forWindow(await wf.startKeywordRun(ctx, queue, target, options));
     },
     async previewCaptionRun({ target, options }) {
       await fingerprintsFor(target, options);
-      return wf.previewCaptionRun(ctx, queue, target, options);
+      return wf.forWindow(await wf.previewCaptionRun(ctx, queue, target, options));
     },
     async startCaptionRun({ target, options }) {
       await fingerprintsFor(target, options);
-      return wf.startCaptionRun(ctx, queue, target, options);
+      return wf.forWindow(await wf.startCaptionRun(ctx, queue, target, options));
     },
     async listRuns({ limit, assetId }) {
       return wf.listRuns(ctx, { limit, assetId });

@@ -1,7 +1,7 @@
 // Keywording and captioning workflows: AI runs through the job queue, suggestions and their
 // review, keyword hygiene and stock checks, the library-wide vocabulary, reverting a run.
 export {
-  attachWorkflows, sweepRuns, collectJobs, previewKeywordRun, startKeywordRun, previewCaptionRun, startCaptionRun, resolveTarget,
+  attachWorkflows, sweepRuns, collectJobs, previewKeywordRun, startKeywordRun, previewCaptionRun, startCaptionRun, resolveTarget, forWindow,
   getRun, listRuns, runAssets, onWorkflowEvent, type WorkflowEvents,
 } from './runs';
 export {

@@ -20,7 +20,7 @@ import * as v from '../service/validate';
 import { Vocabulary, cleanKeyword, getKeywordSettings } from './hygiene';
 import {
   CAPTION_LENGTHS, KEYWORD_LANGS, type CaptionRunOptions, type KeywordLang, type KeywordRunOptions, type PerGroupSaving, type RunKind, type RunPreview,
-  type RunStarted, type RunTarget, type RunView, type SkippedAsset,
+  type RunStarted, type RunTarget, type RunView, type SkippedAsset, type SkippedCounts,
 } from './types';
 
 // AI runs: a selection or a search becomes one queue batch of 'analyze' jobs (the queue
@@ -244,8 +244,27 @@ function shareWithinGroups(ctx: LibraryCtx, specs: JobSpec[], items: Plan['items
   return { specs: kept, saving: { groups: groups.length, grouped, calls: kept.length, instead: items.length, message } };
 }
 
+/** How many were skipped for each reason. */
+export function countSkipped(skipped: readonly SkippedAsset[]): SkippedCounts {
+  const counts: SkippedCounts = {};
+  for (const s of skipped) counts[s.reason] = (counts[s.reason] ?? 0) + 1;
+  return counts;
+}
+
+/** The most skipped assets, and warnings, a run's answer to the window lists (skippedCounts counts every one). */
+export const LISTED_IN_WINDOW = 100;
+
+/**
+ * A run's preview or start as the window gets it: its lists cut to the first LISTED_IN_WINDOW.
+ * A run over a million photos already done listed a million: 170 ms of serialising on the
+ * main process, and more to take apart in the window, for a dialog that shows counts.
+ */
+export function forWindow<T extends { skipped: SkippedAsset[]; warnings?: RunPreview['warnings'] }>(r: T): T {
+  return { ...r, skipped: r.skipped.slice(0, LISTED_IN_WINDOW), ...(r.warnings ? { warnings: r.warnings.slice(0, LISTED_IN_WINDOW) } : {}) };
+}
+
 async function previewOf(queue: JobQueue, p: Plan): Promise<RunPreview> {
-  return { ...(await queue.preview(p.specs)), assets: p.total, skipped: p.skipped, ...(p.warnings.length ? { warnings: p.warnings } : {}), ...(p.perGroup ? { perGroup: p.perGroup } : {}) };
+  return { ...(await queue.preview(p.specs)), assets: p.total, skipped: p.skipped, skippedCounts: countSkipped(p.skipped), ...(p.warnings.length ? { warnings: p.warnings } : {}), ...(p.perGroup ? { perGroup: p.perGroup } : {}) };
 }
 
 function cleanOptions<T extends object>(o: T): T {
@@ -268,7 +287,7 @@ async function start(ctx: LibraryCtx, queue: JobQueue, p: Plan): Promise<RunStar
   });
   await collectEnded(queue, jobIds, (jobs) => collectJobs(ctx, jobs));
   finishRunIfDone(ctx, runId);
-  return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped };
+  return { runId, batchId: batch.id, jobs: jobIds.length, skipped: p.skipped, skippedCounts: countSkipped(p.skipped) };
 }
 
 /** Land what the jobs that ended already brought (answers from the cache are done at once), a chunk at a time. */

@@ -7,6 +7,7 @@ export type {
   CaptionRunOptions,
   SkipReason,
   SkippedAsset,
+  SkippedCounts,
   RunPreview,
   PerGroupSaving,
   RunStarted,

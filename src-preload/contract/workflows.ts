@@ -58,13 +58,22 @@ export interface SkippedAsset {
   message: string;
 }
 
+/** How many assets were skipped, by reason (every one of them). */
+export type SkippedCounts = Partial<Record<SkipReason, number>>;
+
 export interface RunPreview extends BatchPreview {
   /** Assets in the selection or search. */
   assets: number;
+  /**
+   * The skipped assets with their reasons. The window's answer lists the first 100 (a run over
+   * a million photos already done would send a million); skippedCounts counts every one.
+   */
   skipped: SkippedAsset[];
+  skippedCounts: SkippedCounts;
   /**
    * What to know before running, per asset (video keywording: a length outside the service's
    * recommended 5-60 s; a container it does not take, sent as an MP4 copy). Nothing is refused for it.
+   * The window's answer lists the first 100.
    */
   warnings?: { assetId: number; message: string }[];
   /** With perGroup: the calls it saves. */
@@ -76,7 +85,9 @@ export interface RunStarted {
   batchId: string;
   /** Jobs queued (cache hits are done at once). */
   jobs: number;
+  /** As in RunPreview: the window's answer lists the first 100; skippedCounts counts every one. */
   skipped: SkippedAsset[];
+  skippedCounts: SkippedCounts;
 }
 
 export type RunKind = 'keywords' | 'caption';

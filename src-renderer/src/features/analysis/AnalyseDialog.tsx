@@ -137,7 +137,7 @@ export function AnalyseDialog({ scope, onClose, onStarted }: { scope: RunScope; 
         <div className="analyse-kinds" role="group" aria-label="Measurements">
           {KINDS.map((k) => {
             const p = previews?.find((x) => x.kind === k)?.preview;
-            const done = p?.skipped.filter((s) => s.reason === 'already_done').length ?? 0;
+            const done = p?.skippedCounts.already_done ?? 0;
             return (
               <label key={k} className={`analyse-kind${kinds.includes(k) ? ' on' : ''}`} data-testid={`analyse-kind-${k}`}>
                 <input type="checkbox" checked={kinds.includes(k)} onChange={() => toggle(k)} data-testid={`analyse-check-${k}`} />

@@ -109,9 +109,10 @@ export function RunDialog({ kind, scope, onClose, onStarted }: { kind: RunKindUi
     }
   };
 
-  const skipped = preview?.skipped ?? [];
-  const done = skipped.filter((s) => s.reason === 'already_done').length;
-  const other = skipped.filter((s) => s.reason !== 'already_done');
+  const counts = preview?.skippedCounts ?? {};
+  const done = counts.already_done ?? 0;
+  const other = (counts.offline ?? 0) + (counts.unsupported ?? 0);
+  const otherReason = preview?.skipped.find((s) => s.reason !== 'already_done')?.message;
   const noun = kind === 'keywords' ? 'Keyword' : 'Caption';
   const fresh = preview ? preview.jobs : 0;
   const canStart = !!preview && preview.fitsCaps && fresh > 0 && !starting && (kind === 'caption' || (numOk && thresholdOk));
@@ -229,7 +230,7 @@ export function RunDialog({ kind, scope, onClose, onStarted }: { kind: RunKindUi
         </label>
         <button type="submit" hidden />
       </form>
-      <RunCost preview={preview} problem={problem} done={done} other={other.length} otherReason={other[0]?.message} />
+      <RunCost preview={preview} problem={problem} done={done} other={other} otherReason={otherReason} />
     </Modal>
   );
 }
