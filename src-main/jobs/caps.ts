@@ -1,6 +1,6 @@
 // Caps on billed calls and spend (per day, per month): checked before each billed request
 // leaves, and estimated for a whole batch before it is queued.
-import { pace } from '../core/steps';
+import { ManyStrings, pace } from '../core/steps';
 import { ServiceError } from '../service/errors';
 import type { JobDescription } from './job-handler';
 import type { JobStore } from './store';
@@ -43,15 +43,16 @@ export function checkCaps(store: JobStore, reserved: number, billing: string): v
  * and whether they fit the caps. In steps: a run over a library of a million photos looks a
  * million answers up in the result cache (2.9 s in one piece before).
  */
-export async function previewBatch(store: JobStore, jobs: JobDescription[]): Promise<BatchPreview> {
+export async function previewBatch(store: JobStore, count: number, describe: (i: number) => JobDescription): Promise<BatchPreview> {
   const next = pace();
-  const seen = new Set<string>();
+  const seen = new ManyStrings();
   const byModel: Record<string, number> = {};
   let cached = 0;
   let duplicates = 0;
   let billable = 0;
-  for (const d of jobs) {
+  for (let i = 0; i < count; i++) {
     await next();
+    const d = describe(i);
     if (d.cacheKey) {
       if (store.cacheHas(d.cacheKey)) { cached++; continue; }
       if (seen.has(d.cacheKey)) { duplicates++; continue; }
@@ -79,7 +80,7 @@ export async function previewBatch(store: JobStore, jobs: JobDescription[]): Pro
   const message = problems.length
     ? `${billable} billed calls${cost}, but ${problems.join(' and ')}: the batch will pause at the cap.`
     : `${billable} billed calls${cost}; ${cached} already analysed${duplicates ? `, ${duplicates} duplicates` : ''} cost nothing.`;
-  return { jobs: jobs.length, billable, cached, duplicates, byModel, estimatedCost, remaining: { today: remToday, thisMonth: remMonth }, fitsCaps: problems.length === 0, message };
+  return { jobs: count, billable, cached, duplicates, byModel, estimatedCost, remaining: { today: remToday, thisMonth: remMonth }, fitsCaps: problems.length === 0, message };
 }
 
 /** Caps are numbers of 0 or more (or empty for no cap); prices numbers of 0 or more. */

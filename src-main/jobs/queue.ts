@@ -241,8 +241,10 @@ export class JobQueue {
   }
 
   /** How many billable calls a batch would make (cache hits and in-batch duplicates excluded) and whether it fits the caps. */
-  async preview(specs: JobSpec[], step = ENQUEUE_STEP): Promise<BatchPreview> {
-    return previewBatch(this.store, await this.describeInSteps(specs, step));
+  async preview(specs: JobSpec[]): Promise<BatchPreview> {
+    // Each described as it is counted, never all kept: a million descriptions alive at once
+    // cost the main thread major garbage collections.
+    return previewBatch(this.store, specs.length, (i) => this.handlerOf(specs[i].kind).describe(specs[i].payload as never));
   }
 
   /** Every spec described (validated, its cache and billing keys made), a chunk at a time with the event loop let run in between. */

@@ -81,6 +81,8 @@ describe('job queue', () => {
     const before = sim.log.length;
     const preview = await q.preview([analyze(0), analyze(1)]);
     expect(preview).toMatchObject({ billable: 0, cached: 2 });
+    // Within one batch the same picture twice is one call.
+    expect(await q.preview([analyze(5, 'keywords', 'hash-x'), analyze(6, 'keywords', 'hash-x'), analyze(7)])).toMatchObject({ billable: 2, duplicates: 1, cached: 0 });
     const { batch } = q.enqueueBatch('again', [analyze(0), analyze(1)]);
     expect(q.getBatch(batch.id)!.cached).toBe(2);
     await q.waitForIdle();
