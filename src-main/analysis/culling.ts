@@ -78,7 +78,7 @@ async function applyFlags(ctx: LibraryCtx, changes: { id: number; flag: Flag | n
 export async function setFlag(ctx: LibraryCtx, ids: readonly number[], flag: Flag | null): Promise<FlagEditResult> {
   if (flag !== null && flag !== 'pick' && flag !== 'reject') throw new ApiError('validation', 'A flag is pick, reject or none.', 'flag');
   return inEditLane(ctx, async () => {
-    const live = resolveTarget(ctx, { assetIds: [...ids] });
+    const live = await resolveTarget(ctx, { assetIds: [...ids] });
     const verb = flag === 'pick' ? 'pick' : flag === 'reject' ? 'reject' : 'unflag';
     return applyFlags(ctx, live.map((id) => ({ id, flag })), (changed) => `${verb} ${countNoun(ctx, changed)}`);
   });
@@ -89,7 +89,7 @@ export async function rejectBelow(ctx: LibraryCtx, target: RunTarget | SearchQue
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new ApiError('validation', 'The threshold is a score from 0 to 1.', 'threshold');
   return inEditLane(ctx, async () => {
     const t: RunTarget = Array.isArray(target) ? { assetIds: [...(target as number[])] } : 'assetIds' in (target as object) || 'query' in (target as object) ? (target as RunTarget) : { query: target as SearchQuery };
-    const ids = resolveTarget(ctx, t);
+    const ids = await resolveTarget(ctx, t);
     const scores = await scoresOf(ctx, ids, field);
     const below = ids.filter((id) => scores.has(id) && scores.get(id)! < threshold);
     const pct = `${Math.round(threshold * 1000) / 10}%`;

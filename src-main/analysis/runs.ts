@@ -95,7 +95,7 @@ async function plan(ctx: LibraryCtx, ids: number[], options: AnalysisRunOptions)
 
 /** How many billable calls a measurement run would make (cache hits and assets already measured excluded). */
 export async function previewAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): Promise<RunPreview> {
-  const p = await plan(ctx, resolveTarget(ctx, target), options);
+  const p = await plan(ctx, await resolveTarget(ctx, target), options);
   return { ...(await queue.preview(p.specs)), assets: p.total, skipped: p.skipped, skippedCounts: countSkipped(p.skipped) };
 }
 
@@ -106,7 +106,7 @@ export async function previewAnalysisRun(ctx: LibraryCtx, queue: JobQueue, targe
  * keyword runs do: workflows/runs.ts start()).
  */
 export async function startAnalysisRun(ctx: LibraryCtx, queue: JobQueue, target: RunTarget, options: AnalysisRunOptions): Promise<RunStarted> {
-  const ids = resolveTarget(ctx, target);
+  const ids = await resolveTarget(ctx, target);
   await settleMediaHashes(ctx, ids);
   const p = await plan(ctx, ids, options);
   if (p.kind === 'faces') {

@@ -48,7 +48,7 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
   // One call per similar group needs every photo's fingerprint: the missing ones (a library
   // catalogued before them) are computed from their thumbnails first.
   const fingerprintsFor = async (target: RunTarget, options: { perGroup?: boolean }): Promise<void> => {
-    if (options.perGroup) await fillMissingFingerprints(ctx, { assetIds: wf.resolveTarget(ctx, target) });
+    if (options.perGroup) await fillMissingFingerprints(ctx, { assetIds: await wf.resolveTarget(ctx, target) });
   };
   return {
     async previewKeywordRun({ target, options }) {

@@ -71,7 +71,7 @@ export interface MeasureOutcome {
 }
 
 export async function measure(ctx: LibraryCtx, args: Parsed, out: Output, kind: AnalysisKind, command: string, verb: string): Promise<MeasureOutcome> {
-  const { target, ids } = targetOf(ctx, args.positionals, args.values.query, command);
+  const { target, ids } = await targetOf(ctx, args.positionals, args.values.query, command);
   const { service, close } = serviceFor(ctx, args);
   const off = attachAnalysis(ctx, service.queue);
   try {

@@ -28,11 +28,11 @@ export function assetIdsForPaths(ctx: LibraryCtx, paths: readonly string[]): num
 }
 
 /** PATH... or --query Q (full text, as `search` matches it), never both. */
-export function targetOf(ctx: LibraryCtx, positionals: string[], query: unknown, command: string): { target: RunTarget; ids: number[] } {
+export async function targetOf(ctx: LibraryCtx, positionals: string[], query: unknown, command: string): Promise<{ target: RunTarget; ids: number[] }> {
   if (positionals.length && query !== undefined) throw new UsageError(`${command} takes PATHs or --query, not both.`, command);
   if (!positionals.length && query === undefined) throw new UsageError(`${command} needs at least one PATH or --query TEXT.`, command);
   const target: RunTarget = query !== undefined ? { query: { text: String(query) } } : { assetIds: assetIdsForPaths(ctx, positionals) };
-  const ids = resolveTarget(ctx, target);
+  const ids = await resolveTarget(ctx, target);
   if (!ids.length) throw new CliError(`No asset matches “${String(query)}”. Nothing was sent.`);
   return { target, ids };
 }

@@ -6,10 +6,12 @@ import type { ApiEnvelope, RunPreview } from '../../src-preload/contract';
 import { createApi, type ApiHost } from '../../src-main/api';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { LISTED_IN_WINDOW } from '../../src-main/workflows/runs';
-import { previewKeywordRun } from '../../src-main/workflows';
+import { previewKeywordRun, resolveTarget } from '../../src-main/workflows';
+import { turnsDuring } from '../helpers/turns';
 import { seedAssets, seedFolder } from '../helpers/seed';
 
-// Issue 18: a run's preview over a whole library lists every photo it skips. The window gets
+// Issue 18: a selection of every photo of a large library is checked in steps, and a run's
+// preview over a whole library lists every photo it skips. The window gets
 // the counts by reason and the first LISTED_IN_WINDOW (a million photos already done were a
 // million entries to serialise on the main process); the CLI, calling the library, gets all.
 
@@ -55,5 +57,35 @@ describe("a run's answer to the window", () => {
     const all = await previewKeywordRun(ctx, host.service.queue, target);
     expect(all.skipped.map((s) => s.assetId)).toEqual([...audio, ...offline]);
     expect(all.skippedCounts).toEqual({ unsupported: AUDIO, offline: OFFLINE });
+  });
+});
+
+describe('a selection is checked in steps', () => {
+  const MANY = 60_000;
+  let many: number[];
+  beforeAll(() => {
+    const folder = seedFolder(ctx.db, join(dir, 'many'));
+    many = seedAssets(ctx.db, Array.from({ length: MANY }, (_, i) => ({ folderId: folder, relPath: `m${i}.jpg` })));
+  });
+
+  it('each asset once, in the order given, the event loop turning meanwhile', async () => {
+    const asked = [...many].reverse().concat(many.slice(0, 500));
+    const { value, turns } = await turnsDuring(resolveTarget(ctx, { assetIds: asked }));
+    expect(value).toEqual([...many].reverse());
+    // 60,000 live ids read 20,000 a turn (in one piece, no turn would pass).
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses a large or a small selection that names an asset no longer in the library, or never in it', async () => {
+    const gone = many[MANY / 2];
+    ctx.db.prepare('UPDATE assets SET removed_at = ? WHERE id = ?').run(Date.now(), gone);
+    try {
+      await expect(resolveTarget(ctx, { assetIds: many })).rejects.toThrow(/^One of the selected items is no longer in the library/);
+      await expect(resolveTarget(ctx, { assetIds: [many[0], gone, gone] })).rejects.toThrow(/^One of the selected items/);
+      await expect(resolveTarget(ctx, { assetIds: [...many.slice(0, 3000), gone, many[MANY - 1] + 5, many[MANY - 1] + 5, many[MANY - 1] + 6] })).rejects.toThrow(/^3 of the selected items are no longer/);
+    } finally {
+      ctx.db.prepare('UPDATE assets SET removed_at = NULL WHERE id = ?').run(gone);
+    }
+    expect(await resolveTarget(ctx, { assetIds: many.slice(0, 3) })).toEqual(many.slice(0, 3));
   });
 });

@@ -58,7 +58,7 @@ export const command: Command = {
       throw new UsageError(`--length must be one of ${CAPTION_LENGTHS.join(', ')} (got “${length}”).`, 'caption');
     }
     if (values['as-title'] && !values.accept) throw new UsageError('--as-title goes with --accept.', 'caption');
-    const { target, ids } = targetOf(ctx, positionals, values.query, 'caption');
+    const { target, ids } = await targetOf(ctx, positionals, values.query, 'caption');
     const options = { length: length as CaptionLength | undefined, force: values.force === true, ...(values['per-group'] ? { perGroup: true } : {}) };
     if (options.perGroup) await fillMissingFingerprints(ctx, { assetIds: ids });
     const { service, close } = serviceFor(ctx, args);

@@ -19,7 +19,7 @@ export const command: Command = {
   async run(ctx, { values, positionals }, out) {
     const agency = values.agency as string | undefined;
     if (agency === undefined || !isAgencyId(agency)) throw new UsageError(`check needs --agency ${AGENCY_IDS.join('|')}.`, 'check');
-    const { ids } = targetOf(ctx, positionals, values.query, 'check');
+    const { ids } = await targetOf(ctx, positionals, values.query, 'check');
     const { checkAssets } = await import('../../metadata/agency-check');
     const verdicts = (await checkAssets(ctx, ids, agency)).map((v) => ({ path: v.path, ok: v.ok, problems: v.problems }));
     out.result(verdicts, () => {

@@ -36,7 +36,7 @@ export const command: Command = {
     }
     if (csv === undefined && agency !== undefined) throw new UsageError('--agency goes with --csv.', 'export');
     if (csv === undefined && values.force !== undefined) throw new UsageError('--force goes with --csv.', 'export');
-    const { ids } = targetOf(ctx, positionals, values.query, 'export');
+    const { ids } = await targetOf(ctx, positionals, values.query, 'export');
 
     if (csv !== undefined) {
       const { buildAgencyCsv } = await import('../../metadata/csv-export');

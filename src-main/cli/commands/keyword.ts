@@ -49,7 +49,7 @@ export const command: Command = {
     const minScore = numberValue(values['accept-above'], 'accept-above', 0, 1, 'keyword');
     const numColors = intValue(values['num-colors'], 'num-colors', 1, 10, 'keyword');
     if (numColors !== undefined && !values.colors) throw new UsageError('--num-colors goes with --colors.', 'keyword');
-    const { target, ids } = targetOf(ctx, positionals, values.query, 'keyword');
+    const { target, ids } = await targetOf(ctx, positionals, values.query, 'keyword');
     const options = {
       lang: lang as KeywordLang | undefined, numKeywords, threshold, colors: values.colors === true || undefined, numColors, force: values.force === true,
       ...(values['per-group'] ? { perGroup: true } : {}),

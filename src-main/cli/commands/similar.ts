@@ -18,7 +18,7 @@ export const command: Command = {
     if (positionals.length && values.query !== undefined) throw new UsageError('similar takes PATHs or --query, not both.', 'similar');
     const ids = positionals.length
       ? assetIdsForPaths(ctx, positionals)
-      : values.query !== undefined ? resolveTarget(ctx, { query: { text: String(values.query) } }) : undefined;
+      : values.query !== undefined ? await resolveTarget(ctx, { query: { text: String(values.query) } }) : undefined;
     await fillMissingFingerprints(ctx, { assetIds: ids });
     const groups = ids && ids.length === 0 ? [] : findGroups(ctx.db, ids);
     const result = { groups: groups.map((g) => ({ members: g.members.map((id) => pathOf(ctx, id)), best: pathOf(ctx, g.best) })) };

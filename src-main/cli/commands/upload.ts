@@ -28,7 +28,7 @@ export const command: Command = {
     const { values, positionals } = args;
     const agency = values.agency as string | undefined;
     if (agency === undefined || !isAgencyId(agency)) throw new UsageError(`upload needs --agency ${AGENCY_IDS.join('|')}.`, 'upload');
-    const { ids } = targetOf(ctx, positionals, values.query, 'upload');
+    const { ids } = await targetOf(ctx, positionals, values.query, 'upload');
     const { destinationFor, startUpload, uploadOutcome, waitForUpload, DestinationError } = await import('../../metadata/upload');
     const { closeMetadataReader } = await import('../../library/metadata');
     const service = createServiceHost(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
