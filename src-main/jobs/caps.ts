@@ -1,6 +1,6 @@
 // Caps on billed calls and spend (per day, per month): checked before each billed request
 // leaves, and estimated for a whole batch before it is queued.
-import { ManyStrings, pace } from '../core/steps';
+import { ManySet, pace } from '../core/steps';
 import { ServiceError } from '../service/errors';
 import type { JobDescription } from './job-handler';
 import type { JobStore } from './store';
@@ -45,7 +45,7 @@ export function checkCaps(store: JobStore, reserved: number, billing: string): v
  */
 export async function previewBatch(store: JobStore, count: number, describe: (i: number) => JobDescription): Promise<BatchPreview> {
   const next = pace();
-  const seen = new ManyStrings();
+  const seen = new ManySet<string>();
   const byModel: Record<string, number> = {};
   let cached = 0;
   let duplicates = 0;

@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ColorLabel, KeywordCount } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
-import { STEP, inSteps, inTurns, turnBudget } from '../core/steps';
+import { inTurns, turnBudget } from '../core/steps';
+import { liveSelection } from './selection';
 import { inEditLane } from './edit-lane';
 import { EditLogWriter } from './edit-log-writer';
 import type { LibraryCtx } from './context';
@@ -69,22 +70,6 @@ function countNoun(ctx: LibraryCtx, ids: number[]): string {
   return `${ids.length} ${noun}${ids.length === 1 ? '' : 's'}`;
 }
 
-/** De-duplicated ids, each a live asset; otherwise a not_found error before anything is written. */
-async function checkIds(ctx: LibraryCtx, ids: readonly number[]): Promise<number[]> {
-  const unique = [...new Set(ids)];
-  const live = prepared(ctx.db, 'SELECT 1 FROM assets WHERE id = ? AND removed_at IS NULL');
-  const missing: number[] = [];
-  await inSteps(unique, (chunk) => missing.push(...chunk.filter((id) => !live.get(id))), 10 * STEP);
-  if (missing.length) {
-    throw new ApiError(
-      'not_found',
-      missing.length === 1
-        ? 'One of the selected items is no longer in the library. Refresh and try again.'
-        : `${missing.length} of the selected items are no longer in the library. Refresh and try again.`,
-    );
-  }
-  return unique;
-}
 
 /** Write one field of one asset (keywords through the keyword store, the rest directly). */
 const isStockField = (f: Field): f is StockField => (STOCK_FIELDS as readonly string[]).includes(f);
@@ -183,7 +168,7 @@ export async function editMembership(
   place: (old: number | null, assetId: number) => number | null,
   description: (count: string) => string,
 ): Promise<number> {
-  const live = await checkIds(ctx, ids); // before anything reads the ids: a missing one is "not found"
+  const live = await liveSelection(ctx, ids); // before anything reads the ids: a missing one is "not found"
   return applyFields(ctx, live, [[`collection:${collectionId}`, (old, assetId) => place(old as number | null, assetId)]], description(countNoun(ctx, live)));
 }
 
@@ -202,7 +187,7 @@ export function setRightsFields(
   addKeywords: readonly string[] = [],
 ): Promise<void> {
   return inEditLane(ctx, async () => {
-    const live = await checkIds(ctx, ids);
+    const live = await liveSelection(ctx, ids);
     const entries = rightsEntries(fields);
     const adding = cleanKeywordList(addKeywords);
     // Keywords to add (a template's): appended to each asset's own, none removed.
@@ -247,7 +232,7 @@ export function setStockFields(
   fields: { editorial?: boolean; releases?: string[]; categories?: { agency: string; values: string[] } },
 ): Promise<void> {
   return inEditLane(ctx, async () => {
-    const live = await checkIds(ctx, ids);
+    const live = await liveSelection(ctx, ids);
     const entries: [Field, (old: Value) => Value][] = [];
     const what: string[] = [];
     if (fields.editorial !== undefined) {
@@ -275,7 +260,7 @@ const lower = (s: string): string => normalizeKeyword(s).toLocaleLowerCase();
 
 export function editKeywords(ctx: LibraryCtx, ids: number[], add: string[], remove: string[]): Promise<void> {
   return inEditLane(ctx, async () => {
-    const live = await checkIds(ctx, ids);
+    const live = await liveSelection(ctx, ids);
     const adding = cleanKeywordList(add);
     const removing = new Set(cleanKeywordList(remove).map(lower));
     const toAdd = adding.filter((k) => !removing.has(lower(k)));
@@ -299,7 +284,7 @@ export function editKeywords(ctx: LibraryCtx, ids: number[], add: string[], remo
 
 export function setKeywords(ctx: LibraryCtx, id: number, keywords: string[]): Promise<void> {
   return inEditLane(ctx, async () => {
-    const [assetId] = await checkIds(ctx, [id]);
+    const [assetId] = await liveSelection(ctx, [id]);
     const list = cleanKeywordList(keywords);
     const name = (prepared(ctx.db, 'SELECT name FROM assets WHERE id = ?').get(assetId) as { name: string }).name;
     await applyEdit(ctx, [assetId], 'keywords', () => list, `set the keywords of ${quote(name)}`);
@@ -313,7 +298,7 @@ function cleanText(value: string | null): string | null {
 
 export function setCaption(ctx: LibraryCtx, ids: number[], caption: string | null): Promise<void> {
   return inEditLane(ctx, async () => {
-    const live = await checkIds(ctx, ids);
+    const live = await liveSelection(ctx, ids);
     const text = cleanText(caption);
     const what = countNoun(ctx, live);
     await applyEdit(ctx, live, 'caption', () => text, text === null ? `clear the caption of ${what}` : `set the caption of ${what}`);
@@ -322,7 +307,7 @@ export function setCaption(ctx: LibraryCtx, ids: number[], caption: string | nul
 
 export function setTitle(ctx: LibraryCtx, ids: number[], title: string | null): Promise<void> {
   return inEditLane(ctx, async () => {
-    const live = await checkIds(ctx, ids);
+    const live = await liveSelection(ctx, ids);
     const text = cleanText(title);
     const what = countNoun(ctx, live);
     await applyEdit(ctx, live, 'title', () => text, text === null ? `clear the title of ${what}` : `set the title of ${what}`);
@@ -334,7 +319,7 @@ export async function setRating(ctx: LibraryCtx, ids: number[], rating: number):
     throw new ApiError('validation', 'A rating is a whole number of stars from 0 to 5.', 'rating');
   }
   return inEditLane(ctx, async () => {
-    const live = await checkIds(ctx, ids);
+    const live = await liveSelection(ctx, ids);
     const what = countNoun(ctx, live);
     const description = rating === 0 ? `clear the rating of ${what}` : `rate ${what} ${rating} star${rating === 1 ? '' : 's'}`;
     await applyEdit(ctx, live, 'rating', () => rating, description);
@@ -348,7 +333,7 @@ export async function setRating(ctx: LibraryCtx, ids: number[], rating: number):
  */
 export function setLabel(ctx: LibraryCtx, ids: number[], label: ColorLabel | null): Promise<void> {
   return inEditLane(ctx, async () => {
-    const live = await checkIds(ctx, ids);
+    const live = await liveSelection(ctx, ids);
     const what = countNoun(ctx, live);
     const name = label === null ? null : LABEL_NAMES[label];
     await applyEdit(

@@ -2,7 +2,7 @@ import { ApiError, notFound } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
-import { STEP, inSteps, inTurns } from '../core/steps';
+import { STEP, distinctInSteps, inSteps, inTurns } from '../core/steps';
 import { EditLogWriter } from '../library/edit-log-writer';
 import { inEditLane } from '../library/edit-lane';
 import { countNoun, logEdit, quote, writeInTurns } from './edit-log';
@@ -236,7 +236,7 @@ async function acceptRows(ctx: LibraryCtx, rows: SuggestionRow[]): Promise<Accep
 async function rowsByIds(ctx: LibraryCtx, ids: readonly number[]): Promise<SuggestionRow[]> {
   const get = prepared(ctx.db, `${SELECT_SUGGESTIONS} WHERE s.id = ?`);
   const rows: SuggestionRow[] = [];
-  await inSteps([...new Set(ids)], (chunk) => {
+  await inSteps(await distinctInSteps(ids), (chunk) => {
     for (const id of chunk) {
       const r = get.get(id) as SuggestionRow | undefined;
       if (!r) throw new ApiError('not_found', 'That suggestion is gone (its run was reverted or the photo removed). Refresh and try again.');
@@ -254,7 +254,7 @@ async function pendingOf(ctx: LibraryCtx, assetIds: readonly number[], runIds?: 
   const q = prepared(ctx.db, `${SELECT_SUGGESTIONS} WHERE s.asset_id = ? AND s.state = 'pending' ORDER BY s.score DESC, s.position`);
   const keep = runFilter(runIds);
   const rows: SuggestionRow[] = [];
-  await inSteps([...new Set(assetIds)], (chunk) => {
+  await inSteps(await distinctInSteps(assetIds), (chunk) => {
     for (const id of chunk) rows.push(...(q.all(id) as SuggestionRow[]).filter(keep));
   }, STEP);
   return rows;
@@ -371,7 +371,7 @@ function captionRow(ctx: LibraryCtx, id: number): CaptionRow {
 
 async function captionRows(ctx: LibraryCtx, ids: readonly number[]): Promise<CaptionRow[]> {
   const rows: CaptionRow[] = [];
-  await inSteps([...new Set(ids)], (chunk) => chunk.forEach((id) => rows.push(captionRow(ctx, id))), READ_STEP);
+  await inSteps(await distinctInSteps(ids), (chunk) => chunk.forEach((id) => rows.push(captionRow(ctx, id))), READ_STEP);
   return rows;
 }
 
@@ -446,7 +446,7 @@ export async function pendingCaptionIds(ctx: LibraryCtx, assetIds: readonly numb
      WHERE c.asset_id = ? AND c.state = 'pending' ORDER BY c.id DESC`,
   );
   const out: number[] = [];
-  await inSteps([...new Set(assetIds)], (chunk) => {
+  await inSteps(await distinctInSteps(assetIds), (chunk) => {
     for (const id of chunk) {
       const rows = (q.all(id) as { id: number; run_id: number }[]).filter((r) => !opts.runIds?.length || opts.runIds.includes(r.run_id));
       if (rows.length) out.push(rows[0].id);

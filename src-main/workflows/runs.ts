@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { extname } from 'node:path';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
@@ -13,6 +12,7 @@ import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
 import { settleMediaHashes } from '../library/media-hash';
 import { searchIds } from '../library/search';
+import { liveSelection } from '../library/selection';
 import { findGroups } from '../library/similarity';
 import { ServiceError } from '../service/errors';
 import { VIDEO_KEYWORD_EXTS, videoDurationWarning } from '../service/prepare';
@@ -124,52 +124,12 @@ function captionParams(o: CaptionRunOptions): ServiceParams {
   return { image: { caption_len: len }, video: null };
 }
 
-/** Selections up to this size are checked an asset at a time; larger ones against every live id, read in steps. */
-const FEW = 2_000;
-/** Live ids read per turn of the event loop when checking a large selection. */
-const LIVE_STEP = 20_000;
-
 /**
  * Assets of the target, live ones only, in order, de-duplicated; a selection that names an
- * asset no longer in the library is refused. In steps: select-all in a million-photo library
- * was one 3.8 s check (a Set of the ids, then a query per id).
+ * asset no longer in the library is refused (checked in steps: library/selection.ts).
  */
 export async function resolveTarget(ctx: LibraryCtx, target: RunTarget): Promise<number[]> {
-  if ('query' in target) return searchIds(ctx, target.query);
-  const asked = target.assetIds;
-  const top = (prepared(ctx.db, 'SELECT max(id) AS top FROM assets').get() as { top: number | null }).top ?? 0;
-  // Each id once, in order (a byte per possible id: ids are the catalogue's own, dense).
-  const seen = new Uint8Array(top + 1);
-  const ids: number[] = [];
-  const beyond = new Set<number>();
-  for (let i = 0; i < asked.length; i++) {
-    if (i > 0 && i % 100_000 === 0) await nextTurn();
-    const id = asked[i];
-    if (id > top) beyond.add(id);
-    else if (!seen[id]) {
-      seen[id] = 1;
-      ids.push(id);
-    }
-  }
-  let missing = beyond.size;
-  if (ids.length <= FEW) {
-    const live = prepared(ctx.db, 'SELECT 1 FROM assets WHERE id = ? AND removed_at IS NULL');
-    for (const id of ids) if (!live.get(id)) missing++;
-  } else {
-    // `seen` becomes "asked and live" as the live ids are read; what stays asked is missing.
-    const read = prepared(ctx.db, 'SELECT id FROM assets WHERE removed_at IS NULL AND id > ? ORDER BY id LIMIT ?').pluck(true);
-    for (let after = 0; ; await nextTurn()) {
-      const rows = read.all(after, LIVE_STEP) as number[];
-      for (const id of rows) if (seen[id] === 1) seen[id] = 2;
-      if (rows.length < LIVE_STEP) break;
-      after = rows[rows.length - 1];
-    }
-    for (const id of ids) if (seen[id] === 1) missing++;
-  }
-  if (missing) {
-    throw new ApiError('not_found', `${missing === 1 ? 'One' : missing} of the selected items ${missing === 1 ? 'is' : 'are'} no longer in the library. Refresh and try again.`);
-  }
-  return ids;
+  return 'query' in target ? searchIds(ctx, target.query) : liveSelection(ctx, target.assetIds);
 }
 
 /** The hash the queue's cache is keyed by: the media hash (content without metadata) when the library has one. */

@@ -5,6 +5,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { STEP } from '../../src-main/core/steps';
 import { getAssetDetail } from '../../src-main/library/assets';
+import { currentIndex, startCatalogueIndex } from '../../src-main/library/catalogue-index';
+import { search } from '../../src-main/library/search';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { editKeywords, setCaption, setRating, undo } from '../../src-main/library/edits';
 import { logEdit } from '../../src-main/workflows/edit-log';
@@ -49,6 +51,16 @@ describe('edits of a large selection', () => {
     expect(log()).toEqual([{ description: `add keyword “sunset” to ${N} photos`, undone: 0 }]);
     expect(told).toHaveLength(1);
     expect(new Set(told[0])).toEqual(new Set(ids));
+  });
+
+  it('the catalogue index takes in each chunk as it is written, not the whole edit in the next search', async () => {
+    startCatalogueIndex(ctx.db);
+    expect(currentIndex(ctx.db)).not.toBeNull();
+    const pending = (): number => ctx.db.prepare('SELECT count(*) FROM temp.idx_dirty').pluck().get() as number;
+    await setRating(ctx, ids, 4);
+    // At most the last chunk is still to take in (without the catch-up: all N).
+    expect(pending()).toBeLessThanOrEqual(STEP);
+    expect(search(ctx, { minRating: 4 }, { offset: 0, limit: 1 }).total).toBe(N);
   });
 
   it('undo puts a large edit back a chunk at a time, exactly', async () => {

@@ -88,4 +88,10 @@ describe('a selection is checked in steps', () => {
     }
     expect(await resolveTarget(ctx, { assetIds: many.slice(0, 3) })).toEqual(many.slice(0, 3));
   });
+
+  it('ids far beyond the catalogue (a hostile window) are refused without a byte per possible id', async () => {
+    const far = [Number.MAX_SAFE_INTEGER, 2 ** 40, Number.MAX_SAFE_INTEGER];
+    await expect(resolveTarget(ctx, { assetIds: [...many, ...far] })).rejects.toThrow(/^2 of the selected items are no longer/);
+    await expect(resolveTarget(ctx, { assetIds: [many[0], ...far] })).rejects.toThrow(/^2 of the selected items are no longer/);
+  });
 });

@@ -802,17 +802,23 @@ export class CatalogueIndex {
     if (!dirty.length && !kw.length && !stacks.length && !hashes.length) return;
     const c = this.cols;
     const oldMaxId = this.maxId;
+    /** Whether an asset came, went, or was removed or restored: only then can the unfiltered view change. */
+    let liveChanged = false;
+    const wasLive = (id: number): number => (id < c.cap ? c.attrs[id] & A_LIVE : 0);
     if (dirty.length) {
       const ids = JSON.stringify(dirty.map((d) => d[0]));
       const rows = prepared(db, `SELECT ${ROW_COLUMNS} FROM assets WHERE id IN (SELECT value FROM json_each(?))`).raw(true).all(ids) as Row[];
       const seen = new Set<number>();
       for (const r of rows) {
+        const before = wasLive(r[0]);
         this.setRow(r);
+        if ((c.attrs[r[0]] & A_LIVE) !== before) liveChanged = true;
         seen.add(r[0]);
       }
       for (const [id] of dirty) {
         if (seen.has(id) || id >= c.cap) continue;
         // Deleted: matches nothing, and is in no stack any more.
+        if (wasLive(id)) liveChanged = true;
         c.attrs[id] = 0;
         if (this.inStacks(id)) this.stackEdits.set(id, null);
       }
@@ -841,7 +847,7 @@ export class CatalogueIndex {
       const ids = rawPluck(db, 'SELECT id FROM assets WHERE content_hash = ? AND removed_at IS NULL', hash);
       for (const id of ids) c.setDup(id, ids.length > 1);
     }
-    if (dirty.length || stacks.length) this.refreshPlainView(dirty.map((d) => d[0]));
+    if (liveChanged || stacks.length) this.refreshPlainView(dirty.map((d) => d[0]));
     clearDirty(db);
   }
 

@@ -211,6 +211,25 @@ export function currentIndex(db: Db): CatalogueIndex | null {
   return ix;
 }
 
+/**
+ * While a long edit writes in turns, bring the index up to date a turn after each of them
+ * (what that turn recorded: a few milliseconds), so no reader after the edit takes in all of
+ * it at once (100,000 photos flagged were one 156 ms step in the next search). Only where the
+ * index is already held; returns the function that stops it.
+ */
+export function keepIndexCurrent(db: Db): () => void {
+  let on = true;
+  const tick = (): void => {
+    if (!on || !db.open) return;
+    if (holder(db).index && !db.inTransaction) currentIndex(db);
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  return () => {
+    on = false;
+  };
+}
+
 /** Answer every search of this connection from SQL (false) or the index (true, the default). For tests that compare the two. */
 export function useCatalogueIndex(db: Db, enabled: boolean): void {
   holder(db).disabled = !enabled;
