@@ -105,6 +105,8 @@ const DISTINCT_STEP = 100_000;
  * catalogue's own) are marked in a byte per id, others kept in a ManySet.
  */
 export async function distinctInSteps(ids: readonly number[]): Promise<number[]> {
+  // A small selection: a Set, without a byte for every id up to its largest.
+  if (ids.length <= DISTINCT_STEP / 10) return [...new Set(ids)];
   let top = 0;
   for (let i = 0; i < ids.length; i++) if (ids[i] > top) top = ids[i];
   const seen = top <= Math.max(1 << 24, ids.length * 32) ? new Uint8Array(top + 1) : null;
