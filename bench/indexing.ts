@@ -5,6 +5,8 @@ import { openLibrary, type LibraryCtx } from '../src-main/library/context';
 import { addFolder } from '../src-main/library/folders';
 import { closeMetadataReader } from '../src-main/library/metadata';
 import { scanFolder, Scanner } from '../src-main/library/scan';
+import { thumbQueue } from '../src-main/library/thumb-queue';
+import type { ScanSummary } from '../src-preload/contract';
 import { walkFolder } from '../src-main/library/walk';
 import { check, log, median, now, pick, round, type AreaResult, type Figure } from './common';
 import { makeMixedTree, makeTinyTree, seedCatalogue, type MixSpec } from './data';
@@ -30,6 +32,8 @@ const LOOP_FILES = pick(10_000, 300);
 const RESCAN_TARGET_S = 3;
 const WRITE_FILES = pick(1000, 40);
 const EDIT_PHOTOS = pick(10_000, 500);
+/** First scans of the mixed tree timed to the full grid (and exiftool beside each). */
+const GRID_ROUNDS = 3;
 
 /** Wall time of a command whose output is discarded. */
 function timeCommand(cmd: string, args: string[]): Promise<number> {
@@ -72,41 +76,68 @@ export async function benchIndexing(workDir: string): Promise<AreaResult> {
   const mixedRoot = join(workDir, 'mixed');
   log('indexing', `generating mixed tree ${JSON.stringify(MIX)}`);
   const made = await makeMixedTree(mixedRoot, MIX);
-  {
-    const { ctx } = freshLibrary(workDir, 'lib-first');
+  // Both readers read the tree from the same warm cache. A photographer's files were written
+  // long before they are added: the 6 GB just generated go to the disk first (sync), and are
+  // then read once, untimed. This machine keeps only ~8 GB of files in memory, so without that
+  // part of the tree is read back from the disk during the app's first scan (it hashes every
+  // byte), while exiftool -fast, timed after it, reads the headers the scan has just read.
+  await timeCommand('sync', []);
+  await timeCommand('find', [mixedRoot, '-type', 'f', '-exec', 'cat', '{}', '+']);
+  const firstScan = async (n: number, untilGrid: boolean): Promise<{ gridMs: number | null; ms: number; summary: ScanSummary; withThumbs: number }> => {
+    const { ctx } = freshLibrary(workDir, `lib-first-${n}`);
     const folder = addFolder(ctx, mixedRoot);
     const scanner = new Scanner(ctx);
     // Time to grid: until every file of the tree is in the catalogue with a picture for its
     // cell (the embedded preview or the full thumbnail), as the grid learns it from the
-    // scan's events. The scan itself returns when every full thumbnail exists.
+    // scan's events. The scan itself returns when every full thumbnail exists (or, in the
+    // rounds that only time the grid, is stopped there).
     const pictured = ctx.db.prepare('SELECT count(*) AS n FROM assets WHERE thumb IS NOT NULL');
     let gridMs: number | null = null;
     const t = now();
     const onChange = (): void => {
-      if (gridMs === null && (pictured.get() as { n: number }).n >= made.files) gridMs = now() - t;
+      if (gridMs !== null || (pictured.get() as { n: number }).n < made.files) return;
+      gridMs = now() - t;
+      if (untilGrid) scanner.cancel();
     };
     const offs = [ctx.events.on('libraryChanged', onChange), ctx.events.on('thumbnailsChanged', onChange)];
     const summary = await scanner.enqueue(folder.id);
     const ms = now() - t;
     offs.forEach((off) => off());
     const withThumbs = (pictured.get() as { n: number }).n;
+    await thumbQueue(ctx).idle();
     ctx.db.close();
-    const etMs = await timeCommand('exiftool', ['-fast', '-json', '-r', mixedRoot]);
+    return { gridMs, ms, summary, withThumbs };
+  };
+  {
+    // Three rounds, the app and exiftool in turn; the medians are the figures (one busy second
+    // of the machine moved a single round's ratio by 0.2). The last round runs to the end.
+    const grids: number[] = [];
+    const ets: number[] = [];
+    let last!: Awaited<ReturnType<typeof firstScan>>;
+    for (let n = 0; n < GRID_ROUNDS; n++) {
+      last = await firstScan(n, n < GRID_ROUNDS - 1);
+      grids.push(last.gridMs ?? Infinity);
+      ets.push(await timeCommand('exiftool', ['-fast', '-json', '-r', mixedRoot]));
+    }
+    const { ms, summary, withThumbs } = last;
+    const gridMs = grids.every(Number.isFinite) ? median(grids) : null;
+    const etMs = median(ets);
     const isTarget = made.files === 2020;
     figures.push({
       area: 'indexing',
       name: `time to grid: every file of the ${made.files}-file tree with a picture (every full thumbnail done after ${round(ms / 1000, 1)} s${gridMs === null ? `; only ${withThumbs} files ever had a picture` : ''})`,
-      value: round((gridMs ?? ms) / 1000, 2), unit: 's', reference: { name: 'exiftool -fast -json -r (same tree)', value: round(etMs / 1000, 2), unit: 's' },
+      value: round((gridMs ?? ms) / 1000, 2), unit: 's', reference: { name: `exiftool -fast -json -r (same tree), median of ${GRID_ROUNDS}`, value: round(etMs / 1000, 2), unit: 's' },
       ratio: round((gridMs ?? ms) / etMs, 2), ratioNote: 'app/exiftool', target: '<= 1.5x exiftool',
       status: isTarget && gridMs !== null ? check(gridMs <= 1.5 * etMs) : isTarget ? 'FAIL' : 'INFO',
+      note: `median of ${GRID_ROUNDS} first scans, each into a new library: ${grids.map((g) => round(g / 1000, 2)).join(', ')} s; exiftool ${ets.map((e) => round(e / 1000, 2)).join(', ')} s`,
     });
     figures.push({
       area: 'indexing', name: `first scan: every full thumbnail of the ${made.files}-file tree done`,
       value: round(ms / 1000, 2), unit: 's', reference: { name: 'exiftool -fast -json -r (same tree)', value: round(etMs / 1000, 2), unit: 's' },
       ratio: round(ms / etMs, 2), ratioNote: 'app/exiftool', target: null, status: 'INFO',
     });
-    notes.push('Time to grid: the mixed tree\'s JPEGs carry a 160 px EXIF thumbnail as camera files do; the scan shows each file with it as its batch commits. PNGs and videos (no embedded preview) are catalogued first and their full thumbnails made in the background queue while the JPEGs are read; then the JPEGs\' full thumbnails (each with its media hash) replace their previews. Measured from the start of the scan to the first catalogue event after which every file has a picture.');
-    log('indexing', `time to grid ${gridMs === null ? 'never' : round(gridMs / 1000, 2)} s, every thumbnail ${round(ms / 1000, 2)} s, exiftool ${round(etMs / 1000, 2)} s`);
+    notes.push('Time to grid: the mixed tree\'s JPEGs carry a 160 px EXIF thumbnail as camera files do; the scan shows each file with it as its batch commits. PNGs and videos (no embedded preview) are catalogued first and their full thumbnails made in the background queue while the JPEGs are read; then the JPEGs\' full thumbnails (each with its media hash) replace their previews. Measured from the start of the scan to the first catalogue event after which every file has a picture. The generated tree is flushed to the disk and read once before the first round, so that the app and exiftool read it from the same warm cache; the app then hashes every byte of it, exiftool -fast reads each file\'s head.');
+    log('indexing', `time to grid ${gridMs === null ? 'never' : round(gridMs / 1000, 2)} s (${grids.map((g) => round(g / 1000, 2)).join(', ')}), every thumbnail ${round(ms / 1000, 2)} s, exiftool ${round(etMs / 1000, 2)} s (${ets.map((e) => round(e / 1000, 2)).join(', ')})`);
     const fps = made.files / (ms / 1000);
     const etFps = made.files / (etMs / 1000);
     detail.firstScan = { files: made.files, bytes: made.bytes, ms: round(ms), added: summary.added, errors: summary.errors.length, withThumbs, exiftoolMs: round(etMs) };

@@ -59,6 +59,9 @@ async function main(): Promise<void> {
     for (const area of AREAS.filter((a) => only.includes(a))) {
       log('run', `--- ${area}`);
       try {
+        // Each area starts with the disk quiet: what the ones before it wrote is flushed first
+        // (a page cache full of their dirty pages would slow this one's writes, not theirs).
+        await run('sync', []);
         results.push(await runArea(area, workDir));
         // What an area leaves on the heap taxes every later one (each collection marks it all).
         (globalThis as { gc?: () => void }).gc?.();

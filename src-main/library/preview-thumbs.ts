@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import sharp from 'sharp';
 import type { LibraryCtx } from './context';
 import { embeddedPicture, type EmbeddedPicture, type EmbeddedSource } from './media/embedded';
 import { orient } from './media/decode';
+import { jpegSegments } from './media-hash-parts';
 import { sharedExifTool } from './metadata';
 import { EMBEDDED_SUFFIX } from './thumb-names';
 import { thumbAbsPath, thumbRelPath } from './thumbs';
@@ -23,18 +24,60 @@ export function embeddedThumbRelPath(hash: string): string {
 }
 
 
+/** Start-of-frame markers every browser decodes: baseline, extended and progressive Huffman. */
+const BROWSER_FRAMES = new Set([0xc0, 0xc1, 0xc2]);
+
 /**
- * Whether an embedded picture can be stored as it is: a JPEG already upright, no bigger than a
- * grid thumbnail, in RGB or grey (what every browser shows alike). Only its header is read.
+ * Whether an embedded picture can be stored as it is: a whole JPEG (its tables before its image
+ * data) already upright, no bigger than a grid thumbnail, 8-bit grey or colour in a frame
+ * every browser decodes (no CMYK, no arithmetic coding). Only its header is read, here, in
+ * JavaScript: a scan asks this of every photo.
  */
-async function usableAsItIs(pic: EmbeddedPicture): Promise<boolean> {
+export function usableAsItIs(pic: EmbeddedPicture): boolean {
   if (pic.raw || pic.orientation !== 1 || pic.input.length > 256 * 1024) return false;
+  const buf = pic.input;
+  let frameOk = false;
+  let tables = 0;
+  for (const { marker, at, end } of jpegSegments(buf)) {
+    if (marker === 0xda) return frameOk && tables === 3; // the image data, after every header
+    if (marker === 0xdb) tables |= 1;
+    else if (marker === 0xc4) tables |= 2;
+    else if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc8 && marker !== 0xcc) {
+      if (!BROWSER_FRAMES.has(marker) || end - at < 10) return false;
+      const precision = buf[at + 4];
+      const height = buf.readUInt16BE(at + 5);
+      const width = buf.readUInt16BE(at + 7);
+      const components = buf[at + 9];
+      frameOk = precision === 8 && width > 0 && height > 0 && width <= THUMB_SIZE && height <= THUMB_SIZE && (components === 1 || components === 3);
+      if (!frameOk) return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * Writes a small file whole under a temp name and renames it into place. Synchronous: a scan
+ * stores one per photo, a few kilobytes into the page cache, where five round trips through
+ * the thread pool (mkdir, open, write, close, rename) cost more than the writes themselves.
+ */
+function writeSmallAtomic(abs: string, data: Buffer): void {
+  const tmp = `${abs}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    const m = await sharp(pic.input).metadata();
-    return m.format === 'jpeg' && !!m.width && !!m.height && m.width <= THUMB_SIZE && m.height <= THUMB_SIZE &&
-      (m.space === 'srgb' || m.space === 'b-w') && !m.hasAlpha;
-  } catch {
-    return false;
+    try {
+      writeFileSync(tmp, data);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(dirname(abs), { recursive: true }); // the shard's first picture
+      writeFileSync(tmp, data);
+    }
+    renameSync(tmp, abs);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never written
+    }
+    throw err;
   }
 }
 
@@ -58,16 +101,15 @@ export async function firstPicture(ctx: LibraryCtx, hash: string, src: Omit<Embe
   try {
     const pic = await embeddedPicture({ ...src, extractTag: (tag, path) => sharedExifTool().extractBinaryTagToBuffer(tag, path) });
     if (!pic) return { thumb: null, state: 'pending' };
+    if (usableAsItIs(pic)) {
+      // An upright EXIF thumbnail (a small baseline JPEG) is shown as the camera stored it:
+      // decoding and re-encoding it would only cost time for every file of a first scan.
+      writeSmallAtomic(abs, pic.input);
+      return { thumb: rel, state: 'preview' };
+    }
     await mkdir(dirname(abs), { recursive: true });
     const tmp = `${abs}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
-      if (await usableAsItIs(pic)) {
-        // An upright EXIF thumbnail (a small baseline JPEG) is shown as the camera stored it:
-        // decoding and re-encoding it would only cost time for every file of a first scan.
-        await writeFile(tmp, pic.input);
-        await rename(tmp, abs);
-        return { thumb: rel, state: 'preview' };
-      }
       const img = pic.raw ? sharp(pic.input, { raw: pic.raw }) : sharp(pic.input, { failOn: 'none' });
       await orient(img, pic.orientation)
         .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true })

@@ -13,6 +13,7 @@ import { mediaHashOfFile } from '../../src-main/library/media-hash';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { scanFolder } from '../../src-main/library/scan';
 import { search } from '../../src-main/library/search';
+import { usableAsItIs } from '../../src-main/library/preview-thumbs';
 import { ThumbQueue } from '../../src-main/library/thumb-queue';
 import { thumbAbsPath } from '../../src-main/library/thumbs';
 import { until } from '../helpers/until';
@@ -234,13 +235,20 @@ describe('a first scan', () => {
 
 describe('the background queue', () => {
   /** The scan's thumbnails forgotten, as if a scan had stopped after showing the files; a new queue that notes what it starts. */
-  async function forgetThumbnails(): Promise<{ ids: number[]; queue: ThumbQueue; started: number[] }> {
+  async function forgetThumbnails(): Promise<{ ids: number[]; queue: ThumbQueue; started: number[]; inFlight: number[] }> {
     const all = [...rows(ctx).values()].sort((a, b) => a.rel_path.localeCompare(b.rel_path));
     for (const r of all) await rm(thumbAbsPath(ctx, r.thumb!), { force: true });
     ctx.db.prepare("UPDATE assets SET thumb = NULL, thumb_state = 'pending'").run();
     const started: number[] = [];
-    const queue = new ThumbQueue(ctx, { onStart: (id) => started.push(id) });
-    return { ids: all.map((r) => r.id), queue, started };
+    /** At each start, how many thumbnails started before it were still being made. */
+    const inFlight: number[] = [];
+    const queue: ThumbQueue = new ThumbQueue(ctx, {
+      onStart: (id) => {
+        inFlight.push(started.filter((s) => queue.owes(s)).length);
+        started.push(id);
+      },
+    });
+    return { ids: all.map((r) => r.id), queue, started, inFlight };
   }
 
   it('makes the thumbnails of the cells on screen first, then those of cells without any picture', async () => {
@@ -258,7 +266,7 @@ describe('the background queue', () => {
   });
 
   it('while a scan is still cataloguing, only cells without any picture (or on screen) get theirs', async () => {
-    const { ids, queue, started } = await forgetThumbnails();
+    const { ids, queue, started, inFlight } = await forgetThumbnails();
     const bare = [ids[2], ids[4]];
     const release = queue.hold();
     queue.add(ids.filter((id) => !bare.includes(id)));
@@ -266,10 +274,26 @@ describe('the background queue', () => {
     const state = ctx.db.prepare<[number], { thumb_state: string | null }>('SELECT thumb_state FROM assets WHERE id = ?');
     await until(() => bare.every((id) => state.get(id)!.thumb_state === 'full'), 'the bare cells to get their thumbnails');
     expect(started).toEqual(bare); // nothing else while held
+    // Cells with no picture at all are what a new folder still lacks: two of them at a time.
+    expect(inFlight).toEqual([0, 1]);
     release();
     await queue.idle();
     expect(started.length).toBe(ids.length);
     for (const r of rows(ctx).values()) expect(r.thumb_state).toBe('full');
+  });
+
+  it('while a scan is still cataloguing, the cells on screen that show a preview get theirs one at a time', async () => {
+    const { ids, queue, started, inFlight } = await forgetThumbnails();
+    const onScreen = [ids[1], ids[3], ids[5]];
+    const release = queue.hold();
+    queue.setVisible(onScreen);
+    queue.add(ids);
+    await until(() => started.length === onScreen.length && onScreen.every((id) => !queue.owes(id)), 'the cells on screen to get their thumbnails');
+    expect(started).toEqual(onScreen);
+    expect(inFlight).toEqual([0, 0, 0]);
+    release();
+    await queue.idle();
+    expect(started.length).toBe(ids.length);
   });
 
   it('a stopped scan leaves thumbnails owed, and the next scan makes them', async () => {
@@ -300,5 +324,33 @@ describe('HEIC decoding', () => {
     // A damaged file is refused with a reason, and the decoder keeps working after it.
     await expect(decodeHeif(buf.subarray(0, 400), 100_000_000)).rejects.toThrow();
     expect((await decodeHeif(buf, 100_000_000)).width).toBe(1200);
+  });
+});
+
+describe('an embedded thumbnail stored as it is', () => {
+  // Read from its header in JavaScript (a scan asks it of every photo): the same answer as
+  // libvips' own reading, on JPEGs libvips and exiftool write.
+  const small = (w = 160, h = 120) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 20, g: 200, b: 40 } } });
+  const usable = (input: Buffer, orientation = 1): boolean => usableAsItIs({ input, orientation });
+
+  it('takes an upright 8-bit baseline or progressive JPEG, colour or grey, up to the grid size', async () => {
+    expect(usable(await small().jpeg().toBuffer())).toBe(true);
+    expect(usable(await small().jpeg({ progressive: true }).toBuffer())).toBe(true);
+    expect(usable(await small().greyscale().jpeg().toBuffer())).toBe(true);
+    expect(usable(await small(400, 300).jpeg().toBuffer())).toBe(true);
+    const camera = execFileSync('exiftool', ['-b', '-ThumbnailImage', join(photos, 'upright-thumb.jpg')]);
+    expect(usable(camera)).toBe(true);
+  });
+
+  it('re-encodes one that is turned, larger than a grid cell, CMYK, cut short or no JPEG', async () => {
+    const jpeg = await small().jpeg().toBuffer();
+    expect(usable(jpeg, 6)).toBe(false);
+    expect(usable(await small(401, 300).jpeg().toBuffer())).toBe(false);
+    const cmyk = await small().toColourspace('cmyk').jpeg().toBuffer();
+    expect((await sharp(cmyk).metadata()).space).toBe('cmyk');
+    expect(usable(cmyk)).toBe(false);
+    const sos = jpeg.indexOf(Buffer.from([0xff, 0xda]));
+    expect(usable(jpeg.subarray(0, sos))).toBe(false);
+    expect(usable(await small().png().toBuffer())).toBe(false);
   });
 });
