@@ -1,6 +1,4 @@
-import { existsSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import type { LibraryCtx } from './context';
 import { embeddedPicture, type EmbeddedPicture, type EmbeddedSource } from './media/embedded';
@@ -8,7 +6,7 @@ import { orient } from './media/decode';
 import { jpegSegments } from './media-hash-parts';
 import { sharedExifTool } from './metadata';
 import { EMBEDDED_SUFFIX } from './thumb-names';
-import { thumbAbsPath, thumbRelPath } from './thumbs';
+import { thumbAbsPath, thumbRelPath, writeAtomic, writeAtomicSync } from './thumbs';
 
 // The grid picture a scan shows before the full thumbnail exists: the preview embedded in
 // the file, oriented and stored beside the full thumbnails under its own name
@@ -55,32 +53,6 @@ export function usableAsItIs(pic: EmbeddedPicture): boolean {
   return false;
 }
 
-/**
- * Writes a small file whole under a temp name and renames it into place. Synchronous: a scan
- * stores one per photo, a few kilobytes into the page cache, where five round trips through
- * the thread pool (mkdir, open, write, close, rename) cost more than the writes themselves.
- */
-function writeSmallAtomic(abs: string, data: Buffer): void {
-  const tmp = `${abs}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    try {
-      writeFileSync(tmp, data);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(dirname(abs), { recursive: true }); // the shard's first picture
-      writeFileSync(tmp, data);
-    }
-    renameSync(tmp, abs);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never written
-    }
-    throw err;
-  }
-}
-
 export interface FirstPicture {
   /** Relative to the cache dir, or null: the cell shows the placeholder until the full thumbnail. */
   thumb: string | null;
@@ -104,23 +76,15 @@ export async function firstPicture(ctx: LibraryCtx, hash: string, src: Omit<Embe
     if (usableAsItIs(pic)) {
       // An upright EXIF thumbnail (a small baseline JPEG) is shown as the camera stored it:
       // decoding and re-encoding it would only cost time for every file of a first scan.
-      writeSmallAtomic(abs, pic.input);
+      writeAtomicSync(abs, pic.input);
       return { thumb: rel, state: 'preview' };
     }
-    await mkdir(dirname(abs), { recursive: true });
-    const tmp = `${abs}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    try {
-      const img = pic.raw ? sharp(pic.input, { raw: pic.raw }) : sharp(pic.input, { failOn: 'none' });
-      await orient(img, pic.orientation)
-        .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true })
-        .flatten({ background: '#ffffff' })
-        .jpeg({ quality: 80, mozjpeg: false })
-        .toFile(tmp);
-      await rename(tmp, abs);
-    } catch (err) {
-      await unlink(tmp).catch(() => undefined);
-      throw err;
-    }
+    const img = pic.raw ? sharp(pic.input, { raw: pic.raw }) : sharp(pic.input, { failOn: 'none' });
+    await writeAtomic(abs, (tmp) => orient(img, pic.orientation)
+      .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80, mozjpeg: false })
+      .toFile(tmp));
     return { thumb: rel, state: 'preview' };
   } catch {
     return { thumb: null, state: 'pending' };

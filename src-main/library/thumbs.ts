@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
@@ -51,14 +51,45 @@ export function thumbAbsPath(ctx: LibraryCtx, rel: string): string {
   return join(ctx.paths.cacheDir, rel);
 }
 
-async function writeAtomic(abs: string, render: (tmp: string) => Promise<unknown>): Promise<void> {
+/** A temp name beside `abs`, unique to this process and write. */
+const tempFor = (abs: string): string => `${abs}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+
+/** Renders into a temp name beside `abs` and renames it into place (a reader never sees half a file). */
+export async function writeAtomic(abs: string, render: (tmp: string) => Promise<unknown>): Promise<void> {
   await mkdir(dirname(abs), { recursive: true });
-  const tmp = `${abs}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const tmp = tempFor(abs);
   try {
     await render(tmp);
     await rename(tmp, abs);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * writeAtomic for a small file already in memory, synchronously: a scan stores one per photo,
+ * a few kilobytes into the page cache, where five round trips through the thread pool (mkdir,
+ * open, write, close, rename) cost more than the writes themselves. The folder is made on the
+ * first ENOENT.
+ */
+export function writeAtomicSync(abs: string, data: Buffer): void {
+  const tmp = tempFor(abs);
+  try {
+    try {
+      writeFileSync(tmp, data);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(dirname(abs), { recursive: true });
+      writeFileSync(tmp, data);
+    }
+    renameSync(tmp, abs);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never written
+    }
     throw err;
   }
 }
