@@ -49,6 +49,8 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   restore: () => import('./commands/restore'),
   similar: () => import('./commands/similar'),
   'similar-to': () => import('./commands/similar-to'),
+  serve: () => import('./commands/serve'),
+  studio: () => import('./commands/studio'),
 };
 
 const SUMMARIES: Record<string, string> = {
@@ -89,6 +91,8 @@ const SUMMARIES: Record<string, string> = {
   restore: 'restore BACKUP [--yes]            put a backup in place of the catalogue (the current one is kept as a backup)',
   similar: 'similar [PATH...|--query Q]       groups of similar pictures (bursts, near-duplicates) and the best frame of each',
   'similar-to': 'similar-to PATH [--limit N]       the pictures most similar to one, nearest first',
+  serve: 'serve --database URL --listen HOST:PORT  the studio library server (PostgreSQL); serve user add|list|set|remove',
+  studio: 'studio join URL --user NAME | leave    share this library with a studio',
 };
 
 function generalUsage(): string {

@@ -20,6 +20,7 @@ const RANK: Record<string, number> = {
   workflows: 3,
   analysis: 3,
   creative: 3,
+  studio: 3,
   api: 4,
   cli: 5,
 };

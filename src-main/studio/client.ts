@@ -1,0 +1,122 @@
+import { Agent, request } from 'node:https';
+import { connect, type TLSSocket } from 'node:tls';
+import { PROTOCOL, PROTOCOL_HEADER, type ErrorAnswer, type HelloAnswer } from './protocol';
+
+// A replica's connection to its studio server. Always HTTPS, and the server is known by the
+// SHA-256 of its certificate, pinned when the library joined (as SSH pins host keys): a server
+// showing another certificate is refused during the handshake, before a token or password is
+// sent. First contact (`probe`) sends nothing but the protocol check.
+
+export class StudioError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'StudioError';
+  }
+}
+
+export interface Probe {
+  fingerprint: string;
+  hello: HelloAnswer;
+}
+
+/** The server's address, checked: https only, no path. */
+export function studioUrl(text: string): URL {
+  let u: URL;
+  try {
+    u = new URL(text.includes('://') ? text : `https://${text}`);
+  } catch {
+    throw new StudioError('bad_url', `“${text}” is not a server address: give it as https://HOST:PORT.`);
+  }
+  if (u.protocol !== 'https:') throw new StudioError('bad_url', `Studio servers are reached over HTTPS only: use https://${u.host}.`);
+  return new URL(u.origin);
+}
+
+function agentFor(pin: string | null, seen: { fingerprint?: string }): Agent {
+  const agent = new Agent({ keepAlive: false });
+  // The socket is handed to the request only once its certificate is checked, so no byte of
+  // the request (a token, a password) goes to a server with another certificate.
+  (agent as unknown as { createConnection: unknown }).createConnection = (opts: { host: string; port: number; servername?: string }, done: (err: Error | null, s?: TLSSocket) => void) => {
+    const socket = connect({ host: opts.host, port: opts.port, servername: opts.servername, rejectUnauthorized: false });
+    socket.once('secureConnect', () => {
+      const fp = socket.getPeerCertificate().fingerprint256;
+      seen.fingerprint = fp;
+      if (pin !== null && fp !== pin) {
+        socket.destroy();
+        done(new StudioError('certificate_changed', `The studio server's certificate has changed (it shows ${fp}; this library trusts ${pin}). Nothing was sent. If the studio's admin replaced the certificate on purpose, leave the studio and join it again; otherwise someone may be in between.`));
+        return;
+      }
+      done(null, socket);
+    });
+    socket.once('error', (err) => done(new StudioError('unreachable', `Cannot reach the studio server at ${opts.host}:${opts.port}: ${err.message}.`)));
+  };
+  return agent;
+}
+
+export class StudioClient {
+  constructor(
+    readonly url: URL,
+    /** the pinned certificate's SHA-256; null only for first contact (probe) */
+    readonly pin: string | null,
+    private token: string | null = null,
+  ) {}
+
+  setToken(token: string | null): void {
+    this.token = token;
+  }
+
+  /** First contact: the server's certificate fingerprint and its hello, nothing else sent. */
+  static async probe(url: URL): Promise<Probe> {
+    const seen: { fingerprint?: string } = {};
+    const hello = await new StudioClient(url, null).call<HelloAnswer>('GET', '/v1/hello', undefined, seen);
+    return { fingerprint: seen.fingerprint!, hello };
+  }
+
+  call<T>(method: 'GET' | 'POST', path: string, body?: unknown, seen: { fingerprint?: string } = {}): Promise<T> {
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const agent = agentFor(this.pin, seen);
+    return new Promise<T>((resolve, reject) => {
+      const req = request(
+        new URL(path, this.url),
+        {
+          method,
+          agent,
+          headers: {
+            [PROTOCOL_HEADER]: String(PROTOCOL),
+            ...(data ? { 'content-type': 'application/json', 'content-length': String(data.length) } : {}),
+            ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            agent.destroy();
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              reject(new StudioError('not_studio', `${this.url.host} answered, but not as a Tagsmith studio server (HTTP ${res.statusCode}).`, res.statusCode));
+              return;
+            }
+            if (res.statusCode === 200) resolve(parsed as T);
+            else {
+              const e = (parsed as ErrorAnswer).error;
+              reject(new StudioError(e?.code ?? 'error', e?.message ?? `The studio server refused the request (HTTP ${res.statusCode}).`, res.statusCode));
+            }
+          });
+          res.on('error', (err) => reject(new StudioError('cut', `The connection to the studio server was cut: ${err.message}.`)));
+        },
+      );
+      req.on('error', (err) => {
+        agent.destroy();
+        reject(err instanceof StudioError ? err : new StudioError('unreachable', `Cannot reach the studio server at ${this.url.host}: ${err.message}.`));
+      });
+      req.end(data);
+    });
+  }
+}

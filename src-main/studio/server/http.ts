@@ -1,0 +1,222 @@
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { log } from '../../core/log';
+import { MIN_PROTOCOL, PROTOCOL, PROTOCOL_HEADER, tokenStudio, type ChangeIn, type ErrorAnswer, type HelloAnswer, type LoginAnswer, type LoginRequest, type Role } from '../protocol';
+import { AccountError, addUser, checkLogin, closeSession, findSession, listUsers, openSession, type Session } from './accounts';
+import { ChangeConflict, ChangeLog } from './changes';
+import type { TlsIdentity } from './identity';
+import { LoginLimiter } from './login-limit';
+import type { StudioStore } from './store';
+
+// `tagsmith serve`'s HTTPS endpoint. JSON in, JSON out; every refusal is an ErrorAnswer with a
+// message a person can act on. Logged: method, path, status and user, never a body, a password
+// or a token.
+
+const MAX_BODY = 16 * 1024 * 1024;
+const MAX_PUSH = 5000;
+const MAX_WAIT_S = 30;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface StudioServer {
+  url: string;
+  fingerprint: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  tls: TlsIdentity;
+  limiter?: LoginLimiter;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new HttpError(413, 'too_large', 'The request is larger than the server accepts (16 MB); send fewer changes at a time.');
+    chunks.push(chunk as Buffer);
+  }
+  if (!size) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'bad_json', 'The request body is not JSON.');
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function loginRequest(v: unknown): LoginRequest {
+  const d = isObject(v) && isObject(v.device) ? v.device : null;
+  if (!isObject(v) || typeof v.user !== 'string' || typeof v.password !== 'string' || !d || typeof d.id !== 'string' || typeof d.name !== 'string' || !/^[\w-]{8,64}$/.test(d.id)) {
+    throw new HttpError(400, 'bad_request', 'A sign-in needs a user, a password and the device (id and name).');
+  }
+  return { user: v.user, password: v.password, device: { id: d.id, name: d.name.slice(0, 200) } };
+}
+
+function pushRequest(v: unknown): ChangeIn[] {
+  const list = isObject(v) ? v.changes : null;
+  if (!Array.isArray(list)) throw new HttpError(400, 'bad_request', 'A push needs a list of changes.');
+  if (list.length > MAX_PUSH) throw new HttpError(413, 'too_large', `At most ${MAX_PUSH} changes go in one push.`);
+  return list.map((c, i) => {
+    if (!isObject(c) || !Number.isSafeInteger(c.deviceSeq) || (c.deviceSeq as number) < 1 || typeof c.hlc !== 'string' || !c.hlc || typeof c.kind !== 'string' || !/^[a-z][\w.-]{0,63}$/.test(c.kind) || c.body === undefined) {
+      throw new HttpError(400, 'bad_change', `Change ${i + 1} of the push is not a change (it needs deviceSeq, hlc, kind and body).`);
+    }
+    return { deviceSeq: c.deviceSeq as number, hlc: c.hlc, kind: c.kind, body: c.body };
+  });
+}
+
+const needRole = (s: Session, roles: readonly Role[], what: string): void => {
+  if (!roles.includes(s.user.role)) throw new HttpError(403, 'forbidden', `${s.user.name} is a ${s.user.role} in this studio and cannot ${what}. An admin can change the role.`);
+};
+
+export async function startStudioServer(store: StudioStore, opts: ServeOptions): Promise<StudioServer> {
+  const studio = await store.studio();
+  const changes = new ChangeLog(store);
+  const limiter = opts.limiter ?? new LoginLimiter();
+  const open = new Set<AbortController>();
+
+  async function session(req: IncomingMessage): Promise<Session> {
+    const auth = req.headers.authorization ?? '';
+    const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+    if (!token) throw new HttpError(401, 'signed_out', 'Not signed in to this studio: join it again (tagsmith studio join).');
+    if (tokenStudio(token) !== studio.id) throw new HttpError(401, 'other_studio', `This sign-in belongs to another studio, not “${studio.name}”: join this studio to work with it.`);
+    const s = await findSession(store, token);
+    if (!s) throw new HttpError(401, 'signed_out', 'This sign-in has ended (signed out, password changed or user removed): join the studio again.');
+    return s;
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL, who: { name?: string }): Promise<unknown> {
+    const key = `${req.method} ${url.pathname}`;
+    if (key === 'GET /v1/hello') return { studio, protocol: PROTOCOL, minProtocol: MIN_PROTOCOL } satisfies HelloAnswer;
+    if (key === 'POST /v1/login') {
+      const body = loginRequest(await readJson(req));
+      const address = req.socket.remoteAddress ?? '?';
+      const wait = limiter.waitFor(body.user, address);
+      if (wait > 0) {
+        res.setHeader('retry-after', String(Math.ceil(wait / 1000)));
+        throw new HttpError(429, 'too_many_attempts', `Too many failed sign-ins for “${body.user}”: try again in ${Math.ceil(wait / 1000)} s.`);
+      }
+      const user = await checkLogin(store, body.user, body.password);
+      if (!user) {
+        limiter.failed(body.user, address);
+        throw new HttpError(401, 'wrong_password', `The user name or password is wrong for studio “${studio.name}”.`);
+      }
+      limiter.succeeded(body.user);
+      who.name = user.name;
+      const token = await openSession(store, studio.id, user, body.device);
+      return { token, user: { name: user.name, role: user.role }, studio } satisfies LoginAnswer;
+    }
+    const s = await session(req);
+    who.name = s.user.name;
+    if (key === 'POST /v1/logout') {
+      await closeSession(store, (req.headers.authorization ?? '').slice(7).trim());
+      return { signedOut: true };
+    }
+    if (key === 'GET /v1/me') return { user: { name: s.user.name, role: s.user.role }, deviceId: s.deviceId, studio, head: await changes.head() };
+    if (key === 'POST /v1/changes') {
+      needRole(s, ['admin', 'editor'], 'change the library');
+      const list = pushRequest(await readJson(req));
+      try {
+        return await changes.push(s, list);
+      } catch (err) {
+        if (err instanceof ChangeConflict) throw new HttpError(409, 'change_conflict', err.message);
+        throw err;
+      }
+    }
+    if (key === 'GET /v1/changes') {
+      const after = Number(url.searchParams.get('after') ?? '0');
+      const limit = Number(url.searchParams.get('limit') ?? '1000');
+      const wait = Math.min(MAX_WAIT_S, Number(url.searchParams.get('wait') ?? '0'));
+      if (!Number.isSafeInteger(after) || after < 0 || !Number.isSafeInteger(limit) || limit < 1 || !Number.isFinite(wait) || wait < 0) throw new HttpError(400, 'bad_request', 'after, limit and wait must be whole numbers.');
+      let page = await changes.pull(after, limit);
+      if (!page.changes.length && wait > 0) {
+        const ac = new AbortController();
+        open.add(ac);
+        req.once('close', () => ac.abort());
+        try {
+          await changes.waitForNew(wait * 1000, ac.signal);
+        } finally {
+          open.delete(ac);
+        }
+        page = await changes.pull(after, limit);
+      }
+      return page;
+    }
+    if (key === 'GET /v1/users') {
+      needRole(s, ['admin'], 'manage users');
+      return { users: await listUsers(store) };
+    }
+    if (key === 'POST /v1/users') {
+      needRole(s, ['admin'], 'manage users');
+      const b = await readJson(req);
+      if (!isObject(b) || typeof b.name !== 'string' || typeof b.role !== 'string' || typeof b.password !== 'string') throw new HttpError(400, 'bad_request', 'A new user needs a name, a role and a password.');
+      return { user: await addUser(store, b.name, b.role, b.password) };
+    }
+    throw new HttpError(404, 'not_found', `The studio server has no ${key}.`);
+  }
+
+  const server = createServer({ cert: opts.tls.cert, key: opts.tls.key, minVersion: 'TLSv1.2' }, (req, res) => {
+    const url = new URL(req.url ?? '/', 'https://studio');
+    const who: { name?: string } = {};
+    const send = (status: number, body: unknown) => {
+      res.statusCode = status;
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.setHeader(PROTOCOL_HEADER, String(PROTOCOL));
+      res.end(JSON.stringify(body));
+      log.info(`studio ${req.method} ${url.pathname} ${status}${who.name ? ` ${who.name}` : ''}`);
+    };
+    const theirs = Number(req.headers[PROTOCOL_HEADER]);
+    if (!Number.isInteger(theirs)) {
+      send(400, { error: { code: 'not_tagsmith', message: 'This is a Tagsmith studio server: connect to it from Tagsmith.' } } satisfies ErrorAnswer);
+      return;
+    }
+    if (theirs < MIN_PROTOCOL || theirs > PROTOCOL) {
+      const message = theirs < MIN_PROTOCOL
+        ? `This Tagsmith is too old for the studio server (it speaks protocol ${theirs}; the server needs ${MIN_PROTOCOL} to ${PROTOCOL}): update Tagsmith.`
+        : `The studio server is older than this Tagsmith (it speaks protocol up to ${PROTOCOL}; this Tagsmith speaks ${theirs}): ask the studio's admin to update the server.`;
+      send(426, { error: { code: 'protocol', message } } satisfies ErrorAnswer);
+      return;
+    }
+    route(req, res, url, who).then(
+      (body) => send(200, body),
+      (err: unknown) => {
+        if (err instanceof HttpError) send(err.status, { error: { code: err.code, message: err.message } } satisfies ErrorAnswer);
+        else if (err instanceof AccountError) send(400, { error: { code: err.code, message: err.message } } satisfies ErrorAnswer);
+        else {
+          log.error(`studio ${req.method} ${url.pathname} failed`, err);
+          send(500, { error: { code: 'server', message: 'The studio server could not do this (its log says why); try again, and tell the admin if it keeps happening.' } } satisfies ErrorAnswer);
+        }
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `https://${host}:${addr.port}`,
+    fingerprint: opts.tls.fingerprint,
+    server,
+    close: async () => {
+      for (const ac of open) ac.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

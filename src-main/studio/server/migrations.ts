@@ -1,0 +1,68 @@
+import type { PoolClient } from 'pg';
+
+// The studio database's schema, as numbered migrations (like the catalogue's): a migration is
+// never edited once released; a new one is appended. Each runs in its own transaction, under
+// an advisory lock so two servers started at once on one database do not race.
+
+export interface StudioMigration {
+  version: number;
+  name: string;
+  up(db: PoolClient): Promise<void>;
+}
+
+export const STUDIO_MIGRATIONS: readonly StudioMigration[] = [
+  {
+    version: 1,
+    name: 'studio, accounts, sessions, change log',
+    async up(db) {
+      await db.query(`
+        CREATE TABLE studio (
+          id text PRIMARY KEY,
+          name text NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE TABLE server_identity (
+          only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+          cert_pem text NOT NULL,
+          key_pem text NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE TABLE users (
+          id bigserial PRIMARY KEY,
+          name text NOT NULL,
+          role text NOT NULL CHECK (role IN ('admin', 'editor', 'viewer')),
+          password_hash text NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          disabled_at timestamptz
+        );
+        CREATE UNIQUE INDEX users_name ON users (lower(name));
+        CREATE TABLE devices (
+          id text PRIMARY KEY,
+          user_id bigint NOT NULL REFERENCES users (id),
+          name text NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          last_seen_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE TABLE sessions (
+          token_hash bytea PRIMARY KEY,
+          user_id bigint NOT NULL REFERENCES users (id),
+          device_id text NOT NULL REFERENCES devices (id),
+          created_at timestamptz NOT NULL DEFAULT now(),
+          last_used_at timestamptz NOT NULL DEFAULT now(),
+          revoked_at timestamptz
+        );
+        CREATE TABLE changes (
+          seq bigint PRIMARY KEY,
+          device_id text NOT NULL REFERENCES devices (id),
+          device_seq bigint NOT NULL CHECK (device_seq > 0),
+          hlc text NOT NULL,
+          user_id bigint NOT NULL REFERENCES users (id),
+          kind text NOT NULL,
+          body jsonb NOT NULL,
+          received_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (device_id, device_seq)
+        );
+      `);
+    },
+  },
+];
