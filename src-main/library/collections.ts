@@ -131,7 +131,9 @@ export function createCollection(ctx: LibraryCtx, args: { name: string; kind: Co
         .lastInsertRowid,
     );
     if (args.kind === 'smart') checkSmartCollections(ctx);
-    logLibraryEdit(ctx.db, `create ${KIND_NOUN[args.kind]} ${quote(name)}`, [{ kind: 'collectionCreated', id: newId }]);
+    logLibraryEdit(ctx.db, `create ${KIND_NOUN[args.kind]} ${quote(name)}`, [{ kind: 'collectionCreated', id: newId }], [
+      { op: 'collection.create', value: { id: newId, name, kind: args.kind, parentId, query } },
+    ]);
     return newId;
   })();
   ctx.events.emit('libraryChanged', { reason: 'edit' });
@@ -160,7 +162,11 @@ export function updateCollection(ctx: LibraryCtx, id: number, changes: { name?: 
     if (after.name !== row.name) what.push(`rename ${KIND_NOUN[row.kind]} ${quote(row.name)} to ${quote(after.name)}`);
     if (after.parent_id !== row.parent_id) what.push(`move ${quote(after.name)} ${after.parent_id === null ? 'to the top level' : `into ${quote(collectionRow(ctx.db, after.parent_id)?.name ?? '')}`}`);
     if (after.query !== row.query) what.push(`change the search of ${quote(after.name)}`);
-    if (what.length) logLibraryEdit(ctx.db, what.join(', '), [before]);
+    if (what.length) {
+      logLibraryEdit(ctx.db, what.join(', '), [before], [
+        { op: 'collection.update', value: { id, name: after.name, parentId: after.parent_id, query: after.query, before: { name: row.name, parentId: row.parent_id, query: row.query } } },
+      ]);
+    }
   })();
   ctx.events.emit('libraryChanged', { reason: 'edit' });
   return getCollection(ctx, id);
@@ -185,7 +191,9 @@ export function deleteCollection(ctx: LibraryCtx, id: number): void {
     const inside = descendants(ctx.db, id);
     const undo = collectionDeletion(ctx.db, [id, ...inside.map((d) => d.id)]);
     prepared(ctx.db, 'DELETE FROM collections WHERE id = ?').run(id);
-    logLibraryEdit(ctx.db, `delete ${KIND_NOUN[row.kind]} ${quote(row.name)}${inside.length ? ` and the ${inside.length} inside it` : ''}`, [undo]);
+    logLibraryEdit(ctx.db, `delete ${KIND_NOUN[row.kind]} ${quote(row.name)}${inside.length ? ` and the ${inside.length} inside it` : ''}`, [undo], [
+      { op: 'collection.delete', value: { id, name: row.name, inside: inside.map((d) => d.id) } },
+    ]);
   })();
   ctx.events.emit('libraryChanged', { reason: 'edit' });
 }

@@ -1,5 +1,5 @@
+import { describeEdits, isNewestOpenEdit, logFieldChanges, openEdit } from '../catalogue/edit-log';
 import type { LibraryCtx } from './context';
-import { prepared } from './db';
 
 /** One change of one asset's field, as the edit log keeps it (values as JSON). */
 export interface LoggedChange {
@@ -31,22 +31,15 @@ export class EditLogWriter {
   /** The edit's current row, made or renewed as above (inside the caller's transaction). */
   row(): number {
     const last = this.rows.at(-1);
-    if (last === undefined || !prepared(this.ctx.db, 'SELECT 1 FROM edits WHERE id = ? AND undone = 0 AND id = (SELECT max(id) FROM edits)').get(last)) {
-      const id = prepared(this.ctx.db, 'INSERT INTO edits (at, description, batch_id) VALUES (?, ?, ?)').run(Date.now(), this.description, this.batchId).lastInsertRowid;
-      this.rows.push(Number(id));
-    }
+    if (last === undefined || !isNewestOpenEdit(this.ctx.db, last)) this.rows.push(openEdit(this.ctx.db, this.description, this.batchId));
     return this.rows.at(-1)!;
   }
 
-  /** Log a chunk's changes (inside its transaction); nothing changed, nothing logged. */
+  /** Log a chunk's changes (inside its transaction), in the edit log and the change log; nothing changed, nothing logged. */
   add(changes: readonly LoggedChange[]): void {
     if (!changes.length) return;
-    const editId = this.row();
-    const log = prepared(this.ctx.db, 'INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, ?, ?, ?)');
-    for (const c of changes) {
-      log.run(editId, c.assetId, c.field, JSON.stringify(c.old), JSON.stringify(c.new));
-      this.changed.add(c.assetId);
-    }
+    logFieldChanges(this.ctx.db, this.row(), changes);
+    for (const c of changes) this.changed.add(c.assetId);
   }
 
   /** The first row of the edit, when any was made (a library change goes with it). */
@@ -62,8 +55,7 @@ export class EditLogWriter {
   /** Name the edit once every chunk is in, when its description counts what it did. */
   describe(description: string): void {
     this.description = description;
-    const rename = prepared(this.ctx.db, 'UPDATE edits SET description = ? WHERE id = ?');
-    for (const id of this.rows) rename.run(description, id);
+    describeEdits(this.ctx.db, this.rows, description);
   }
 
   /** Tell listeners which assets changed (after the last chunk, or after a chunk failed). */

@@ -5,6 +5,8 @@ import { inTurns, turnBudget } from '../core/steps';
 import { liveSelection } from './selection';
 import { inEditLane } from './edit-lane';
 import { EditLogWriter } from './edit-log-writer';
+import type { FieldChange } from '../catalogue/change-log';
+import { logUndoneChanges, markUndone } from '../catalogue/edit-log';
 import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
 import { membership, setMembership } from './collection-store';
@@ -382,7 +384,7 @@ async function undoNow(ctx: LibraryCtx): Promise<string | null> {
   let after = 0; // the rowid of the last change put back
   const PAGE = 20;
   let state: 'going' | 'done' | 'overtaken' = 'going';
-  const page = prepared(ctx.db, 'SELECT rowid, asset_id, field, old_value FROM edit_changes WHERE edit_id = ? AND rowid > ? ORDER BY rowid LIMIT ?');
+  const page = prepared(ctx.db, 'SELECT rowid, asset_id, field, old_value, new_value FROM edit_changes WHERE edit_id = ? AND rowid > ? ORDER BY rowid LIMIT ?');
   /** Put changes back while the turn's budget lasts. */
   const chunk = ctx.db.transaction((more: () => boolean) => {
     if (newestEdit(ctx)?.id !== latest.id) {
@@ -390,21 +392,29 @@ async function undoNow(ctx: LibraryCtx): Promise<string | null> {
       return;
     }
     // The library first (a deleted collection back before its memberships are touched).
-    if (first) libraryChanged = undoLibraryChanges(ctx, latest.library_undo);
-    for (;;) {
-      const changes = page.all(latest.id, after, PAGE) as { rowid: number; asset_id: number; field: Field; old_value: string }[];
-      for (const c of changes) {
-        writeField(ctx, c.asset_id, c.field, JSON.parse(c.old_value) as Value);
-        assetIds.push(c.asset_id);
-        after = c.rowid;
-        if (!more()) return;
+    if (first) libraryChanged = undoLibraryChanges(ctx, latest.id, latest.library_undo);
+    // What is put back is a change of its own in the change log (the edit's values reversed).
+    const putBack: FieldChange[] = [];
+    const putBackWhileBudget = (): void => {
+      for (;;) {
+        const changes = page.all(latest.id, after, PAGE) as { rowid: number; asset_id: number; field: Field; old_value: string; new_value: string }[];
+        for (const c of changes) {
+          const old = JSON.parse(c.old_value) as Value;
+          writeField(ctx, c.asset_id, c.field, old);
+          putBack.push({ assetId: c.asset_id, field: c.field, old: JSON.parse(c.new_value) as Value, new: old });
+          assetIds.push(c.asset_id);
+          after = c.rowid;
+          if (!more()) return;
+        }
+        if (changes.length < PAGE) {
+          markUndone(ctx.db, latest.id);
+          state = 'done';
+          return;
+        }
       }
-      if (changes.length < PAGE) {
-        prepared(ctx.db, 'UPDATE edits SET undone = 1 WHERE id = ?').run(latest.id);
-        state = 'done';
-        return;
-      }
-    }
+    };
+    putBackWhileBudget();
+    logUndoneChanges(ctx.db, latest.id, putBack);
   });
   let first = true;
   try {

@@ -1,3 +1,5 @@
+import type { Operation } from '../catalogue/change-log';
+import { attachLibraryUndo as attachUndo, logOperations, openEdit } from '../catalogue/edit-log';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { prepared, type Db } from './db';
@@ -74,38 +76,43 @@ export function vocabularyChange(db: Db, ids: readonly number[]): LibraryUndo {
   return { kind: 'vocabularyChanged', before: vocabularyRecords(db, ids) };
 }
 
-/** Log an edit that changed only the library (inside the caller's transaction); returns its id. */
-export function logLibraryEdit(db: Db, description: string, undo: readonly LibraryUndo[]): number {
-  return Number(prepared(db, 'INSERT INTO edits (at, description, library_undo) VALUES (?, ?, ?)').run(Date.now(), description, JSON.stringify(undo)).lastInsertRowid);
+/**
+ * Log an edit that changed only the library (inside the caller's transaction); returns its id.
+ * `ops` are what happened, for the change log (catalogue/change-log.ts).
+ */
+export function logLibraryEdit(db: Db, description: string, undo: readonly LibraryUndo[], ops: readonly Operation[]): number {
+  const editId = openEdit(db, description, null, undo);
+  logOperations(db, editId, ops);
+  return editId;
 }
 
-/** Add library changes to an edit already logged (a keyword deleted from photos and from the keyword list). */
-export function attachLibraryUndo(db: Db, editId: number, undo: readonly LibraryUndo[]): void {
-  const had = prepared(db, 'SELECT library_undo FROM edits WHERE id = ?').pluck().get(editId) as string | null;
-  const all = [...(had ? (JSON.parse(had) as LibraryUndo[]) : []), ...undo];
-  prepared(db, 'UPDATE edits SET library_undo = ? WHERE id = ?').run(JSON.stringify(all), editId);
+/** Add library changes to an edit already logged (a keyword deleted from photos and from the keyword list), with what happened for the change log. */
+export function attachLibraryUndo(db: Db, editId: number, undo: readonly LibraryUndo[], ops: readonly Operation[]): void {
+  if (undo.length) attachUndo(db, editId, undo);
+  logOperations(db, editId, ops);
 }
 
 const quote = (s: string): string => `“${s}”`;
 
-function undoOne(ctx: LibraryCtx, u: LibraryUndo): void {
+/** Put back one change to the library; returns what happened, for the change log (null: nothing). */
+function undoOne(ctx: LibraryCtx, u: LibraryUndo): Operation | null {
   const db = ctx.db;
   if (u.kind === 'collectionCreated') {
     const row = prepared(db, 'SELECT name FROM collections WHERE id = ?').get(u.id) as { name: string } | undefined;
-    if (!row) return;
+    if (!row) return null;
     const refs = prepared(db, "SELECT name FROM collections WHERE kind = 'smart' AND id <> ? AND json_extract(query, '$.collectionId') = ?").pluck().all(u.id, u.id) as string[];
     if (refs.length) {
       throw new ApiError('conflict', `The smart collection ${quote(refs[0])} keeps photos of ${quote(row.name)}. Change its collection filter first, then undo.`);
     }
     prepared(db, 'DELETE FROM collections WHERE id = ?').run(u.id);
-    return;
+    return { op: 'collection.delete', value: { id: u.id, name: row.name, inside: [] } };
   }
   if (u.kind === 'collectionUpdated') {
     const b = u.before;
     const taken = prepared(db, 'SELECT name FROM collections WHERE name = ? AND id <> ?').pluck().get(b.name, b.id) as string | undefined;
     if (taken) throw new ApiError('conflict', `Another collection is now called ${quote(taken)}. Rename it, then undo again.`);
     prepared(db, 'UPDATE collections SET name = ?, parent_id = ?, query = ? WHERE id = ?').run(b.name, b.parent_id, b.query, b.id);
-    return;
+    return { op: 'collection.update', value: { id: b.id, name: b.name, parentId: b.parent_id, query: b.query } };
   }
   if (u.kind === 'collectionDeleted') {
     const insert = prepared(db, 'INSERT OR IGNORE INTO collections (id, name, kind, parent_id, query, created_at) VALUES (?, ?, ?, ?, ?, ?)');
@@ -126,7 +133,7 @@ function undoOne(ctx: LibraryCtx, u: LibraryUndo): void {
       'INSERT OR IGNORE INTO collection_assets (collection_id, asset_id, position) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM assets WHERE id = ?)',
     );
     for (const m of u.members) member.run(m.collection_id, m.asset_id, m.position, m.asset_id);
-    return;
+    return { op: 'collection.restore', value: { collections: u.collections, members: u.members } };
   }
   if (u.kind === 'vocabularyChanged') {
     // A row renamed is renamed back; a row merged away (deleted) comes back with its id. Where
@@ -138,16 +145,22 @@ function undoOne(ctx: LibraryCtx, u: LibraryUndo): void {
        ON CONFLICT (id) DO UPDATE SET path = excluded.path, exportable = excluded.exportable, synonyms = excluded.synonyms, position = excluded.position`,
     );
     for (const r of [...u.before].reverse()) if (!taken.get(r.path, r.id)) restore.run(r.id, r.path, r.exportable, r.synonyms, r.position);
-    return;
+    return { op: 'vocabulary.restore', value: { entries: u.before } };
   }
   const insert = prepared(db, 'INSERT OR IGNORE INTO keyword_vocabulary (id, path, exportable, synonyms, position) VALUES (?, ?, ?, ?, ?)');
   for (const e of u.entries) insert.run(e.id, e.path, e.exportable, e.synonyms, e.position);
+  return { op: 'vocabulary.restore', value: { entries: u.entries } };
 }
 
 /** Put the library back as an edit's `library_undo` says, last change first (inside undo's transaction). */
-export function undoLibraryChanges(ctx: LibraryCtx, json: string | null): boolean {
+export function undoLibraryChanges(ctx: LibraryCtx, editId: number, json: string | null): boolean {
   if (!json) return false;
   const list = JSON.parse(json) as LibraryUndo[];
-  for (const u of [...list].reverse()) undoOne(ctx, u);
+  const done: Operation[] = [];
+  for (const u of [...list].reverse()) {
+    const op = undoOne(ctx, u);
+    if (op) done.push(op);
+  }
+  logOperations(ctx.db, editId, done, true);
   return list.length > 0;
 }

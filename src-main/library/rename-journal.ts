@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { dropPathPlanned, logPathMoved } from '../catalogue/edit-log';
 import type { ApiEventBus } from '../core/events';
 import { prepared, type Db } from './db';
 import { stackKeyOf } from './formats';
@@ -70,6 +71,7 @@ function commitRow(ctx: JournalCtx, j: JournalRow, keepRow = false): void {
   ctx.db.transaction(() => {
     const row = prepared(ctx.db, 'SELECT folder_id FROM assets WHERE id = ?').get(j.asset_id) as { folder_id: number } | undefined;
     if (row) {
+      logPathMoved(ctx.db, j.edit_id, j.asset_id, j.from_rel, j.to_rel, j.is_undo === 1);
       // A row of a file that vanished earlier may hold the name; it keeps its data (a move by
       // content can still revive it) under a name no file can have.
       prepared(ctx.db, "UPDATE assets SET rel_path = '.renamed-away/' || id || '/' || rel_path WHERE folder_id = ? AND rel_path = ? AND removed_at IS NOT NULL")
@@ -97,8 +99,7 @@ export function rollBackRow(ctx: JournalCtx, j: JournalRow): void {
   }
   ctx.db.transaction(() => {
     if (j.edit_id !== null && !j.is_undo) {
-      prepared(ctx.db, "DELETE FROM edit_changes WHERE edit_id = ? AND asset_id = ? AND field = 'path'").run(j.edit_id, j.asset_id);
-      prepared(ctx.db, 'DELETE FROM edits WHERE id = ? AND NOT EXISTS (SELECT 1 FROM edit_changes WHERE edit_id = ?)').run(j.edit_id, j.edit_id);
+      dropPathPlanned(ctx.db, j.edit_id, j.asset_id);
     }
     prepared(ctx.db, 'DELETE FROM rename_journal WHERE id = ?').run(j.id);
   })();

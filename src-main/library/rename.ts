@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import type { RenamePreview, RenamePreviewItem, RenameRequest, RenameResult } from '../../src-preload/contract';
+import { logPathPlanned, markUndone, openEdit } from '../catalogue/edit-log';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
@@ -361,11 +362,11 @@ async function renameNow(ctx: LibraryCtx, req: RenameRequest): Promise<RenameRes
     ctx,
     moving.map((f) => ({ shot: f.shot, assetId: f.row.id, folderPath: f.row.folder_path, fromRel: f.row.rel_path, toRel: f.toRel, sidecars: f.sidecars.map((s) => [s.from, s.to]) })),
     {
-      open: (db) => ({ editId: Number(prepared(db, 'INSERT INTO edits (at, description) VALUES (?, ?)').run(Date.now(), description).lastInsertRowid), isUndo: false }),
+      open: (db) => ({ editId: openEdit(db, description), isUndo: false }),
       job: (db, editId, j) => {
         const old: PathValue = { rel: j.fromRel, sidecars: j.sidecars.map(([from]) => from) };
         const now: PathValue = { rel: j.toRel, sidecars: j.sidecars.map(([, to]) => to) };
-        prepared(db, "INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, 'path', ?, ?)").run(editId, j.assetId, JSON.stringify(old), JSON.stringify(now));
+        logPathPlanned(db, editId, j.assetId, old, now);
       },
     },
   );
@@ -408,6 +409,6 @@ export async function undoRename(ctx: LibraryCtx, editId: number): Promise<Renam
     jobs.push({ shot: shots.get(shotKey)!, assetId: c.asset_id, folderPath: c.folder_path, fromRel: c.rel_path, toRel: old.rel, sidecars });
   }
   const result = jobs.length ? await execute(ctx, jobs, { open: () => ({ editId, isUndo: true }) }) : { renamed: [], failed: [] };
-  if (!result.failed.length) prepared(ctx.db, 'UPDATE edits SET undone = 1 WHERE id = ?').run(editId);
+  if (!result.failed.length) markUndone(ctx.db, editId);
   return result;
 }

@@ -1,3 +1,5 @@
+import type { Operation } from '../catalogue/change-log';
+import { logOperations } from '../catalogue/edit-log';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords, pruneUnusedKeywords } from '../library/keywords';
@@ -71,6 +73,7 @@ async function applyAcross(
   assetIds: number[],
   map: (list: string[]) => string[],
   description: (what: string) => string,
+  op: Operation,
   before?: () => LibraryUndo | null | void,
 ): Promise<VocabularyEditResult> {
   if (!assetIds.length) {
@@ -79,7 +82,7 @@ async function applyAcross(
     const text = description('the keyword list');
     ctx.db.transaction(() => {
       const undo = before?.();
-      if (undo) logLibraryEdit(ctx.db, text, [undo]);
+      if (undo) logLibraryEdit(ctx.db, text, [undo], [op]);
     })();
     const after = listVocabulary(ctx).map((e) => e.path);
     if (after.length === listed.size && after.every((p) => listed.has(p))) return { description: null, assetIds: [] };
@@ -89,17 +92,25 @@ async function applyAcross(
   const text = description(countNoun(ctx, assetIds));
   const log = new EditLogWriter(ctx, text);
   let first = true;
+  let recorded = false;
   try {
     await writeInTurns(ctx, assetIds, log, (assetId) => {
       if (first) {
         first = false;
-        // The keyword-list entries changed with it come back with the same undo.
+        // The keyword-list entries changed with it come back with the same undo; the change
+        // log has the keyword operation itself first, then each photo's keywords.
         const undo = before?.();
-        if (undo) attachLibraryUndo(ctx.db, log.row(), [undo]);
+        if (undo) {
+          attachLibraryUndo(ctx.db, log.row(), [undo], [op]);
+          recorded = true;
+        }
       }
       return [{ assetId, field: 'keywords', value: map(getAssetKeywords(ctx.db, assetId)) }];
     });
     pruneUnusedKeywords(ctx.db);
+    // No keyword-list entry changed: the operation goes with the edit once photos changed.
+    const editId = log.firstRow();
+    if (!recorded && editId !== null) logOperations(ctx.db, editId, [op]);
   } finally {
     log.announce();
   }
@@ -149,7 +160,14 @@ export function renameKeyword(ctx: LibraryCtx, from: string, to: string, opts: {
       return renameInVocabulary(ctx, a, b, children);
     };
     const merging = ids.length > 0 && (prepared(ctx.db, 'SELECT 1 FROM keywords WHERE name = ?').get(b) !== undefined) && lower(a) !== lower(b);
-    return applyAcross(ctx, ids, map, (what) => `${merging ? 'merge' : 'rename'} keyword ${quote(a)} ${merging ? 'into' : 'to'} ${quote(b)} on ${what}`, respell);
+    return applyAcross(
+      ctx,
+      ids,
+      map,
+      (what) => `${merging ? 'merge' : 'rename'} keyword ${quote(a)} ${merging ? 'into' : 'to'} ${quote(b)} on ${what}`,
+      { op: merging ? 'keyword.merge' : 'keyword.rename', value: merging ? { from: [a], into: b, children } : { from: a, to: b, children } },
+      respell,
+    );
   });
 }
 
@@ -186,7 +204,14 @@ export function mergeKeywords(ctx: LibraryCtx, from: readonly string[], into: st
       return before.length ? { kind: 'vocabularyChanged', before } : null;
     };
     const names = sources.map(quote).join(', ');
-    return applyAcross(ctx, ids, map, (what) => `merge keyword${sources.length > 1 ? 's' : ''} ${names} into ${quote(target)} on ${what}`, respell);
+    return applyAcross(
+      ctx,
+      ids,
+      map,
+      (what) => `merge keyword${sources.length > 1 ? 's' : ''} ${names} into ${quote(target)} on ${what}`,
+      { op: 'keyword.merge', value: { from: sources, into: target, children } },
+      respell,
+    );
   });
 }
 
@@ -196,6 +221,13 @@ export function deleteKeyword(ctx: LibraryCtx, name: string, opts: { children?: 
     const word = required(name, 'name');
     const children = opts.children !== false;
     const ids = assetsWith(ctx, [word], children);
-    return applyAcross(ctx, ids, (list) => list.filter((k) => !matches(k, word, children)), (what) => `delete keyword ${quote(word)} from ${what}`, () => deleteFromVocabulary(ctx, word, children));
+    return applyAcross(
+      ctx,
+      ids,
+      (list) => list.filter((k) => !matches(k, word, children)),
+      (what) => `delete keyword ${quote(word)} from ${what}`,
+      { op: 'keyword.delete', value: { name: word, children } },
+      () => deleteFromVocabulary(ctx, word, children),
+    );
   });
 }

@@ -3,8 +3,9 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The layering of the source tree, read from its imports (type-only imports count):
-// inside src-main, core -> library -> service/jobs/metadata/credentials ->
-// workflows/analysis/creative -> api -> cli -> the entry files; a lower layer never imports a
+// inside src-main, core -> catalogue (the one door for every change to the catalogue, and its
+// change log) -> library -> service/jobs/metadata/credentials -> workflows/analysis/creative ->
+// api -> cli -> the entry files; a lower layer never imports a
 // higher one, no two files import each other (directly or round a loop), and src-main,
 // src-preload and src-renderer reach each other with `import type` only.
 
@@ -12,19 +13,20 @@ const ROOT = join(__dirname, '..', '..');
 
 const RANK: Record<string, number> = {
   core: 0,
-  library: 1,
-  service: 2,
-  jobs: 2,
-  metadata: 2,
-  credentials: 2,
-  workflows: 3,
-  analysis: 3,
-  creative: 3,
-  studio: 3,
-  api: 4,
-  cli: 5,
+  catalogue: 1,
+  library: 2,
+  service: 3,
+  jobs: 3,
+  metadata: 3,
+  credentials: 3,
+  workflows: 4,
+  analysis: 4,
+  creative: 4,
+  studio: 4,
+  api: 5,
+  cli: 6,
 };
-const ENTRY_RANK = 6;
+const ENTRY_RANK = 7;
 
 /** Runtime values shared across the process line: the Api's method names and channel names (no code that runs in preload). */
 const SHARED_RUNTIME = new Set(['src-preload/api-methods.ts']);
@@ -130,6 +132,7 @@ describe('source layering', () => {
     expect(edges.length).toBeGreaterThan(files.length);
     expect(edges).toContainEqual({ from: 'src-main/library/db.ts', to: 'src-main/library/migrations/index.ts', typeOnly: false });
     expect(edges).toContainEqual({ from: 'src-main/jobs/types.ts', to: 'src-preload/contract.ts', typeOnly: true });
+    expect(edges).toContainEqual({ from: 'src-main/library/edit-log-writer.ts', to: 'src-main/catalogue/edit-log.ts', typeOnly: false });
   });
 
   it('gives every src-main folder a layer', () => {
@@ -174,6 +177,9 @@ describe('source layering', () => {
       { from: 'src-main/api/b.ts', to: 'src-main/library/a.ts', typeOnly: false },
     ];
     expect(sample.filter((e) => layerOf(e.from)!.rank < layerOf(e.to)!.rank)).toHaveLength(1);
+    // The catalogue is below the library: it may not reach up into it.
+    expect(layerOf('src-main/catalogue/x.ts')!.rank).toBeLessThan(layerOf('src-main/library/db.ts')!.rank);
+    expect(layerOf('src-main/catalogue/x.ts')!.rank).toBeGreaterThan(layerOf('src-main/core/steps.ts')!.rank);
     const next = (n: string) => sample.filter((e) => e.from === n).map((e) => e.to);
     expect(cycles(['src-main/library/a.ts', 'src-main/api/b.ts'], next)).toEqual([['src-main/api/b.ts', 'src-main/library/a.ts']]);
   });

@@ -36,6 +36,7 @@ import { migration as m030 } from './030-staged-runs';
 import { migration as m031 } from './031-undo-in-steps';
 import { migration as m032 } from './032-rename-journal-shots';
 import { migration as m033 } from './033-folders-removed-in-steps';
+import { migration as m034 } from './034-change-log';
 
 export type { Migration } from './migration';
 
@@ -73,4 +74,5 @@ export const migrations: Migration[] = [
   m031,
   m032,
   m033,
+  m034,
 ];
