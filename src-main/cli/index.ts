@@ -92,7 +92,7 @@ const SUMMARIES: Record<string, string> = {
   similar: 'similar [PATH...|--query Q]       groups of similar pictures (bursts, near-duplicates) and the best frame of each',
   'similar-to': 'similar-to PATH [--limit N]       the pictures most similar to one, nearest first',
   serve: 'serve --database URL --listen HOST:PORT  the studio library server (PostgreSQL); serve user add|list|set|remove',
-  studio: 'studio join URL --user NAME | leave    share this library with a studio',
+  studio: 'studio join URL --user NAME | status | sync | leave  share this library with a studio',
 };
 
 function generalUsage(): string {

@@ -35,8 +35,8 @@ const STOCK_FIELDS = ['editorial', 'releases', 'categories'] as const;
 type StockField = (typeof STOCK_FIELDS)[number];
 /** A manual collection's membership (issue 16): the value is the asset's place in its order, or null when not in it. */
 type CollectionField = `collection:${number}`;
-type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | 'extended' | RightsField | StockField | CollectionField;
-type Value = string[] | string | number | ExtendedValues | null;
+export type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | 'extended' | RightsField | StockField | CollectionField;
+export type Value = string[] | string | number | ExtendedValues | null;
 
 /** The column of each directly stored field: a fixed map, so no SQL is ever built from input. */
 const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | 'extended' | StockField | CollectionField>, string> = {
@@ -77,7 +77,7 @@ function countNoun(ctx: LibraryCtx, ids: number[]): string {
 const isStockField = (f: Field): f is StockField => (STOCK_FIELDS as readonly string[]).includes(f);
 const collectionOf = (f: Field): number | null => (f.startsWith('collection:') ? Number(f.slice('collection:'.length)) : null);
 
-function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value): Value {
+export function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value): Value {
   if (field === 'keywords') return setAssetKeywords(ctx.db, assetId, value as string[]);
   if (field === 'extended') {
     writeExtended(ctx.db, assetId, cleanExtended(value));
@@ -96,7 +96,7 @@ function writeField(ctx: LibraryCtx, assetId: number, field: Field, value: Value
   return value;
 }
 
-function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
+export function readField(ctx: LibraryCtx, assetId: number, field: Field): Value {
   if (field === 'keywords') return getAssetKeywords(ctx.db, assetId);
   if (field === 'extended') return readExtended(ctx.db, assetId);
   const collection = collectionOf(field);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import type { Role } from './protocol';
 
 // Which studio this library is a replica of: the server, its pinned certificate and who signed
 // in, in <library>/studio.json (nothing secret); the password and session token in the OS
-// keychain only, under the studio's id.
+// keychain only, under the studio's and this library's ids.
 
 export interface Membership {
   server: string;
@@ -18,6 +17,10 @@ export interface Membership {
   device: { id: string; name: string };
   joinedAt: string;
   lastSyncAt: string | null;
+  /** the change-log position up to which this device's changes are in the studio */
+  pushedPosition?: number;
+  /** the studio log's number up to which this replica holds the studio's changes */
+  pulledSeq?: number;
 }
 
 export interface StudioSecret {
@@ -44,13 +47,14 @@ export function removeMembership(dataDir: string): void {
   rmSync(join(dataDir, FILE), { force: true });
 }
 
-/** This machine as the studio sees it: a stable id per library, its host's name. */
-export function newDevice(): { id: string; name: string } {
-  return { id: randomUUID(), name: hostname() };
+/** This library as the studio sees it: the catalogue's device id, the computer's name. */
+export function thisDevice(id: string): { id: string; name: string } {
+  return { id, name: hostname() };
 }
 
-export function studioKeychain(studioId: string): KeychainBackend {
-  return osKeychain('tagsmith', `studio:${studioId}`);
+/** One entry per studio and library: two libraries on one computer may be members of one studio. */
+export function studioKeychain(m: Pick<Membership, 'studio' | 'device'>): KeychainBackend {
+  return osKeychain('tagsmith', `studio:${m.studio.id}:${m.device.id}`);
 }
 
 export async function readSecret(keychain: KeychainBackend): Promise<StudioSecret | null> {

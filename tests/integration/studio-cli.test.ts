@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { osKeychain } from '../../src-main/credentials';
-import { readSecret, studioKeychain } from '../../src-main/studio/membership';
+import { readSecret, studioKeychain, type Membership } from '../../src-main/studio/membership';
 import { BIN, tagsmith } from '../helpers/cli';
 import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
 
@@ -98,7 +98,7 @@ describe.skipIf(missing !== null)('tagsmith serve and tagsmith studio', () => {
     expect(joined.json()).toMatchObject({ studio: server.served.studio, user: 'ana', role: 'admin', fingerprint: server.served.fingerprint });
     const file = readFileSync(join(library, 'studio.json'), 'utf8');
     expect(file).not.toContain('ana-secret-1');
-    const secret = await readSecret(studioKeychain(server.served.studio.id));
+    const secret = await readSecret(studioKeychain(JSON.parse(readFileSync(join(library, 'studio.json'), 'utf8')) as Membership));
     expect(secret?.password).toBe('ana-secret-1');
     expect(file).not.toContain(secret!.token);
 
@@ -108,10 +108,11 @@ describe.skipIf(missing !== null)('tagsmith serve and tagsmith studio', () => {
   });
 
   it('leaves the studio: the keychain entry and the membership are gone, the library stays', async () => {
+    const membership = JSON.parse(readFileSync(join(library, 'studio.json'), 'utf8')) as Membership;
     const left = await tagsmith(library, ['studio', 'leave', '--json']);
     expect(left.code).toBe(0);
     expect(existsSync(join(library, 'studio.json'))).toBe(false);
-    expect(await readSecret(studioKeychain(server.served.studio.id))).toBeNull();
+    expect(await readSecret(studioKeychain(membership))).toBeNull();
   });
 
   it('stops cleanly on SIGTERM', async () => {

@@ -1,5 +1,6 @@
 import { CliError, UsageError, type Parsed } from '../args';
 import type { Command } from '../command';
+import type { LibraryCtx } from '../../library/context';
 import type { LoginAnswer, LoginRequest } from '../../studio/protocol';
 import type { Output } from '../output';
 import { ask, canPrompt, readStdin } from '../prompt';
@@ -10,7 +11,8 @@ import { ask, canPrompt, readStdin } from '../prompt';
 // accepted with --yes after comparing it with what `tagsmith serve` printed); it is then pinned,
 // and a server showing another certificate is refused before anything is sent.
 
-async function join(dataDir: string, args: Parsed, out: Output): Promise<number> {
+async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> {
+  const dataDir = ctx.paths.dataDir;
   const { StudioClient, StudioError, studioUrl } = await import('../../studio/client');
   const m = await import('../../studio/membership');
   const target = args.positionals[1];
@@ -29,10 +31,11 @@ async function join(dataDir: string, args: Parsed, out: Output): Promise<number>
       if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('Not joined: the certificate was not trusted.');
     }
     const password = args.values['password-stdin'] ? await readStdin() : await ask(`Password for ${user}: `, { secret: true, command: 'studio', flagHint: 'pipe the password with --password-stdin.' });
-    const device = m.newDevice();
+    const { deviceId, lastPosition } = await import('../../catalogue/change-log');
+    const device = m.thisDevice(deviceId(ctx.db));
     const client = new StudioClient(url, probe.fingerprint);
     const answer = await client.call<LoginAnswer>('POST', '/v1/login', { user, password, device } satisfies LoginRequest);
-    const keychain = m.studioKeychain(answer.studio.id);
+    const keychain = m.studioKeychain({ studio: answer.studio, device });
     try {
       await keychain.set(JSON.stringify({ password, token: answer.token }));
     } catch (err) {
@@ -47,6 +50,9 @@ async function join(dataDir: string, args: Parsed, out: Output): Promise<number>
       device,
       joinedAt: new Date().toISOString(),
       lastSyncAt: null,
+      // What this library changed before it joined stays its own; what it changes from now on is shared.
+      pushedPosition: lastPosition(ctx.db),
+      pulledSeq: 0,
     };
     m.writeMembership(dataDir, membership);
     out.result({ server: membership.server, studio: membership.studio, user: membership.user, role: membership.role, fingerprint: membership.fingerprint }, () => `Joined studio “${answer.studio.name}” at ${url.host} as ${answer.user.name} (${answer.user.role}).`);
@@ -61,29 +67,64 @@ async function leave(dataDir: string, out: Output): Promise<number> {
   const m = await import('../../studio/membership');
   const had = m.readMembership(dataDir);
   if (!had) throw new CliError('This library is not a member of a studio.');
-  const secret = await m.readSecret(m.studioKeychain(had.studio.id)).catch(() => null);
+  const secret = await m.readSecret(m.studioKeychain(had)).catch(() => null);
   if (secret) {
     // Sign out at the server when it can be reached; leaving works offline too.
     const { StudioClient, studioUrl } = await import('../../studio/client');
     await new StudioClient(studioUrl(had.server), had.fingerprint, secret.token).call('POST', '/v1/logout').catch(() => {});
   }
-  await m.studioKeychain(had.studio.id).delete().catch(() => false);
+  await m.studioKeychain(had).delete().catch(() => false);
   m.removeMembership(dataDir);
   out.result({ left: had.studio }, () => `Left studio “${had.studio.name}”: this library is a private library again and keeps everything it holds.`);
   return 0;
 }
 
+async function status(ctx: LibraryCtx, out: Output): Promise<number> {
+  const m = await import('../../studio/membership');
+  const had = m.readMembership(ctx.paths.dataDir);
+  if (!had) throw new CliError('This library is not a member of a studio.');
+  const { pendingChanges, reachable } = await import('../../studio/replica');
+  const state = { server: had.server, user: had.user, connected: await reachable(had), pendingChanges: pendingChanges(ctx, had), lastSyncAt: had.lastSyncAt };
+  out.result(state, () =>
+    [
+      `Studio “${had.studio.name}” at ${had.server}, signed in as ${had.user} (${had.role}): ${state.connected ? 'connected' : 'not reachable now'}.`,
+      `${state.pendingChanges} change${state.pendingChanges === 1 ? '' : 's'} of this library not yet sent; last sync ${had.lastSyncAt ?? 'never'}.`,
+    ].join('\n'),
+  );
+  return 0;
+}
+
+async function sync(ctx: LibraryCtx, out: Output): Promise<number> {
+  const { syncOnce, NotMember } = await import('../../studio/replica');
+  const { StudioError } = await import('../../studio/client');
+  try {
+    const r = await syncOnce(ctx, ctx.paths.dataDir);
+    out.result(r, () => `Sent ${r.pushed} change${r.pushed === 1 ? '' : 's'}; received ${r.pulled} (${r.applied.applied} applied, ${r.applied.older} already outdated by a later edit${r.applied.not_here ? `, ${r.applied.not_here} of photos this library does not hold` : ''}${r.applied.not_yet ? `, ${r.applied.not_yet} of kinds this version does not apply yet` : ''}).`);
+    return 0;
+  } catch (err) {
+    if (err instanceof StudioError || err instanceof NotMember) throw new CliError(err.message);
+    throw err;
+  }
+}
+
 export const command: Command = {
   name: 'studio',
-  usage: 'studio join URL --user NAME [--password-stdin] [--yes] | studio leave',
-  summary: 'Make this library a member of a studio library (served by tagsmith serve), or leave it.',
-  help: ['join URL --user NAME     sign in to the studio server at URL (https://HOST:PORT) and trust its certificate', '--password-stdin          read the password from standard input', 'leave                     stop being a member; the library keeps what it holds'],
+  usage: 'studio join URL --user NAME [--password-stdin] [--yes] | studio status | studio sync | studio leave',
+  summary: 'Make this library a member of a studio library (served by tagsmith serve), sync it, or leave it.',
+  help: [
+    'join URL --user NAME     sign in to the studio server at URL (https://HOST:PORT) and trust its certificate',
+    '--password-stdin          read the password from standard input',
+    'status                    the server, the user, whether it answers, changes not yet sent, the last sync',
+    'sync                      send this library\'s changes and receive the others\' once (returns when this library holds what the server held)',
+    'leave                     stop being a member; the library keeps what it holds',
+  ],
   options: { user: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
-  run: () => Promise.reject(new Error('studio runs on the library folder')),
-  runWithoutLibrary(dataDir, args, out) {
+  run(ctx, args, out) {
     const verb = args.positionals[0];
-    if (verb === 'join') return join(dataDir, args, out);
-    if (verb === 'leave') return leave(dataDir, out);
-    throw new UsageError(`unknown: studio ${verb ?? ''} (join or leave).`, 'studio');
+    if (verb === 'join') return join(ctx, args, out);
+    if (verb === 'status') return status(ctx, out);
+    if (verb === 'sync') return sync(ctx, out);
+    if (verb === 'leave') return leave(ctx.paths.dataDir, out);
+    throw new UsageError(`unknown: studio ${verb ?? ''} (join, status, sync or leave).`, 'studio');
   },
 };

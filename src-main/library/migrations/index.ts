@@ -37,6 +37,7 @@ import { migration as m031 } from './031-undo-in-steps';
 import { migration as m032 } from './032-rename-journal-shots';
 import { migration as m033 } from './033-folders-removed-in-steps';
 import { migration as m034 } from './034-change-log';
+import { migration as m035 } from './035-change-log-by-asset';
 
 export type { Migration } from './migration';
 
@@ -75,4 +76,5 @@ export const migrations: Migration[] = [
   m032,
   m033,
   m034,
+  m035,
 ];

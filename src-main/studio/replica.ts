@@ -1,0 +1,115 @@
+import { changesSince, deviceId } from '../catalogue/change-log';
+import type { LibraryCtx } from '../library/context';
+import { applyRemoteChanges, type ApplyOutcome } from '../library/remote';
+import { StudioClient, StudioError, studioUrl } from './client';
+import { readMembership, readSecret, studioKeychain, writeMembership, type Membership } from './membership';
+import type { ChangeIn, LoginAnswer, PullAnswer, PushAnswer } from './protocol';
+
+// A replica's sync with its studio: push this library's own changes (its change log, from the
+// first one the server has not acknowledged), then pull the studio's changes of the other
+// members and apply them by the conflict rules (library/remote.ts). Both directions are safe
+// to repeat after a cut: the server recognises a change it holds by device and sequence, and
+// so does this catalogue. How far each direction got is kept in studio.json after every page.
+
+const PAGE = 1000;
+
+export interface SyncResult {
+  pushed: number;
+  pulled: number;
+  applied: Record<ApplyOutcome, number>;
+  /** the studio log's number this replica now holds everything up to */
+  upTo: number;
+}
+
+export class NotMember extends Error {
+  constructor() {
+    super('This library is not a member of a studio: join one with tagsmith studio join URL --user NAME.');
+    this.name = 'NotMember';
+  }
+}
+
+/** What the catalogue has that the server has not acknowledged: this device's changes after `pushedPosition`. */
+export function pendingChanges(ctx: LibraryCtx, m: Membership): number {
+  return ctx.db.prepare('SELECT count(*) FROM change_log WHERE device = ? AND position > ?').pluck().get(deviceId(ctx.db), m.pushedPosition ?? 0) as number;
+}
+
+/** A client signed in to the member's studio (signing in again with the stored password when the session ended). */
+async function connect(m: Membership): Promise<{ client: StudioClient; call: <T>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T> }> {
+  const keychain = studioKeychain(m);
+  const secret = await readSecret(keychain);
+  if (!secret) throw new StudioError('no_password', `The password for studio “${m.studio.name}” is not in this computer's keychain: leave the studio and join it again.`);
+  const client = new StudioClient(studioUrl(m.server), m.fingerprint, secret.token);
+  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+    try {
+      return await client.call<T>(method, path, body);
+    } catch (err) {
+      if (!(err instanceof StudioError) || err.code !== 'signed_out') throw err;
+      const again = await client.call<LoginAnswer>('POST', '/v1/login', { user: m.user, password: secret.password, device: m.device });
+      client.setToken(again.token);
+      await keychain.set(JSON.stringify({ password: secret.password, token: again.token }));
+      return client.call<T>(method, path, body);
+    }
+  };
+  return { client, call };
+}
+
+export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncResult> {
+  let m = readMembership(dataDir);
+  if (!m) throw new NotMember();
+  const { call } = await connect(m);
+  const me = deviceId(ctx.db);
+  const result: SyncResult = { pushed: 0, pulled: 0, applied: { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 }, upTo: m.pulledSeq ?? 0 };
+  const save = (patch: Partial<Membership>) => {
+    m = { ...m!, ...patch };
+    writeMembership(dataDir, m);
+  };
+
+  // Push: this device's changes, a page at a time.
+  for (;;) {
+    const page = changesSince(ctx.db, m.pushedPosition ?? 0, PAGE);
+    if (!page.length) break;
+    const mine: ChangeIn[] = page
+      .filter((c) => c.device === me)
+      .map((c) => ({ deviceSeq: c.seq, hlc: c.hlc, kind: c.op, body: { asset: c.asset, field: c.field, value: c.value, undo: c.undo } }));
+    if (mine.length) {
+      const answer = await call<PushAnswer>('POST', '/v1/changes', { changes: mine });
+      result.pushed += answer.applied;
+    }
+    save({ pushedPosition: page.at(-1)!.position });
+  }
+
+  // Pull: up to what the server held when the pull started.
+  let target: number | null = null;
+  for (;;) {
+    const page = await call<PullAnswer>('GET', `/v1/changes?after=${m.pulledSeq ?? 0}&limit=${PAGE}`);
+    target ??= page.head;
+    const theirs = page.changes.filter((c) => c.deviceId !== me);
+    if (theirs.length) {
+      const counts = applyRemoteChanges(
+        ctx,
+        theirs.map((c) => {
+          const body = (c.body ?? {}) as { asset?: { folder: string | null; path: string | null; hash: string | null } | null; field?: string | null; value?: unknown; undo?: boolean };
+          return { device: c.deviceId, seq: c.deviceSeq, hlc: c.hlc, op: c.kind, asset: body.asset ?? null, field: body.field ?? null, value: body.value ?? null, undo: body.undo === true };
+        }),
+      );
+      for (const k of Object.keys(counts) as ApplyOutcome[]) result.applied[k] += counts[k];
+      result.pulled += theirs.length;
+    }
+    save({ pulledSeq: page.last });
+    result.upTo = page.last;
+    if (!page.changes.length || page.last >= target) break;
+  }
+  save({ lastSyncAt: new Date().toISOString() });
+  return result;
+}
+
+/** Whether the server answers this member now (a quick signed-in call). */
+export async function reachable(m: Membership): Promise<boolean> {
+  try {
+    const { call } = await connect(m);
+    await call('GET', '/v1/me');
+    return true;
+  } catch {
+    return false;
+  }
+}
