@@ -23,12 +23,13 @@ export function hasChange(db: Db, device: string, seq: number): boolean {
 }
 
 /**
- * The newest time this catalogue knows for an asset's field (for keywords, of one keyword:
- * its adds and removes, and whole-list sets), or null when it knows none.
+ * The newest time this catalogue knows for an asset's field (for keywords, of one keyword: its
+ * adds and removes; a change of the list's order alone does not decide whether it is there),
+ * or null when it knows none.
  */
 export function newestTime(db: Db, assetId: number, field: string, keyword?: string): string | null {
   if (keyword === undefined) return stmt(db, 'SELECT max(hlc) FROM change_log WHERE asset_id = ? AND field = ?').pluck().get(assetId, field) as string | null;
-  return stmt(db, "SELECT max(hlc) FROM change_log WHERE asset_id = ? AND field = ? AND (op = 'set' OR value = ?)").pluck().get(assetId, field, JSON.stringify(keyword)) as string | null;
+  return stmt(db, "SELECT max(hlc) FROM change_log WHERE asset_id = ? AND field = ? AND op IN ('add', 'remove') AND value = ?").pluck().get(assetId, field, JSON.stringify(keyword)) as string | null;
 }
 
 /**
