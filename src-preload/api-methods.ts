@@ -6,6 +6,11 @@ import type { ApiMethod } from './contract';
  * fails the build if a method of the contract is missing here.
  */
 export const API_METHODS = [
+  'studioStatus',
+  'studioProbe',
+  'studioJoin',
+  'studioLeave',
+  'studioSyncNow',
   'appInfo',
   'systemStatus',
   'systemSettings',

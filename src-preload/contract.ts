@@ -13,6 +13,7 @@ import type { ServiceApi, ServiceEvents } from './contract/service';
 import type { SystemApi } from './contract/system';
 import type { RenameApi } from './contract/rename';
 import type { SimilarApi } from './contract/similar';
+import type { StudioApi, StudioEvents } from './contract/studio';
 import type { WorkflowsApi, WorkflowsEvents } from './contract/workflows';
 
 export type * from './contract/library';
@@ -26,6 +27,7 @@ export type * from './contract/agencies';
 export type * from './contract/rename';
 export type * from './contract/collections';
 export type * from './contract/similar';
+export type * from './contract/studio';
 
 /** A human-readable error: `kind` says which, `message` says what happened and what to do. */
 export interface ApiErrorShape {
@@ -34,11 +36,11 @@ export interface ApiErrorShape {
   field?: string;
 }
 
-export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi, AgenciesApi, CollectionsApi, RenameApi, SimilarApi {}
+export interface Api extends LibraryApi, ServiceApi, WorkflowsApi, MetadataApi, AnalysisApi, CreativeApi, SystemApi, AgenciesApi, CollectionsApi, RenameApi, SimilarApi, StudioApi {}
 
 export type ApiMethod = keyof Api;
 
-export interface ApiEvents extends LibraryEvents, ServiceEvents, WorkflowsEvents, CreativeEvents {}
+export interface ApiEvents extends LibraryEvents, ServiceEvents, WorkflowsEvents, CreativeEvents, StudioEvents {}
 
 export type ApiEventName = keyof ApiEvents;
 

@@ -27,6 +27,8 @@ import { creativeMethods, type CreativeApiOptions } from './creative';
 import { analysisMethods } from './analysis';
 import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
+import { studioMethods } from './studio';
+import { StudioLive } from '../studio/live';
 import { renameMethods } from './rename';
 import { similarMethods } from './similar';
 import { FINGERPRINT_KIND, fingerprintHandler, queueFingerprintBackfill } from '../workflows/fingerprint-backfill';
@@ -78,6 +80,8 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     }
   };
 
+  // A member of a studio syncs with it continuously (nothing runs for a private library).
+  const studio = new StudioLive(ctx);
   const api: Api = {
     async appInfo() {
       return { version, dataDir: ctx.paths.dataDir, native: opts.native ?? false };
@@ -198,11 +202,13 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...systemMethods(ctx, service, opts),
     ...renameMethods(ctx),
     ...similarMethods(ctx),
+    ...studioMethods(ctx, studio),
   };
 
   service.queue.registerHandler(FINGERPRINT_KIND, fingerprintHandler(ctx));
   if (opts.backfillFingerprints) queueFingerprintBackfill(ctx, service.queue);
   if (opts.startQueue !== false) service.queue.start();
+  studio.start();
   const stopWatching = opts.watch === false ? () => {} : startWatching(ctx, scanner);
   // A folder removal the app quit during is finished now, in the background.
   resumeRemovals(ctx).catch((err: unknown) => log.error('finishing a folder removal failed', err));
@@ -238,6 +244,7 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     scanner,
     service,
     async dispose() {
+      await studio.stop();
       stopWatching();
       stopGrouping();
       scanner.cancel();

@@ -75,10 +75,14 @@ export class StudioClient {
     return { fingerprint: seen.fingerprint!, hello };
   }
 
-  call<T>(method: 'GET' | 'POST', path: string, body?: unknown, seen: { fingerprint?: string } = {}): Promise<T> {
+  call<T>(method: 'GET' | 'POST', path: string, body?: unknown, seen: { fingerprint?: string } = {}, signal?: AbortSignal): Promise<T> {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const agent = agentFor(this.pin, seen);
     return new Promise<T>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new StudioError('aborted', 'Stopped.'));
+        return;
+      }
       const req = request(
         new URL(path, this.url),
         {
@@ -114,8 +118,10 @@ export class StudioClient {
       );
       req.on('error', (err) => {
         agent.destroy();
-        reject(err instanceof StudioError ? err : new StudioError('unreachable', `Cannot reach the studio server at ${this.url.host}: ${err.message}.`));
+        if (signal?.aborted) reject(new StudioError('aborted', 'Stopped.'));
+        else reject(err instanceof StudioError ? err : new StudioError('unreachable', `Cannot reach the studio server at ${this.url.host}: ${err.message}.`));
       });
+      signal?.addEventListener('abort', () => req.destroy(), { once: true });
       req.end(data);
     });
   }

@@ -34,20 +34,20 @@ export function pendingChanges(ctx: LibraryCtx, m: Membership): number {
 }
 
 /** A client signed in to the member's studio (signing in again with the stored password when the session ended). */
-async function connect(m: Membership): Promise<{ client: StudioClient; call: <T>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T> }> {
+async function connect(m: Membership): Promise<{ client: StudioClient; call: <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => Promise<T> }> {
   const keychain = studioKeychain(m);
   const secret = await readSecret(keychain);
   if (!secret) throw new StudioError('no_password', `The password for studio “${m.studio.name}” is not in this computer's keychain: leave the studio and join it again.`);
   const client = new StudioClient(studioUrl(m.server), m.fingerprint, secret.token);
-  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> => {
     try {
-      return await client.call<T>(method, path, body);
+      return await client.call<T>(method, path, body, {}, signal);
     } catch (err) {
       if (!(err instanceof StudioError) || err.code !== 'signed_out') throw err;
       const again = await client.call<LoginAnswer>('POST', '/v1/login', { user: m.user, password: secret.password, device: m.device });
       client.setToken(again.token);
       await keychain.set(JSON.stringify({ password: secret.password, token: again.token }));
-      return client.call<T>(method, path, body);
+      return client.call<T>(method, path, body, {}, signal);
     }
   };
   return { client, call };
@@ -112,4 +112,13 @@ export async function reachable(m: Membership): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Wait until the studio has changes past what this replica holds, up to `seconds` (the
+ * server's long poll), or `signal` aborts. Resolves whether anything came or not.
+ */
+export async function waitForStudio(m: Membership, seconds: number, signal: AbortSignal): Promise<void> {
+  const { call } = await connect(m);
+  await call<PullAnswer>('GET', `/v1/changes?after=${m.pulledSeq ?? 0}&limit=1&wait=${seconds}`, undefined, signal);
 }

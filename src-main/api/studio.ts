@@ -1,0 +1,41 @@
+import type { StudioApi } from '../../src-preload/contract';
+import { ApiError } from '../core/errors';
+import type { LibraryCtx } from '../library/context';
+import { StudioError } from '../studio/client';
+import { joinStudio, leaveStudio, probeStudio } from '../studio/join';
+import type { StudioLive } from '../studio/live';
+
+// Settings › Studio: join, leave, sync now, and the state the top bar shows.
+
+const asApiError = (err: unknown): never => {
+  if (err instanceof StudioError) throw new ApiError(err.code === 'bad_url' ? 'validation' : 'io', err.message, err.code === 'bad_url' ? 'url' : undefined);
+  throw err;
+};
+
+export function studioMethods(ctx: LibraryCtx, live: StudioLive): StudioApi {
+  return {
+    async studioStatus() {
+      return live.state();
+    },
+    async studioProbe({ url }) {
+      const p = await probeStudio(url).catch(asApiError);
+      return { url: p.url, studioName: p.hello.studio.name, fingerprint: p.fingerprint };
+    },
+    async studioJoin(req) {
+      await joinStudio(ctx, req).catch(asApiError);
+      live.start();
+      return live.state();
+    },
+    async studioLeave() {
+      await live.stop();
+      await leaveStudio(ctx.paths.dataDir).catch(asApiError);
+      const state = live.state();
+      ctx.events.emit('studioChanged', state);
+      return state;
+    },
+    async studioSyncNow() {
+      if (!live.state().member) throw new ApiError('validation', 'This library is not a member of a studio.');
+      return live.syncNow();
+    },
+  };
+}

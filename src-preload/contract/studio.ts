@@ -1,0 +1,44 @@
+// Settings › Studio and the top bar: this library as a member of a studio library.
+
+export interface StudioState {
+  /** whether this library is a member of a studio */
+  member: boolean;
+  server: string | null;
+  studio: { id: string; name: string } | null;
+  user: string | null;
+  role: 'admin' | 'editor' | 'viewer' | null;
+  /** the server's certificate fingerprint this library trusts (SHA-256) */
+  fingerprint: string | null;
+  /** whether the last exchange with the server went through */
+  connected: boolean;
+  /** changes of this library the studio does not have yet */
+  pendingChanges: number;
+  /** ISO 8601 */
+  lastSyncAt: string | null;
+  /** why the last sync did not go through, for the user */
+  error: string | null;
+}
+
+/** What a studio server shows before joining: compare the fingerprint with what `tagsmith serve` printed. */
+export interface StudioProbe {
+  url: string;
+  studioName: string;
+  fingerprint: string;
+}
+
+export interface StudioApi {
+  studioStatus(): Promise<StudioState>;
+  /** First contact: the server's name and certificate fingerprint; nothing secret is sent. */
+  studioProbe(args: { url: string }): Promise<StudioProbe>;
+  /** Sign in with the fingerprint the user confirmed; the password goes to the OS keychain. */
+  studioJoin(args: { url: string; user: string; password: string; fingerprint: string }): Promise<StudioState>;
+  /** Stop being a member; the library keeps what it holds. */
+  studioLeave(): Promise<StudioState>;
+  /** Send and receive now (the app also syncs by itself). */
+  studioSyncNow(): Promise<StudioState>;
+}
+
+export interface StudioEvents {
+  /** The studio state changed (connected, pending count, last sync, an error). */
+  studioChanged: StudioState;
+}
