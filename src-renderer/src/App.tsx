@@ -11,6 +11,7 @@ import { VIEWS, ViewNav, type ViewName } from './features/shell/ViewNav';
 import { isOneOf, usePersistentState } from './state/viewState';
 import { ViewErrorBoundary } from './ui/ErrorBoundary';
 import { TopBarSlot, TopBarSlotContext } from './ui/TopBarSlot';
+import { StudioBadge } from './features/studio/StudioBadge';
 
 /**
  * The shell: one top bar (brand, the active view's controls, the view switcher) over three
@@ -52,6 +53,7 @@ export function App() {
         <header className="topbar">
           <div className="brand">Tagsmith</div>
           <div className="topbar-slot" ref={setSlot} />
+          <StudioBadge onOpen={() => show('settings')} />
           <ViewNav view={view} onView={show} />
         </header>
         <div className={`view${view === 'library' ? '' : ' view-hidden'}`} inert={view !== 'library'} data-testid="view-library">

@@ -10,6 +10,7 @@ import { KeywordSettingsCard } from './KeywordSettingsCard';
 import { BackupsCard } from './BackupsCard';
 import { AgenciesCard } from './AgenciesCard';
 import { SystemCard } from './SystemCard';
+import { StudioCard } from '../studio/StudioCard';
 import { useServiceSettings } from './useServiceSettings';
 
 /** Service account, address, connection check, usage caps and what leaves the machine. */
@@ -44,6 +45,7 @@ export function SettingsView({ active }: { active: boolean }) {
         <CapsForm active={active} />
         <KeywordSettingsCard active={active} />
         <AgenciesCard active={active} />
+        <StudioCard />
         <BackupsCard active={active} />
         <SystemCard active={active} />
         <section className="card" data-testid="privacy-note">
