@@ -2,7 +2,7 @@ import type { StudioApi } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { StudioError } from '../studio/client';
-import { joinStudio, leaveStudio, probeStudio } from '../studio/join';
+import { joinPreview, joinStudio, leaveStudio, probeStudio } from '../studio/join';
 import type { StudioLive } from '../studio/live';
 
 // Settings › Studio: join, leave, sync now, and the state the top bar shows.
@@ -19,7 +19,7 @@ export function studioMethods(ctx: LibraryCtx, live: StudioLive): StudioApi {
     },
     async studioProbe({ url }) {
       const p = await probeStudio(url).catch(asApiError);
-      return { url: p.url, studioName: p.hello.studio.name, fingerprint: p.fingerprint };
+      return { url: p.url, studioName: p.hello.studio.name, fingerprint: p.fingerprint, sharedPhotos: joinPreview(ctx).photos };
     },
     async studioJoin(req) {
       await joinStudio(ctx, req).catch(asApiError);

@@ -23,13 +23,49 @@ export function hasChange(db: Db, device: string, seq: number): boolean {
 }
 
 /**
- * The newest time this catalogue knows for an asset's field (for keywords, of one keyword: its
- * adds and removes; a change of the list's order alone does not decide whether it is there),
- * or null when it knows none.
+ * The newest time the studio knows for an asset's field, as this catalogue has it (for keywords,
+ * of one keyword: its adds and removes; a change of the list's order alone does not decide
+ * whether it is there), or null when it knows none. Only changes after `after` count: what
+ * this library did before it joined never reached the studio, so it cannot decide there either.
  */
-export function newestTime(db: Db, assetId: number, field: string, keyword?: string): string | null {
-  if (keyword === undefined) return stmt(db, 'SELECT max(hlc) FROM change_log WHERE asset_id = ? AND field = ?').pluck().get(assetId, field) as string | null;
-  return stmt(db, "SELECT max(hlc) FROM change_log WHERE asset_id = ? AND field = ? AND op IN ('add', 'remove') AND value = ?").pluck().get(assetId, field, JSON.stringify(keyword)) as string | null;
+export function newestTime(db: Db, after: number, assetId: number, field: string, keyword?: string): string | null {
+  if (keyword === undefined) return stmt(db, 'SELECT max(hlc) FROM change_log WHERE asset_id = ? AND field = ? AND position > ?').pluck().get(assetId, field, after) as string | null;
+  return stmt(db, "SELECT max(hlc) FROM change_log WHERE asset_id = ? AND field = ? AND op IN ('add', 'remove') AND value = ? AND position > ?").pluck().get(assetId, field, JSON.stringify(keyword), after) as string | null;
+}
+
+/** One field value of the catalogue as it stands, for seeding a studio. */
+export interface SeedEntry {
+  assetId: number;
+  op: 'set' | 'add';
+  field: string;
+  value: unknown;
+}
+
+/**
+ * Record what a library holds as changes of its own device, for the studio it joins: stamped
+ * with clock times before any real edit (1970, in order), so every edit anyone makes in the
+ * studio is later than them and wins, while a field nobody edited gets the library's value
+ * (where two joining libraries disagree, one of them, the same on every replica). The clock's
+ * own time is not moved back. Inside the caller's transaction; `index` numbers the entries
+ * across calls, so their times never repeat.
+ */
+export function recordSeed(db: Db, entries: readonly SeedEntry[], index: number): number {
+  if (!entries.length) return index;
+  const clock = stmt(db, 'SELECT device, next_seq FROM catalogue_clock WHERE id = 1').get() as { device: string; next_seq: number };
+  let seq = clock.next_seq;
+  const insert = stmt(
+    db,
+    `INSERT INTO change_log (device, seq, hlc, op, field, value, edit_id, undo, asset_id, asset_folder, asset_path, asset_hash)
+     SELECT ?, ?, ?, ?, ?, ?, NULL, 0, x.id, f.path, a.rel_path, a.content_hash
+     FROM (SELECT ? AS id) x LEFT JOIN assets a ON a.id = x.id LEFT JOIN folders f ON f.id = a.folder_id`,
+  );
+  for (const e of entries) {
+    const hlc = format({ millis: Math.floor(index / 0x10000), counter: index % 0x10000, device: clock.device });
+    insert.run(clock.device, seq++, hlc, e.op, e.field, JSON.stringify(e.value), e.assetId);
+    index++;
+  }
+  stmt(db, 'UPDATE catalogue_clock SET next_seq = ? WHERE id = 1').run(seq);
+  return index;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { hasChange, newestTime, recordRemote, type RemoteChange } from '../catalogue/remote-log';
+import { hasChange, newestTime, recordRemote, recordSeed, type RemoteChange, type SeedEntry } from '../catalogue/remote-log';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import { readField, writeField, type Field, type Value } from './edits';
@@ -34,7 +34,7 @@ function findAsset(ctx: LibraryCtx, a: RemoteAsset): number | null {
   return row?.id ?? null;
 }
 
-function applyOne(ctx: LibraryCtx, c: IncomingChange): ApplyOutcome {
+function applyOne(ctx: LibraryCtx, c: IncomingChange, after: number): ApplyOutcome {
   if (hasChange(ctx.db, c.device, c.seq)) return 'duplicate';
   const assetId = c.asset ? findAsset(ctx, c.asset) : null;
   const field = c.field;
@@ -42,7 +42,7 @@ function applyOne(ctx: LibraryCtx, c: IncomingChange): ApplyOutcome {
   const isScalar = c.op === 'set' && field !== null && SCALAR.has(field);
   if (!isKeywordOp && !isScalar) return 'not_yet';
   if (assetId === null) return 'not_here';
-  const newest = newestTime(ctx.db, assetId, field!, isKeywordOp ? (c.value as string) : undefined);
+  const newest = newestTime(ctx.db, after, assetId, field!, isKeywordOp ? (c.value as string) : undefined);
   const later = newest === null || c.hlc > newest;
   if (later) {
     if (isKeywordOp) {
@@ -61,13 +61,16 @@ function applyOne(ctx: LibraryCtx, c: IncomingChange): ApplyOutcome {
   return later ? 'applied' : 'older';
 }
 
-/** Apply changes in one transaction; tells listeners which assets changed. */
-export function applyRemoteChanges(ctx: LibraryCtx, changes: readonly IncomingChange[]): Record<ApplyOutcome, number> {
+/**
+ * Apply changes in one transaction; tells listeners which assets changed. `after`: the change
+ * log's position when this library joined (what it did before never reached the studio).
+ */
+export function applyRemoteChanges(ctx: LibraryCtx, changes: readonly IncomingChange[], after: number): Record<ApplyOutcome, number> {
   const counts: Record<ApplyOutcome, number> = { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 };
   const touched = new Set<number>();
   ctx.db.transaction(() => {
     for (const c of changes) {
-      const outcome = applyOne(ctx, c);
+      const outcome = applyOne(ctx, c, after);
       counts[outcome]++;
       if (outcome === 'applied' && c.asset) {
         const id = findAsset(ctx, c.asset);
@@ -77,4 +80,41 @@ export function applyRemoteChanges(ctx: LibraryCtx, changes: readonly IncomingCh
   })();
   if (touched.size) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...touched] });
   return counts;
+}
+
+const SEED_COLUMNS = 'id, caption, title, rating, flag, color_label AS label, headline, creator, copyright, credit, city, country, keywords_text';
+const SEED_CHUNK = 2000;
+
+/**
+ * What a library holds, seeded into its change log as its own changes (see recordSeed), or with
+ * `dryRun` only counted (to say before joining what will be shared). Returns how many photos
+ * and changes.
+ */
+export function seedCatalogue(ctx: LibraryCtx, dryRun = false): { photos: number; changes: number } {
+  let index = 0;
+  let photos = 0;
+  let lastId = 0;
+  const page = prepared(ctx.db, `SELECT ${SEED_COLUMNS} FROM assets WHERE removed_at IS NULL AND id > ? ORDER BY id LIMIT ${SEED_CHUNK}`);
+  for (;;) {
+    const rows = page.all(lastId) as Array<Record<string, unknown> & { id: number; keywords_text: string | null }>;
+    if (!rows.length) break;
+    lastId = rows.at(-1)!.id;
+    const entries: SeedEntry[] = [];
+    for (const r of rows) {
+      const had = entries.length;
+      for (const field of SCALAR) {
+        const v = r[field];
+        if (v !== null && v !== undefined && v !== '' && !(field === 'rating' && v === 0)) entries.push({ assetId: r.id, op: 'set', field, value: v });
+      }
+      for (const k of r.keywords_text ? r.keywords_text.split('\n') : []) entries.push({ assetId: r.id, op: 'add', field: 'keywords', value: k });
+      if (entries.length > had) photos++;
+    }
+    if (dryRun) index += entries.length;
+    else {
+      ctx.db.transaction(() => {
+        index = recordSeed(ctx.db, entries, index);
+      })();
+    }
+  }
+  return { photos, changes: index };
 }

@@ -1,5 +1,6 @@
 import { deviceId, lastPosition } from '../catalogue/change-log';
 import type { LibraryCtx } from '../library/context';
+import { seedCatalogue } from '../library/remote';
 import { StudioClient, StudioError, studioUrl, type Probe } from './client';
 import { readMembership, readSecret, removeMembership, studioKeychain, thisDevice, writeMembership, type Membership } from './membership';
 import type { LoginAnswer, LoginRequest } from './protocol';
@@ -37,12 +38,20 @@ export async function joinStudio(ctx: LibraryCtx, req: { url: string; user: stri
     device,
     joinedAt: new Date().toISOString(),
     lastSyncAt: null,
-    // What this library changed before it joined stays its own; what it changes from now on is shared.
+    joinPosition: lastPosition(ctx.db),
     pushedPosition: lastPosition(ctx.db),
     pulledSeq: 0,
   };
   writeMembership(dataDir, m);
+  // What the library holds goes to the studio as its own changes, stamped before any real edit:
+  // a field nobody in the studio edited gets this library's value, a keyword joins the photo's.
+  seedCatalogue(ctx);
   return m;
+}
+
+/** What joining will share: the photos with keywords, captions, ratings, labels or rights fields. */
+export function joinPreview(ctx: LibraryCtx): { photos: number } {
+  return { photos: seedCatalogue(ctx, true).photos };
 }
 
 /** Leave the studio: sign out at the server when it answers, forget the password; the library keeps what it holds. */

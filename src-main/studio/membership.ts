@@ -17,6 +17,8 @@ export interface Membership {
   device: { id: string; name: string };
   joinedAt: string;
   lastSyncAt: string | null;
+  /** the change-log position when this library joined: what came before never reached the studio */
+  joinPosition?: number;
   /** the change-log position up to which this device's changes are in the studio */
   pushedPosition?: number;
   /** the studio log's number up to which this replica holds the studio's changes */

@@ -91,6 +91,7 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
           const body = (c.body ?? {}) as { asset?: { folder: string | null; path: string | null; hash: string | null } | null; field?: string | null; value?: unknown; undo?: boolean };
           return { device: c.deviceId, seq: c.deviceSeq, hlc: c.hlc, op: c.kind, asset: body.asset ?? null, field: body.field ?? null, value: body.value ?? null, undo: body.undo === true };
         }),
+        m.joinPosition ?? 0,
       );
       for (const k of Object.keys(counts) as ApplyOutcome[]) result.applied[k] += counts[k];
       result.pulled += theirs.length;

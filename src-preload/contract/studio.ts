@@ -24,6 +24,8 @@ export interface StudioProbe {
   url: string;
   studioName: string;
   fingerprint: string;
+  /** photos of this library whose keywords, captions, ratings, labels or rights fields joining will share */
+  sharedPhotos: number;
 }
 
 export interface StudioApi {

@@ -76,7 +76,7 @@ describe.skipIf(missing !== null)('the app syncs with its studio by itself', () 
   it('joins after the fingerprint is shown, refusing a fingerprint that is not the server’s', async () => {
     const [a, b] = hosts.map((h) => h.api);
     const probe = await a.studioProbe({ url: server.url });
-    expect(probe).toEqual({ url: server.url, studioName: 'Studio', fingerprint: server.fingerprint });
+    expect(probe).toEqual({ url: server.url, studioName: 'Studio', fingerprint: server.fingerprint, sharedPhotos: 0 });
     const other = server.fingerprint.replace(/^../, server.fingerprint.startsWith('00') ? '11' : '00');
     await expect(a.studioJoin({ url: server.url, user: 'ana', password: 'ana-secret-1', fingerprint: other })).rejects.toMatchObject({ kind: 'io', message: expect.stringContaining('certificate has changed') });
     expect((await a.studioStatus()).member).toBe(false);

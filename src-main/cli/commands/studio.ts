@@ -12,7 +12,7 @@ import { ask, canPrompt, readStdin } from '../prompt';
 // and a server showing another certificate is refused before anything is sent.
 
 async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> {
-  const { probeStudio, joinStudio } = await import('../../studio/join');
+  const { probeStudio, joinStudio, joinPreview } = await import('../../studio/join');
   const { readMembership } = await import('../../studio/membership');
   const target = args.positionals[1];
   if (!target) throw new UsageError('studio join needs the server address: studio join https://HOST:PORT --user NAME.', 'studio');
@@ -21,7 +21,12 @@ async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>
   const had = readMembership(ctx.paths.dataDir);
   if (had) throw new CliError(`This library is already a member of studio “${had.studio.name}” (${had.server}): run tagsmith studio leave first.`);
   const probe = await probeStudio(target);
+  const { photos } = joinPreview(ctx);
+  const sharing = photos
+    ? `${photos} photo${photos === 1 ? '' : 's'} of this library with keywords, captions, ratings, labels or rights fields will be shared with the studio: each field where nobody in the studio has edited it, keywords added to the photo's.`
+    : 'This library has no keywords, captions, ratings, labels or rights fields to share yet.';
   if (!args.globals.yes) {
+    out.warn(sharing);
     if (!canPrompt()) throw new UsageError(`the studio's certificate is SHA-256 ${probe.fingerprint}: compare it with what tagsmith serve printed, then run again with --yes to trust it.`, 'studio');
     const question = `Studio “${probe.hello.studio.name}” at ${new URL(probe.url).host} shows the certificate\n  SHA-256 ${probe.fingerprint}\nIt must match what tagsmith serve printed on the server. Trust it? [y/N] `;
     const answer = await ask(question, { command: 'studio', flagHint: 'add --yes to trust the certificate shown.' });
@@ -29,7 +34,7 @@ async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>
   }
   const password = args.values['password-stdin'] ? await readStdin() : await ask(`Password for ${user}: `, { secret: true, command: 'studio', flagHint: 'pipe the password with --password-stdin.' });
   const m = await joinStudio(ctx, { url: probe.url, user, password, fingerprint: probe.fingerprint });
-  out.result({ server: m.server, studio: m.studio, user: m.user, role: m.role, fingerprint: m.fingerprint }, () => `Joined studio “${m.studio.name}” at ${new URL(m.server).host} as ${m.user} (${m.role}).`);
+  out.result({ server: m.server, studio: m.studio, user: m.user, role: m.role, fingerprint: m.fingerprint, sharedPhotos: photos }, () => `Joined studio “${m.studio.name}” at ${new URL(m.server).host} as ${m.user} (${m.role}). ${sharing} Run tagsmith studio sync to exchange them now.`);
   return 0;
 }
 

@@ -146,6 +146,11 @@ function Join({ onState }: { onState(s: NonNullable<ReturnType<typeof useStudio>
               <strong>{probe.studioName}</strong> shows this certificate. Compare it with the fingerprint the studio’s server printed when it started; join only if they are the same.
             </p>
             <code data-testid="studio-fingerprint">{probe.fingerprint}</code>
+            <p className="muted" data-testid="studio-shares">
+              {probe.sharedPhotos
+                ? `Joining shares the keywords, captions, ratings, labels and rights fields of ${probe.sharedPhotos} photo${probe.sharedPhotos === 1 ? '' : 's'} of this library: each field where nobody in the studio has edited it; keywords are added to the photo’s.`
+                : 'This library has no keywords, captions or ratings to share yet; what you change after joining is shared.'}
+            </p>
           </div>
         </div>
       )}
