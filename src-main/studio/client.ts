@@ -7,6 +7,8 @@ import { PROTOCOL, PROTOCOL_HEADER, type ErrorAnswer, type HelloAnswer } from '.
 // showing another certificate is refused during the handshake, before a token or password is
 // sent. First contact (`probe`) sends nothing but the protocol check.
 
+const SILENCE_MS = 60_000;
+
 export class StudioError extends Error {
   constructor(
     readonly code: string,
@@ -122,6 +124,9 @@ export class StudioClient {
         else reject(err instanceof StudioError ? err : new StudioError('unreachable', `Cannot reach the studio server at ${this.url.host}: ${err.message}.`));
       });
       signal?.addEventListener('abort', () => req.destroy(), { once: true });
+      // A network that swallows packets must not hold a sync for ever: no byte for a minute
+      // (longer than the server's longest wait, 30 s) ends the call as unreachable.
+      req.setTimeout(SILENCE_MS, () => req.destroy(new StudioError('unreachable', `The studio server at ${this.url.host} stopped answering.`)));
       req.end(data);
     });
   }
