@@ -1,57 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { osKeychain } from '../../src-main/credentials';
 import { readSecret, studioKeychain, type Membership } from '../../src-main/studio/membership';
-import { BIN, tagsmith } from '../helpers/cli';
-import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
+import { tagsmith } from '../helpers/cli';
+import { startPostgres, type Postgres } from '../helpers/postgres';
+import { serveStudio, studioTestsMissing, type Served } from '../helpers/studio';
 
 // `tagsmith serve` and `tagsmith studio join|leave` as a studio's admin and a member run them:
 // the server a real process on a real PostgreSQL, the member's CLI another, the password in the
 // real OS keychain (run under scripts/with-keyring.sh).
 
-async function keychainReason(): Promise<string | null> {
-  const probe = osKeychain(`tagsmith-test-${randomBytes(4).toString('hex')}`, 'probe');
-  try {
-    await probe.set('x');
-    await probe.delete();
-    return null;
-  } catch (e) {
-    return (e as Error).message.split('\n')[0];
-  }
-}
-
-const missing = postgresMissing() ?? (await keychainReason());
-if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`TAGSMITH_REQUIRE_POSTGRES=1 but the studio CLI tests cannot run: ${missing}`);
-if (missing) console.warn(`studio CLI tests skipped: ${missing}`);
-
-interface Served {
-  url: string;
-  fingerprint: string;
-  studio: { id: string; name: string };
-}
-
-/** Start `tagsmith serve` and wait for the line it prints once it listens. */
-function serve(database: string): Promise<{ child: ChildProcess; served: Served }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--database', database, '--listen', '127.0.0.1:0', '--name', 'Studio Nord', '--json'], { env: { ...process.env, TAGSMITH_QUIET: '1' } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      try {
-        resolve({ child, served: JSON.parse(out) as Served });
-      } catch {
-        /* the JSON is not whole yet */
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('exit', (code) => reject(new Error(`tagsmith serve exited ${code}: ${err}`)));
-  });
-}
+const missing = await studioTestsMissing('the studio CLI tests', { keychain: true });
 
 describe.skipIf(missing !== null)('tagsmith serve and tagsmith studio', () => {
   let pgc: Postgres;
@@ -80,7 +41,7 @@ describe.skipIf(missing !== null)('tagsmith serve and tagsmith studio', () => {
   });
 
   it('serves, and a member joins after the certificate is confirmed; the password goes to the keychain only', async () => {
-    server = await serve(pgc.url('studio'));
+    server = await serveStudio(pgc.url('studio'), { args: ['--name', 'Studio Nord'] });
     expect(server.served.studio.name).toBe('Studio Nord');
     expect(server.served.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
 

@@ -1,36 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { osKeychain } from '../../src-main/credentials';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { editKeywords, setCaption, setLabel, setRating } from '../../src-main/library/edits';
 import { syncOnce } from '../../src-main/studio/replica';
-import { BIN, tagsmith } from '../helpers/cli';
-import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
+import { tagsmith } from '../helpers/cli';
+import { startPostgres, type Postgres } from '../helpers/postgres';
+import { serveStudio, studioTestsMissing } from '../helpers/studio';
 
 // Three replicas of one studio make random edits of every kind sync carries (keywords added and
 // removed, captions, ratings, colour labels) while apart, then sync in a random order, several
 // rounds: every replica ends identical, and each field holds what the rules say: the value of
 // its latest edit by the hybrid logical clock, each keyword as its latest add or remove left it.
 
-async function keychainReason(): Promise<string | null> {
-  const probe = osKeychain(`tagsmith-test-${randomBytes(4).toString('hex')}`, 'probe');
-  try {
-    await probe.set('x');
-    await probe.delete();
-    return null;
-  } catch (e) {
-    return (e as Error).message.split('\n')[0];
-  }
-}
-
-const missing = postgresMissing() ?? (await keychainReason());
-if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`TAGSMITH_REQUIRE_POSTGRES=1 but the convergence test cannot run: ${missing}`);
-if (missing) console.warn(`studio convergence test skipped: ${missing}`);
+const missing = await studioTestsMissing('the convergence test', { keychain: true });
 
 /** A small seeded generator (mulberry32), so a failing run can be repeated from its seed. */
 function random(seed: number): () => number {
@@ -76,19 +62,9 @@ describe.skipIf(missing !== null)('three replicas converge', () => {
       expect(r.code, r.stderr).toBe(0);
     };
     for (let i = 0; i < 3; i++) await run(null, ['serve', 'user', 'add', `member${i}`, '--role', 'editor', '--database', pgc.url('studio'), '--password-stdin'], `secret-of-${i}\n`);
-    server = spawn(process.execPath, [BIN, 'serve', '--database', pgc.url('studio'), '--listen', '127.0.0.1:0', '--json'], { env: { ...process.env, TAGSMITH_QUIET: '1' } });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        try {
-          resolve((JSON.parse(out) as { url: string }).url);
-        } catch {
-          /* not whole yet */
-        }
-      });
-      server.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
+    const started = await serveStudio(pgc.url('studio'));
+    server = started.child;
+    const url = started.served.url;
     for (let i = 0; i < 3; i++) {
       await run(libs[i], ['index', join(photos, 'set')]);
       await run(libs[i], ['studio', 'join', url, '--user', `member${i}`, '--password-stdin', '--yes'], `secret-of-${i}\n`);

@@ -1,40 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StudioClient, StudioError } from '../../src-main/studio/client';
 import type { ChangeIn, LoginAnswer, PullAnswer, PushAnswer } from '../../src-main/studio/protocol';
-import { BIN, tagsmith } from '../helpers/cli';
-import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
+import { tagsmith } from '../helpers/cli';
+import { startPostgres, type Postgres } from '../helpers/postgres';
+import { serveStudio, studioTestsMissing } from '../helpers/studio';
 
 // The studio server killed with SIGKILL while replicas push: after a restart on the same
 // database every change that was acknowledged is there, a replica that re-sends what it was not
 // sure of gets each change applied exactly once, and the numbers stay contiguous.
 
-const missing = postgresMissing();
-if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`TAGSMITH_REQUIRE_POSTGRES=1 but PostgreSQL cannot be started: ${missing}`);
-if (missing) console.warn(`studio crash tests skipped: ${missing}`);
-
-interface Served {
-  url: string;
-  fingerprint: string;
-}
-
-function serve(database: string, listen: string): Promise<{ child: ChildProcess; served: Served }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--database', database, '--listen', listen, '--json'], { env: { ...process.env, TAGSMITH_QUIET: '1' } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      try {
-        resolve({ child, served: JSON.parse(out) as Served });
-      } catch {
-        /* not whole yet */
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('exit', (code, signal) => reject(new Error(`tagsmith serve ended (${code ?? signal}): ${err}`)));
-  });
-}
+const missing = await studioTestsMissing('the studio crash tests', { keychain: false });
 
 const killed = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {
@@ -59,7 +35,7 @@ describe.skipIf(missing !== null)('the studio server killed mid-push', () => {
   afterAll(() => pgc?.stop());
 
   it('loses no acknowledged change and applies none twice', async () => {
-    let server = await serve(database, '127.0.0.1:0');
+    let server = await serveStudio(database);
     const port = new URL(server.served.url).port;
     const sign = async (user: string): Promise<StudioClient> => {
       const c = new StudioClient(new URL(server.served.url), server.served.fingerprint);
@@ -97,7 +73,7 @@ describe.skipIf(missing !== null)('the studio server killed mid-push', () => {
     await Promise.all(running);
     const before = { ...acknowledged };
 
-    server = await serve(database, `127.0.0.1:${port}`);
+    server = await serveStudio(database, { listen: `127.0.0.1:${port}` });
     const page = await (await sign('ana')).call<PullAnswer>('GET', '/v1/changes?after=0&limit=5000');
     for (const user of ['ana', 'ben'] as const) {
       const have = new Set(page.changes.filter((c) => c.deviceId === `device-${user}-0001`).map((c) => c.deviceSeq));

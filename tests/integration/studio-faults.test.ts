@@ -1,33 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { osKeychain } from '../../src-main/credentials';
 import { BIN, tagsmith } from '../helpers/cli';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
-import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
+import { startPostgres, type Postgres } from '../helpers/postgres';
+import { serveStudio, studioTestsMissing } from '../helpers/studio';
 
 // Studio sync over a network that cuts connections at any byte (a proxy on loopback), and a
 // member's sync killed with SIGKILL in the middle of a push: every sync that fails says so in
 // one line, the next one picks up, and in the end both members hold every change, none twice.
 
-async function keychainReason(): Promise<string | null> {
-  const probe = osKeychain(`tagsmith-test-${randomBytes(4).toString('hex')}`, 'probe');
-  try {
-    await probe.set('x');
-    await probe.delete();
-    return null;
-  } catch (e) {
-    return (e as Error).message.split('\n')[0];
-  }
-}
-
-const missing = postgresMissing() ?? (await keychainReason());
-if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`TAGSMITH_REQUIRE_POSTGRES=1 but the studio fault tests cannot run: ${missing}`);
-if (missing) console.warn(`studio fault tests skipped: ${missing}`);
+const missing = await studioTestsMissing('the studio fault tests', { keychain: true });
 
 describe.skipIf(missing !== null)('studio sync on a flaky network', () => {
   let pgc: Postgres;
@@ -64,19 +50,9 @@ describe.skipIf(missing !== null)('studio sync on a flaky network', () => {
     pgc = startPostgres();
     pgc.createDatabase('studio');
     for (const name of ['ana', 'ben']) await ok(null, ['serve', 'user', 'add', name, '--role', 'editor', '--database', pgc.url('studio'), '--password-stdin'], `${name}-secret-1\n`);
-    server = spawn(process.execPath, [BIN, 'serve', '--database', pgc.url('studio'), '--listen', '127.0.0.1:0', '--json'], { env: { ...process.env, TAGSMITH_QUIET: '1' } });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        try {
-          resolve((JSON.parse(out) as { url: string }).url);
-        } catch {
-          /* not whole yet */
-        }
-      });
-      server.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
+    const started = await serveStudio(pgc.url('studio'));
+    server = started.child;
+    const url = started.served.url;
     const target = new URL(url);
     proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
     for (const [lib, user] of [[libA, 'ana'], [libB, 'ben']]) {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,34 +5,21 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioState } from '../../src-preload/contract';
 import { createApi, type ApiHost } from '../../src-main/api';
-import { osKeychain } from '../../src-main/credentials';
 import { findAssetByPath } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addUser } from '../../src-main/studio/server/accounts';
 import { startStudioServer, type StudioServer } from '../../src-main/studio/server/http';
 import { loadIdentity } from '../../src-main/studio/server/identity';
 import { StudioStore } from '../../src-main/studio/server/store';
-import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
+import { startPostgres, type Postgres } from '../helpers/postgres';
+import { studioTestsMissing } from '../helpers/studio';
 import { until } from '../helpers/until';
 
 // The app's side of the studio, through the Api as the window calls it: join in two steps
 // (probe, then join with the confirmed fingerprint), then continuous sync: an edit in one app
 // reaches the other without anyone pressing anything, and the state the top bar shows follows.
 
-async function keychainReason(): Promise<string | null> {
-  const probe = osKeychain(`tagsmith-test-${randomBytes(4).toString('hex')}`, 'probe');
-  try {
-    await probe.set('x');
-    await probe.delete();
-    return null;
-  } catch (e) {
-    return (e as Error).message.split('\n')[0];
-  }
-}
-
-const missing = postgresMissing() ?? (await keychainReason());
-if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`TAGSMITH_REQUIRE_POSTGRES=1 but the studio Api tests cannot run: ${missing}`);
-if (missing) console.warn(`studio Api tests skipped: ${missing}`);
+const missing = await studioTestsMissing('the studio Api tests', { keychain: true });
 
 describe.skipIf(missing !== null)('the app syncs with its studio by itself', () => {
   let pgc: Postgres;

@@ -1,32 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { osKeychain } from '../../src-main/credentials';
-import { BIN, tagsmith } from '../helpers/cli';
-import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
+import { tagsmith } from '../helpers/cli';
+import { startPostgres, type Postgres } from '../helpers/postgres';
+import { serveStudio, studioTestsMissing } from '../helpers/studio';
 
 // Libraries that already hold keywords and captions join a studio: what they hold is shared
 // (said before joining), keywords of the same photo merge, a field two libraries disagree on
 // ends the same on both, a newcomer gets it all, and any real edit made in the studio later wins.
 
-async function keychainReason(): Promise<string | null> {
-  const probe = osKeychain(`tagsmith-test-${randomBytes(4).toString('hex')}`, 'probe');
-  try {
-    await probe.set('x');
-    await probe.delete();
-    return null;
-  } catch (e) {
-    return (e as Error).message.split('\n')[0];
-  }
-}
-
-const missing = postgresMissing() ?? (await keychainReason());
-if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`TAGSMITH_REQUIRE_POSTGRES=1 but the studio seeding tests cannot run: ${missing}`);
-if (missing) console.warn(`studio seeding tests skipped: ${missing}`);
+const missing = await studioTestsMissing('the studio seeding tests', { keychain: true });
 
 interface Shown {
   keywords: string[];
@@ -55,19 +41,9 @@ describe.skipIf(missing !== null)('libraries with work in them join a studio', (
     pgc = startPostgres();
     pgc.createDatabase('studio');
     for (const name of ['ana', 'ben', 'cy']) await ok(null, ['serve', 'user', 'add', name, '--role', 'editor', '--database', pgc.url('studio'), '--password-stdin'], `${name}-secret-1\n`);
-    server = spawn(process.execPath, [BIN, 'serve', '--database', pgc.url('studio'), '--listen', '127.0.0.1:0', '--json'], { env: { ...process.env, TAGSMITH_QUIET: '1' } });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        try {
-          resolve((JSON.parse(out) as { url: string }).url);
-        } catch {
-          /* not whole yet */
-        }
-      });
-      server.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
+    const started = await serveStudio(pgc.url('studio'));
+    server = started.child;
+    url = started.served.url;
     for (const lib of Object.values(libs)) await ok(lib, ['index', join(photos, 'set')]);
     // Work done before anyone joined.
     await ok(libs.a, ['tag', boat, '--add', 'boat,harbour']);

@@ -12,14 +12,13 @@ import { startStudioServer, type StudioServer } from '../../src-main/studio/serv
 import { LoginLimiter } from '../../src-main/studio/server/login-limit';
 import { fingerprintOf, loadIdentity } from '../../src-main/studio/server/identity';
 import { StudioStore } from '../../src-main/studio/server/store';
-import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
+import { startPostgres, type Postgres } from '../helpers/postgres';
+import { studioTestsMissing } from '../helpers/studio';
 
 // The studio's library server against a real PostgreSQL cluster (a throw-away one, on a Unix
 // socket), reached over real HTTPS by the replica's client.
 
-const missing = postgresMissing();
-if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`TAGSMITH_REQUIRE_POSTGRES=1 but PostgreSQL cannot be started: ${missing}`);
-if (missing) console.warn(`studio server tests skipped: ${missing}`);
+const missing = await studioTestsMissing('the studio server tests', { keychain: false });
 
 const PASSWORDS = { ana: 'ana-secret-1', ben: 'ben-secret-2', vic: 'vic-secret-3' };
 

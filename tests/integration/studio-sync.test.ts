@@ -1,33 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { osKeychain } from '../../src-main/credentials';
-import { BIN, tagsmith } from '../helpers/cli';
-import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
+import { tagsmith } from '../helpers/cli';
+import { startPostgres, type Postgres } from '../helpers/postgres';
+import { serveStudio, studioTestsMissing } from '../helpers/studio';
 
 // Two members of one studio, each with a library of its own over the same folder of photos,
 // each its own process: what one keywords, captions and rates reaches the other through
 // `tagsmith studio sync`, by the studio's conflict rules (latest edit of a field wins by the
 // hybrid logical clock, keywords merge as adds and removes).
 
-async function keychainReason(): Promise<string | null> {
-  const probe = osKeychain(`tagsmith-test-${randomBytes(4).toString('hex')}`, 'probe');
-  try {
-    await probe.set('x');
-    await probe.delete();
-    return null;
-  } catch (e) {
-    return (e as Error).message.split('\n')[0];
-  }
-}
-
-const missing = postgresMissing() ?? (await keychainReason());
-if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`TAGSMITH_REQUIRE_POSTGRES=1 but the studio sync tests cannot run: ${missing}`);
-if (missing) console.warn(`studio sync tests skipped: ${missing}`);
+const missing = await studioTestsMissing('the studio sync tests', { keychain: true });
 
 interface Shown {
   keywords: string[];
@@ -62,19 +48,7 @@ describe.skipIf(missing !== null)('studio sync between two members', () => {
     for (const [name, role] of [['ana', 'editor'], ['ben', 'editor']]) {
       await ok(libA, ['serve', 'user', 'add', name, '--role', role, '--database', pgc.url('studio'), '--password-stdin'], `${name}-secret-1\n`);
     }
-    server = spawn(process.execPath, [BIN, 'serve', '--database', pgc.url('studio'), '--listen', '127.0.0.1:0', '--json'], { env: { ...process.env, TAGSMITH_QUIET: '1' } });
-    served = await new Promise((resolve, reject) => {
-      let out = '';
-      server.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        try {
-          resolve(JSON.parse(out) as { url: string });
-        } catch {
-          /* not whole yet */
-        }
-      });
-      server.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
+    ({ child: server, served } = await serveStudio(pgc.url('studio')));
     for (const [lib, user] of [[libA, 'ana'], [libB, 'ben']]) {
       await ok(lib, ['index', join(photos, 'shoot')]);
       await ok(lib, ['studio', 'join', served.url, '--user', user, '--password-stdin', '--yes'], `${user}-secret-1\n`);

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { osKeychain } from '../../src-main/credentials';
+import { BIN } from './cli';
+import { postgresMissing } from './postgres';
+
+// What the studio tests share: whether they can run here (PostgreSQL, and the OS keychain where
+// a member signs in), and `tagsmith serve` started as its own process.
+
+async function keychainMissing(): Promise<string | null> {
+  const probe = osKeychain(`tagsmith-test-${randomBytes(4).toString('hex')}`, 'probe');
+  try {
+    await probe.set('x');
+    await probe.delete();
+    return null;
+  } catch (e) {
+    return (e as Error).message.split('\n')[0];
+  }
+}
+
+/**
+ * Why the studio tests of `what` cannot run here, or null. Where CI requires them
+ * (TAGSMITH_REQUIRE_POSTGRES=1) a missing part is a failure, not a skip.
+ */
+export async function studioTestsMissing(what: string, opts: { keychain: boolean }): Promise<string | null> {
+  const missing = postgresMissing() ?? (opts.keychain ? await keychainMissing() : null);
+  if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`TAGSMITH_REQUIRE_POSTGRES=1 but the ${what} cannot run: ${missing}`);
+  if (missing) console.warn(`${what} skipped: ${missing}`);
+  return missing;
+}
+
+export interface Served {
+  url: string;
+  fingerprint: string;
+  studio: { id: string; name: string };
+}
+
+/** Start `tagsmith serve` and wait for what it prints once it listens. */
+export function serveStudio(database: string, opts: { listen?: string; args?: string[] } = {}): Promise<{ child: ChildProcess; served: Served }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--database', database, '--listen', opts.listen ?? '127.0.0.1:0', ...(opts.args ?? []), '--json'], { env: { ...process.env, TAGSMITH_QUIET: '1' } });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      try {
+        resolve({ child, served: JSON.parse(out) as Served });
+      } catch {
+        /* the JSON is not whole yet */
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('exit', (code, signal) => reject(new Error(`tagsmith serve ended (${code ?? signal}): ${err}`)));
+  });
+}
