@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { recordOperations, type Operation } from '../catalogue/change-log';
 import { ApiError } from '../core/errors';
 import { inTurns, pace } from '../core/steps';
 import type { LibraryCtx } from './context';
@@ -176,10 +177,12 @@ export function importKeywordList(ctx: LibraryCtx, text: string): Promise<Keywor
     });
     const insert = prepared(ctx.db, 'INSERT INTO keyword_vocabulary (path, exportable, synonyms, position) VALUES (?, ?, ?, ?)');
     const update = prepared(ctx.db, 'UPDATE keyword_vocabulary SET exportable = ?, synonyms = ? WHERE id = ?');
+    let ops: Operation[] = [];
     const write = (e: VocabularyEntry): void => {
       const row = rows.get(lower(e.path));
       if (!row) {
         insert.run(e.path, e.exportable ? 1 : 0, JSON.stringify(e.synonyms), next++);
+        ops.push({ op: 'vocabulary.add', value: { path: e.path, exportable: e.exportable, synonyms: e.synonyms } });
         if (onPhotos.has(lower(e.path))) result.existing++;
         else result.added++;
         result.synonyms += e.synonyms.length;
@@ -190,12 +193,15 @@ export function importKeywordList(ctx: LibraryCtx, text: string): Promise<Keywor
       const fresh = e.synonyms.filter((s) => !have.some((h) => lower(h) === lower(s)));
       result.synonyms += fresh.length;
       update.run(e.exportable ? 1 : 0, JSON.stringify([...have, ...fresh]), row.id);
+      if (fresh.length || (row.exportable === 1) !== e.exportable) ops.push({ op: 'vocabulary.update', value: { path: row.path, exportable: e.exportable, addSynonyms: fresh } });
     };
     await inTurns(entries.length, (from, more) =>
       ctx.db.transaction(() => {
         let i = from;
         do write(entries[i++]);
         while (i < entries.length && more());
+        recordOperations(ctx.db, null, ops);
+        ops = [];
         return i;
       })(),
     );
