@@ -1,5 +1,5 @@
 import type { MetadataPreset, RightsFields } from '../../src-preload/contract';
-import { recordOperations } from '../catalogue/change-log';
+import { deletePresetRow, savePresetRow } from '../catalogue/presets';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { RIGHTS_FIELDS, setRightsFields } from './edits';
@@ -45,23 +45,12 @@ export function savePreset(ctx: LibraryCtx, name: string, fields: RightsFields, 
   const words = cleanKeywordList(keywords);
   if (words.length) kept.keywords = words;
   if (!Object.keys(kept).length) throw new ApiError('validation', 'A preset needs at least one field (for example the copyright) or a keyword to add.', 'fields');
-  ctx.db.transaction(() => {
-    prepared(
-      ctx.db,
-      `INSERT INTO metadata_presets (name, fields, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET name = excluded.name, fields = excluded.fields, updated_at = excluded.updated_at`,
-    ).run(clean, JSON.stringify(kept), Date.now());
-    recordOperations(ctx.db, null, [{ op: 'preset.save', value: { name: clean, fields: kept } }]);
-  })();
+  savePresetRow(ctx.db, clean, kept);
   return listPresets(ctx).find((p) => p.name.toLocaleLowerCase() === clean.toLocaleLowerCase())!;
 }
 
 export function deletePreset(ctx: LibraryCtx, id: number): void {
-  ctx.db.transaction(() => {
-    const name = prepared(ctx.db, 'DELETE FROM metadata_presets WHERE id = ? RETURNING name').pluck().get(id) as string | undefined;
-    if (name === undefined) throw new ApiError('not_found', 'That preset no longer exists.');
-    recordOperations(ctx.db, null, [{ op: 'preset.delete', value: { id, name } }]);
-  })();
+  if (!deletePresetRow(ctx.db, id)) throw new ApiError('not_found', 'That preset no longer exists.');
 }
 
 /**

@@ -24,19 +24,13 @@ const NOT_YET_THROUGH_THE_DOOR: Record<string, string[]> = {
   // Keywords of a photo as the edit lane writes them (edit-log.ts records the change), and the
   // vocabulary's pruning of unused words (derived).
   'src-main/library/keywords.ts': ['asset_keywords', 'assets', 'keywords'],
-  // The columns a hand edit writes (edit-log.ts records the change): to move into catalogue/.
-  'src-main/library/edits.ts': ['assets'],
+  // The fields a hand edit writes beyond the columns (edit-log.ts records the change): to move into catalogue/.
   'src-main/library/extended-fields.ts': ['assets'],
   'src-main/library/stock-fields.ts': ['asset_stock'],
-  'src-main/library/collection-store.ts': ['collection_assets'],
-  // Collections created, renamed, moved, deleted (recorded as collection.* by logLibraryEdit).
-  'src-main/library/collections.ts': ['collections'],
   // Undo of collections and keyword-list entries (recorded as operations marked undo).
   'src-main/library/library-undo.ts': ['collection_assets', 'collections', 'keyword_vocabulary'],
   // The keyword list: import (recorded as vocabulary.add/update), rename and delete with a keyword (recorded as keyword.*).
   'src-main/library/keyword-list.ts': ['keyword_vocabulary'],
-  // Presets saved and deleted (recorded as preset.*).
-  'src-main/library/presets.ts': ['metadata_presets'],
   // A keyword's spelling changed across the library (recorded as keyword.rename / keyword.merge).
   'src-main/workflows/vocabulary.ts': ['keywords'],
   // A rename's catalogue side, in the journal's transaction (recorded as a set of path when the file moved).
