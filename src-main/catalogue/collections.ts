@@ -10,7 +10,7 @@ export function insertCollection(db: Db, c: { name: string; kind: string; parent
 }
 
 /** Rename a collection, move it into a set (null: the top level), or change a smart collection's search. */
-export function updateCollectionRow(db: Db, id: number, changes: { name?: string; parentId?: number | null; query?: string }): void {
+export function updateCollectionRow(db: Db, id: number, changes: { name?: string; parentId?: number | null; query?: string | null }): void {
   if (changes.name !== undefined) stmt(db, 'UPDATE collections SET name = ? WHERE id = ?').run(changes.name, id);
   if (changes.parentId !== undefined) stmt(db, 'UPDATE collections SET parent_id = ? WHERE id = ?').run(changes.parentId, id);
   if (changes.query !== undefined) stmt(db, 'UPDATE collections SET query = ? WHERE id = ?').run(changes.query, id);
@@ -31,4 +31,17 @@ export function setMemberRow(db: Db, collectionId: number, assetId: number, posi
     db,
     'INSERT INTO collection_assets (collection_id, asset_id, position) VALUES (?, ?, ?) ON CONFLICT (collection_id, asset_id) DO UPDATE SET position = excluded.position',
   ).run(collectionId, assetId, position);
+}
+
+/** A deleted collection made again with its id (undo of a delete); one there already is kept. */
+export function reinsertCollection(db: Db, c: { id: number; name: string; kind: string; parent_id: number | null; query: string | null; created_at: number }): void {
+  stmt(db, 'INSERT OR IGNORE INTO collections (id, name, kind, parent_id, query, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(c.id, c.name, c.kind, c.parent_id, c.query, c.created_at);
+}
+
+/** A member put back (undo of a delete), unless the photo has left the catalogue since. */
+export function reinsertMember(db: Db, m: { collection_id: number; asset_id: number; position: number }): void {
+  stmt(
+    db,
+    'INSERT OR IGNORE INTO collection_assets (collection_id, asset_id, position) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM assets WHERE id = ?)',
+  ).run(m.collection_id, m.asset_id, m.position, m.asset_id);
 }

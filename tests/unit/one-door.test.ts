@@ -27,10 +27,6 @@ const NOT_YET_THROUGH_THE_DOOR: Record<string, string[]> = {
   // The fields a hand edit writes beyond the columns (edit-log.ts records the change): to move into catalogue/.
   'src-main/library/extended-fields.ts': ['assets'],
   'src-main/library/stock-fields.ts': ['asset_stock'],
-  // Undo of collections and keyword-list entries (recorded as operations marked undo).
-  'src-main/library/library-undo.ts': ['collection_assets', 'collections', 'keyword_vocabulary'],
-  // The keyword list: import (recorded as vocabulary.add/update), rename and delete with a keyword (recorded as keyword.*).
-  'src-main/library/keyword-list.ts': ['keyword_vocabulary'],
   // A keyword's spelling changed across the library (recorded as keyword.rename / keyword.merge).
   'src-main/workflows/vocabulary.ts': ['keywords'],
   // A rename's catalogue side, in the journal's transaction (recorded as a set of path when the file moved).
@@ -41,10 +37,6 @@ const NOT_YET_THROUGH_THE_DOOR: Record<string, string[]> = {
   'src-main/library/media-hash.ts': ['assets'],
   'src-main/library/thumb-queue.ts': ['assets'],
   'src-main/metadata/writer.ts': ['assets'],
-  // Picks and rejects from the quality scores (logged as an edit; the column write is here).
-  'src-main/analysis/culling.ts': ['assets'],
-  // A run's accepted values written back (logged as an edit; the column write is here).
-  'src-main/workflows/edit-log.ts': ['assets'],
   // AI runs store their suggestions.
   'src-main/workflows/runs.ts': ['caption_suggestions', 'suggestions'],
 };
