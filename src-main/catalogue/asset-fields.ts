@@ -25,3 +25,29 @@ export type ColumnField = keyof typeof COLUMN_UPDATE;
 export function setAssetColumn(db: Db, assetId: number, field: ColumnField, value: string | number | null): void {
   stmt(db, COLUMN_UPDATE[field]).run(value, assetId);
 }
+
+/** A photo's IPTC Extension fields, stored as one JSON object (null: none). */
+export function setExtendedJson(db: Db, assetId: number, json: string | null): void {
+  stmt(db, 'UPDATE assets SET iptc_extended = ? WHERE id = ?').run(json, assetId);
+}
+
+const STOCK_UPSERT = {
+  editorial: 'INSERT INTO asset_stock (asset_id, editorial) VALUES (?, ?) ON CONFLICT(asset_id) DO UPDATE SET editorial = excluded.editorial',
+  releases: 'INSERT INTO asset_stock (asset_id, releases) VALUES (?, ?) ON CONFLICT(asset_id) DO UPDATE SET releases = excluded.releases',
+  categories: 'INSERT INTO asset_stock (asset_id, categories) VALUES (?, ?) ON CONFLICT(asset_id) DO UPDATE SET categories = excluded.categories',
+} as const;
+
+/** One agency field of a photo as stored: editorial 0/1, releases and categories as JSON lists. */
+export function setStockColumn(db: Db, assetId: number, field: keyof typeof STOCK_UPSERT, stored: number | string): void {
+  stmt(db, STOCK_UPSERT[field]).run(assetId, stored);
+}
+
+/**
+ * A keyword spelled anew across the library (the vocabulary is case-insensitive for ASCII): the
+ * row `from` (matched as the vocabulary matches) takes the spelling `to`. The rename or merge
+ * that calls this records it (keyword.rename / keyword.merge) and each photo's keywords.
+ */
+export function respellKeyword(db: Db, from: string, to: string): void {
+  if (from === to) stmt(db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(to, to, to);
+  else stmt(db, 'UPDATE keywords SET name = ? WHERE name = ?').run(to, from);
+}
