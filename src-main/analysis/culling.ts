@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Flag, FlagEditResult, HistogramField, QualityHistogram, RunTarget, SearchQuery } from '../../src-preload/contract';
+import { setAssetColumn } from '../catalogue/asset-fields';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
@@ -48,7 +49,6 @@ async function scoresOf(ctx: LibraryCtx, ids: ArrayLike<number> & Iterable<numbe
 /** Write the flags and log them as one edit, a chunk at a time; returns the assets that changed. */
 async function applyFlags(ctx: LibraryCtx, changes: { id: number; flag: Flag | null }[], description: (n: number[]) => string): Promise<FlagEditResult> {
   const read = prepared(ctx.db, 'SELECT flag FROM assets WHERE id = ?');
-  const write = prepared(ctx.db, 'UPDATE assets SET flag = ? WHERE id = ?');
   const log = new EditLogWriter(ctx, description(changes.map((c) => c.id)));
   const chunk = ctx.db.transaction((from: number, more: () => boolean): number => {
     const logged: LoggedChange[] = [];
@@ -57,7 +57,7 @@ async function applyFlags(ctx: LibraryCtx, changes: { id: number; flag: Flag | n
       const c = changes[i++];
       const old = (read.get(c.id) as { flag: Flag | null } | undefined)?.flag ?? null;
       if (old === c.flag) continue;
-      write.run(c.flag, c.id);
+      setAssetColumn(ctx.db, c.id, 'flag', c.flag);
       logged.push({ assetId: c.id, field: 'flag', old, new: c.flag });
     } while (i < changes.length && more());
     log.add(logged);

@@ -12,7 +12,7 @@ import { stmt, type Db } from './statements';
 /** What happened to an asset's field: a scalar set, a member of a set added or removed, a member moved in an order. */
 export type AssetOp = 'set' | 'add' | 'remove' | 'move';
 /** What happened to the library itself: `<thing>.<verb>`, e.g. collection.create, keyword.rename, folder.remove. */
-export type LibraryOp = `${'collection' | 'keyword' | 'vocabulary' | 'folder' | 'preset' | 'asset'}.${string}`;
+export type LibraryOp = `${'collection' | 'keyword' | 'vocabulary' | 'folder' | 'preset' | 'asset' | 'suggestion' | 'caption'}.${string}`;
 
 /** One change of one asset's field, as an edit makes it (old and new values as stored). */
 export interface FieldChange {
@@ -26,6 +26,8 @@ export interface FieldChange {
 export interface Operation {
   op: AssetOp | LibraryOp;
   assetId?: number | null;
+  /** How other machines name the asset, when the catalogue no longer can (it was just deleted). */
+  identity?: AssetIdentity;
   field?: string | null;
   value?: unknown;
 }
@@ -49,9 +51,17 @@ export interface LoggedChange {
   undo: boolean;
 }
 
+/** An asset as other machines find it: its folder, its path inside it, its content hash. */
+export interface AssetIdentity {
+  folder: string | null;
+  path: string | null;
+  hash: string | null;
+}
+
 interface Entry {
   op: AssetOp | LibraryOp;
   assetId: number | null;
+  identity?: AssetIdentity;
   field: string | null;
   value: unknown;
 }
@@ -113,10 +123,17 @@ function write(db: Db, entries: readonly Entry[], editId: number | null, undo: b
      SELECT ?, ?, ?, ?, ?, ?, ?, ?, x.id, f.path, a.rel_path, a.content_hash
      FROM (SELECT ? AS id) x LEFT JOIN assets a ON a.id = x.id LEFT JOIN folders f ON f.id = a.folder_id`,
   );
+  const named = stmt(
+    db,
+    `INSERT INTO change_log (device, seq, hlc, op, field, value, edit_id, undo, asset_id, asset_folder, asset_path, asset_hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const flag = undo ? 1 : 0;
   for (const e of entries) {
     time = tick(time, wallMs);
-    insert.run(clock.device, seq++, format(time), e.op, e.field, e.value === undefined ? null : JSON.stringify(e.value), editId, flag, e.assetId);
+    const value = e.value === undefined ? null : JSON.stringify(e.value);
+    if (e.identity) named.run(clock.device, seq++, format(time), e.op, e.field, value, editId, flag, e.assetId, e.identity.folder, e.identity.path, e.identity.hash);
+    else insert.run(clock.device, seq++, format(time), e.op, e.field, value, editId, flag, e.assetId);
   }
   stmt(db, 'UPDATE catalogue_clock SET next_seq = ?, hlc = ? WHERE id = 1').run(seq, format(time));
 }
@@ -132,7 +149,7 @@ export function recordFieldChanges(db: Db, editId: number | null, changes: reado
 export function recordOperations(db: Db, editId: number | null, ops: readonly Operation[], undo = false): void {
   write(
     db,
-    ops.map((o) => ({ op: o.op, assetId: o.assetId ?? null, field: o.field ?? null, value: o.value })),
+    ops.map((o) => ({ op: o.op, assetId: o.assetId ?? null, identity: o.identity, field: o.field ?? null, value: o.value })),
     editId,
     undo,
   );

@@ -64,9 +64,16 @@ export function logPathPlanned(db: Db, editId: number, assetId: number, old: unk
   stmt(db, "INSERT INTO edit_changes (edit_id, asset_id, field, old_value, new_value) VALUES (?, ?, 'path', ?, ?)").run(editId, assetId, JSON.stringify(old), JSON.stringify(now));
 }
 
-/** A file renamed (or moved back by undo) has moved: the change log records it, the asset named by its old path (call before the catalogue follows the file). */
-export function logPathMoved(db: Db, editId: number | null, assetId: number, from: string, to: string, undo: boolean): void {
-  recordOperations(db, editId, [{ op: 'set', assetId, field: 'path', value: { from, to } }], undo);
+/**
+ * A file renamed (or moved back by undo) has moved: the catalogue follows it (its path, name and
+ * stack key) and the change log records it, the asset named by its old path. A row of a file
+ * that vanished earlier may hold the new name: it keeps its data (a move by content can still
+ * revive it) under a name no file can have.
+ */
+export function logPathMoved(db: Db, editId: number | null, move: { assetId: number; folderId: number; from: string; to: string; stackKey: string }, undo: boolean): void {
+  recordOperations(db, editId, [{ op: 'set', assetId: move.assetId, field: 'path', value: { from: move.from, to: move.to } }], undo);
+  stmt(db, "UPDATE assets SET rel_path = '.renamed-away/' || id || '/' || rel_path WHERE folder_id = ? AND rel_path = ? AND removed_at IS NOT NULL").run(move.folderId, move.to);
+  stmt(db, 'UPDATE assets SET rel_path = ?, name = ?, stack_key = ? WHERE id = ?').run(move.to, move.to.split('/').pop()!, move.stackKey, move.assetId);
 }
 
 /** A journalled file that did not move: its planned change goes, and the edit too once it has none. */

@@ -1,3 +1,4 @@
+import { setMemberRow } from '../catalogue/collections';
 import type { CollectionKind, SmartQuery } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import { prepared, type Db } from './db';
@@ -52,15 +53,8 @@ export function membership(db: Db, collectionId: number, assetId: number): numbe
 
 /** Put an asset at `position` in a manual collection, or take it out (null). A deleted collection is left alone (undo after delete). */
 export function setMembership(db: Db, collectionId: number, assetId: number, position: number | null): void {
-  if (position === null) {
-    prepared(db, 'DELETE FROM collection_assets WHERE collection_id = ? AND asset_id = ?').run(collectionId, assetId);
-    return;
-  }
-  if (!collectionRow(db, collectionId)) return;
-  prepared(
-    db,
-    'INSERT INTO collection_assets (collection_id, asset_id, position) VALUES (?, ?, ?) ON CONFLICT (collection_id, asset_id) DO UPDATE SET position = excluded.position',
-  ).run(collectionId, assetId, position);
+  if (position !== null && !collectionRow(db, collectionId)) return;
+  setMemberRow(db, collectionId, assetId, position);
 }
 
 /** The names of the collections an asset is a member of (manual ones; `show --json`). */

@@ -1,4 +1,5 @@
 import type { CollectionInfo, CollectionKind, SmartQuery } from '../../src-preload/contract';
+import { deleteCollectionRow, insertCollection, updateCollectionRow } from '../catalogue/collections';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { collectionRow, collectionRows, descendants, memberIds, notFound, smartQueryOf, type CollectionRow } from './collection-store';
@@ -126,10 +127,7 @@ export function createCollection(ctx: LibraryCtx, args: { name: string; kind: Co
     checkNameFree(ctx, name);
     const parentId = checkParent(ctx, args.parentId);
     const query = args.kind === 'smart' ? JSON.stringify(savedQuery(args.query!)) : null;
-    const newId = Number(
-      prepared(ctx.db, 'INSERT INTO collections (name, kind, parent_id, query, created_at) VALUES (?, ?, ?, ?, ?)').run(name, args.kind, parentId, query, Date.now())
-        .lastInsertRowid,
-    );
+    const newId = insertCollection(ctx.db, { name, kind: args.kind, parentId, query });
     if (args.kind === 'smart') checkSmartCollections(ctx);
     logLibraryEdit(ctx.db, `create ${KIND_NOUN[args.kind]} ${quote(name)}`, [{ kind: 'collectionCreated', id: newId }], [
       { op: 'collection.create', value: { id: newId, name, kind: args.kind, parentId, query } },
@@ -149,12 +147,12 @@ export function updateCollection(ctx: LibraryCtx, id: number, changes: { name?: 
     if (changes.name !== undefined) {
       const name = cleanName(changes.name);
       checkNameFree(ctx, name, id);
-      prepared(ctx.db, 'UPDATE collections SET name = ? WHERE id = ?').run(name, id);
+      updateCollectionRow(ctx.db, id, { name });
     }
-    if (changes.parentId !== undefined) prepared(ctx.db, 'UPDATE collections SET parent_id = ? WHERE id = ?').run(checkParent(ctx, changes.parentId, id), id);
+    if (changes.parentId !== undefined) updateCollectionRow(ctx.db, id, { parentId: checkParent(ctx, changes.parentId, id) });
     if (changes.query !== undefined) {
       if (row.kind !== 'smart') throw new ApiError('validation', `${quote(row.name)} is a ${KIND_NOUN[row.kind]}: only a smart collection has a search to edit.`, 'query');
-      prepared(ctx.db, 'UPDATE collections SET query = ? WHERE id = ?').run(JSON.stringify(savedQuery(changes.query)), id);
+      updateCollectionRow(ctx.db, id, { query: JSON.stringify(savedQuery(changes.query)) });
     }
     checkSmartCollections(ctx);
     const after = collectionRow(ctx.db, id)!;
@@ -190,7 +188,7 @@ export function deleteCollection(ctx: LibraryCtx, id: number): void {
     }
     const inside = descendants(ctx.db, id);
     const undo = collectionDeletion(ctx.db, [id, ...inside.map((d) => d.id)]);
-    prepared(ctx.db, 'DELETE FROM collections WHERE id = ?').run(id);
+    deleteCollectionRow(ctx.db, id);
     logLibraryEdit(ctx.db, `delete ${KIND_NOUN[row.kind]} ${quote(row.name)}${inside.length ? ` and the ${inside.length} inside it` : ''}`, [undo], [
       { op: 'collection.delete', value: { id, name: row.name, inside: inside.map((d) => d.id) } },
     ]);

@@ -5,6 +5,7 @@ import { inTurns, turnBudget } from '../core/steps';
 import { liveSelection } from './selection';
 import { inEditLane } from './edit-lane';
 import { EditLogWriter } from './edit-log-writer';
+import { setAssetColumn, type ColumnField } from '../catalogue/asset-fields';
 import type { FieldChange } from '../catalogue/change-log';
 import { logUndoneChanges, markUndone } from '../catalogue/edit-log';
 import type { LibraryCtx } from './context';
@@ -38,20 +39,6 @@ type CollectionField = `collection:${number}`;
 export type Field = 'keywords' | 'caption' | 'title' | 'rating' | 'flag' | 'label' | 'extended' | RightsField | StockField | CollectionField;
 export type Value = string[] | string | number | ExtendedValues | null;
 
-/** The column of each directly stored field: a fixed map, so no SQL is ever built from input. */
-const COLUMN_UPDATE: Record<Exclude<Field, 'keywords' | 'extended' | StockField | CollectionField>, string> = {
-  caption: 'UPDATE assets SET caption = ? WHERE id = ?',
-  title: 'UPDATE assets SET title = ? WHERE id = ?',
-  rating: 'UPDATE assets SET rating = ? WHERE id = ?',
-  flag: 'UPDATE assets SET flag = ? WHERE id = ?',
-  label: 'UPDATE assets SET color_label = ? WHERE id = ?',
-  headline: 'UPDATE assets SET headline = ? WHERE id = ?',
-  creator: 'UPDATE assets SET creator = ? WHERE id = ?',
-  copyright: 'UPDATE assets SET copyright = ? WHERE id = ?',
-  credit: 'UPDATE assets SET credit = ? WHERE id = ?',
-  city: 'UPDATE assets SET city = ? WHERE id = ?',
-  country: 'UPDATE assets SET country = ? WHERE id = ?',
-};
 
 interface Change {
   assetId: number;
@@ -92,7 +79,7 @@ export function writeField(ctx: LibraryCtx, assetId: number, field: Field, value
     writeStockField(ctx.db, assetId, field, field === 'editorial' ? value === 1 : (value as string[]));
     return value;
   }
-  prepared(ctx.db, COLUMN_UPDATE[field as keyof typeof COLUMN_UPDATE]).run(value, assetId);
+  setAssetColumn(ctx.db, assetId, field as ColumnField, value as string | number | null);
   return value;
 }
 

@@ -1,3 +1,4 @@
+import { setExtendedJson } from '../catalogue/asset-fields';
 import type { ExtendedRightsFields } from '../../src-preload/contract';
 import { prepared, type Db } from './db';
 
@@ -43,7 +44,7 @@ export function readExtended(db: Db, assetId: number): ExtendedValues {
 }
 
 export function writeExtended(db: Db, assetId: number, v: ExtendedValues): void {
-  prepared(db, 'UPDATE assets SET iptc_extended = ? WHERE id = ?').run(extendedJson(v), assetId);
+  setExtendedJson(db, assetId, extendedJson(v));
 }
 
 /** Every field, null where the asset has none (the inspector's view). */

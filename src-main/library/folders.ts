@@ -3,6 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FolderInfo } from '../../src-preload/contract';
+import { addFolderRow, deleteAssets, deleteFolderRow, markFolderRemoving, relinkFolderRow } from '../catalogue/folders';
 import { ApiError, notFound } from '../core/errors';
 import { isInside } from '../core/media';
 import { STEP, turnBudget } from '../core/steps';
@@ -94,8 +95,7 @@ function assertNoOverlap(ctx: LibraryCtx, real: string, exceptId?: number): void
 export function addFolder(ctx: LibraryCtx, path: string): FolderInfo {
   const real = resolveDir(path);
   assertNoOverlap(ctx, real);
-  const info = ctx.db.prepare('INSERT INTO folders (path, added_at, online) VALUES (?, ?, 1)').run(real, Date.now());
-  return getFolder(ctx, Number(info.lastInsertRowid));
+  return getFolder(ctx, addFolderRow(ctx.db, real));
 }
 
 /** Removals under way, by library and folder: adding a folder waits for them (folderRemovals). */
@@ -114,7 +114,7 @@ const removals = new WeakMap<LibraryCtx, Map<number, Promise<void>>>();
  */
 export async function removeFolder(ctx: LibraryCtx, id: number, after?: Promise<unknown>): Promise<void> {
   getFolder(ctx, id);
-  ctx.db.prepare('UPDATE folders SET removing_at = ? WHERE id = ?').run(Date.now(), id);
+  markFolderRemoving(ctx.db, id);
   await finishRemoval(ctx, id, after);
 }
 
@@ -145,13 +145,23 @@ function finishRemoval(ctx: LibraryCtx, id: number, after?: Promise<unknown>): P
 async function deleteFolder(ctx: LibraryCtx, id: number): Promise<void> {
   const { db } = ctx;
   const thumbs = new Set<string>();
-  const photos = [prepared(db, 'SELECT id FROM assets WHERE folder_id = ? LIMIT ?'), prepared(db, 'DELETE FROM assets WHERE id = ? RETURNING thumb')] as const;
+  // The photos go through the catalogue's door (each recorded as removed in the change log).
+  const photos = [prepared(db, 'SELECT id FROM assets WHERE folder_id = ? LIMIT ?'), (ids: number[], more: () => boolean) => deleteAssets(db, ids, more, thumbs)] as const;
   // Then the errors of files that never became photos (the photos' own went with them).
-  const errors = [prepared(db, 'SELECT id FROM scan_errors WHERE folder_id = ? LIMIT ?'), prepared(db, 'DELETE FROM scan_errors WHERE id = ? RETURNING NULL AS thumb')] as const;
+  const dropError = prepared(db, 'DELETE FROM scan_errors WHERE id = ?');
+  const errors = [
+    prepared(db, 'SELECT id FROM scan_errors WHERE folder_id = ? LIMIT ?'),
+    (ids: number[], more: () => boolean) => {
+      for (const rowId of ids) {
+        dropError.run(rowId);
+        if (!more()) return;
+      }
+    },
+  ] as const;
   // The library closed (the app quits) between two steps: the next start finishes the removal.
-  if (!(await deleteInTurns(ctx, ...photos, id, thumbs)) || !(await deleteInTurns(ctx, ...errors, id, thumbs))) return;
+  if (!(await deleteInTurns(ctx, ...photos, id)) || !(await deleteInTurns(ctx, ...errors, id))) return;
   db.transaction(() => {
-    db.prepare('DELETE FROM folders WHERE id = ?').run(id);
+    deleteFolderRow(db, id);
     pruneUnusedKeywords(db);
   })();
   const orphans = await unshared(ctx, thumbs);
@@ -163,23 +173,16 @@ async function deleteFolder(ctx: LibraryCtx, id: number): Promise<void> {
 type Stmt = ReturnType<typeof prepared>;
 
 /**
- * Delete the folder's rows `next` finds, a turn's budget per transaction, and collect their
- * thumbnails. False when the library was closed before all were gone.
+ * Delete the folder's rows `next` finds with `del`, a turn's budget per transaction. False when
+ * the library was closed before all were gone.
  */
-async function deleteInTurns(ctx: LibraryCtx, next: Stmt, del: Stmt, folderId: number, thumbs: Set<string>): Promise<boolean> {
+async function deleteInTurns(ctx: LibraryCtx, next: Stmt, del: (ids: number[], more: () => boolean) => unknown, folderId: number): Promise<boolean> {
   for (let first = true; ; first = false) {
     if (!first) await nextTurn();
     if (!ctx.db.open) return false;
     const ids = (next.all(folderId, STEP) as { id: number }[]).map((r) => r.id);
     if (ids.length === 0) return true;
-    ctx.db.transaction(() => {
-      const more = turnBudget();
-      for (const rowId of ids) {
-        const row = del.get(rowId) as { thumb: string | null } | undefined;
-        if (row?.thumb) thumbs.add(row.thumb);
-        if (!more()) return;
-      }
-    })();
+    ctx.db.transaction(() => del(ids, turnBudget()))();
   }
 }
 
@@ -207,7 +210,7 @@ export function relinkFolder(ctx: LibraryCtx, id: number, newPath: string): Fold
   getFolder(ctx, id);
   const real = resolveDir(newPath);
   assertNoOverlap(ctx, real, id);
-  ctx.db.prepare('UPDATE folders SET path = ?, online = 1 WHERE id = ?').run(real, id);
+  relinkFolderRow(ctx.db, id, real);
   return getFolder(ctx, id);
 }
 

@@ -1,4 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { recordOperations, type Operation } from '../catalogue/change-log';
+import { deleteVocabularyEntry, insertVocabularyEntry, renameVocabularyEntry, updateVocabularyEntry } from '../catalogue/vocabulary';
 import { ApiError } from '../core/errors';
 import { inTurns, pace } from '../core/steps';
 import type { LibraryCtx } from './context';
@@ -174,12 +176,12 @@ export function importKeywordList(ctx: LibraryCtx, text: string): Promise<Keywor
       rows.set(lower(r.path), r);
       next = Math.max(next, r.position + 1);
     });
-    const insert = prepared(ctx.db, 'INSERT INTO keyword_vocabulary (path, exportable, synonyms, position) VALUES (?, ?, ?, ?)');
-    const update = prepared(ctx.db, 'UPDATE keyword_vocabulary SET exportable = ?, synonyms = ? WHERE id = ?');
+    let ops: Operation[] = [];
     const write = (e: VocabularyEntry): void => {
       const row = rows.get(lower(e.path));
       if (!row) {
-        insert.run(e.path, e.exportable ? 1 : 0, JSON.stringify(e.synonyms), next++);
+        insertVocabularyEntry(ctx.db, e.path, e.exportable, JSON.stringify(e.synonyms), next++);
+        ops.push({ op: 'vocabulary.add', value: { path: e.path, exportable: e.exportable, synonyms: e.synonyms } });
         if (onPhotos.has(lower(e.path))) result.existing++;
         else result.added++;
         result.synonyms += e.synonyms.length;
@@ -189,13 +191,16 @@ export function importKeywordList(ctx: LibraryCtx, text: string): Promise<Keywor
       const have = parseSynonyms(row.synonyms);
       const fresh = e.synonyms.filter((s) => !have.some((h) => lower(h) === lower(s)));
       result.synonyms += fresh.length;
-      update.run(e.exportable ? 1 : 0, JSON.stringify([...have, ...fresh]), row.id);
+      updateVocabularyEntry(ctx.db, row.id, e.exportable, JSON.stringify([...have, ...fresh]));
+      if (fresh.length || (row.exportable === 1) !== e.exportable) ops.push({ op: 'vocabulary.update', value: { path: row.path, exportable: e.exportable, addSynonyms: fresh } });
     };
     await inTurns(entries.length, (from, more) =>
       ctx.db.transaction(() => {
         let i = from;
         do write(entries[i++]);
         while (i < entries.length && more());
+        recordOperations(ctx.db, null, ops);
+        ops = [];
         return i;
       })(),
     );
@@ -304,11 +309,9 @@ export function renameInVocabulary(ctx: LibraryCtx, from: string, to: string, ch
   if (!changes.length) return null;
   // What undo puts back (the rows as they are), read before they change.
   const undo = vocabularyChange(ctx.db, changes.map((c) => c.id));
-  const update = prepared(ctx.db, 'UPDATE keyword_vocabulary SET path = ? WHERE id = ?');
-  const remove = prepared(ctx.db, 'DELETE FROM keyword_vocabulary WHERE id = ?');
   for (const c of changes) {
-    if (c.merged) remove.run(c.id);
-    else update.run(c.next, c.id);
+    if (c.merged) deleteVocabularyEntry(ctx.db, c.id);
+    else renameVocabularyEntry(ctx.db, c.id, c.next);
   }
   return undo;
 }
@@ -321,7 +324,6 @@ export function deleteFromVocabulary(ctx: LibraryCtx, name: string, children: bo
   if (!going.length) return null;
   // What undo puts back (the entries with their synonyms), read before they go.
   const undo = vocabularyDeletion(ctx.db, going);
-  const remove = prepared(ctx.db, 'DELETE FROM keyword_vocabulary WHERE id = ?');
-  for (const id of going) remove.run(id);
+  for (const id of going) deleteVocabularyEntry(ctx.db, id);
   return undo;
 }

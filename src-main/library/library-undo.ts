@@ -1,5 +1,7 @@
 import type { Operation } from '../catalogue/change-log';
 import { attachLibraryUndo as attachUndo, logOperations, openEdit } from '../catalogue/edit-log';
+import { deleteCollectionRow, reinsertCollection, reinsertMember, updateCollectionRow } from '../catalogue/collections';
+import { reinsertVocabularyEntry, restoreVocabularyEntry } from '../catalogue/vocabulary';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { prepared, type Db } from './db';
@@ -104,18 +106,17 @@ function undoOne(ctx: LibraryCtx, u: LibraryUndo): Operation | null {
     if (refs.length) {
       throw new ApiError('conflict', `The smart collection ${quote(refs[0])} keeps photos of ${quote(row.name)}. Change its collection filter first, then undo.`);
     }
-    prepared(db, 'DELETE FROM collections WHERE id = ?').run(u.id);
+    deleteCollectionRow(db, u.id);
     return { op: 'collection.delete', value: { id: u.id, name: row.name, inside: [] } };
   }
   if (u.kind === 'collectionUpdated') {
     const b = u.before;
     const taken = prepared(db, 'SELECT name FROM collections WHERE name = ? AND id <> ?').pluck().get(b.name, b.id) as string | undefined;
     if (taken) throw new ApiError('conflict', `Another collection is now called ${quote(taken)}. Rename it, then undo again.`);
-    prepared(db, 'UPDATE collections SET name = ?, parent_id = ?, query = ? WHERE id = ?').run(b.name, b.parent_id, b.query, b.id);
+    updateCollectionRow(db, b.id, { name: b.name, parentId: b.parent_id, query: b.query });
     return { op: 'collection.update', value: { id: b.id, name: b.name, parentId: b.parent_id, query: b.query } };
   }
   if (u.kind === 'collectionDeleted') {
-    const insert = prepared(db, 'INSERT OR IGNORE INTO collections (id, name, kind, parent_id, query, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     for (const c of u.collections) {
       const taken = prepared(db, 'SELECT name FROM collections WHERE name = ? AND id <> ?').pluck().get(c.name, c.id) as string | undefined;
       if (taken) throw new ApiError('conflict', `Another collection is now called ${quote(taken)}. Rename it, then undo again.`);
@@ -125,30 +126,20 @@ function undoOne(ctx: LibraryCtx, u: LibraryUndo): Operation | null {
     while (pending.length) {
       const i = pending.findIndex((c) => c.parent_id === null || !pending.some((p) => p.id === c.parent_id));
       const [c] = pending.splice(i < 0 ? 0 : i, 1);
-      insert.run(c.id, c.name, c.kind, c.parent_id, c.query, c.created_at);
+      reinsertCollection(db, c);
     }
     // A photo deleted from the catalogue since then stays out.
-    const member = prepared(
-      db,
-      'INSERT OR IGNORE INTO collection_assets (collection_id, asset_id, position) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM assets WHERE id = ?)',
-    );
-    for (const m of u.members) member.run(m.collection_id, m.asset_id, m.position, m.asset_id);
+    for (const m of u.members) reinsertMember(db, m);
     return { op: 'collection.restore', value: { collections: u.collections, members: u.members } };
   }
   if (u.kind === 'vocabularyChanged') {
     // A row renamed is renamed back; a row merged away (deleted) comes back with its id. Where
     // the old name has been taken since (a keyword list imported again), that entry stands for it.
     const taken = prepared(db, 'SELECT 1 FROM keyword_vocabulary WHERE path = ? AND id <> ?');
-    const restore = prepared(
-      db,
-      `INSERT INTO keyword_vocabulary (id, path, exportable, synonyms, position) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET path = excluded.path, exportable = excluded.exportable, synonyms = excluded.synonyms, position = excluded.position`,
-    );
-    for (const r of [...u.before].reverse()) if (!taken.get(r.path, r.id)) restore.run(r.id, r.path, r.exportable, r.synonyms, r.position);
+    for (const r of [...u.before].reverse()) if (!taken.get(r.path, r.id)) restoreVocabularyEntry(db, r);
     return { op: 'vocabulary.restore', value: { entries: u.before } };
   }
-  const insert = prepared(db, 'INSERT OR IGNORE INTO keyword_vocabulary (id, path, exportable, synonyms, position) VALUES (?, ?, ?, ?, ?)');
-  for (const e of u.entries) insert.run(e.id, e.path, e.exportable, e.synonyms, e.position);
+  for (const e of u.entries) reinsertVocabularyEntry(db, e);
   return { op: 'vocabulary.restore', value: { entries: u.entries } };
 }
 

@@ -1,4 +1,5 @@
 import type { MetadataPreset, RightsFields } from '../../src-preload/contract';
+import { deletePresetRow, savePresetRow } from '../catalogue/presets';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { RIGHTS_FIELDS, setRightsFields } from './edits';
@@ -44,17 +45,12 @@ export function savePreset(ctx: LibraryCtx, name: string, fields: RightsFields, 
   const words = cleanKeywordList(keywords);
   if (words.length) kept.keywords = words;
   if (!Object.keys(kept).length) throw new ApiError('validation', 'A preset needs at least one field (for example the copyright) or a keyword to add.', 'fields');
-  prepared(
-    ctx.db,
-    `INSERT INTO metadata_presets (name, fields, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (name) DO UPDATE SET name = excluded.name, fields = excluded.fields, updated_at = excluded.updated_at`,
-  ).run(clean, JSON.stringify(kept), Date.now());
+  savePresetRow(ctx.db, clean, kept);
   return listPresets(ctx).find((p) => p.name.toLocaleLowerCase() === clean.toLocaleLowerCase())!;
 }
 
 export function deletePreset(ctx: LibraryCtx, id: number): void {
-  const info = prepared(ctx.db, 'DELETE FROM metadata_presets WHERE id = ?').run(id);
-  if (info.changes === 0) throw new ApiError('not_found', 'That preset no longer exists.');
+  if (!deletePresetRow(ctx.db, id)) throw new ApiError('not_found', 'That preset no longer exists.');
 }
 
 /**

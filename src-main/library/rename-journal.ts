@@ -71,13 +71,7 @@ function commitRow(ctx: JournalCtx, j: JournalRow, keepRow = false): void {
   ctx.db.transaction(() => {
     const row = prepared(ctx.db, 'SELECT folder_id FROM assets WHERE id = ?').get(j.asset_id) as { folder_id: number } | undefined;
     if (row) {
-      logPathMoved(ctx.db, j.edit_id, j.asset_id, j.from_rel, j.to_rel, j.is_undo === 1);
-      // A row of a file that vanished earlier may hold the name; it keeps its data (a move by
-      // content can still revive it) under a name no file can have.
-      prepared(ctx.db, "UPDATE assets SET rel_path = '.renamed-away/' || id || '/' || rel_path WHERE folder_id = ? AND rel_path = ? AND removed_at IS NOT NULL")
-        .run(row.folder_id, j.to_rel);
-      const name = j.to_rel.split('/').pop()!;
-      prepared(ctx.db, 'UPDATE assets SET rel_path = ?, name = ?, stack_key = ? WHERE id = ?').run(j.to_rel, name, stackKeyOf(j.to_rel), j.asset_id);
+      logPathMoved(ctx.db, j.edit_id, { assetId: j.asset_id, folderId: row.folder_id, from: j.from_rel, to: j.to_rel, stackKey: stackKeyOf(j.to_rel) }, j.is_undo === 1);
       prepared(ctx.db, 'UPDATE scan_errors SET path = ? WHERE asset_id = ? AND path = ?')
         .run(abs(j.folder_path, j.to_rel), j.asset_id, abs(j.folder_path, j.from_rel));
     }

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { ScanProgress, ScanSummary } from '../../src-preload/contract';
+import { recordOperations, type Operation } from '../catalogue/change-log';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { stackKeyOf } from './formats';
@@ -258,7 +259,16 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
     lastCommit = Date.now();
     const batch = pending.splice(0, pending.length);
     const ids = db.transaction(() => {
-      const touched = batch.map((p) => writer.write(p.result, p.existing));
+      // Each photo added, changed or moved is recorded in the change log (the catalogue's door).
+      const ops: Operation[] = [];
+      const touched = batch.map((p) => {
+        const moved = summary.moved;
+        const id = writer.write(p.result, p.existing);
+        const op = p.existing ? (p.existing.removed_at === null ? 'asset.change' : 'asset.add') : summary.moved > moved ? 'asset.move' : 'asset.add';
+        ops.push({ op, assetId: id, value: { size: p.result.file.size, mtimeMs: p.result.file.mtimeMs, hash: p.result.hash } });
+        return id;
+      });
+      recordOperations(db, null, ops);
       checkpoint.done = progress.done;
       saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
       return touched;
@@ -322,7 +332,13 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   const removedAt = Date.now();
   db.transaction(() => {
     const mark = db.prepare('UPDATE assets SET removed_at = ? WHERE id = ? AND removed_at IS NULL');
-    for (const r of vanished.values()) summary.removed += mark.run(removedAt, r.id).changes;
+    const gone: Operation[] = [];
+    for (const r of vanished.values()) {
+      if (mark.run(removedAt, r.id).changes === 0) continue;
+      summary.removed++;
+      gone.push({ op: 'asset.vanish', assetId: r.id });
+    }
+    recordOperations(db, null, gone);
     db.prepare('UPDATE folders SET scan_checkpoint = NULL, last_scan_at = ? WHERE id = ?').run(removedAt, folderId);
   })();
   if (vanished.size > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [...vanished.keys()] });

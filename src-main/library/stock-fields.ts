@@ -1,3 +1,4 @@
+import { setStockColumn } from '../catalogue/asset-fields';
 import type { Db } from './db';
 import { prepared } from './db';
 
@@ -31,13 +32,8 @@ export function agencyCategories(fields: StockFields, agency: string): string[] 
   return fields.categories.filter((c) => c.startsWith(prefix)).map((c) => c.slice(prefix.length));
 }
 
-const UPSERT: Record<keyof StockFields, string> = {
-  editorial: 'INSERT INTO asset_stock (asset_id, editorial) VALUES (?, ?) ON CONFLICT(asset_id) DO UPDATE SET editorial = excluded.editorial',
-  releases: 'INSERT INTO asset_stock (asset_id, releases) VALUES (?, ?) ON CONFLICT(asset_id) DO UPDATE SET releases = excluded.releases',
-  categories: 'INSERT INTO asset_stock (asset_id, categories) VALUES (?, ?) ON CONFLICT(asset_id) DO UPDATE SET categories = excluded.categories',
-};
 
 export function writeStockField(db: Db, assetId: number, field: keyof StockFields, value: boolean | string[]): void {
   const stored = field === 'editorial' ? (value ? 1 : 0) : JSON.stringify(value);
-  prepared(db, UPSERT[field]).run(assetId, stored);
+  setStockColumn(db, assetId, field, stored);
 }

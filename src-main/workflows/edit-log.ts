@@ -1,3 +1,4 @@
+import { setAssetColumn } from '../catalogue/asset-fields';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords, setAssetKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
@@ -26,7 +27,7 @@ export function readLogged(ctx: LibraryCtx, assetId: number, field: LoggedField)
 
 function writeLogged(ctx: LibraryCtx, assetId: number, field: LoggedField, value: LoggedValue): LoggedValue {
   if (field === 'keywords') return setAssetKeywords(ctx.db, assetId, value as string[]);
-  prepared(ctx.db, `UPDATE assets SET ${field === 'caption' ? 'caption' : 'title'} = ? WHERE id = ?`).run(value, assetId);
+  setAssetColumn(ctx.db, assetId, field === 'caption' ? 'caption' : 'title', value as string | null);
   return value;
 }
 

@@ -1,3 +1,4 @@
+import { acceptCaptionSuggestion, decideSuggestion, editCaptionSuggestionText, rejectCaptionSuggestion } from '../catalogue/suggestions';
 import { ApiError, notFound } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords } from '../library/keywords';
@@ -178,7 +179,6 @@ async function acceptRows(ctx: LibraryCtx, rows: SuggestionRow[]): Promise<Accep
   if (!pending.length) return result;
   const settings = getKeywordSettings(ctx);
   const vocab = new Vocabulary(ctx);
-  const setState = prepared(ctx.db, 'UPDATE suggestions SET state = ?, decided_at = ? WHERE id = ?');
   const changed = new Set<number>();
   const decided = new Set<number>();
   try {
@@ -206,14 +206,14 @@ async function acceptRows(ctx: LibraryCtx, rows: SuggestionRow[]): Promise<Accep
             // Already there: the suggestion is settled as accepted. Excluded: settled as rejected. Limit: stays pending.
             if (s.reason === 'already_present') acceptedHere.push(s.row);
             else if (s.reason === 'excluded') {
-              setState.run('rejected', now, s.row.id);
+              decideSuggestion(ctx.db, { id: s.row.id, assetId, keyword: s.row.keyword }, 'rejected', now);
               decided.add(assetId);
             }
           }
           // Only these rows become 'accepted' (not the same word of other runs): revertRun keeps a
           // word another live run accepted, so each acceptance must be the user's own.
           for (const r of acceptedHere) {
-            setState.run('accepted', now, r.id);
+            decideSuggestion(ctx.db, { id: r.id, assetId, keyword: r.keyword }, 'accepted', now);
             decided.add(assetId);
           }
           accepted += acceptedHere.length;
@@ -282,13 +282,14 @@ async function reject(ctx: LibraryCtx, rows: SuggestionRow[]): Promise<number> {
   const pending = rows.filter((r) => r.state === 'pending');
   if (!pending.length) return 0;
   const sameWord = prepared(ctx.db, "SELECT id, keyword FROM suggestions WHERE asset_id = ? AND state = 'pending'");
-  const byId = prepared(ctx.db, "UPDATE suggestions SET state = 'rejected', decided_at = ? WHERE id = ?");
   const chunk = ctx.db.transaction((from: number, more: () => boolean): number => {
     const now = Date.now();
     let i = from;
     do {
       const r = pending[i++];
-      for (const o of sameWord.all(r.asset_id) as { id: number; keyword: string }[]) if (lower(o.keyword) === lower(r.keyword)) byId.run(now, o.id);
+      for (const o of sameWord.all(r.asset_id) as { id: number; keyword: string }[]) {
+        if (lower(o.keyword) === lower(r.keyword)) decideSuggestion(ctx.db, { id: o.id, assetId: r.asset_id, keyword: o.keyword }, 'rejected', now);
+      }
     } while (i < pending.length && more());
     return i;
   });
@@ -320,8 +321,9 @@ export function rejectPending(ctx: LibraryCtx, assetIds: readonly number[], opts
 export function resetSuggestions(ctx: LibraryCtx, suggestionIds: readonly number[]): Promise<void> {
   return inEditLane(ctx, async () => {
     const rows = await rowsByIds(ctx, suggestionIds);
-    const set = prepared(ctx.db, "UPDATE suggestions SET state = 'pending', decided_at = NULL WHERE id = ? AND state = 'rejected'");
-    const chunk = ctx.db.transaction((chunkRows: readonly SuggestionRow[]) => chunkRows.forEach((r) => set.run(r.id)));
+    const chunk = ctx.db.transaction((chunkRows: readonly SuggestionRow[]) =>
+      chunkRows.forEach((r) => decideSuggestion(ctx.db, { id: r.id, assetId: r.asset_id, keyword: r.keyword }, 'pending', 0)),
+    );
     try {
       await inSteps(rows, chunk, READ_STEP);
     } finally {
@@ -380,7 +382,7 @@ export function editCaptionSuggestion(ctx: LibraryCtx, id: number, text: string)
   const row = captionRow(ctx, id);
   const clean = text.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (!clean) throw new ApiError('validation', 'A caption cannot be empty: reject the suggestion instead.', 'text');
-  prepared(ctx.db, 'UPDATE caption_suggestions SET text = ? WHERE id = ?').run(clean, row.id);
+  editCaptionSuggestionText(ctx.db, { id: row.id, assetId: row.asset_id }, clean);
   emitWorkflowEvent(ctx, 'suggestions', { runId: row.run_id, assetIds: [row.asset_id] });
 }
 
@@ -399,17 +401,13 @@ export function acceptCaptions(ctx: LibraryCtx, ids: readonly number[], opts: { 
     const chosen = [...perAsset.values()];
     if (!chosen.length) return [];
     const changed = new Set<number>();
-    const accept = prepared(ctx.db, "UPDATE caption_suggestions SET state = 'accepted', accepted_as = ?, decided_at = ? WHERE id = ?");
-    const others = prepared(ctx.db, "UPDATE caption_suggestions SET state = 'rejected', decided_at = ? WHERE asset_id = ? AND state = 'pending' AND id <> ?");
     try {
       for (const runId of [...new Set(chosen.map((r) => r.run_id))]) {
         const ofRun = chosen.filter((r) => r.run_id === runId);
         const log = new EditLogWriter(ctx, `accept the suggested ${field} of ${countNoun(ctx, ofRun.map((r) => r.asset_id))}`, ofRun[0].batch_id);
         try {
           await writeInTurns(ctx, ofRun, log, (r) => {
-            const now = Date.now();
-            accept.run(field, now, r.id);
-            others.run(now, r.asset_id, r.id);
+            acceptCaptionSuggestion(ctx.db, { id: r.id, assetId: r.asset_id }, field, Date.now());
             return [{ assetId: r.asset_id, field, value: r.text }];
           });
         } finally {
@@ -427,8 +425,7 @@ export function acceptCaptions(ctx: LibraryCtx, ids: readonly number[], opts: { 
 export function rejectCaptions(ctx: LibraryCtx, ids: readonly number[]): Promise<number> {
   return inEditLane(ctx, async () => {
     const rows = (await captionRows(ctx, ids)).filter((r) => r.state === 'pending');
-    const set = prepared(ctx.db, "UPDATE caption_suggestions SET state = 'rejected', decided_at = ? WHERE id = ?");
-    const chunk = ctx.db.transaction((chunkRows: readonly CaptionRow[]) => chunkRows.forEach((r) => set.run(Date.now(), r.id)));
+    const chunk = ctx.db.transaction((chunkRows: readonly CaptionRow[]) => chunkRows.forEach((r) => rejectCaptionSuggestion(ctx.db, { id: r.id, assetId: r.asset_id }, Date.now())));
     try {
       await inSteps(rows, chunk, READ_STEP);
     } finally {

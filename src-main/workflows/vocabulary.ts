@@ -1,4 +1,5 @@
 import type { Operation } from '../catalogue/change-log';
+import { respellKeyword } from '../catalogue/asset-fields';
 import { logOperations } from '../catalogue/edit-log';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
@@ -155,8 +156,8 @@ export function renameKeyword(ctx: LibraryCtx, from: string, to: string, opts: {
     // casing is what every asset stores (otherwise the old spelling would be found and kept).
     // The keyword list follows, on the same undo.
     const respell = (): LibraryUndo | null => {
-      prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(b, b, b);
-      if (lower(a) === lower(b)) prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ?').run(b, a);
+      respellKeyword(ctx.db, b, b);
+      if (lower(a) === lower(b)) respellKeyword(ctx.db, a, b);
       return renameInVocabulary(ctx, a, b, children);
     };
     const merging = ids.length > 0 && (prepared(ctx.db, 'SELECT 1 FROM keywords WHERE name = ?').get(b) !== undefined) && lower(a) !== lower(b);
@@ -195,7 +196,7 @@ export function mergeKeywords(ctx: LibraryCtx, from: readonly string[], into: st
       return out;
     };
     const respell = (): LibraryUndo | null => {
-      prepared(ctx.db, 'UPDATE keywords SET name = ? WHERE name = ? AND name <> ? COLLATE BINARY').run(target, target, target);
+      respellKeyword(ctx.db, target, target);
       // Every source's keyword-list entries on one undo, in the order they changed.
       const before = sources.flatMap((src) => {
         const undo = renameInVocabulary(ctx, src, target, children);

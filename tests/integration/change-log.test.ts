@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { changesSince, deviceId, lastPosition, type LoggedChange } from '../../src-main/catalogue/change-log';
 import { compare, parse } from '../../src-main/catalogue/hlc';
@@ -8,6 +9,8 @@ import { STEP } from '../../src-main/core/steps';
 import { addToCollection, createCollection, removeFromCollection } from '../../src-main/library/collections';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { editKeywords, setCaption, setRating, undo } from '../../src-main/library/edits';
+import { addFolder, removeFolder } from '../../src-main/library/folders';
+import { scanFolder } from '../../src-main/library/scan';
 import { seedAssets, seedFolder } from '../helpers/seed';
 
 // The catalogue's change log: every change applied through the door is recorded in order, with
@@ -98,6 +101,39 @@ describe('the change log', () => {
     ]);
     // Nothing earlier is rewritten: the log only grows.
     expect(all().length).toBe(undone.length + 3);
+  });
+
+  it('records what a scan finds (added, moved, changed, gone) and a folder removed with every photo in it', async () => {
+    const photos = join(realpathSync(dir), 'photos');
+    mkdirSync(photos);
+    for (const [name, colour] of [['a', '#a33'], ['b', '#3a3'], ['c', '#33a']]) {
+      await sharp({ create: { width: 40, height: 30, channels: 3, background: colour } }).jpeg().toFile(join(photos, `${name}.jpg`));
+    }
+    const folder = addFolder(ctx, photos);
+    await scanFolder(ctx, folder.id);
+    const added = all();
+    expect(added.map((c) => c.op)).toEqual(['folder.add', 'asset.add', 'asset.add', 'asset.add']);
+    expect(added.slice(1).map((c) => c.asset?.path).sort()).toEqual(['a.jpg', 'b.jpg', 'c.jpg']);
+    expect(added[1].asset?.folder).toBe(photos);
+    expect(added[1].asset?.hash).toMatch(/\w+/);
+    const seen = lastPosition(ctx.db);
+    renameSync(join(photos, 'a.jpg'), join(photos, 'moved.jpg'));
+    unlinkSync(join(photos, 'b.jpg'));
+    writeFileSync(join(photos, 'c.jpg'), await sharp({ create: { width: 64, height: 48, channels: 3, background: '#999' } }).jpeg().toBuffer());
+    await scanFolder(ctx, folder.id);
+    const later = all(seen).map((c) => [c.op, c.asset?.path]);
+    expect(later).toHaveLength(3);
+    expect(later).toEqual(expect.arrayContaining([['asset.move', 'moved.jpg'], ['asset.change', 'c.jpg'], ['asset.vanish', 'b.jpg']]));
+    const before = lastPosition(ctx.db);
+    await removeFolder(ctx, folder.id);
+    const removed = all(before);
+    expect(removed[0]).toMatchObject({ op: 'folder.remove', value: { id: folder.id, path: photos } });
+    // Every photo of the folder, named as it was (the catalogue no longer has it).
+    expect(removed.slice(1).map((c) => [c.op, c.asset?.folder, c.asset?.path]).sort()).toEqual([
+      ['asset.remove', photos, 'b.jpg'],
+      ['asset.remove', photos, 'c.jpg'],
+      ['asset.remove', photos, 'moved.jpg'],
+    ]);
   });
 
   it('pages through every change after a position, oldest first', async () => {
