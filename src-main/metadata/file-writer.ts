@@ -230,6 +230,8 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps, readin
 /** Tags that legitimately change on any rewrite: file-system facts, offsets, exiftool's own marks. */
 const VOLATILE_GROUPS = ['File:', 'System:', 'ExifTool:', 'Composite:', 'MWG:'];
 const VOLATILE_TAGS = new Set(['SourceFile', 'errors', 'warnings', 'XMP-x:XMPToolkit', 'IPTC:ApplicationRecordVersion', 'IPTC:EnvelopeRecordVersion', 'Photoshop:IPTCDigest',
+  // The time of the last metadata change, which exiftool (and every XMP tool) keeps current.
+  'XMP-xmp:MetadataDate',
   // WebP's extended-format flags gain the 'has XMP' bit.
   'RIFF:WebP_Flags',
   // HEIC keeps the new XMP item in the media data box.
@@ -260,6 +262,29 @@ function isManagedKey(key: string): boolean {
 const valueMatches = (read: unknown, expected: string): boolean =>
   typeof read === 'number' ? Number(expected) === read : String(read) === expected;
 
+/**
+ * A tag's value as a fact, not as bytes of the dump: numbers and numeric text alike, text in
+ * NFC, a one-item list as its item, structures with their members in one order, and an empty
+ * list, structure or text as no value at all (darktable writes `<rdf:Seq/>` for an edit
+ * without masks; exiftool drops such an empty container when it rewrites the packet).
+ */
+export function factOf(v: unknown): unknown {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return v === '' ? undefined : v.normalize('NFC');
+  if (Array.isArray(v)) {
+    const items = v.map(factOf).filter((x) => x !== undefined);
+    return items.length === 0 ? undefined : items.length === 1 ? items[0] : items;
+  }
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Dict).map(([k, x]) => [k, factOf(x)] as const).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return entries.length === 0 ? undefined : Object.fromEntries(entries);
+  }
+  return String(v);
+}
+
+const sameFact = (a: unknown, b: unknown): boolean => JSON.stringify(factOf(a)) === JSON.stringify(factOf(b));
+
 /** Null when the read-back matches; otherwise what is wrong, for the user. */
 export function verifyReadBack(before: Dict, after: Dict, written: Record<string, TagValue>): string | null {
   for (const [tag, value] of Object.entries(written)) {
@@ -286,7 +311,7 @@ export function verifyReadBack(before: Dict, after: Dict, written: Record<string
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (isVolatile(key) || isManagedKey(key) || key in written) continue;
     if (before[key] === undefined && MANDATORY_EXIF.has(key)) continue;
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+    if (!sameFact(before[key], after[key])) {
       return `${key} changed (${JSON.stringify(before[key] ?? null)} -> ${JSON.stringify(after[key] ?? null)}), though Tagsmith does not manage it.`;
     }
   }
@@ -324,6 +349,18 @@ function firstLine(e: unknown): string {
 const WRITE_OPTS = { useMWG: false, ignoreMinorErrors: false } as const;
 
 /**
+ * exiftool-vendored hands values to exiftool with -E (HTML entities decoded) but leaves '&'
+ * itself unescaped, so a literal 'A &amp; B' would arrive as 'A & B'. Every '&' goes as its
+ * numeric reference, which exiftool decodes back to exactly the '&' the user typed.
+ */
+function forExiftool(tags: Record<string, TagValue>): WriteTags {
+  const enc = (v: string): string => v.replace(/&/g, '&#38;');
+  const out: Record<string, TagValue> = {};
+  for (const [k, v] of Object.entries(tags)) out[k] = typeof v === 'string' ? enc(v) : Array.isArray(v) ? v.map(enc) : v;
+  return out as WriteTags;
+}
+
+/**
  * Make the file at `path` hold `desired`. Returns what changed (nothing when already in sync).
  * Throws MetadataWriteError (the original untouched) when anything fails.
  */
@@ -354,7 +391,7 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
     try {
       if (!original) {
         // A new sidecar: exiftool creates an XMP file when the target does not exist.
-        await et.write(temp, plan.tags as WriteTags, { ...WRITE_OPTS, writeArgs: [] });
+        await et.write(temp, forExiftool(plan.tags), { ...WRITE_OPTS, writeArgs: [] });
       } else if (needsIptcConversion(before) && Object.keys(plan.tags).some(isIptcKey)) {
         // Existing Latin-1 IPTC is re-encoded first (exiftool FAQ 10), so declaring UTF-8
         // does not garble the values Tagsmith does not manage.
@@ -362,9 +399,9 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
           ...WRITE_OPTS,
           writeArgs: ['-charset', 'iptc=Latin', '-tagsFromFile', '@', '-IPTC:all', '-o', temp],
         });
-        await et.write(temp, plan.tags as WriteTags, { ...WRITE_OPTS, writeArgs: ['-overwrite_original'] });
+        await et.write(temp, forExiftool(plan.tags), { ...WRITE_OPTS, writeArgs: ['-overwrite_original'] });
       } else {
-        await et.write(path, plan.tags as WriteTags, { ...WRITE_OPTS, writeArgs: ['-o', temp] });
+        await et.write(path, forExiftool(plan.tags), { ...WRITE_OPTS, writeArgs: ['-o', temp] });
       }
     } catch (e) {
       throw fail(`exiftool could not write the metadata: ${firstLine(e)}`);
