@@ -147,19 +147,35 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps, readin
       const iptc = keepFileSpelling(flat, texts(tags[TAG.iptcKeywords])).map((k) => iptcFit('Keywords', k, IPTC_KEYWORD_MAX_BYTES));
       setList(TAG.iptcKeywords, iptc);
     }
-    setList(TAG.hierarchical, keepFileSpelling(hierarchiesOf(list), texts(tags[TAG.hierarchical])));
+    // Lightroom's hierarchies. Where the file's list also holds one-level keywords (Lightroom
+    // writes every keyword there), that list and digiKam's tag paths ('Places/Berlin') get
+    // exactly the keywords the user added or removed, every other entry kept as it is.
+    const had = new Set(current.keywords.map(lowerNfc));
+    const wanted = new Set(list.map(lowerNfc));
+    const added = list.filter((k) => !had.has(lowerNfc(k)));
+    const removed = new Set(current.keywords.filter((k) => !wanted.has(lowerNfc(k))).map(lowerNfc));
+    const edit = (now: string[], sep: string): string[] => [
+      ...now.filter((h) => !removed.has(lowerNfc(h.split(sep).map((p) => p.trim()).join('|')))),
+      ...added.filter((k) => k.includes('|') || now.some((h) => !h.includes(sep))).map((k) => k.split('|').join(sep)),
+    ];
+    const hierNow = texts(tags[TAG.hierarchical]);
+    setList(TAG.hierarchical, hierNow.some((h) => !h.includes('|')) ? edit(hierNow, '|') : keepFileSpelling(hierarchiesOf(list), hierNow));
+    if (tags[TAG.tagsList] !== undefined) setList(TAG.tagsList, edit(texts(tags[TAG.tagsList]), '/'));
     // Windows Explorer's keywords, where a file has them, follow too (else they would go stale).
     if (tags[TAG.xpKeywords] !== undefined) {
       const xp = keepFileSpelling(flat, texts(tags[TAG.xpKeywords]).join(';').split(';').map((k) => k.trim()).filter(Boolean)).join(';');
       if (texts(tags[TAG.xpKeywords]).join(';') !== xp) plan.tags[TAG.xpKeywords] = xp.length > 0 ? xp : null;
     }
   };
-  /** A text field into XMP, IPTC and (where the file has EXIF, unless `exif` is false) EXIF. */
-  const putText = (f: TextFieldName, value: string | null, exif = true): void => {
+  /**
+   * A text field into XMP, IPTC and EXIF: ImageDescription where the file can hold EXIF,
+   * Artist and Copyright where the file already has them (readers take EXIF first, MWG).
+   */
+  const putText = (f: TextFieldName, value: string | null): void => {
     const m = TEXT_MAPPINGS[f];
     setText(m.xmp, value);
     if (m.iptc && caps.iptc) setText(m.iptc.tag, value === null ? null : iptcFit(m.iptc.label, value, m.iptc.maxBytes));
-    if (m.exif && exifOk && exif) setText(m.exif, value);
+    if (m.exif && caps.exif !== 'never' && (m.exifIfPresent ? tags[m.exif] !== undefined : exifOk)) setText(m.exif, value);
   };
 
   for (const field of FIELD_NAMES) {
@@ -199,27 +215,16 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps, readin
     if (!(now.length === 0 && raw === 0) && !(now.length === 1 && Number(now[0]) === raw)) plan.tags[TAG.rating] = raw;
   }
 
-  if (Object.keys(plan.tags).length > 0) {
-    // After a write every block says the same (MWG): where IPTC and XMP disagreed on a field the
-    // user did not change, both get the value readers took before (the digest's authority, XMP
-    // when there is no digest), keywords their union; EXIF ImageDescription, where the file has
-    // one, follows the caption. So no reading of an untouched field changes, in any tool.
-    const untouched = (f: string): boolean => !plan.changedFields.includes(f as FieldName);
-    for (const f of reading.disagreement?.fields ?? []) {
-      if (!untouched(f)) continue;
-      if (f === 'keywords') putKeywords(current.keywords);
-      else if (f in TEXT_MAPPINGS) putText(f as TextFieldName, current[f as TextFieldName], false);
-    }
-    for (const f of Object.keys(TEXT_MAPPINGS) as TextFieldName[]) {
-      const exif = TEXT_MAPPINGS[f].exif;
-      if (exif === undefined || !exifOk || !untouched(f) || tags[exif] === undefined || current[f] === null) continue;
-      setText(exif, current[f]);
-    }
-    // A file that had a digest gets it updated, so readers keep believing the XMP just written.
-    // (None is added: without one MWG readers already take XMP, and the blocks now agree.)
-    if (Object.keys(plan.tags).some(isIptcKey) && tags[TAG.iptcDigest] !== undefined) plan.tags[TAG.iptcDigest] = 'new';
-  }
-  if (Object.keys(plan.tags).some((k) => isIptcKey(k) && plan.tags[k] !== null) && !iptcDeclaredUtf8(tags)) {
+  // Fields the user did not change keep the file's values in every block, even where IPTC and
+  // XMP disagree (readers then go on reading what they read before). A digest that matched the
+  // IPTC block is updated so readers keep believing the XMP; a stale one stays stale, so they
+  // keep believing the IPTC; none is added (exiftool's MWG module does the same).
+  const iptcWritten = Object.keys(plan.tags).some(isIptcKey);
+  const digest = texts(tags[TAG.iptcDigest])[0];
+  const digestNow = texts(tags['File:CurrentIPTCDigest'])[0];
+  if (iptcWritten && digest !== undefined && (digestNow === undefined || digest.toLowerCase() === digestNow.toLowerCase())) plan.tags[TAG.iptcDigest] = 'new';
+  // IPTC declares UTF-8 only when a value written needs it (plain ASCII reads the same either way).
+  if (Object.entries(plan.tags).some(([k, v]) => isIptcKey(k) && v !== null && texts(v).some((x) => hasCharAbove(x, 0x7f))) && !iptcDeclaredUtf8(tags)) {
     plan.tags[TAG.codedCharset] = 'UTF8';
   }
   return plan;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeMetadataReader } from '../../src-main/library/metadata';
+import { fieldsFromTags } from '../../src-main/metadata/fields';
 import { readTags, verifyReadBack, writeFileMetadata } from '../../src-main/metadata/file-writer';
 
 // The read-back check after a write judges changes, not the bytes of exiftool's dump: what
@@ -127,5 +128,67 @@ describe('values round-trip exactly', () => {
       // Written again: in sync, nothing to write.
       expect((await writeFileMetadata(path, { ...base, keywords: values, caption, title })).tags).toEqual([]);
     }
+  });
+});
+
+describe('a write changes only what the user changed', () => {
+  const STAMPS = /^(System|File|ExifTool):|^(SourceFile|XMP-x:XMPToolkit|XMP-xmp:MetadataDate|Photoshop:IPTCDigest|IPTC:ApplicationRecordVersion|IPTC:EnvelopeRecordVersion)$/;
+  const diff = (a: Record<string, unknown>, b: Record<string, unknown>): string[] =>
+    [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !STAMPS.test(k) && JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
+
+  /** A JPEG whose EXIF, IPTC and XMP say different things (edited over years by different tools). */
+  async function mixed(path: string, extra: string[] = []): Promise<void> {
+    await sharp({ create: { width: 16, height: 16, channels: 3, background: '#468' } }).jpeg().toFile(path);
+    execFileSync('/usr/bin/exiftool', ['-q', '-overwrite_original',
+      '-EXIF:ImageDescription=Camera description', '-EXIF:Artist=Camera Owner', '-EXIF:Copyright=(c) Camera Owner',
+      '-IPTC:Caption-Abstract=Old newsroom caption', '-IPTC:By-line=Newsroom', '-IPTC:City=Lyon', '-IPTC:CopyrightNotice=(c) Agency',
+      '-IPTC:Keywords=harbour', '-IPTC:Keywords=boats',
+      '-XMP-dc:Description=XMP description', '-XMP-dc:Creator=Anna Berg', '-XMP-dc:Creator=Jon Berg', '-XMP-dc:Rights=(c) Berg',
+      '-XMP-photoshop:City=Paris', '-XMP-dc:Subject=harbour', '-XMP-dc:Subject=boats',
+      '-XMP-lr:HierarchicalSubject=harbour', '-XMP-lr:HierarchicalSubject=Places|France|Paris',
+      '-XMP-digiKam:TagsList=harbour', '-XMP-digiKam:TagsList=Places/France/Paris',
+      ...extra, path]);
+  }
+
+  it('adding a keyword changes keyword tags only: EXIF, IPTC and XMP keep their own captions, creators, city, copyright; dc:creator keeps both names', async () => {
+    const file = join(tmp(), 'mixed.jpg');
+    await mixed(file);
+    const before = json(file);
+    const fields = fieldsFromTags(await readTags(file));
+    const r = await writeFileMetadata(file, { ...fields, keywords: [...fields.keywords, 'ferry'] });
+    expect(r.changedFields).toEqual(['keywords']);
+    const after = json(file);
+    expect(diff(before, after)).toEqual(['IPTC:Keywords', 'XMP-dc:Subject', 'XMP-digiKam:TagsList', 'XMP-lr:HierarchicalSubject']);
+    expect(after['XMP-dc:Creator']).toEqual(['Anna Berg', 'Jon Berg']);
+    expect(after['IFD0:ImageDescription']).toBe('Camera description');
+    expect(after['IPTC:City']).toBe('Lyon');
+    expect(after['XMP-dc:Subject']).toEqual(['harbour', 'boats', 'Places', 'France', 'Paris', 'ferry']);
+    expect(after['XMP-lr:HierarchicalSubject']).toEqual(['harbour', 'Places|France|Paris', 'ferry']);
+    expect(after['XMP-digiKam:TagsList']).toEqual(['harbour', 'Places/France/Paris', 'ferry']);
+    // Plain ASCII keywords need no character set declared.
+    expect(after['IPTC:CodedCharacterSet']).toBeUndefined();
+  });
+
+  it('a stale IPTC digest stays stale, so readers keep taking the IPTC values the user did not edit', async () => {
+    const file = join(tmp(), 'stale.jpg');
+    await mixed(file, ['-Photoshop:IPTCDigest=00000000000000000000000000000000']);
+    const fields = fieldsFromTags(await readTags(file));
+    await writeFileMetadata(file, { ...fields, keywords: [...fields.keywords, 'ferry'] });
+    const after = json(file);
+    expect(after['Photoshop:IPTCDigest']).toBe('00000000000000000000000000000000');
+    expect(after['XMP-photoshop:City']).toBe('Paris');
+    expect(after['IPTC:City']).toBe('Lyon');
+  });
+
+  it('an edited field gets the new value in every block that holds it', async () => {
+    const file = join(tmp(), 'edit.jpg');
+    await mixed(file);
+    const fields = fieldsFromTags(await readTags(file));
+    await writeFileMetadata(file, { ...fields, caption: 'New caption', creator: 'Carla Ruiz', copyright: '(c) Carla Ruiz', city: 'Nice' });
+    const after = json(file);
+    for (const k of ['IFD0:ImageDescription', 'IPTC:Caption-Abstract', 'XMP-dc:Description']) expect(after[k], k).toBe('New caption');
+    for (const k of ['IFD0:Artist', 'IPTC:By-line', 'XMP-dc:Creator']) expect(after[k], k).toBe('Carla Ruiz');
+    for (const k of ['IFD0:Copyright', 'IPTC:CopyrightNotice', 'XMP-dc:Rights']) expect(after[k], k).toBe('(c) Carla Ruiz');
+    for (const k of ['IPTC:City', 'XMP-photoshop:City']) expect(after[k], k).toBe('Nice');
   });
 });
