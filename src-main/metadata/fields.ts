@@ -102,8 +102,8 @@ export function texts(v: unknown): string[] {
 
 /**
  * Field values as one target (a file or a sidecar) holds them, read as the indexer reads
- * them: IPTC and XMP reconciled by the MWG rule (library/metadata-blocks.ts), EXIF
- * ImageDescription / Artist / Copyright where neither has a value, keywords the union of
+ * them: EXIF ImageDescription / Artist / Copyright first, then IPTC and XMP reconciled by the
+ * MWG rule (library/metadata-blocks.ts), keywords the union of
  * every keyword tag in the authoritative block's order.
  */
 export function fieldsFromTags(tags: Dict): FileFields {
