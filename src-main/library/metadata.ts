@@ -719,6 +719,19 @@ const RIGHTS_FROM_BLOCKS: Readonly<Record<RightsField, BlockTextField>> = {
   headline: 'headline', creator: 'creator', copyright: 'copyright', credit: 'credit', city: 'city', country: 'country',
 };
 
+/**
+ * Whether 'IMG.xmp' (Lightroom's, Capture One's, Apple Photos' and Photoshop's naming) belongs
+ * to this file, given the other files of the folder with the same name before the extension:
+ * a RAW's, always (Lightroom's rule: in a RAW+JPEG pair the JPEG keeps its own metadata);
+ * without a RAW, a file that shows no picture of its own in a browser (HEIC, video), or a lone
+ * file of any kind (a JPEG, TIFF, PNG exported alone). 'IMG.JPG.xmp' always belongs to IMG.JPG.
+ */
+export function ownsStemSidecar(file: { isRaw: boolean; browserViewable: boolean }, siblings: readonly { isRaw: boolean }[]): boolean {
+  if (file.isRaw) return true;
+  if (siblings.some((s) => s.isRaw)) return false;
+  return !file.browserViewable || siblings.length === 0;
+}
+
 /** Where the fields come from when a file has an XMP sidecar too (README: "Sidecars"). */
 export type SidecarRule = 'sidecar-wins' | 'file-wins';
 
