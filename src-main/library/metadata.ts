@@ -489,7 +489,8 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   const ihdr = sec('ihdr');
   const dc = sec('dc');
   const lr = sec('lr');
-  const xmp = sec('xmp');
+  // Photoshop CS3 and earlier (and exiv2 keeping their packets) spell the xmp namespace 'xap'.
+  const xmp = { ...sec('xap'), ...sec('xmp') };
   const digiKam = sec('digiKam');
   const photoshop = sec('photoshop');
   const utf8Declared = has(IPTC_UTF8_MARK);
@@ -677,7 +678,9 @@ function rawFromTags(tags: Dict): RawTags {
   r.dates = datesFromTags(tags);
   r.make = s(['IFD0:Make', 'Make', 'Keys:Make']);
   r.model = s(['IFD0:Model', 'Model', 'Keys:Model']);
-  r.lens = s(['ExifIFD:LensModel', 'LensModel', 'Lens', 'LensType']);
+  // A lens name, not a maker note's number (Canon's Lens is the short focal length, 7.09375).
+  const lensName = (v: unknown): string | undefined => (typeof v === 'string' && !/^[\d.\s]+$/.test(v) ? firstText(v) : undefined);
+  r.lens = ['ExifIFD:LensModel', 'LensModel', 'Lens', 'LensType'].map((name) => lensName(firstValue(pick(tags, [name])))).find((v) => v !== undefined);
   r.orientation = num(pick(tags, ['IFD0:Orientation', 'Orientation']));
   r.lat = num(pick(tags, ['Composite:GPSLatitude']));
   r.lon = num(pick(tags, ['Composite:GPSLongitude']));

@@ -78,7 +78,7 @@ describe('reading as exiftool reads', () => {
   });
 
   it('reads the ISO a Canon compact keeps only in its maker notes (exiftool\u2019s Composite:ISO)', async () => {
-    const file = resolve(__dirname, '../fixtures/world/canon-powershot-s40.jpg');
+    const file = resolve(__dirname, '../fixtures/world/cameras/canon-powershot-s40.jpg');
     const tags = JSON.parse(exiftool(['-j', '-G1', '-n', '-ISO', file]))[0] as Record<string, unknown>;
     expect(tags['ExifIFD:ISO']).toBeUndefined();
     expect(tags['Composite:ISO']).toBe(100);
