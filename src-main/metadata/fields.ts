@@ -72,6 +72,8 @@ export const TAG = {
   xmpSubject: 'XMP-dc:Subject',
   hierarchical: 'XMP-lr:HierarchicalSubject',
   tagsList: 'XMP-digiKam:TagsList',
+  /** Windows Photo Gallery's keyword paths, which digiKam also writes ('Places/Berlin'). */
+  msKeywords: 'XMP-microsoft:LastKeywordXMP',
   rating: 'XMP-xmp:Rating',
   codedCharset: 'IPTC:CodedCharacterSet',
   xpKeywords: 'IFD0:XPKeywords',
@@ -81,7 +83,7 @@ export const IPTC_KEYWORD_MAX_BYTES = 64;
 
 /** Every tag the writer may change: the verifier expects exactly these (and no others) to differ. */
 export const MANAGED_TAGS: ReadonlySet<string> = new Set([
-  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.tagsList, TAG.rating, TAG.codedCharset, TAG.xpKeywords,
+  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.tagsList, TAG.msKeywords, TAG.rating, TAG.codedCharset, TAG.xpKeywords,
   ...[...Object.values(TEXT_MAPPINGS), ...Object.values(EXTENDED_MAPPINGS)].flatMap((m) => [m.xmp, ...(m.iptc ? [m.iptc.tag] : []), ...(m.exif ? [m.exif] : [])]),
 ]);
 

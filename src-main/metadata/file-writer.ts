@@ -148,7 +148,8 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps, readin
       setList(TAG.iptcKeywords, iptc);
     }
     // Lightroom's hierarchies. Where the file's list also holds one-level keywords (Lightroom
-    // writes every keyword there), that list and digiKam's tag paths ('Places/Berlin') get
+    // writes every keyword there), that list and the tag paths of digiKam and Windows Photo
+    // Gallery ('Places/Berlin', digiKam writes both) get
     // exactly the keywords the user added or removed, every other entry kept as it is.
     const had = new Set(current.keywords.map(lowerNfc));
     const wanted = new Set(list.map(lowerNfc));
@@ -160,7 +161,7 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps, readin
     ];
     const hierNow = texts(tags[TAG.hierarchical]);
     setList(TAG.hierarchical, hierNow.some((h) => !h.includes('|')) ? edit(hierNow, '|') : keepFileSpelling(hierarchiesOf(list), hierNow));
-    if (tags[TAG.tagsList] !== undefined) setList(TAG.tagsList, edit(texts(tags[TAG.tagsList]), '/'));
+    for (const tag of [TAG.tagsList, TAG.msKeywords]) if (tags[tag] !== undefined) setList(tag, edit(texts(tags[tag]), '/'));
     // Windows Explorer's keywords, where a file has them, follow too (else they would go stale).
     if (tags[TAG.xpKeywords] !== undefined) {
       const xp = keepFileSpelling(flat, texts(tags[TAG.xpKeywords]).join(';').split(';').map((k) => k.trim()).filter(Boolean)).join(';');

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { fieldsFromTags } from '../../src-main/metadata/fields';
-import { readTags, verifyReadBack, writeFileMetadata } from '../../src-main/metadata/file-writer';
+import { factOf, readTags, verifyReadBack, writeFileMetadata } from '../../src-main/metadata/file-writer';
 
 // The read-back check after a write judges changes, not the bytes of exiftool's dump: what
 // exiftool itself drops or stamps on any rewrite is no change; a real change to a value the
@@ -190,5 +190,76 @@ describe('a write changes only what the user changed', () => {
     for (const k of ['IFD0:Artist', 'IPTC:By-line', 'XMP-dc:Creator']) expect(after[k], k).toBe('Carla Ruiz');
     for (const k of ['IFD0:Copyright', 'IPTC:CopyrightNotice', 'XMP-dc:Rights']) expect(after[k], k).toBe('(c) Carla Ruiz');
     for (const k of ['IPTC:City', 'XMP-photoshop:City']) expect(after[k], k).toBe('Nice');
+  });
+});
+
+// Sidecars in the shapes Lightroom Classic, digiKam, Capture One and Apple Photos write, built
+// here from their documented structure (none of those programs runs here, so these are not
+// world files; tests/fixtures/world has the ones real tools wrote).
+const RDF_HEAD = (toolkit: string, ns: string, attrs: string): string => `<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="${toolkit}">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about=""
+    xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:lr="http://ns.adobe.com/lightroom/1.0/"
+    xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" ${ns}
+   ${attrs}>`;
+const RDF_TAIL = `
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>`;
+const li = (tag: string, kind: 'Bag' | 'Seq', items: string[]): string => `<${tag}><rdf:${kind}>${items.map((i) => `<rdf:li>${i}</rdf:li>`).join('')}</rdf:${kind}></${tag}>`;
+const alt = (tag: string, text: string): string => `<${tag}><rdf:Alt><rdf:li xml:lang="x-default">${text}</rdf:li></rdf:Alt></${tag}>`;
+
+const SHAPES: Record<string, string> = {
+  'lightroom/IMG_0001.xmp': RDF_HEAD('Adobe XMP Core 7.0-c000 1.000000, 0000/00/00-00:00:00        ',
+    'xmlns:crs="http://ns.adobe.com/camera-raw-settings/1.0/" xmlns:aux="http://ns.adobe.com/exif/1.0/aux/" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/" xmlns:stEvt="http://ns.adobe.com/xap/1.0/sType/ResourceEvent#"',
+    `xmp:Rating="3" xmp:Label="Red" xmp:MetadataDate="2023-06-01T10:00:00+02:00" photoshop:SidecarForExtension="CR3" photoshop:DateCreated="2023-05-31T18:22:10.12"
+   aux:Lens="RF24-105mm F4 L IS USM" xmpMM:DocumentID="xmp.did:8d1c0c0e" crs:Version="15.3" crs:ProcessVersion="11.0" crs:Exposure2012="+0.35" crs:HasSettings="True"`)
+    + li('xmpMM:History', 'Seq', []).replace('<rdf:Seq></rdf:Seq>', '<rdf:Seq><rdf:li stEvt:action="saved" stEvt:instanceID="xmp.iid:1" stEvt:when="2023-06-01T10:00:00+02:00" stEvt:softwareAgent="Adobe Photoshop Lightroom Classic 12.3 (Macintosh)" stEvt:changed="/metadata"/></rdf:Seq>')
+    + li('dc:creator', 'Seq', ['Anna Berg', 'Jon Berg']) + alt('dc:rights', '© 2023 Anna Berg') + alt('dc:title', 'Abend')
+    + li('dc:subject', 'Bag', ['Berlin', 'Europe', 'Places', 'street']) + li('lr:hierarchicalSubject', 'Bag', ['Places|Europe|Berlin', 'street'])
+    + li('crs:ToneCurvePV2012', 'Seq', ['0, 0', '255, 255']) + RDF_TAIL,
+  'digikam/IMG_0002.CR2.xmp': RDF_HEAD('XMP Core 4.4.0-Exiv2',
+    'xmlns:digiKam="http://www.digikam.org/ns/1.0/" xmlns:MicrosoftPhoto="http://ns.microsoft.com/photo/1.0/" xmlns:darktable="http://darktable.sf.net/" xmlns:tiff="http://ns.adobe.com/tiff/1.0/"',
+    'xmp:Rating="4" digiKam:ColorLabel="3" digiKam:PickLabel="2" MicrosoftPhoto:Rating="75" tiff:Make="Canon"')
+    + li('digiKam:TagsList', 'Seq', ['Orte/Europa/Lyon', 'Familie']) + li('MicrosoftPhoto:LastKeywordXMP', 'Bag', ['Orte/Europa/Lyon', 'Familie'])
+    + li('lr:hierarchicalSubject', 'Bag', ['Orte|Europa|Lyon', 'Familie']) + li('dc:subject', 'Bag', ['Lyon', 'Familie'])
+    + li('darktable:colorlabels', 'Seq', []).replace('<rdf:Seq></rdf:Seq>', '<rdf:Seq/>') + alt('dc:description', 'Oma &amp; Opa') + RDF_TAIL,
+  'captureone/IMG_0003.xmp': RDF_HEAD('XMP Core 5.5.0', 'xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"',
+    'xmp:Rating="2" xmp:Label="Green" photoshop:City="Nice" photoshop:Country="France" photoshop:Headline="Promenade" Iptc4xmpCore:Location="Promenade des Anglais"')
+    + li('dc:subject', 'Bag', ['Meer', 'Promenade']) + li('lr:hierarchicalSubject', 'Bag', ['Meer', 'Promenade']) + li('dc:creator', 'Seq', ['Carla Ruiz']) + RDF_TAIL,
+  'applephotos/IMG_0004.xmp': RDF_HEAD('XMP Core 6.0.0', 'xmlns:exif="http://ns.adobe.com/exif/1.0/"',
+    'photoshop:DateCreated="2024-07-14T20:15:03+02:00" exif:GPSLatitude="43,41.9500N" exif:GPSLongitude="7,15.7200E"')
+    + alt('dc:title', 'Feuerwerk') + alt('dc:description', 'Über der Baie des Anges') + li('dc:subject', 'Bag', ['Feuerwerk', '14. Juli']) + RDF_TAIL,
+};
+
+describe('sidecars in the shapes other programs write (built from their documented structure)', () => {
+  const STAMPS = /^(System|File|ExifTool|Composite):|^(SourceFile|XMP-x:XMPToolkit|XMP-xmp:MetadataDate)$/;
+  const KEYWORDS = /^(XMP-dc:Subject|XMP-lr:HierarchicalSubject|XMP-digiKam:TagsList|XMP-microsoft:LastKeywordXMP)$/;
+
+  it('adding a keyword changes only the keyword lists each already holds, and adds it to every one', async () => {
+    const dir = tmp();
+    for (const [rel, text] of Object.entries(SHAPES)) {
+      const path = join(dir, rel.replace('/', '-'));
+      writeFileSync(path, text);
+      const before = json(path);
+      expect(before['XMP-dc:Subject'], rel).toBeDefined();
+      const fields = fieldsFromTags(await readTags(path));
+      const r = await writeFileMetadata(path, { ...fields, keywords: [...fields.keywords, 'Neu'] });
+      expect(r.changedFields, rel).toEqual(['keywords']);
+      const after = json(path);
+      const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+        .filter((k) => !STAMPS.test(k) && JSON.stringify(factOf(before[k])) !== JSON.stringify(factOf(after[k])));
+      expect(changed.filter((k) => !KEYWORDS.test(k)), rel).toEqual([]);
+      for (const k of changed) expect([after[k]].flat(), `${rel} ${k}`).toContain('Neu');
+      for (const k of Object.keys(before).filter((x) => KEYWORDS.test(x))) {
+        expect([after[k]].flat(), `${rel} ${k}`).toEqual(expect.arrayContaining([before[k]].flat()));
+      }
+      // Lightroom's one-level entries and digiKam's / Windows' paths all got the new keyword.
+      if (before['XMP-lr:HierarchicalSubject'] !== undefined) expect([after['XMP-lr:HierarchicalSubject']].flat(), rel).toContain('Neu');
+      if (before['XMP-digiKam:TagsList'] !== undefined) expect([after['XMP-digiKam:TagsList']].flat(), rel).toContain('Neu');
+      if (before['XMP-microsoft:LastKeywordXMP'] !== undefined) expect([after['XMP-microsoft:LastKeywordXMP']].flat(), rel).toContain('Neu');
+    }
   });
 });
