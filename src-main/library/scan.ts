@@ -185,11 +185,16 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   const seen = new Set<string>();
   // Full thumbnails a stopped scan left owed are made by this one.
   const owed: { id: number; thumb_state: string | null }[] = [];
+  // The files sharing a name with an 'IMG.xmp' (who owns it depends on them); only those.
   const byStem = new Map<string, WalkedFile[]>();
-  for (const f of walked.files) {
-    const same = byStem.get(stackKeyOf(f.relPath));
-    if (same) same.push(f);
-    else byStem.set(stackKeyOf(f.relPath), [f]);
+  if (walked.sidecars.size > 0) {
+    for (const f of walked.files) {
+      const key = stackKeyOf(f.relPath);
+      if (!walked.sidecars.has(`${key}.xmp`)) continue;
+      const same = byStem.get(key);
+      if (same) same.push(f);
+      else byStem.set(key, [f]);
+    }
   }
   for (const f of walked.files) {
     seen.add(f.relPath);
