@@ -118,7 +118,9 @@ export function reconcileBlocks(b: MetadataBlocks): Reconciled {
     } else {
       value = xmp ?? iptc;
     }
-    text[f] = value ?? exif ?? null;
+    // MWG (exiftool's MWG:Description, MWG:Creator, MWG:Copyright): a non-blank EXIF value
+    // comes first, then XMP or IPTC as the digest says.
+    text[f] = exif ?? value ?? null;
   }
   if (both && b.iptc.keywords.length > 0 && b.xmp.subject.length > 0) {
     const x = new Set(b.xmp.subject.map(keyOf));

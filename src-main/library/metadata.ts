@@ -277,6 +277,17 @@ function iptcDate(date: string | undefined, time: string | undefined): DateCandi
   return t ? { value: `${d} ${t[1]}:${t[2]}:${t[3]}${t[4]}` } : { value: `${d} 00:00:00` };
 }
 
+/**
+ * The first name of EXIF Artist, which MWG reads as a list ('Anna Berg; Jon Berg', a name
+ * holding ';' in double quotes), as the first dc:creator is the creator.
+ */
+export function firstArtist(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const quoted = /^\s*"((?:[^"]|"")*)"/.exec(v);
+  const first = quoted ? quoted[1].replace(/""/g, '"') : v.split(/;\s*/)[0];
+  return first.trim() || undefined;
+}
+
 /** Windows Explorer's XPKeywords: 'a;b;c', stored as UTF-16LE bytes (exifr) or text (exiftool). */
 function xpList(v: unknown): string[] {
   let s: string | undefined;
@@ -380,14 +391,35 @@ function metadataRegions(buf: Buffer, format: string): Buffer[] {
   return [buf];
 }
 
-const NOT_XMP_SECTIONS = new Set(['ifd0', 'exif', 'gps', 'iptc', 'ihdr', 'errors']);
+const NOT_XMP_SECTIONS = new Set(['ifd0', 'ifd1', 'exif', 'gps', 'interop', 'makerNote', 'iptc', 'ihdr', 'errors']);
 const UTF16_XMP = Buffer.from('xmpmeta', 'utf16le');
 const XMP_MARK = Buffer.from('<x:xmpmeta');
 const XMP_RDF_MARK = Buffer.from('<rdf:RDF');
 // A JPEG's XMP segment header: ASCII whatever the packet's encoding (UTF-8, -16 or -32).
 const XMP_JPEG_HEADER = Buffer.from('http://ns.adobe.com/xap/1.0/\0');
-// TIFF tags IPTC-NAA (33723) and Photoshop (34377) in either byte order.
-const TIFF_IPTC_TAGS = [[0xbb, 0x83, 0x07, 0x00], [0x83, 0xbb, 0x00, 0x07], [0x49, 0x86, 0x01, 0x00], [0x86, 0x49, 0x00, 0x01]].map((b) => Buffer.from(b));
+/**
+ * Whether a TIFF-based file's first IFD has an IPTC-NAA (33723) or Photoshop (34377) entry,
+ * whatever its type: scanners and Photoshop store IPTC as LONGs, others as UNDEFINED or BYTEs.
+ * exifr reads none of them there; exiftool reads them all.
+ */
+export function tiffHasIptc(buf: Buffer): boolean {
+  if (buf.length < 8) return false;
+  const order = buf.toString('latin1', 0, 2);
+  if (order !== 'II' && order !== 'MM') return false;
+  const le = order === 'II';
+  const u16 = (at: number): number => (le ? buf.readUInt16LE(at) : buf.readUInt16BE(at));
+  const u32 = (at: number): number => (le ? buf.readUInt32LE(at) : buf.readUInt32BE(at));
+  const ifd = u32(4);
+  if (ifd + 2 > buf.length) return false;
+  const n = u16(ifd);
+  for (let i = 0; i < n; i++) {
+    const at = ifd + 2 + i * 12;
+    if (at + 2 > buf.length) return false;
+    const tag = u16(at);
+    if (tag === 0x83bb || tag === 0x8649) return true;
+  }
+  return false;
+}
 
 /** An XMP packet with the exif namespace (exposure written by Lightroom, Photoshop, XMP-only tools). */
 const XMP_EXIF_NS = Buffer.from('http://ns.adobe.com/exif/1.0/');
@@ -410,8 +442,31 @@ function xmpFlash(v: unknown): number | undefined {
   return undefined;
 }
 
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** XML character and entity references ('d&#39;Azur', '&amp;'), decoded once, as an XML parser does. */
+export function decodeXmlRefs(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (m, ref: string) => {
+    if (ref[0] !== '#') return XML_ENTITIES[ref];
+    const cp = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    return cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : m;
+  });
+}
+
+/** exifr leaves XMP text as it stands in the packet, references undecoded: every string decoded. */
+function decodeXmpValues(v: unknown): unknown {
+  if (typeof v === 'string') return decodeXmlRefs(v);
+  if (Array.isArray(v)) return v.map(decodeXmpValues);
+  if (isDict(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decodeXmpValues(x)]));
+  return v;
+}
+
 async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
-  const out: unknown = await exifr.parse(buf, EXIFR_OPTIONS);
+  const parsed: unknown = await exifr.parse(buf, EXIFR_OPTIONS);
+  const out: unknown = isDict(parsed)
+    ? Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, NOT_XMP_SECTIONS.has(k) ? v : decodeXmpValues(v)]))
+    : parsed;
   const regions = metadataRegions(buf, format);
   const has = (marker: Buffer): boolean => regions.some((b) => b.includes(marker));
   const r = emptyRaw();
@@ -434,7 +489,8 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
   const ihdr = sec('ihdr');
   const dc = sec('dc');
   const lr = sec('lr');
-  const xmp = sec('xmp');
+  // Photoshop CS3 and earlier (and exiv2 keeping their packets) spell the xmp namespace 'xap'.
+  const xmp = { ...sec('xap'), ...sec('xmp') };
   const digiKam = sec('digiKam');
   const photoshop = sec('photoshop');
   const utf8Declared = has(IPTC_UTF8_MARK);
@@ -488,15 +544,16 @@ async function rawFromExifr(buf: Buffer, format: string): Promise<ExifrResult> {
     creator: firstText(dc.creator), copyright: firstText(dc.rights), credit: firstText(photoshop.Credit),
     city: firstText(photoshop.City), country: firstText(photoshop.Country),
   };
-  b.exif.text = { caption: firstText(ifd0.ImageDescription), creator: firstText(ifd0.Artist), copyright: firstText(ifd0.Copyright) };
+  b.exif.text = { caption: firstText(ifd0.ImageDescription), creator: firstArtist(firstText(ifd0.Artist)), copyright: firstText(ifd0.Copyright) };
   b.exif.xpKeywords = xpList(ifd0.XPKeywords);
 
   // exifr puts each XMP namespace under its prefix; anything beyond the TIFF/IPTC/PNG sections is XMP.
   const xmpParsed = Object.keys(o).some((k) => !NOT_XMP_SECTIONS.has(k)) || Object.keys(xmpExif).length > 0;
   const unreadBlocks = has(UTF16_XMP)
     || ((has(XMP_MARK) || has(XMP_RDF_MARK) || has(XMP_JPEG_HEADER)) && !xmpParsed)
-    || (TIFF_BASED.has(format) && Object.keys(iptc).length === 0 && TIFF_IPTC_TAGS.some(has));
-  const opaqueBlocks = exif.MakerNote !== undefined || (format === 'jpeg' && jpegHasOpaqueSegments(buf));
+    || (TIFF_BASED.has(format) && Object.keys(iptc).length === 0 && tiffHasIptc(buf));
+  // exifr keeps a maker note in the EXIF section or in a section of its own, by file.
+  const opaqueBlocks = exif.MakerNote !== undefined || o.makerNote !== undefined || (format === 'jpeg' && jpegHasOpaqueSegments(buf));
   return { raw: r, unreadBlocks, opaqueBlocks };
 }
 
@@ -575,7 +632,7 @@ export function blocksFromTags(tags: Dict): MetadataBlocks {
     caption: t('XMP-dc:Description'), title: t('XMP-dc:Title'), headline: t('XMP-photoshop:Headline'), creator: t('XMP-dc:Creator'),
     copyright: t('XMP-dc:Rights'), credit: t('XMP-photoshop:Credit'), city: t('XMP-photoshop:City'), country: t('XMP-photoshop:Country'),
   };
-  b.exif.text = { caption: t('IFD0:ImageDescription'), creator: t('IFD0:Artist'), copyright: t('IFD0:Copyright') };
+  b.exif.text = { caption: t('IFD0:ImageDescription'), creator: firstArtist(t('IFD0:Artist')), copyright: t('IFD0:Copyright') };
   b.exif.xpKeywords = xpList(tags['IFD0:XPKeywords']);
   b.storedDigest = t('Photoshop:IPTCDigest');
   b.currentDigest = t('File:CurrentIPTCDigest');
@@ -621,7 +678,9 @@ function rawFromTags(tags: Dict): RawTags {
   r.dates = datesFromTags(tags);
   r.make = s(['IFD0:Make', 'Make', 'Keys:Make']);
   r.model = s(['IFD0:Model', 'Model', 'Keys:Model']);
-  r.lens = s(['ExifIFD:LensModel', 'LensModel', 'Lens', 'LensType']);
+  // A lens name, not a maker note's number (Canon's Lens is the short focal length, 7.09375).
+  const lensName = (v: unknown): string | undefined => (typeof v === 'string' && !/^[\d.\s]+$/.test(v) ? firstText(v) : undefined);
+  r.lens = ['ExifIFD:LensModel', 'LensModel', 'Lens', 'LensType'].map((name) => lensName(firstValue(pick(tags, [name])))).find((v) => v !== undefined);
   r.orientation = num(pick(tags, ['IFD0:Orientation', 'Orientation']));
   r.lat = num(pick(tags, ['Composite:GPSLatitude']));
   r.lon = num(pick(tags, ['Composite:GPSLongitude']));
@@ -641,7 +700,8 @@ function rawFromTags(tags: Dict): RawTags {
     fNumber: exposureNum('FNumber'),
     apertureValue: apertureF !== undefined && apertureF > 0 ? 2 * Math.log2(apertureF) : undefined,
     exposureTime: exposureNum('ExposureTime'),
-    iso: exposureNum('ISO'),
+    // exiftool's Composite:ISO: EXIF's ISO, else the maker notes' (Canon CameraISO/BaseISO, ...).
+    iso: num(firstValue(pick(tags, ['ExifIFD:ISO', 'XMP-exif:ISO', 'XMP-exif:ISOSpeedRatings', 'Composite:ISO']))) ?? exposureNum('ISO'),
     focalLength: exposureNum('FocalLength'),
     focalLength35: exposureNum('FocalLengthIn35mmFormat'),
     exposureBias: exposureNum('ExposureCompensation'),
@@ -661,6 +721,19 @@ const EXPOSURE_KEYS: readonly (keyof RawExposure)[] = ['fNumber', 'apertureValue
 const RIGHTS_FROM_BLOCKS: Readonly<Record<RightsField, BlockTextField>> = {
   headline: 'headline', creator: 'creator', copyright: 'copyright', credit: 'credit', city: 'city', country: 'country',
 };
+
+/**
+ * Whether 'IMG.xmp' (Lightroom's, Capture One's, Apple Photos' and Photoshop's naming) belongs
+ * to this file, given the other files of the folder with the same name before the extension:
+ * a RAW's, always (Lightroom's rule: in a RAW+JPEG pair the JPEG keeps its own metadata);
+ * without a RAW, a file that shows no picture of its own in a browser (HEIC, video), or a lone
+ * file of any kind (a JPEG, TIFF, PNG exported alone). 'IMG.JPG.xmp' always belongs to IMG.JPG.
+ */
+export function ownsStemSidecar(file: { isRaw: boolean; browserViewable: boolean }, siblings: readonly { isRaw: boolean }[]): boolean {
+  if (file.isRaw) return true;
+  if (siblings.some((s) => s.isRaw)) return false;
+  return !file.browserViewable || siblings.length === 0;
+}
 
 /** Where the fields come from when a file has an XMP sidecar too (README: "Sidecars"). */
 export type SidecarRule = 'sidecar-wins' | 'file-wins';
@@ -755,6 +828,8 @@ const DATE_ELSEWHERE = new Set(['png', 'webp', 'heic', 'heif']);
 function exifrIsEnough(r: ExifrResult, format: string): boolean {
   if (r.unreadBlocks) return false;
   if (r.raw.dates.length === 0 && (r.opaqueBlocks || DATE_ELSEWHERE.has(format))) return false;
+  // Canon compacts record the ISO in their maker notes only (exiftool's Composite:ISO reads it).
+  if (r.raw.exposure.iso === undefined && r.opaqueBlocks && r.raw.exposure.exposureTime !== undefined) return false;
   return reconcileBlocks(r.raw.blocks).disagreement === null;
 }
 

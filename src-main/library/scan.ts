@@ -6,7 +6,7 @@ import type { LibraryCtx } from './context';
 import { stackKeyOf } from './formats';
 import { indexFile, type IndexedFile } from './index-file';
 import { IMAGE_DATA_HASHED, imageDataHash } from './media-hash';
-import { emptyExposure, readMetadata, type Exposure } from './metadata';
+import { emptyExposure, ownsStemSidecar, readMetadata, type Exposure } from './metadata';
 import { rekeyResults } from './result-cache';
 import { getAssetKeywords, setAssetKeywords } from './keywords';
 import { threeWayMerge } from './field-merge';
@@ -88,12 +88,14 @@ async function isAccessibleDir(path: string): Promise<boolean> {
 
 /**
  * 'IMG_1.CR2.xmp' (darktable, digiKam) belongs to exactly one file. 'IMG_1.xmp' (Lightroom,
- * Capture One) belongs to the RAW/HEIC/video of that name, not to a JPEG twin, which carries
- * its own embedded XMP.
+ * Capture One, Apple Photos) by library/metadata.ts ownsStemSidecar: the RAW of that name,
+ * else a HEIC/video, else a lone file; never a JPEG twin of a RAW.
  */
-function sidecarFor(file: WalkedFile, sidecars: Map<string, string>, root: string): string | null {
+function sidecarFor(file: WalkedFile, sidecars: Map<string, string>, root: string, byStem: Map<string, WalkedFile[]>): string | null {
   const exact = sidecars.get(`${file.relPath.toLowerCase()}.xmp`);
-  const byBase = file.format.browserViewable ? undefined : sidecars.get(`${stackKeyOf(file.relPath)}.xmp`);
+  const key = stackKeyOf(file.relPath);
+  const siblings = (byStem.get(key) ?? []).filter((f) => f !== file).map((f) => f.format);
+  const byBase = ownsStemSidecar(file.format, siblings) ? sidecars.get(`${key}.xmp`) : undefined;
   const rel = exact ?? byBase;
   return rel ? `${root}/${rel}` : null;
 }
@@ -184,10 +186,21 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   const seen = new Set<string>();
   // Full thumbnails a stopped scan left owed are made by this one.
   const owed: { id: number; thumb_state: string | null }[] = [];
+  // The files sharing a name with an 'IMG.xmp' (who owns it depends on them); only those.
+  const byStem = new Map<string, WalkedFile[]>();
+  if (walked.sidecars.size > 0) {
+    for (const f of walked.files) {
+      const key = stackKeyOf(f.relPath);
+      if (!walked.sidecars.has(`${key}.xmp`)) continue;
+      const same = byStem.get(key);
+      if (same) same.push(f);
+      else byStem.set(key, [f]);
+    }
+  }
   for (const f of walked.files) {
     seen.add(f.relPath);
     const row = byPath.get(f.relPath) ?? null;
-    const sidecarPath = sidecarFor(f, walked.sidecars, root);
+    const sidecarPath = sidecarFor(f, walked.sidecars, root, byStem);
     if (row && row.removed_at === null && row.size === f.size && row.mtime_ms === f.mtimeMs && !toolBlocked.has(row.id) &&
       !(sidecarPath && (await changedSince(sidecarPath, row.indexed_at)))) {
       if (needsMediaRehash(row)) rehash.push({ row, path: f.absPath });

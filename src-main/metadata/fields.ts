@@ -13,14 +13,16 @@ interface TextMapping {
   xmp: string;
   iptc?: { tag: string; maxBytes: number; label: string };
   exif?: string;
+  /** The EXIF tag is only updated where the file has it, never added. */
+  exifIfPresent?: boolean;
 }
 
 export const TEXT_MAPPINGS: Readonly<Record<TextFieldName, TextMapping>> = {
   caption: { xmp: 'XMP-dc:Description', iptc: { tag: 'IPTC:Caption-Abstract', maxBytes: 2000, label: 'Caption-Abstract' }, exif: 'IFD0:ImageDescription' },
   title: { xmp: 'XMP-dc:Title', iptc: { tag: 'IPTC:ObjectName', maxBytes: 64, label: 'ObjectName (title)' } },
   headline: { xmp: 'XMP-photoshop:Headline', iptc: { tag: 'IPTC:Headline', maxBytes: 256, label: 'Headline' } },
-  creator: { xmp: 'XMP-dc:Creator', iptc: { tag: 'IPTC:By-line', maxBytes: 32, label: 'By-line (creator)' } },
-  copyright: { xmp: 'XMP-dc:Rights', iptc: { tag: 'IPTC:CopyrightNotice', maxBytes: 128, label: 'CopyrightNotice' } },
+  creator: { xmp: 'XMP-dc:Creator', iptc: { tag: 'IPTC:By-line', maxBytes: 32, label: 'By-line (creator)' }, exif: 'IFD0:Artist', exifIfPresent: true },
+  copyright: { xmp: 'XMP-dc:Rights', iptc: { tag: 'IPTC:CopyrightNotice', maxBytes: 128, label: 'CopyrightNotice' }, exif: 'IFD0:Copyright', exifIfPresent: true },
   credit: { xmp: 'XMP-photoshop:Credit', iptc: { tag: 'IPTC:Credit', maxBytes: 32, label: 'Credit' } },
   city: { xmp: 'XMP-photoshop:City', iptc: { tag: 'IPTC:City', maxBytes: 32, label: 'City' } },
   country: { xmp: 'XMP-photoshop:Country', iptc: { tag: 'IPTC:Country-PrimaryLocationName', maxBytes: 64, label: 'Country' } },
@@ -70,6 +72,8 @@ export const TAG = {
   xmpSubject: 'XMP-dc:Subject',
   hierarchical: 'XMP-lr:HierarchicalSubject',
   tagsList: 'XMP-digiKam:TagsList',
+  /** Windows Photo Gallery's keyword paths, which digiKam also writes ('Places/Berlin'). */
+  msKeywords: 'XMP-microsoft:LastKeywordXMP',
   rating: 'XMP-xmp:Rating',
   codedCharset: 'IPTC:CodedCharacterSet',
   xpKeywords: 'IFD0:XPKeywords',
@@ -79,7 +83,7 @@ export const IPTC_KEYWORD_MAX_BYTES = 64;
 
 /** Every tag the writer may change: the verifier expects exactly these (and no others) to differ. */
 export const MANAGED_TAGS: ReadonlySet<string> = new Set([
-  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.rating, TAG.codedCharset, TAG.xpKeywords,
+  TAG.iptcKeywords, TAG.xmpSubject, TAG.hierarchical, TAG.tagsList, TAG.msKeywords, TAG.rating, TAG.codedCharset, TAG.xpKeywords,
   ...[...Object.values(TEXT_MAPPINGS), ...Object.values(EXTENDED_MAPPINGS)].flatMap((m) => [m.xmp, ...(m.iptc ? [m.iptc.tag] : []), ...(m.exif ? [m.exif] : [])]),
 ]);
 
@@ -100,8 +104,8 @@ export function texts(v: unknown): string[] {
 
 /**
  * Field values as one target (a file or a sidecar) holds them, read as the indexer reads
- * them: IPTC and XMP reconciled by the MWG rule (library/metadata-blocks.ts), EXIF
- * ImageDescription / Artist / Copyright where neither has a value, keywords the union of
+ * them: EXIF ImageDescription / Artist / Copyright first, then IPTC and XMP reconciled by the
+ * MWG rule (library/metadata-blocks.ts), keywords the union of
  * every keyword tag in the authoritative block's order.
  */
 export function fieldsFromTags(tags: Dict): FileFields {

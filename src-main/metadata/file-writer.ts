@@ -147,19 +147,36 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps, readin
       const iptc = keepFileSpelling(flat, texts(tags[TAG.iptcKeywords])).map((k) => iptcFit('Keywords', k, IPTC_KEYWORD_MAX_BYTES));
       setList(TAG.iptcKeywords, iptc);
     }
-    setList(TAG.hierarchical, keepFileSpelling(hierarchiesOf(list), texts(tags[TAG.hierarchical])));
+    // Lightroom's hierarchies. Where the file's list also holds one-level keywords (Lightroom
+    // writes every keyword there), that list and the tag paths of digiKam and Windows Photo
+    // Gallery ('Places/Berlin', digiKam writes both) get
+    // exactly the keywords the user added or removed, every other entry kept as it is.
+    const had = new Set(current.keywords.map(lowerNfc));
+    const wanted = new Set(list.map(lowerNfc));
+    const added = list.filter((k) => !had.has(lowerNfc(k)));
+    const removed = new Set(current.keywords.filter((k) => !wanted.has(lowerNfc(k))).map(lowerNfc));
+    const edit = (now: string[], sep: string): string[] => [
+      ...now.filter((h) => !removed.has(lowerNfc(h.split(sep).map((p) => p.trim()).join('|')))),
+      ...added.filter((k) => k.includes('|') || now.some((h) => !h.includes(sep))).map((k) => k.split('|').join(sep)),
+    ];
+    const hierNow = texts(tags[TAG.hierarchical]);
+    setList(TAG.hierarchical, hierNow.some((h) => !h.includes('|')) ? edit(hierNow, '|') : keepFileSpelling(hierarchiesOf(list), hierNow));
+    for (const tag of [TAG.tagsList, TAG.msKeywords]) if (tags[tag] !== undefined) setList(tag, edit(texts(tags[tag]), '/'));
     // Windows Explorer's keywords, where a file has them, follow too (else they would go stale).
     if (tags[TAG.xpKeywords] !== undefined) {
       const xp = keepFileSpelling(flat, texts(tags[TAG.xpKeywords]).join(';').split(';').map((k) => k.trim()).filter(Boolean)).join(';');
       if (texts(tags[TAG.xpKeywords]).join(';') !== xp) plan.tags[TAG.xpKeywords] = xp.length > 0 ? xp : null;
     }
   };
-  /** A text field into XMP, IPTC and (where the file has EXIF, unless `exif` is false) EXIF. */
-  const putText = (f: TextFieldName, value: string | null, exif = true): void => {
+  /**
+   * A text field into XMP, IPTC and EXIF: ImageDescription where the file can hold EXIF,
+   * Artist and Copyright where the file already has them (readers take EXIF first, MWG).
+   */
+  const putText = (f: TextFieldName, value: string | null): void => {
     const m = TEXT_MAPPINGS[f];
     setText(m.xmp, value);
     if (m.iptc && caps.iptc) setText(m.iptc.tag, value === null ? null : iptcFit(m.iptc.label, value, m.iptc.maxBytes));
-    if (m.exif && exifOk && exif) setText(m.exif, value);
+    if (m.exif && caps.exif !== 'never' && (m.exifIfPresent ? tags[m.exif] !== undefined : exifOk)) setText(m.exif, value);
   };
 
   for (const field of FIELD_NAMES) {
@@ -199,27 +216,16 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps, readin
     if (!(now.length === 0 && raw === 0) && !(now.length === 1 && Number(now[0]) === raw)) plan.tags[TAG.rating] = raw;
   }
 
-  if (Object.keys(plan.tags).length > 0) {
-    // After a write every block says the same (MWG): where IPTC and XMP disagreed on a field the
-    // user did not change, both get the value readers took before (the digest's authority, XMP
-    // when there is no digest), keywords their union; EXIF ImageDescription, where the file has
-    // one, follows the caption. So no reading of an untouched field changes, in any tool.
-    const untouched = (f: string): boolean => !plan.changedFields.includes(f as FieldName);
-    for (const f of reading.disagreement?.fields ?? []) {
-      if (!untouched(f)) continue;
-      if (f === 'keywords') putKeywords(current.keywords);
-      else if (f in TEXT_MAPPINGS) putText(f as TextFieldName, current[f as TextFieldName], false);
-    }
-    for (const f of Object.keys(TEXT_MAPPINGS) as TextFieldName[]) {
-      const exif = TEXT_MAPPINGS[f].exif;
-      if (exif === undefined || !exifOk || !untouched(f) || tags[exif] === undefined || current[f] === null) continue;
-      setText(exif, current[f]);
-    }
-    // A file that had a digest gets it updated, so readers keep believing the XMP just written.
-    // (None is added: without one MWG readers already take XMP, and the blocks now agree.)
-    if (Object.keys(plan.tags).some(isIptcKey) && tags[TAG.iptcDigest] !== undefined) plan.tags[TAG.iptcDigest] = 'new';
-  }
-  if (Object.keys(plan.tags).some((k) => isIptcKey(k) && plan.tags[k] !== null) && !iptcDeclaredUtf8(tags)) {
+  // Fields the user did not change keep the file's values in every block, even where IPTC and
+  // XMP disagree (readers then go on reading what they read before). A digest that matched the
+  // IPTC block is updated so readers keep believing the XMP; a stale one stays stale, so they
+  // keep believing the IPTC; none is added (exiftool's MWG module does the same).
+  const iptcWritten = Object.keys(plan.tags).some(isIptcKey);
+  const digest = texts(tags[TAG.iptcDigest])[0];
+  const digestNow = texts(tags['File:CurrentIPTCDigest'])[0];
+  if (iptcWritten && digest !== undefined && (digestNow === undefined || digest.toLowerCase() === digestNow.toLowerCase())) plan.tags[TAG.iptcDigest] = 'new';
+  // IPTC declares UTF-8 only when a value written needs it (plain ASCII reads the same either way).
+  if (Object.entries(plan.tags).some(([k, v]) => isIptcKey(k) && v !== null && texts(v).some((x) => hasCharAbove(x, 0x7f))) && !iptcDeclaredUtf8(tags)) {
     plan.tags[TAG.codedCharset] = 'UTF8';
   }
   return plan;
@@ -230,6 +236,8 @@ export function planWrite(tags: Dict, desired: ManagedFields, caps: Caps, readin
 /** Tags that legitimately change on any rewrite: file-system facts, offsets, exiftool's own marks. */
 const VOLATILE_GROUPS = ['File:', 'System:', 'ExifTool:', 'Composite:', 'MWG:'];
 const VOLATILE_TAGS = new Set(['SourceFile', 'errors', 'warnings', 'XMP-x:XMPToolkit', 'IPTC:ApplicationRecordVersion', 'IPTC:EnvelopeRecordVersion', 'Photoshop:IPTCDigest',
+  // The time of the last metadata change, which exiftool (and every XMP tool) keeps current.
+  'XMP-xmp:MetadataDate',
   // WebP's extended-format flags gain the 'has XMP' bit.
   'RIFF:WebP_Flags',
   // HEIC keeps the new XMP item in the media data box.
@@ -260,6 +268,29 @@ function isManagedKey(key: string): boolean {
 const valueMatches = (read: unknown, expected: string): boolean =>
   typeof read === 'number' ? Number(expected) === read : String(read) === expected;
 
+/**
+ * A tag's value as a fact, not as bytes of the dump: numbers and numeric text alike, text in
+ * NFC, a one-item list as its item, structures with their members in one order, and an empty
+ * list, structure or text as no value at all (darktable writes `<rdf:Seq/>` for an edit
+ * without masks; exiftool drops such an empty container when it rewrites the packet).
+ */
+export function factOf(v: unknown): unknown {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return v === '' ? undefined : v.normalize('NFC');
+  if (Array.isArray(v)) {
+    const items = v.map(factOf).filter((x) => x !== undefined);
+    return items.length === 0 ? undefined : items.length === 1 ? items[0] : items;
+  }
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Dict).map(([k, x]) => [k, factOf(x)] as const).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return entries.length === 0 ? undefined : Object.fromEntries(entries);
+  }
+  return String(v);
+}
+
+const sameFact = (a: unknown, b: unknown): boolean => JSON.stringify(factOf(a)) === JSON.stringify(factOf(b));
+
 /** Null when the read-back matches; otherwise what is wrong, for the user. */
 export function verifyReadBack(before: Dict, after: Dict, written: Record<string, TagValue>): string | null {
   for (const [tag, value] of Object.entries(written)) {
@@ -286,7 +317,7 @@ export function verifyReadBack(before: Dict, after: Dict, written: Record<string
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (isVolatile(key) || isManagedKey(key) || key in written) continue;
     if (before[key] === undefined && MANDATORY_EXIF.has(key)) continue;
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+    if (!sameFact(before[key], after[key])) {
       return `${key} changed (${JSON.stringify(before[key] ?? null)} -> ${JSON.stringify(after[key] ?? null)}), though Tagsmith does not manage it.`;
     }
   }
@@ -324,6 +355,18 @@ function firstLine(e: unknown): string {
 const WRITE_OPTS = { useMWG: false, ignoreMinorErrors: false } as const;
 
 /**
+ * exiftool-vendored hands values to exiftool with -E (HTML entities decoded) but leaves '&'
+ * itself unescaped, so a literal 'A &amp; B' would arrive as 'A & B'. Every '&' goes as its
+ * numeric reference, which exiftool decodes back to exactly the '&' the user typed.
+ */
+function forExiftool(tags: Record<string, TagValue>): WriteTags {
+  const enc = (v: string): string => v.replace(/&/g, '&#38;');
+  const out: Record<string, TagValue> = {};
+  for (const [k, v] of Object.entries(tags)) out[k] = typeof v === 'string' ? enc(v) : Array.isArray(v) ? v.map(enc) : v;
+  return out as WriteTags;
+}
+
+/**
  * Make the file at `path` hold `desired`. Returns what changed (nothing when already in sync).
  * Throws MetadataWriteError (the original untouched) when anything fails.
  */
@@ -354,7 +397,7 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
     try {
       if (!original) {
         // A new sidecar: exiftool creates an XMP file when the target does not exist.
-        await et.write(temp, plan.tags as WriteTags, { ...WRITE_OPTS, writeArgs: [] });
+        await et.write(temp, forExiftool(plan.tags), { ...WRITE_OPTS, writeArgs: [] });
       } else if (needsIptcConversion(before) && Object.keys(plan.tags).some(isIptcKey)) {
         // Existing Latin-1 IPTC is re-encoded first (exiftool FAQ 10), so declaring UTF-8
         // does not garble the values Tagsmith does not manage.
@@ -362,9 +405,9 @@ export async function writeFileMetadata(path: string, desired: ManagedFields, op
           ...WRITE_OPTS,
           writeArgs: ['-charset', 'iptc=Latin', '-tagsFromFile', '@', '-IPTC:all', '-o', temp],
         });
-        await et.write(temp, plan.tags as WriteTags, { ...WRITE_OPTS, writeArgs: ['-overwrite_original'] });
+        await et.write(temp, forExiftool(plan.tags), { ...WRITE_OPTS, writeArgs: ['-overwrite_original'] });
       } else {
-        await et.write(path, plan.tags as WriteTags, { ...WRITE_OPTS, writeArgs: ['-o', temp] });
+        await et.write(path, forExiftool(plan.tags), { ...WRITE_OPTS, writeArgs: ['-o', temp] });
       }
     } catch (e) {
       throw fail(`exiftool could not write the metadata: ${firstLine(e)}`);

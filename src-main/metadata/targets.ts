@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { extOf, formatForExt } from '../library/formats';
+import { ownsStemSidecar } from '../library/metadata';
 
 // Where an asset's metadata goes. Formats exiftool rewrites reliably get it in place; camera
 // RAW (whose maker-specific layouts Lightroom and Capture One also refuse to touch) and
@@ -87,21 +88,22 @@ export async function targetsFor(absPath: string): Promise<Target[]> {
   const byBase = find(`${stemOf(name)}.xmp`);
   const format = formatForExt(extOf(name));
   const isRaw = format?.isRaw === true && format.format !== 'dng';
-  // Another file of the same stem that also keeps its metadata in 'stem.xmp'.
-  const rawSibling = entries.some((e) => {
-    if (e === name || stemOf(e).toLowerCase() !== stem) return false;
+  // The other files of the same stem: whether 'stem.xmp' is this file's (library/metadata.ts ownsStemSidecar, as the indexer reads it).
+  const siblings = entries.flatMap((e) => {
+    if (e === name || stemOf(e).toLowerCase() !== stem) return [];
     const f = formatForExt(extOf(e));
-    return f !== null && f.isRaw && f.format !== 'dng';
+    return f ? [f] : [];
   });
+  const owns = ownsStemSidecar({ isRaw: format?.isRaw === true, browserViewable: format?.browserViewable === true }, siblings);
 
   const caps = isRaw ? null : inPlaceCaps(absPath);
   if (caps) {
     const targets: Target[] = [{ path: absPath, role: 'file', caps }];
     // Keep an existing sidecar the indexer merges in step, or the rescan would read the old values back.
-    const sidecar = exact ?? (format && !format.browserViewable && !rawSibling ? byBase : undefined);
+    const sidecar = exact ?? (owns ? byBase : undefined);
     if (sidecar) targets.push({ path: join(dir, sidecar), role: 'sidecar', caps: SIDECAR_CAPS });
     return targets;
   }
-  const sidecar = exact ?? (isRaw || !rawSibling ? (byBase ?? `${stemOf(name)}.xmp`) : `${name}.xmp`);
+  const sidecar = exact ?? (owns ? (byBase ?? `${stemOf(name)}.xmp`) : `${name}.xmp`);
   return [{ path: join(dir, sidecar), role: 'sidecar', caps: SIDECAR_CAPS }];
 }
