@@ -25,8 +25,16 @@ const NO_CATALOGUE_CHANGE = [
   'removeAgencyAccount', 'forgetAgencyHostKey', 'uploadToAgency', 'previewAnalysisRun', 'getAssetAnalysis', 'qualityHistogram', 'listVoices',
   'previewSpeech', 'startSpeech', 'startLipsync', 'modelRules', 'previewImageJob', 'startGenerate', 'startEdit', 'startFaceSwap',
   'startVectorize', 'listCreativeTasks', 'getCreativeTask', 'creationOf', 'cancelCreativeTask', 'keepWaitingCreativeTask', 'retryCreativeTask',
-  'refetchResult', 'creativeSettings', 'setCreativeSettings', 'previewRename', 'findSimilar',
+  'refetchResult', 'creativeSettings', 'setCreativeSettings', 'previewRename', 'findSimilar', 'studioStatus', 'studioProbe', 'studioLeave',
 ];
+
+/**
+ * Methods that change the catalogue through the door but need a studio server to do it: joining
+ * records what the library holds as its own changes, a sync records the other members' changes
+ * (catalogue/remote-log.ts). Proven against a real server on real PostgreSQL in studio-seed,
+ * studio-sync and studio-live.
+ */
+const THROUGH_THE_STUDIO = ['studioJoin', 'studioSyncNow'];
 
 /**
  * Methods that change the catalogue but are not recorded yet: the shrinking list (see
@@ -146,7 +154,7 @@ afterAll(async () => {
 
 describe('every change to the catalogue leaves an entry in the change log', () => {
   it('names every Api method once: no change, a scenario below, or not yet through the door', () => {
-    const named = [...NO_CATALOGUE_CHANGE, ...SCENARIOS.map(([m]) => m), ...NOT_YET];
+    const named = [...NO_CATALOGUE_CHANGE, ...SCENARIOS.map(([m]) => m), ...NOT_YET, ...THROUGH_THE_STUDIO];
     expect(named.filter((m, i) => named.indexOf(m) !== i), 'named twice').toEqual([]);
     expect([...API_METHODS].filter((m) => !named.includes(m)), 'say whether these change the catalogue').toEqual([]);
     expect(named.filter((m) => !(API_METHODS as readonly string[]).includes(m)), 'no such method').toEqual([]);
