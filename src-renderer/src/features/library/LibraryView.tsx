@@ -77,7 +77,11 @@ export function LibraryView({ active }: { active: boolean }) {
   const [sidebarWidth, setSidebarWidth] = usePersistentState('layout.sidebarWidth', PANELS.sidebar.default, isNumberIn(PANELS.sidebar.min, PANELS.sidebar.max));
   const [inspectorWidth, setInspectorWidth] = usePersistentState('layout.inspectorWidth', PANELS.inspector.default, isNumberIn(PANELS.inspector.min, PANELS.inspector.max));
   const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey' | 'similar'>('grid');
+  // Review, compare and survey use the whole width: no folders and filters; review has its own panel.
   const panelsHidden = view === 'review' || view === 'compare' || view === 'survey';
+  const inspectorHidden = view === 'review';
+  // The photo culling, compare (its active side) or survey (its active frame) shows: the inspector's photo there.
+  const [inView, setInView] = useState<number | null>(null);
   // Similar groups folded like RAW+JPEG stacks (a view option, kept across restarts), and the groups opened.
   const [foldGroups, setFoldGroups] = usePersistentState('library.foldGroups', false, (v): v is boolean => typeof v === 'boolean');
   const [expandedGroups, setExpandedGroups] = useState<ReadonlySet<number>>(new Set());
@@ -363,13 +367,14 @@ export function LibraryView({ active }: { active: boolean }) {
       setView('loupe');
     },
     escape: () => (view === 'loupe' ? setView('grid') : clear()),
+    // In the loupe the keys judge the photo shown; in the grid, the selection.
     rate: (n) => {
-      const ids = targetIds();
+      const ids = view === 'loupe' && sel.focusId !== null ? [sel.focusId] : targetIds();
       if (ids.length) void edits.setRating(ids, n);
     },
     // Pressing a label's key again takes it off (Lightroom): judged by the photo in focus.
     label: (l) => {
-      const ids = targetIds();
+      const ids = view === 'loupe' && sel.focusId !== null ? [sel.focusId] : targetIds();
       if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
     },
     letters: {
@@ -488,13 +493,13 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'review' && review.ids.length > 0) {
     centre = <ReviewView ids={review.ids} index={review.index} onIndex={(index) => setReview((r) => ({ ...r, index }))} onExit={() => setView('grid')} active={active} />;
   } else if (view === 'compare' && judging.ids.length > 1) {
-    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
+    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} onActive={setInView} />;
   } else if (view === 'survey' && judging.ids.length > 1) {
-    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
+    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} onActive={setInView} />;
   } else if (view === 'similar' && similarTo !== null) {
     centre = <SimilarView key={similarTo} assetId={similarTo} active={active} onExit={() => setView(similarFrom === 'loupe' && sel.focus !== null ? 'loupe' : 'grid')} onShow={(id) => void showInGrid(id)} />;
   } else if (view === 'cull') {
-    centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
+    centre = <CullView query={query} active={active} onExit={() => setView('grid')} onFocus={setInView} />;
   } else if (view === 'loupe' && sel.focus !== null) {
     centre = (
       <Loupe
@@ -664,7 +669,7 @@ export function LibraryView({ active }: { active: boolean }) {
             </div>
 
             <span className="muted small" data-testid="selection-summary">
-              {sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
+              {view === 'grid' && sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
             </span>
             <div className="topbar-spacer" />
             <label className="score-toggle small" title="Show each group of similar frames (a burst, the same scene) as one photo, its pick or best frame, with a count badge; S or the badge opens it">
@@ -690,12 +695,13 @@ export function LibraryView({ active }: { active: boolean }) {
             </label>
           </footer>
         </main>
-        {!panelsHidden && (
+        {!inspectorHidden && (
           <Splitter side="right" width={inspectorWidth} min={PANELS.inspector.min} max={PANELS.inspector.max} defaultWidth={PANELS.inspector.default} onWidth={setInspectorWidth} label="Inspector width" testId="splitter-inspector" />
         )}
-        {!panelsHidden && <Inspector
-          focusId={sel.focusId}
-          selectedIds={selectedIds}
+        {!inspectorHidden && <Inspector
+          // The panel belongs to the photo in view: several photos are edited at once only in the grid.
+          focusId={view === 'grid' || view === 'loupe' || view === 'similar' ? sel.focusId : inView}
+          selectedIds={view === 'grid' ? selectedIds : []}
           onJump={async (id) => {
             try {
               const index = (await store.allIds()).indexOf(id);
