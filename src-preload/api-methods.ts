@@ -29,6 +29,7 @@ export const API_METHODS = [
   'getFullImage',
   'similarGroups',
   'setVisibleAssets',
+  'cellStates',
   'facets',
   'editKeywords',
   'setKeywords',

@@ -233,6 +233,7 @@ export const schemas = {
   getFullImage: z.strictObject({ id }),
   similarGroups: z.strictObject({ ids: ids.optional() }),
   setVisibleAssets: z.strictObject({ ids: z.array(id).max(5000) }),
+  cellStates: z.strictObject({ ids: z.array(id).min(1).max(2000) }),
   facets: none,
   editKeywords: z.strictObject({ ids, add: keywords.optional(), remove: keywords.optional() }),
   setKeywords: z.strictObject({ id, keywords }),

@@ -20,7 +20,7 @@ import { useDismiss } from '../../state/useDismiss';
 import { isNumberIn, isOneOf, isPlainObject, usePersistentState } from '../../state/viewState';
 import { useToast } from '../../ui/Toasts';
 import { Button, IconButton, Spinner } from '../../ui/primitives';
-import { IconGrid, IconLoupe, IconReview, IconThumbSize } from '../../ui/icons';
+import { IconGrid, IconInfo, IconLoupe, IconReview, IconThumbSize } from '../../ui/icons';
 import { RunDialog, type RunKindUi, type RunScope } from '../keywording/RunDialog';
 import { RunProgress } from '../keywording/RunProgress';
 import { KeywordList } from '../keywords/KeywordList';
@@ -40,7 +40,7 @@ import { CullView } from '../culling/CullView';
 import { CollectionList } from '../collections/CollectionList';
 import { SaveSmartDialog } from '../collections/SaveSmartDialog';
 import { useCollections } from '../collections/useCollections';
-import type { GridDrag } from '../grid/Grid';
+import type { CellInfo, GridDrag } from '../grid/Grid';
 import type { CollectionInfo, SmartQuery } from '../../../../src-preload/contract';
 import { CompareView } from '../compare/CompareView';
 import { SurveyView } from '../compare/SurveyView';
@@ -73,6 +73,8 @@ export function LibraryView({ active }: { active: boolean }) {
   const [sort, setSort] = usePersistentState<SortKey>('library.sort', 'takenAt', isOneOf<SortKey>('takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch', 'custom'));
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
+  // The cells' second line (Lightroom's "compact cell extras"), kept across restarts.
+  const [cellInfo, setCellInfo] = usePersistentState<CellInfo>('library.cellInfo', 'details', isOneOf<CellInfo>('details', 'type'));
   // Panel widths (issue 14): dragged with the splitters, double-click resets, kept across restarts.
   const [sidebarWidth, setSidebarWidth] = usePersistentState('layout.sidebarWidth', PANELS.sidebar.default, isNumberIn(PANELS.sidebar.min, PANELS.sidebar.max));
   const [inspectorWidth, setInspectorWidth] = usePersistentState('layout.inspectorWidth', PANELS.inspector.default, isNumberIn(PANELS.inspector.min, PANELS.inspector.max));
@@ -521,6 +523,7 @@ export function LibraryView({ active }: { active: boolean }) {
         total={total}
         version={version}
         thumbSize={thumbSize}
+        info={cellInfo}
         selected={sel.ids}
         focus={sel.focus}
         onSelect={(i, m) => void select(i, m)}
@@ -555,6 +558,16 @@ export function LibraryView({ active }: { active: boolean }) {
         progress={progress}
         onCancelScan={() => void api.cancelScan().catch(toast.error)}
         customOrder={inManual}
+        viewOptions={<IconButton
+                label={cellInfo === 'details' ? 'Below each thumbnail: capture date · size · stars. Click for the file type instead' : 'Below each thumbnail: file type · stars. Click for the capture date and size instead'}
+                className={cellInfo === 'details' ? 'on' : ''}
+                aria-pressed={cellInfo === 'details'}
+                onClick={() => setCellInfo(cellInfo === 'details' ? 'type' : 'details')}
+                data-testid="cell-info-toggle"
+                data-info={cellInfo}
+              >
+                <IconInfo />
+              </IconButton>}
       >
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
