@@ -11,6 +11,7 @@ import { VIEWS, ViewNav, type ViewName } from './features/shell/ViewNav';
 import { isOneOf, usePersistentState } from './state/viewState';
 import { ViewErrorBoundary } from './ui/ErrorBoundary';
 import { TopBarSlot, TopBarSlotContext } from './ui/TopBarSlot';
+import { useToast } from './ui/Toasts';
 
 /**
  * The shell: one top bar (brand, the active view's controls, the view switcher) over three
@@ -20,6 +21,9 @@ import { TopBarSlot, TopBarSlotContext } from './ui/TopBarSlot';
 export function App() {
   const { api } = useClient();
   const [view, setView] = usePersistentState<ViewName>('view', 'library', isOneOf(...VIEWS.map((v) => v.name)));
+  // Notices belong to the view they were about: another view clears them.
+  const clearNotices = useToast().clear;
+  useEffect(() => clearNotices(), [view, clearNotices]);
   const [slot, setSlot] = useState<HTMLElement | null>(null);
   const [visited, setVisited] = useState<ReadonlySet<ViewName>>(() => new Set(['library', view]));
   const folders = useQuery<FolderInfo[]>('folders', ['folders'], (a) => a.listFolders());

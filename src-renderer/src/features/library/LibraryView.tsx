@@ -84,6 +84,9 @@ export function LibraryView({ active }: { active: boolean }) {
   const inspectorHidden = view === 'review';
   // The photo culling, compare (its active side) or survey (its active frame) shows: the inspector's photo there.
   const [inView, setInView] = useState<number | null>(null);
+  // Notices are about what was on screen: a new view clears them.
+  const clearNotices = toast.clear;
+  useEffect(() => clearNotices(), [view, clearNotices]);
   // Similar groups folded like RAW+JPEG stacks (a view option, kept across restarts), and the groups opened.
   const [foldGroups, setFoldGroups] = usePersistentState('library.foldGroups', false, (v): v is boolean => typeof v === 'boolean');
   const [expandedGroups, setExpandedGroups] = useState<ReadonlySet<number>>(new Set());
@@ -762,7 +765,7 @@ export function LibraryView({ active }: { active: boolean }) {
           onRenamed={(r) => {
             setDialog(null);
             if (r.failed.length) toast.error(`${r.renamed.length} renamed; ${r.failed.length} could not be: ${r.failed[0].path}: ${r.failed[0].reason}`);
-            else toast.info(`Renamed ${r.renamed.length} file${r.renamed.length === 1 ? '' : 's'}. Ctrl+Z puts the names back.`);
+            else toast.info(`Renamed ${r.renamed.length} file${r.renamed.length === 1 ? '' : 's'}.`, { undo: () => void edits.undo() });
           }}
         />
       )}

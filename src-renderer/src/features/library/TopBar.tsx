@@ -89,7 +89,7 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
         {viewOptions}
       </div>
       <div className="result-count" data-testid="result-count" data-total={total ?? ''}>
-        {total === null ? '' : `${formatCount(total)} ${noun}`}
+        {total === null ? '' : `${formatCount(total)} ${total === 1 ? noun.replace(/s$/, '') : noun}`}
       </div>
       <div className="topbar-spacer" />
       {progress.length > 0 && (
