@@ -47,6 +47,8 @@ import { SurveyView } from '../compare/SurveyView';
 import { IconCompare, IconSurvey } from '../compare/icons';
 import { SimilarView } from '../similar/SimilarView';
 
+type LibraryMode = 'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey' | 'similar';
+
 type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] } | { kind: 'rename'; ids: number[] };
 
 const isIdOrNull = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isInteger(v) && v > 0);
@@ -78,15 +80,25 @@ export function LibraryView({ active }: { active: boolean }) {
   // Panel widths (issue 14): dragged with the splitters, double-click resets, kept across restarts.
   const [sidebarWidth, setSidebarWidth] = usePersistentState('layout.sidebarWidth', PANELS.sidebar.default, isNumberIn(PANELS.sidebar.min, PANELS.sidebar.max));
   const [inspectorWidth, setInspectorWidth] = usePersistentState('layout.inspectorWidth', PANELS.inspector.default, isNumberIn(PANELS.inspector.min, PANELS.inspector.max));
-  const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey' | 'similar'>('grid');
+  const [view, setViewState] = useState<LibraryMode>('grid');
+  // Notices are about what was on screen: going to another view clears them.
+  const viewNow = useRef(view);
+  useEffect(() => {
+    viewNow.current = view;
+  });
+  const clearNotices = toast.clear;
+  const setView = useCallback(
+    (v: LibraryMode) => {
+      if (v !== viewNow.current) clearNotices();
+      setViewState(v);
+    },
+    [clearNotices],
+  );
   // Review, compare and survey use the whole width: no folders and filters; review has its own panel.
   const panelsHidden = view === 'review' || view === 'compare' || view === 'survey';
   const inspectorHidden = view === 'review';
   // The photo culling, compare (its active side) or survey (its active frame) shows: the inspector's photo there.
   const [inView, setInView] = useState<number | null>(null);
-  // Notices are about what was on screen: a new view clears them.
-  const clearNotices = toast.clear;
-  useEffect(() => clearNotices(), [view, clearNotices]);
   // Similar groups folded like RAW+JPEG stacks (a view option, kept across restarts), and the groups opened.
   const [foldGroups, setFoldGroups] = usePersistentState('library.foldGroups', false, (v): v is boolean => typeof v === 'boolean');
   const [expandedGroups, setExpandedGroups] = useState<ReadonlySet<number>>(new Set());
@@ -153,7 +165,7 @@ export function LibraryView({ active }: { active: boolean }) {
     setSimilarFrom(from);
     setCellMenu(null);
     setView('similar');
-  }, []);
+  }, [setView]);
   const onCellMenu = useCallback((index: number, x: number, y: number) => {
     const item = store.get(index);
     if (item) setCellMenu({ id: item.id, x, y });
@@ -213,7 +225,7 @@ export function LibraryView({ active }: { active: boolean }) {
     } catch (err) {
       toast.error(err);
     }
-  }, [store, sel.ids, sel.focusId, toast]);
+  }, [setView, store, sel.ids, sel.focusId, toast]);
 
   /**
    * Compare (C): the focused photo is the select, the next one the candidate. With two or more
@@ -235,7 +247,7 @@ export function LibraryView({ active }: { active: boolean }) {
     } catch (err) {
       toast.error(err);
     }
-  }, [store, sel.ids, sel.focusId, toast]);
+  }, [setView, store, sel.ids, sel.focusId, toast]);
 
   /**
    * Survey (N): the selection, in grid order. With one photo selected: its group of similar
@@ -265,7 +277,7 @@ export function LibraryView({ active }: { active: boolean }) {
     } catch (err) {
       toast.error(err);
     }
-  }, [api, store, sel.ids, sel.focusId, toast]);
+  }, [setView, api, store, sel.ids, sel.focusId, toast]);
 
   /** From "Find similar": back to the grid with that photo focused (when the search shows it). */
   const showInGrid = useCallback(
@@ -279,7 +291,7 @@ export function LibraryView({ active }: { active: boolean }) {
         toast.error(err);
       }
     },
-    [store, focusAt, toast],
+    [setView, store, focusAt, toast],
   );
 
   /** E in compare or survey: the active photo in the loupe (focused in the grid behind it). */
@@ -295,7 +307,7 @@ export function LibraryView({ active }: { active: boolean }) {
         toast.error(err);
       }
     },
-    [store, focusAt, toast],
+    [setView, store, focusAt, toast],
   );
 
   const openRun = useCallback(
