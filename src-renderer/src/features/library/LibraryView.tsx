@@ -643,9 +643,14 @@ export function LibraryView({ active }: { active: boolean }) {
             }}
             smartFromFilters={smartQuery}
           />
-          <Filters filters={filters} onChange={setFilters} />
-          <QualityHistogramPanel query={query} total={total} />
-          <AnalysisFilters filters={filters} onChange={setFilters} />
+          {/* The filters narrow the grid: in the single-photo views (loupe, culling) they are put away, as in Lightroom. */}
+          {view !== 'loupe' && view !== 'cull' && (
+            <>
+              <Filters filters={filters} onChange={setFilters} />
+              <QualityHistogramPanel query={query} total={total} />
+              <AnalysisFilters filters={filters} onChange={setFilters} />
+            </>
+          )}
           <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
         </aside>
         {!panelsHidden && (
