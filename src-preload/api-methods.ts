@@ -34,6 +34,7 @@ export const API_METHODS = [
   'getFullImage',
   'similarGroups',
   'setVisibleAssets',
+  'cellStates',
   'facets',
   'editKeywords',
   'setKeywords',

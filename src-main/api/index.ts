@@ -8,6 +8,7 @@ import { addFolder, folderRemovals, listFolders, refreshOnline, relinkFolder, re
 import { Scanner } from '../library/scan';
 import { thumbQueue } from '../library/thumb-queue';
 import { facets, matchingIds, search } from '../library/search';
+import { cellStates } from '../library/cell-states';
 import { getAssetDetail } from '../library/assets';
 import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
 import { applyPreset, deletePreset, listPresets, savePreset } from '../library/presets';
@@ -153,6 +154,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     },
     async facets() {
       return facets(ctx);
+    },
+    async cellStates({ ids }) {
+      return cellStates(ctx, ids);
     },
     async editKeywords({ ids, add, remove }) {
       await editKeywords(ctx, ids, add ?? [], remove ?? []);

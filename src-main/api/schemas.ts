@@ -238,6 +238,7 @@ export const schemas = {
   studioSyncNow: none,
   similarGroups: z.strictObject({ ids: ids.optional() }),
   setVisibleAssets: z.strictObject({ ids: z.array(id).max(5000) }),
+  cellStates: z.strictObject({ ids: z.array(id).min(1).max(2000) }),
   facets: none,
   editKeywords: z.strictObject({ ids, add: keywords.optional(), remove: keywords.optional() }),
   setKeywords: z.strictObject({ id, keywords }),

@@ -149,6 +149,17 @@ export interface AssetSummary {
   keywordCount: number;
 }
 
+/** A grid cell's state beyond its summary row. */
+export interface CellState {
+  id: number;
+  /** 'unsaved': the library holds keywords, captions or other fields the file does not have yet; 'failed': the last write to the file failed. */
+  write: 'unsaved' | 'failed' | null;
+  /** AI keyword and caption suggestions waiting for review. */
+  suggestions: number;
+  /** The agencies the file was sent to, the latest first. */
+  sentTo: string[];
+}
+
 export interface AssetError {
   stage: string;
   reason: string;
@@ -363,6 +374,8 @@ export interface LibraryApi {
    * their full thumbnails are made before any other's.
    */
   setVisibleAssets(args: { ids: number[] }): Promise<void>;
+  /** What the grid's cells show beside the picture, for the cells on screen (at most 2,000 ids). */
+  cellStates(args: { ids: number[] }): Promise<CellState[]>;
   facets(): Promise<Facets>;
 
   /** Add and/or remove keywords on several assets; order of existing keywords is kept, new ones are appended. */

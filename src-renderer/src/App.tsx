@@ -12,6 +12,7 @@ import { isOneOf, usePersistentState } from './state/viewState';
 import { ViewErrorBoundary } from './ui/ErrorBoundary';
 import { TopBarSlot, TopBarSlotContext } from './ui/TopBarSlot';
 import { StudioBadge } from './features/studio/StudioBadge';
+import { useToast } from './ui/Toasts';
 
 /**
  * The shell: one top bar (brand, the active view's controls, the view switcher) over three
@@ -21,17 +22,21 @@ import { StudioBadge } from './features/studio/StudioBadge';
 export function App() {
   const { api } = useClient();
   const [view, setView] = usePersistentState<ViewName>('view', 'library', isOneOf(...VIEWS.map((v) => v.name)));
+  // Notices belong to the view they were about: going to another view clears them.
+  const clearNotices = useToast().clear;
   const [slot, setSlot] = useState<HTMLElement | null>(null);
   const [visited, setVisited] = useState<ReadonlySet<ViewName>>(() => new Set(['library', view]));
   const folders = useQuery<FolderInfo[]>('folders', ['folders'], (a) => a.listFolders());
 
-  const show = (v: ViewName) => {
+  const show = (v: ViewName, keepNotices = false) => {
+    if (v !== view && !keepNotices) clearNotices();
     setView(v);
     setVisited((s) => (s.has(v) ? s : new Set([...s, v])));
   };
 
   // "Show in library" from Create: the library selects the asset (see useLibraryReveal).
-  useRevealListener(() => show('library'));
+  // (The library may just have said why it cannot: that notice stays.)
+  useRevealListener(() => show('library', true));
 
   // Ctrl/Cmd+1..3 switch views from anywhere (also while typing: these keys insert nothing).
   useEffect(() => {
@@ -40,12 +45,13 @@ export function App() {
       const target = VIEWS.find((v) => v.key === e.key);
       if (!target || document.querySelector('[role="dialog"]')) return;
       e.preventDefault();
+      clearNotices();
       setView(target.name);
       setVisited((s) => (s.has(target.name) ? s : new Set([...s, target.name])));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setView]);
+  }, [setView, clearNotices]);
 
   return (
     <TopBarSlotContext.Provider value={slot}>

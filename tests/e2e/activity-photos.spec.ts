@@ -1,10 +1,17 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { CredentialStore } from '../../src-main/credentials';
+import { hashFile } from '../../src-main/library/hash';
+import { startSimulator } from '../simulator/index';
 import { expect, test } from './harness';
 import { makePhotoTree, PHOTOS } from './photos';
 
 // The Activity view names the photo of each job (file name and a small thumbnail), not only
 // the kind of request: here for a batch writing labels into two files.
 const SCREENS = '.tmp/screens';
+const CLIENT_ID = 'e2e-activity';
+const SECRET = `s3cret-${randomUUID()}`;
 mkdirSync(SCREENS, { recursive: true });
 
 test('activity: each job shows the file name and a thumbnail of its photo', async ({ launchApp }) => {
@@ -29,4 +36,60 @@ test('activity: each job shows the file name and a thumbnail of its photo', asyn
   await expect(thumbs).toHaveCount(2);
   await expect.poll(() => thumbs.evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
   await page.screenshot({ path: `${SCREENS}/activity-photos.png` });
+});
+
+// Issue 35: a failed job reads in full and can be acted on: its photo, the whole message, how
+// many tries, Show (in the library) and Retry; the batch's bar in proportion, failures in red.
+// A real failure: a damaged file sent for keywords to the loopback service simulator.
+test('activity: a failed job shows its photo, the whole message and tries, Show and Retry; the bar is in proportion', async ({ launchApp }) => {
+  const sim = await startSimulator({ port: 0, accounts: [{ clientId: CLIENT_ID, clientSecret: SECRET }] });
+  try {
+    const app = await launchApp({ viewport: { width: 1440, height: 900 }, api: { credentials: new CredentialStore({ env: {}, service: `tagsmith-e2e-${randomUUID()}` }) } });
+    const { page, api } = app;
+    await api.setServiceUrl({ baseUrl: sim.url });
+    await api.setCredentials({ clientId: CLIENT_ID, clientSecret: SECRET });
+    const root = await makePhotoTree();
+    const broken = join(root, 'damaged.jpg');
+    writeFileSync(broken, Buffer.from('this is not a JPEG at all'));
+    await api.addFolder({ path: root });
+    await expect(page.getByTestId('grid-cell')).toHaveCount(PHOTOS.length + 1);
+    await expect.poll(async () => (await api.listFolders())[0]?.scanning).toBe(false);
+    const all = await api.search({ query: { sort: 'name' }, page: { offset: 0, limit: 20 } });
+    const good = all.items.find((a) => a.name === 'beach-sunset.jpg')!;
+    const bad = all.items.find((a) => a.name === 'damaged.jpg')!;
+    const goodFile = join(root, 'beach-sunset.jpg');
+    const queue = app.host.service.queue;
+    const { batch: made } = queue.enqueueBatch('Keyword 2 photos', [
+      { kind: 'analyze', payload: { file: goodFile, contentHash: await hashFile(goodFile), endpoint: 'keywords', params: {}, assetId: good.id } },
+      { kind: 'analyze', payload: { file: broken, contentHash: await hashFile(broken), endpoint: 'keywords', params: {}, assetId: bad.id } },
+    ]);
+    await queue.waitForIdle();
+
+    await page.getByTestId('nav-activity').click();
+    const batch = page.locator(`[data-testid="batch-row"][data-batch-id="${made.id}"]`);
+    await expect(batch.getByTestId('batch-failed')).toHaveText('1 failed');
+    // The bar: half done, half failed in red, not one colour for the whole.
+    const failedBar = batch.getByTestId('batch-bar-failed');
+    await expect.poll(() => failedBar.evaluate((el) => Math.round((el.getBoundingClientRect().width / el.parentElement!.getBoundingClientRect().width) * 100))).toBe(50);
+    const [r, g] = (await failedBar.evaluate((el) => getComputedStyle(el).backgroundColor)).match(/\d+/g)!.map(Number);
+    expect(r).toBeGreaterThan(g + 60);
+
+    await batch.getByTestId('batch-toggle').click();
+    const failed = batch.locator('[data-testid="job-row"][data-state="failed"]');
+    await expect(failed.getByTestId('job-asset-name')).toHaveText('damaged.jpg');
+    const message = failed.getByTestId('job-message');
+    await expect(message).not.toBeEmpty();
+    // The whole message is shown, not cut.
+    expect(await message.evaluate((el) => el.scrollWidth <= el.clientWidth && !/…$/.test((el.textContent ?? '').trim()))).toBe(true);
+    // Tries: how many times it was sent (this one failed before it could be: none, said as 0).
+    await expect(failed.getByTestId('job-tries')).toHaveText(/^\d+$/);
+    await expect(failed.getByTestId('job-retry')).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/activity-failed.png` });
+
+    // Show: the library, with that photo selected and named in the panel.
+    await failed.getByTestId('job-show').click();
+    await expect(page.getByTestId('inspector-name')).toHaveText('damaged.jpg');
+  } finally {
+    await sim.close();
+  }
 });

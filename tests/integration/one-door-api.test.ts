@@ -25,7 +25,7 @@ const NO_CATALOGUE_CHANGE = [
   'removeAgencyAccount', 'forgetAgencyHostKey', 'uploadToAgency', 'previewAnalysisRun', 'getAssetAnalysis', 'qualityHistogram', 'listVoices',
   'previewSpeech', 'startSpeech', 'startLipsync', 'modelRules', 'previewImageJob', 'startGenerate', 'startEdit', 'startFaceSwap',
   'startVectorize', 'listCreativeTasks', 'getCreativeTask', 'creationOf', 'cancelCreativeTask', 'keepWaitingCreativeTask', 'retryCreativeTask',
-  'refetchResult', 'creativeSettings', 'setCreativeSettings', 'previewRename', 'findSimilar', 'studioStatus', 'studioProbe', 'studioLeave',
+  'refetchResult', 'creativeSettings', 'setCreativeSettings', 'previewRename', 'findSimilar', 'studioStatus', 'studioProbe', 'studioLeave', 'cellStates',
 ];
 
 /**

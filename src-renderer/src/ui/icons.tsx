@@ -20,6 +20,7 @@ export const IconWarn = () => <Icon d="M8 2l6.5 11.5h-13zM8 6.5v3M8 11.5v.01" />
 export const IconOffline = () => <Icon d="M2 2l12 12M5 6.5a5 5 0 0 0-2 1.5M8 11.5v.01M10.5 9a3.5 3.5 0 0 0-3.7-.9M13 8a7 7 0 0 0-4.2-2" />;
 export const IconGrid = () => <Icon d="M2.5 2.5h4v4h-4zM9.5 2.5h4v4h-4zM2.5 9.5h4v4h-4zM9.5 9.5h4v4h-4z" />;
 export const IconLoupe = () => <Icon d="M2.5 3.5h11v9h-11z" />;
+export const IconInfo = () => <Icon d="M8 14.5a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13zM8 7.5v4M8 4.8v.01" />;
 export const IconThumbSize = () => <Icon d="M2.5 10.5h3v3h-3zM8.5 5.5h5v8h-5z" />;
 export const IconPlay = () => <Icon d="M5 3.5l7 4.5-7 4.5z" />;
 export const IconAudio = () => <Icon d="M6 12V3.5l7-1.5V10.5M6 12a1.7 1.7 0 1 1-3.4 0 1.7 1.7 0 0 1 3.4 0zM13 10.5a1.7 1.7 0 1 1-3.4 0 1.7 1.7 0 0 1 3.4 0z" />;

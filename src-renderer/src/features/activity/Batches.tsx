@@ -7,6 +7,7 @@ import { Button, IconButton, Spinner, formatCount } from '../../ui/primitives';
 import { BATCH_PHASE_LABEL, ENDPOINT_LABEL, JOB_STATE_LABEL, batchNumbers, batchPhase } from './labels';
 import { JOBS_SHOWN, useBatchJobs, type QueueSnapshot, type QueueStore } from './queueStore';
 import { useQueueControl } from './useQueueControl';
+import { revealAsset } from '../create/reveal';
 
 export function Batches({ store, snap, held }: { store: QueueStore; snap: QueueSnapshot; held: boolean }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
@@ -65,7 +66,8 @@ function BatchRow({ batch, held, expanded, onToggle, store, snap }: {
         </span>
         <div className="batch-progress" data-testid="batch-progress" role="progressbar" aria-valuemin={0} aria-valuemax={batch.total} aria-valuenow={n.finished} aria-label={`${batch.label} progress`}>
           <span className="seg seg-done" style={{ width: `${(n.done / total) * 100}%` }} />
-          <span className="seg seg-bad" style={{ width: `${((n.failed + n.unknown) / total) * 100}%` }} />
+          <span className="seg seg-failed" data-testid="batch-bar-failed" style={{ width: `${(n.failed / total) * 100}%` }} />
+          <span className="seg seg-bad" style={{ width: `${(n.unknown / total) * 100}%` }} />
           <span className="seg seg-cancelled" style={{ width: `${(n.cancelled / total) * 100}%` }} />
         </div>
         <span className="batch-count" data-testid="batch-count">
@@ -164,7 +166,7 @@ function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; s
               <td>
                 <span className={`state state-${j.state}`}>{JOB_STATE_LABEL[j.state]}</span>
               </td>
-              <td className="num">{j.attempts > 0 ? j.attempts : ''}</td>
+              <JobTries job={j} />
               <td className="job-message" data-testid="job-message">
                 {j.error ? (
                   <span className={j.state === 'failed' ? 'error-text' : j.state === 'unknown' ? 'warn-text' : 'muted'}>{j.error.message}</span>
@@ -173,10 +175,15 @@ function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; s
                 ) : null}
               </td>
               <td className="actions">
+                {j.asset && (
+                  <Button small onClick={() => revealAsset(j.asset!.id)} data-testid="job-show" title={`Show ${j.asset.name} in the library`}>
+                    Show
+                  </Button>
+                )}
                 {(j.state === 'failed' || j.state === 'unknown') && (
-                  <IconButton label="Send again" onClick={() => setRetry(j)} data-testid="job-retry">
-                    <IconRetry />
-                  </IconButton>
+                  <Button small onClick={() => setRetry(j)} data-testid="job-retry" title="Send again">
+                    <IconRetry /> Retry
+                  </Button>
                 )}
                 {(j.state === 'queued' || j.state === 'running' || j.state === 'paused') && (
                   <IconButton label="Cancel this job" onClick={() => void control('cancel', { type: 'job', id: j.id })} data-testid="job-cancel">
@@ -214,6 +221,21 @@ function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; s
         </ConfirmDialog>
       )}
     </div>
+  );
+}
+
+/**
+ * How many times the request went to the service: `attempts` counts the failed tries, so a
+ * finished job (or one whose answer never came) had one more; a cached result, or a job that
+ * failed before it could be sent, had none.
+ */
+function JobTries({ job: j }: { job: JobView }) {
+  const tries = j.fromCache ? 0 : j.state === 'done' || j.state === 'unknown' ? j.attempts + 1 : j.attempts;
+  const shown = (j.state === 'queued' || j.state === 'running' || j.state === 'paused') && tries === 0 ? '' : String(tries);
+  return (
+    <td className="num" data-testid="job-tries" title={shown === '0' ? 'Not sent to the service' : shown ? `Sent ${tries} time${tries === 1 ? '' : 's'}` : undefined}>
+      {shown}
+    </td>
   );
 }
 

@@ -20,7 +20,7 @@ const LANES: Record<string, string> = {
 
 // Issue 19: one upload lane per agency ('local:upload:adobe'), shown by the agency's name
 // (the profiles' names in main; tests/unit/upload-lane-label.test.ts keeps the two in step).
-const AGENCY_NAMES: Record<AgencyId, string> = {
+export const AGENCY_NAMES: Record<AgencyId, string> = {
   adobe: 'Adobe Stock',
   shutterstock: 'Shutterstock',
   getty: 'Getty Images / iStock',

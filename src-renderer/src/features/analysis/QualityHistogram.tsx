@@ -3,7 +3,8 @@ import type { HistogramField, QualityHistogram as Histogram, SearchQuery } from 
 import { useClient } from '../../api/ClientContext';
 import { useQuery } from '../../api/useQuery';
 import { Button, Section, formatCount } from '../../ui/primitives';
-import { useToast } from '../../ui/Toasts';
+import { pastTense, useToast } from '../../ui/Toasts';
+import { useEdits } from '../inspector/useEdits';
 import './analysis.css';
 
 /** Fetched in 1% bins so the count below any whole-percent threshold is exact; drawn in 5% bars. */
@@ -17,6 +18,7 @@ const BARS = 20;
 export function QualityHistogramPanel({ query, total }: { query: SearchQuery; total: number | null }) {
   const { api, cache } = useClient();
   const toast = useToast();
+  const { undo } = useEdits();
   const [field, setField] = useState<HistogramField>('quality');
   const [threshold, setThreshold] = useState(0.4);
   const [busy, setBusy] = useState(false);
@@ -43,7 +45,8 @@ export function QualityHistogramPanel({ query, total }: { query: SearchQuery; to
     try {
       const res = await api.rejectBelow({ target: { query: filters }, field, threshold: cut / 100 });
       cache.invalidate(new Set(['assets', 'facets']));
-      toast.info(res.description ? `${capital(res.description)}. Ctrl+Z undoes it.` : 'Nothing to reject: every photo below the line is rejected already.');
+      if (res.description) toast.info(pastTense(res.description), { undo: () => void undo() });
+      else toast.info('Nothing was rejected: every photo below the line was rejected already.');
     } catch (err) {
       toast.error(err);
     } finally {
@@ -124,6 +127,3 @@ export function QualityHistogramPanel({ query, total }: { query: SearchQuery; to
   );
 }
 
-function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}

@@ -3,6 +3,7 @@ import type { CollectionInfo, CollectionKind, SmartQuery } from '../../../../src
 import { useClient } from '../../api/ClientContext';
 import { useQuery } from '../../api/useQuery';
 import { useToast } from '../../ui/Toasts';
+import { useEdits } from '../inspector/useEdits';
 
 const noun = (n: number): string => `${n.toLocaleString()} photo${n === 1 ? '' : 's'}`;
 
@@ -10,6 +11,7 @@ const noun = (n: number): string => `${n.toLocaleString()} photo${n === 1 ? '' :
 export function useCollections() {
   const { api, cache } = useClient();
   const toast = useToast();
+  const { undo } = useEdits();
   // Counts follow every edit and scan: libraryChanged invalidates 'assets'.
   const list = useQuery<CollectionInfo[]>('collections', ['assets'], (c) => c.listCollections());
   const refresh = useCallback(() => cache.invalidate(new Set(['assets'])), [cache]);
@@ -41,12 +43,12 @@ export function useCollections() {
     add: async (c: CollectionInfo, ids: number[]) => {
       if (!ids.length) return;
       const r = await run(() => api.addToCollection({ id: c.id, ids }));
-      if (r) toast.info(r.added ? `Added ${noun(r.added)} to “${c.name}”.` : `Already in “${c.name}”.`);
+      if (r) toast.info(r.added ? `Added ${noun(r.added)} to “${c.name}”.` : `Already in “${c.name}”.`, r.added ? { undo: () => void undo() } : undefined);
     },
     takeOut: async (c: CollectionInfo, ids: number[]) => {
       if (!ids.length) return;
       const r = await run(() => api.removeFromCollection({ id: c.id, ids }));
-      if (r) toast.info(`Removed ${noun(r.removed)} from “${c.name}”. The files are not touched (Ctrl+Z puts them back).`);
+      if (r) toast.info(`Removed ${noun(r.removed)} from “${c.name}”. The files were not touched.`, { undo: () => void undo() });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Flag } from '../../../../src-preload/contract';
 import type { FlagSets } from '../analysis/useAnalysis';
 import { useAssetDetail } from '../inspector/Inspector';
@@ -20,7 +20,7 @@ export const flagOf = (flags: FlagSets, id: number): Flag | null => (flags.picks
  * candidate, ↑ makes the candidate the select, ↓ swaps them. P/X/U, 0–5 and 6–9 judge the
  * active photo (outlined; a press on a photo makes it active).
  */
-export function CompareView({ ids, select: firstSelect, candidate: firstCandidate, flags, active, onExit, onLoupe }: { ids: number[]; select: number; candidate: number; flags: FlagSets; active: boolean; onExit(): void; /** E: the active photo in the loupe. */ onLoupe(id: number): void }) {
+export function CompareView({ ids, select: firstSelect, candidate: firstCandidate, flags, active, onExit, onLoupe, onActive }: { ids: number[]; select: number; candidate: number; flags: FlagSets; active: boolean; onExit(): void; /** E: the active photo in the loupe. */ onLoupe(id: number): void; /** The active photo, whenever it changes: the inspector shows and edits it. */ onActive?(id: number): void }) {
   const judge = useJudge();
   const [pair, setPair] = useState({ select: firstSelect, candidate: firstCandidate });
   const [side, setSide] = useState<Side>('select');
@@ -29,6 +29,7 @@ export function CompareView({ ids, select: firstSelect, candidate: firstCandidat
   const activeId = side === 'select' ? pair.select : pair.candidate;
   const detail = useAssetDetail(activeId);
   const activeLabel = detail.data?.id === activeId ? detail.data.label : null;
+  useEffect(() => onActive?.(activeId), [activeId, onActive]);
 
   const setZoom = useCallback((s: Side, z: Zoom) => setZooms((all) => (lock ? { select: z, candidate: z } : { ...all, [s]: z })), [lock]);
 

@@ -40,7 +40,7 @@ function useSuggestedBest(ids: number[]): ReadonlySet<number> {
  * out of the survey (never out of the library). Z zooms every photo to 100 % on the same
  * place, and a drag pans them all together.
  */
-export function SurveyView({ ids: firstIds, flags, groupKind, active, onExit, onLoupe }: { ids: number[]; flags: FlagSets; groupKind?: 'burst' | 'similar'; active: boolean; onExit(): void; /** E: the active photo in the loupe. */ onLoupe(id: number): void }) {
+export function SurveyView({ ids: firstIds, flags, groupKind, active, onExit, onLoupe, onActive }: { ids: number[]; flags: FlagSets; groupKind?: 'burst' | 'similar'; active: boolean; onExit(): void; /** E: the active photo in the loupe. */ onLoupe(id: number): void; /** The active photo, whenever it changes: the inspector shows and edits it. */ onActive?(id: number): void }) {
   const judge = useJudge();
   const best = useSuggestedBest(firstIds);
   const [ids, setIds] = useState(firstIds);
@@ -50,6 +50,7 @@ export function SurveyView({ ids: firstIds, flags, groupKind, active, onExit, on
   const [area, setArea] = useState({ w: 0, h: 0 });
   const detail = useAssetDetail(activeId);
   const activeLabel = detail.data?.id === activeId ? detail.data.label : null;
+  useEffect(() => onActive?.(activeId), [activeId, onActive]);
 
   useLayoutEffect(() => {
     const el = areaRef.current;

@@ -1,11 +1,13 @@
 import { createContext, memo, useContext, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import { ASSETS_TYPE, draggedIds, isAssetDrag } from '../collections/dragAssets';
-import type { AssetSummary } from '../../../../src-preload/contract';
+import type { AgencyId, AssetSummary } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { LabelDot } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
 import { IconAudio, IconPlay, IconWarn } from '../../ui/icons';
-import { formatDuration } from '../../ui/primitives';
+import { formatDuration, formatTaken } from '../../ui/primitives';
+import { splitName, useCellState } from './cellState';
+import { AGENCY_NAMES } from '../activity/labels';
 import type { Modifiers } from '../../state/useSelection';
 import type { PageStore } from './pageStore';
 import { CellAnalysisBadges } from '../analysis/CellBadges';
@@ -30,12 +32,16 @@ export interface GridDrag {
 
 const DragContext = createContext<GridDrag | null>(null);
 
+export type CellInfo = 'details' | 'type';
+
 interface GridProps {
   drag?: GridDrag;
   store: PageStore;
   total: number;
   version: number;
   thumbSize: number;
+  /** The cell's second line: capture date · dimensions · stars, or the file type and stars. */
+  info?: CellInfo;
   selected: ReadonlySet<number>;
   focus: number | null;
   onSelect(index: number, mods: Modifiers): void;
@@ -49,7 +55,7 @@ interface GridProps {
   onCellMenu?(index: number, x: number, y: number): void;
 }
 
-export function Grid({ store, total, version, thumbSize, selected, focus, onSelect, onOpen, onColumns, drag, expandedGroups, onToggleGroup, onCellMenu }: GridProps) {
+export function Grid({ store, total, version, thumbSize, info = 'details', selected, focus, onSelect, onOpen, onColumns, drag, expandedGroups, onToggleGroup, onCellMenu }: GridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
   // Kept only as precisely as rendering needs: scrolling within a row renders nothing, so a
@@ -70,7 +76,9 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
   const inner = Math.max(0, size.width - GAP);
   const cols = Math.max(1, Math.floor(inner / (thumbSize + GAP)));
   const cellW = Math.floor(inner / cols) - GAP;
-  const cellH = cellW + META_H;
+  // The picture area is 4:3, so a landscape photo fills the cell's width (a portrait its height).
+  const thumbH = Math.round(cellW * 0.75);
+  const cellH = thumbH + META_H;
   const rowH = cellH + GAP;
   const rows = Math.ceil(total / cols);
   const firstRow = Math.max(0, Math.floor(scrollTop / rowH) - OVERSCAN_ROWS);
@@ -140,6 +148,8 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
               y={y}
               width={cellW}
               height={cellH}
+              thumbH={thumbH}
+              info={info}
               selected={selected.has(item.id)}
               focused={focus === index}
               onSelect={onSelect}
@@ -150,7 +160,7 @@ export function Grid({ store, total, version, thumbSize, selected, focus, onSele
             />
           ) : (
             <div key={`p${index}`} className="cell cell-placeholder" style={cellStyle(x, y, cellW, cellH)} data-testid="grid-placeholder">
-              <div className="cell-thumb" style={{ height: cellW }} />
+              <div className="cell-thumb" style={{ height: thumbH }} />
             </div>
           ),
         );
@@ -188,6 +198,8 @@ interface CellProps {
   y: number;
   width: number;
   height: number;
+  thumbH: number;
+  info: CellInfo;
   selected: boolean;
   focused: boolean;
   onSelect(index: number, mods: Modifiers): void;
@@ -198,7 +210,7 @@ interface CellProps {
   onMenu?(index: number, x: number, y: number): void;
 }
 
-const Cell = memo(function Cell({ item, index, x, y, width, height, selected, focused, onSelect, onOpen, group, onToggleGroup, onMenu }: CellProps) {
+const Cell = memo(function Cell({ item, index, x, y, width, height, thumbH, info, selected, focused, onSelect, onOpen, group, onToggleGroup, onMenu }: CellProps) {
   const { mediaUrl } = useClient();
   // A picture that failed to load is forgotten when the cell gets another one (the full
   // thumbnail replacing the embedded preview has its own URL).
@@ -266,7 +278,7 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
       }}
       title={item.folderOnline ? item.name : `${item.name} — its drive or folder is not available`}
     >
-      <div className="cell-thumb" style={{ height: width }}>
+      <div className="cell-thumb" style={{ height: thumbH }}>
         {item.thumb && !broken ? (
           <img
             src={mediaUrl(item.thumb)}
@@ -311,17 +323,20 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
             </span>
           )}
         </div>
-        {item.kind !== 'image' && (
-          <span className="badge badge-duration" data-testid="cell-duration">
-            {item.kind === 'video' ? <IconPlay /> : <IconAudio />}
-            {item.durationS !== null && formatDuration(item.durationS)}
-          </span>
-        )}
+        <div className="cell-state-badges">
+          <CellStateBadges id={item.id} keywords={item.keywordCount} />
+          {item.kind !== 'image' && (
+            <span className="badge badge-duration" data-testid="cell-duration">
+              {item.kind === 'video' ? <IconPlay /> : <IconAudio />}
+              {item.durationS !== null && formatDuration(item.durationS)}
+            </span>
+          )}
+        </div>
       </div>
       <div className="cell-meta">
-        <span className="cell-name">{item.name}</span>
-        <span className="cell-sub">
-          <span className="cell-format">{item.format.toUpperCase()}</span>
+        <CellName name={item.name} />
+        <span className="cell-sub" data-testid="cell-info" data-info={info}>
+          <span className="cell-format">{info === 'details' ? detailsLine(item) : item.format.toUpperCase()}</span>
           <span className="cell-sub-right">
             <Stars value={item.rating} size="sm" testId="cell-stars" />
             <LabelDot label={item.label} testId="cell-label" />
@@ -331,3 +346,70 @@ const Cell = memo(function Cell({ item, index, x, y, width, height, selected, fo
     </div>
   );
 });
+
+/** The name shortened in the middle when it does not fit: its start and its extension stay. */
+function CellName({ name }: { name: string }) {
+  const [head, tail] = splitName(name);
+  return (
+    <span className="cell-name" data-testid="cell-name">
+      <span className="cell-name-head">{head}</span>
+      {tail && <span className="cell-name-tail">{tail}</span>}
+    </span>
+  );
+}
+
+/** Capture date · dimensions (the stars and label follow on the right). */
+function detailsLine(item: AssetSummary): string {
+  const parts: string[] = [];
+  if (item.takenAt) parts.push(formatTaken(item.takenAt.slice(0, 10)));
+  if (item.width && item.height) parts.push(`${item.width}×${item.height}`);
+  if (!parts.length) parts.push(item.format.toUpperCase());
+  return parts.join(' · ');
+}
+
+const IconTag = () => (
+  <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M2.5 2.5h5.5l5.5 5.5-5.5 5.5-5.5-5.5zM5.5 5.5v.01" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" /></svg>
+);
+const IconUnsaved = () => (
+  <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M3.5 1.5h6l3 3v10h-9zM8 7v4M6 9h4" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" /></svg>
+);
+const IconSuggest = () => (
+  <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M8 1.5l1.6 4.9 4.9 1.6-4.9 1.6L8 14.5l-1.6-4.9L1.5 8l4.9-1.6z" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinejoin="round" /></svg>
+);
+const IconSent = () => (
+  <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M8 12.5V3M4 6.5L8 2.5l4 4M3 14h10" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" /></svg>
+);
+
+/** Lightroom's thumbnail badges, bottom right: keywords, metadata not yet in the file, suggestions waiting, sent to an agency. */
+function CellStateBadges({ id, keywords }: { id: number; keywords: number }) {
+  const state = useCellState(id).data;
+  const write = state?.id === id ? state.write : null;
+  const waiting = state?.id === id ? state.suggestions : 0;
+  const sent = state?.id === id ? state.sentTo : [];
+  if (!keywords && !write && !waiting && !sent.length) return null;
+  return (
+    <>
+      {keywords > 0 && (
+        <span className="badge" data-testid="cell-badge-keywords" data-count={keywords} title={`${keywords} keyword${keywords === 1 ? '' : 's'}`}>
+          <IconTag />
+        </span>
+      )}
+      {write && (
+        <span className={`badge${write === 'failed' ? ' badge-warn' : ' badge-unsaved'}`} data-testid="cell-badge-unsaved" data-state={write} title={write === 'failed' ? 'Writing to the file failed: see the panel' : 'Metadata not yet in the file: Write… saves it'}>
+          <IconUnsaved />
+        </span>
+      )}
+      {waiting > 0 && (
+        <span className="badge badge-suggest" data-testid="cell-badge-suggestions" data-count={waiting} title={`${waiting} suggestion${waiting === 1 ? '' : 's'} waiting for review (R)`}>
+          <IconSuggest />
+          {waiting}
+        </span>
+      )}
+      {sent.length > 0 && (
+        <span className="badge" data-testid="cell-badge-sent" data-agencies={sent.join(',')} title={`Sent to ${sent.map((a) => AGENCY_NAMES[a as AgencyId] ?? a).join(', ')}`}>
+          <IconSent />
+        </span>
+      )}
+    </>
+  );
+}

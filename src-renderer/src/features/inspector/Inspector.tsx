@@ -73,8 +73,8 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <KeywordEditor keywords={a.keywords} onAdd={(words) => edits.addKeywords(ids, words)} onRemove={(k) => edits.removeKeywords(ids, [k])} />
       </Section>
       <Section title="Description">
-        <TextField key={`t${a.id}`} label="Title" value={a.title ?? ''} placeholder="Add a title" onSave={(v) => edits.setTitle(ids, v)} testId="title" />
-        <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" />
+        <TextField key={`t${a.id}`} label="Title" value={a.title ?? ''} placeholder="Add a title" onSave={(v) => edits.setTitle(ids, v)} testId="title" readOnly={a.id !== id} />
+        <TextField key={`c${a.id}`} label="Caption" value={a.caption ?? ''} placeholder="Describe the photo" multiline onSave={(v) => edits.setCaption(ids, v)} testId="caption" readOnly={a.id !== id} />
       </Section>
       {a.blockDisagreement && <BlockNote d={a.blockDisagreement} />}
       <RightsSection ids={ids} values={a.rights} />

@@ -85,7 +85,7 @@ export function RightsSection({ ids, values }: { ids: number[]; values: Required
   const setField = (field: keyof RightsFields, value: string | null) => edits.commit(() => api.setRightsFields({ ids, fields: { [field]: value } }));
   const apply = async (preset: MetadataPreset) => {
     if (await edits.commit(() => api.applyPreset({ id: preset.id, ids }))) {
-      toast.info(`Applied “${preset.name}” to ${ids.length === 1 ? 'this photo' : `${ids.length} items`}. Ctrl+Z undoes it.`);
+      toast.info(`Applied “${preset.name}” to ${ids.length === 1 ? 'this photo' : `${ids.length} items`}.`, { undo: () => void edits.undo() });
     }
   };
   const saveAsPreset = async () => {

@@ -6,8 +6,10 @@ type Status = 'idle' | 'dirty' | 'saving' | 'saved' | 'error';
  * A caption/title field that saves on blur or Enter (Shift+Enter for a new line) and says
  * "Saved" only once the Api has committed the change.
  */
-export function TextField({ label, value, placeholder, multiline, onSave, testId }: {
+export function TextField({ label, value, placeholder, multiline, onSave, testId, readOnly }: {
   label: string;
+  /** While the panel is changing to another photo: nothing typed can land on the one leaving. */
+  readOnly?: boolean;
   value: string;
   placeholder?: string;
   multiline?: boolean;
@@ -37,6 +39,7 @@ export function TextField({ label, value, placeholder, multiline, onSave, testId
     placeholder,
     'data-testid': testId,
     'aria-label': label,
+    readOnly,
     onChange: (e: { target: { value: string } }) => {
       setDraft(e.target.value);
       setStatus('dirty');

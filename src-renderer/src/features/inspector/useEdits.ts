@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { ColorLabel } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { useToast } from '../../ui/Toasts';
+import { undoneText, useToast } from '../../ui/Toasts';
 
 /**
  * Every edit goes through here: the Api commits it (a large selection a chunk at a time) before
@@ -38,8 +38,8 @@ export function useEdits() {
     undo: async () => {
       try {
         const what = await api.undo();
-        // The Api describes the undo itself (e.g. "Undo: rate 2 photos 3 stars"); show it as given.
-        toast.info(what ?? 'Nothing to undo.');
+        // The Api describes the undo ("Undo: rate 2 photos 3 stars"): said as what was done.
+        toast.info(undoneText(what));
       } catch (err) {
         toast.error(err);
       } finally {

@@ -5,7 +5,7 @@ import { useQuery } from '../../api/useQuery';
 import { useEdits } from '../inspector/useEdits';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, Section, formatCount } from '../../ui/primitives';
-import { errorText, useToast } from '../../ui/Toasts';
+import { errorText, pastTense, useToast } from '../../ui/Toasts';
 
 /** Levels of a hierarchy nobody uses on its own (Animals of Animals|Cat) still head their children. */
 function withParents(list: LibraryKeyword[]): (LibraryKeyword & { parentOnly?: boolean })[] {
@@ -93,7 +93,7 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
   };
 
   const report = (res: VocabularyEditResult) => {
-    toast.info(res.description ? `${res.description.charAt(0).toUpperCase()}${res.description.slice(1)}.` : 'Nothing changed.');
+    toast.info(res.description ? pastTense(res.description) : 'Nothing changed.');
   };
 
   const confirmPending = async () => {

@@ -20,7 +20,7 @@ import { useDismiss } from '../../state/useDismiss';
 import { isNumberIn, isOneOf, isPlainObject, usePersistentState } from '../../state/viewState';
 import { useToast } from '../../ui/Toasts';
 import { Button, IconButton, Spinner } from '../../ui/primitives';
-import { IconGrid, IconLoupe, IconReview, IconThumbSize } from '../../ui/icons';
+import { IconGrid, IconInfo, IconLoupe, IconReview, IconThumbSize } from '../../ui/icons';
 import { RunDialog, type RunKindUi, type RunScope } from '../keywording/RunDialog';
 import { RunProgress } from '../keywording/RunProgress';
 import { KeywordList } from '../keywords/KeywordList';
@@ -40,12 +40,14 @@ import { CullView } from '../culling/CullView';
 import { CollectionList } from '../collections/CollectionList';
 import { SaveSmartDialog } from '../collections/SaveSmartDialog';
 import { useCollections } from '../collections/useCollections';
-import type { GridDrag } from '../grid/Grid';
+import type { CellInfo, GridDrag } from '../grid/Grid';
 import type { CollectionInfo, SmartQuery } from '../../../../src-preload/contract';
 import { CompareView } from '../compare/CompareView';
 import { SurveyView } from '../compare/SurveyView';
 import { IconCompare, IconSurvey } from '../compare/icons';
 import { SimilarView } from '../similar/SimilarView';
+
+type LibraryMode = 'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey' | 'similar';
 
 type LibraryDialog = { kind: 'analyse'; scope: RunScope } | { kind: 'run'; run: RunKindUi; scope: RunScope } | { kind: 'write'; ids: number[] } | { kind: 'csv'; ids: number[] } | { kind: 'rename'; ids: number[] };
 
@@ -73,11 +75,30 @@ export function LibraryView({ active }: { active: boolean }) {
   const [sort, setSort] = usePersistentState<SortKey>('library.sort', 'takenAt', isOneOf<SortKey>('takenAt', 'name', 'addedAt', 'size', 'quality', 'ugcQuality', 'colorMatch', 'custom'));
   const [order, setOrder] = usePersistentState<'asc' | 'desc'>('library.order', 'desc', isOneOf('asc', 'desc'));
   const [thumbSize, setThumbSize] = usePersistentState('library.thumbSize', 180, isNumberIn(96, 360));
+  // The cells' second line (Lightroom's "compact cell extras"), kept across restarts.
+  const [cellInfo, setCellInfo] = usePersistentState<CellInfo>('library.cellInfo', 'details', isOneOf<CellInfo>('details', 'type'));
   // Panel widths (issue 14): dragged with the splitters, double-click resets, kept across restarts.
   const [sidebarWidth, setSidebarWidth] = usePersistentState('layout.sidebarWidth', PANELS.sidebar.default, isNumberIn(PANELS.sidebar.min, PANELS.sidebar.max));
   const [inspectorWidth, setInspectorWidth] = usePersistentState('layout.inspectorWidth', PANELS.inspector.default, isNumberIn(PANELS.inspector.min, PANELS.inspector.max));
-  const [view, setView] = useState<'grid' | 'loupe' | 'review' | 'cull' | 'compare' | 'survey' | 'similar'>('grid');
+  const [view, setViewState] = useState<LibraryMode>('grid');
+  // Notices are about what was on screen: going to another view clears them.
+  const viewNow = useRef(view);
+  useEffect(() => {
+    viewNow.current = view;
+  });
+  const clearNotices = toast.clear;
+  const setView = useCallback(
+    (v: LibraryMode) => {
+      if (v !== viewNow.current) clearNotices();
+      setViewState(v);
+    },
+    [clearNotices],
+  );
+  // Review, compare and survey use the whole width: no folders and filters; review has its own panel.
   const panelsHidden = view === 'review' || view === 'compare' || view === 'survey';
+  const inspectorHidden = view === 'review';
+  // The photo culling, compare (its active side) or survey (its active frame) shows: the inspector's photo there.
+  const [inView, setInView] = useState<number | null>(null);
   // Similar groups folded like RAW+JPEG stacks (a view option, kept across restarts), and the groups opened.
   const [foldGroups, setFoldGroups] = usePersistentState('library.foldGroups', false, (v): v is boolean => typeof v === 'boolean');
   const [expandedGroups, setExpandedGroups] = useState<ReadonlySet<number>>(new Set());
@@ -144,7 +165,7 @@ export function LibraryView({ active }: { active: boolean }) {
     setSimilarFrom(from);
     setCellMenu(null);
     setView('similar');
-  }, []);
+  }, [setView]);
   const onCellMenu = useCallback((index: number, x: number, y: number) => {
     const item = store.get(index);
     if (item) setCellMenu({ id: item.id, x, y });
@@ -204,7 +225,7 @@ export function LibraryView({ active }: { active: boolean }) {
     } catch (err) {
       toast.error(err);
     }
-  }, [store, sel.ids, sel.focusId, toast]);
+  }, [setView, store, sel.ids, sel.focusId, toast]);
 
   /**
    * Compare (C): the focused photo is the select, the next one the candidate. With two or more
@@ -226,7 +247,7 @@ export function LibraryView({ active }: { active: boolean }) {
     } catch (err) {
       toast.error(err);
     }
-  }, [store, sel.ids, sel.focusId, toast]);
+  }, [setView, store, sel.ids, sel.focusId, toast]);
 
   /**
    * Survey (N): the selection, in grid order. With one photo selected: its group of similar
@@ -256,7 +277,7 @@ export function LibraryView({ active }: { active: boolean }) {
     } catch (err) {
       toast.error(err);
     }
-  }, [api, store, sel.ids, sel.focusId, toast]);
+  }, [setView, api, store, sel.ids, sel.focusId, toast]);
 
   /** From "Find similar": back to the grid with that photo focused (when the search shows it). */
   const showInGrid = useCallback(
@@ -270,7 +291,7 @@ export function LibraryView({ active }: { active: boolean }) {
         toast.error(err);
       }
     },
-    [store, focusAt, toast],
+    [setView, store, focusAt, toast],
   );
 
   /** E in compare or survey: the active photo in the loupe (focused in the grid behind it). */
@@ -286,7 +307,7 @@ export function LibraryView({ active }: { active: boolean }) {
         toast.error(err);
       }
     },
-    [store, focusAt, toast],
+    [setView, store, focusAt, toast],
   );
 
   const openRun = useCallback(
@@ -363,13 +384,14 @@ export function LibraryView({ active }: { active: boolean }) {
       setView('loupe');
     },
     escape: () => (view === 'loupe' ? setView('grid') : clear()),
+    // In the loupe the keys judge the photo shown; in the grid, the selection.
     rate: (n) => {
-      const ids = targetIds();
+      const ids = view === 'loupe' && sel.focusId !== null ? [sel.focusId] : targetIds();
       if (ids.length) void edits.setRating(ids, n);
     },
     // Pressing a label's key again takes it off (Lightroom): judged by the photo in focus.
     label: (l) => {
-      const ids = targetIds();
+      const ids = view === 'loupe' && sel.focusId !== null ? [sel.focusId] : targetIds();
       if (ids.length) void edits.setLabel(ids, focusItem?.label === l ? null : l);
     },
     letters: {
@@ -488,13 +510,13 @@ export function LibraryView({ active }: { active: boolean }) {
   } else if (view === 'review' && review.ids.length > 0) {
     centre = <ReviewView ids={review.ids} index={review.index} onIndex={(index) => setReview((r) => ({ ...r, index }))} onExit={() => setView('grid')} active={active} />;
   } else if (view === 'compare' && judging.ids.length > 1) {
-    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
+    centre = <CompareView key={judging.key} ids={judging.ids} select={judging.select} candidate={judging.candidate} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} onActive={setInView} />;
   } else if (view === 'survey' && judging.ids.length > 1) {
-    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} />;
+    centre = <SurveyView key={judging.key} ids={judging.ids} groupKind={judging.group} flags={flagSets} active={active} onExit={() => setView('grid')} onLoupe={(id) => void loupeOn(id)} onActive={setInView} />;
   } else if (view === 'similar' && similarTo !== null) {
     centre = <SimilarView key={similarTo} assetId={similarTo} active={active} onExit={() => setView(similarFrom === 'loupe' && sel.focus !== null ? 'loupe' : 'grid')} onShow={(id) => void showInGrid(id)} />;
   } else if (view === 'cull') {
-    centre = <CullView query={query} active={active} onExit={() => setView('grid')} />;
+    centre = <CullView query={query} active={active} onExit={() => setView('grid')} onFocus={setInView} />;
   } else if (view === 'loupe' && sel.focus !== null) {
     centre = (
       <Loupe
@@ -516,6 +538,7 @@ export function LibraryView({ active }: { active: boolean }) {
         total={total}
         version={version}
         thumbSize={thumbSize}
+        info={cellInfo}
         selected={sel.ids}
         focus={sel.focus}
         onSelect={(i, m) => void select(i, m)}
@@ -550,6 +573,16 @@ export function LibraryView({ active }: { active: boolean }) {
         progress={progress}
         onCancelScan={() => void api.cancelScan().catch(toast.error)}
         customOrder={inManual}
+        viewOptions={<IconButton
+                label={cellInfo === 'details' ? 'Below each thumbnail: capture date · size · stars. Click for the file type instead' : 'Below each thumbnail: file type · stars. Click for the capture date and size instead'}
+                className={cellInfo === 'details' ? 'on' : ''}
+                aria-pressed={cellInfo === 'details'}
+                onClick={() => setCellInfo(cellInfo === 'details' ? 'type' : 'details')}
+                data-testid="cell-info-toggle"
+                data-info={cellInfo}
+              >
+                <IconInfo />
+              </IconButton>}
       >
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
@@ -610,9 +643,14 @@ export function LibraryView({ active }: { active: boolean }) {
             }}
             smartFromFilters={smartQuery}
           />
-          <Filters filters={filters} onChange={setFilters} />
-          <QualityHistogramPanel query={query} total={total} />
-          <AnalysisFilters filters={filters} onChange={setFilters} />
+          {/* The filters narrow the grid: in the single-photo views (loupe, culling) they are put away, as in Lightroom. */}
+          {view !== 'loupe' && view !== 'cull' && (
+            <>
+              <Filters filters={filters} onChange={setFilters} />
+              <QualityHistogramPanel query={query} total={total} />
+              <AnalysisFilters filters={filters} onChange={setFilters} />
+            </>
+          )}
           <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
         </aside>
         {!panelsHidden && (
@@ -664,7 +702,7 @@ export function LibraryView({ active }: { active: boolean }) {
             </div>
 
             <span className="muted small" data-testid="selection-summary">
-              {sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
+              {view === 'grid' && sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
             </span>
             <div className="topbar-spacer" />
             <label className="score-toggle small" title="Show each group of similar frames (a burst, the same scene) as one photo, its pick or best frame, with a count badge; S or the badge opens it">
@@ -690,12 +728,13 @@ export function LibraryView({ active }: { active: boolean }) {
             </label>
           </footer>
         </main>
-        {!panelsHidden && (
+        {!inspectorHidden && (
           <Splitter side="right" width={inspectorWidth} min={PANELS.inspector.min} max={PANELS.inspector.max} defaultWidth={PANELS.inspector.default} onWidth={setInspectorWidth} label="Inspector width" testId="splitter-inspector" />
         )}
-        {!panelsHidden && <Inspector
-          focusId={sel.focusId}
-          selectedIds={selectedIds}
+        {!inspectorHidden && <Inspector
+          // The panel belongs to the photo in view: several photos are edited at once only in the grid.
+          focusId={view === 'grid' || view === 'loupe' || view === 'similar' ? sel.focusId : inView}
+          selectedIds={view === 'grid' ? selectedIds : []}
           onJump={async (id) => {
             try {
               const index = (await store.allIds()).indexOf(id);
@@ -743,7 +782,7 @@ export function LibraryView({ active }: { active: boolean }) {
           onRenamed={(r) => {
             setDialog(null);
             if (r.failed.length) toast.error(`${r.renamed.length} renamed; ${r.failed.length} could not be: ${r.failed[0].path}: ${r.failed[0].reason}`);
-            else toast.info(`Renamed ${r.renamed.length} file${r.renamed.length === 1 ? '' : 's'}. Ctrl+Z puts the names back.`);
+            else toast.info(`Renamed ${r.renamed.length} file${r.renamed.length === 1 ? '' : 's'}.`, { undo: () => void edits.undo() });
           }}
         />
       )}

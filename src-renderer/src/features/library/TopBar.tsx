@@ -15,7 +15,7 @@ const SORTS: { key: SortKey; label: string }[] = [
   { key: 'custom', label: 'Custom order' },
 ];
 
-export function TopBar({ active, searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan, customOrder, children }: {
+export function TopBar({ active, searchRef, text, onText, sort, order, onSort, onOrder, total, noun, progress, onCancelScan, customOrder, viewOptions, children }: {
   active: boolean;
   searchRef: RefObject<HTMLInputElement | null>;
   text: string;
@@ -30,6 +30,8 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
   onCancelScan(): void;
   /** A manual collection is shown: its own order ("Custom order") can be picked. */
   customOrder?: boolean;
+  /** View options beside the sort (what the cells show below the thumbnail). */
+  viewOptions?: ReactNode;
   /** More status at the right end (AI runs in progress). */
   children?: ReactNode;
 }) {
@@ -84,9 +86,10 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
           <IconSort />
           <span className="small">{order === 'asc' ? 'Asc' : 'Desc'}</span>
         </button>
+        {viewOptions}
       </div>
       <div className="result-count" data-testid="result-count" data-total={total ?? ''}>
-        {total === null ? '' : `${formatCount(total)} ${noun}`}
+        {total === null ? '' : `${formatCount(total)} ${total === 1 ? noun.replace(/s$/, '') : noun}`}
       </div>
       <div className="topbar-spacer" />
       {progress.length > 0 && (

@@ -166,6 +166,9 @@ export function ReviewView({ ids, index, onIndex, onExit, active }: { ids: numbe
         </div>
       </div>
       <aside className="review-panel" data-testid="review-panel">
+        <div className="inspector-title review-panel-title">
+          <h2 title={a?.name} data-testid="review-panel-name">{a?.name ?? ''}</h2>
+        </div>
         {!r ? (
           <div className="inspector-empty">{review.error ? <p className="error-text">{review.error.message}</p> : <Spinner label="Loading" />}</div>
         ) : (
