@@ -2,6 +2,8 @@ import { extname, join } from 'node:path';
 import { JobOutcome, type JobHandler } from '../jobs/job-handler';
 import { statusEndpointOf, taskHandler, taskStatus, type TaskEndpoint, type TaskPayload } from '../jobs/handlers';
 import type { ServiceClient } from '../service/client';
+import { ServiceError } from '../service/errors';
+import { taskIdIn } from '../service/parse';
 import type { TaskCreated, TaskState } from '../service/types';
 import type { ImageEditParams, ImageGenerateParams, ImageVectorizeParams, LipsyncParams, TtsJsonParams, TtsParams, FaceSwapParams } from '../service/types';
 
@@ -11,6 +13,9 @@ import type { ImageEditParams, ImageGenerateParams, ImageVectorizeParams, Lipsyn
 // again without a new task). The create is sent once: a job with a task id only polls.
 
 export const CREATIVE_JOB = 'creative';
+
+/** remote_status of a part whose create was answered in a shape Tagsmith cannot read */
+export const UNREADABLE_STATUS = 'ANSWERED_UNREADABLE';
 
 export interface CreativePayload {
   creativeTaskId: number;
@@ -72,12 +77,26 @@ export function creativeHandler(onProgress: (p: CreativePayload, progress: Creat
       let taskId = ctx.job.taskId ?? p.resumeTaskId ?? null;
       if (!taskId) {
         ctx.checkpoint({ phase: null });
-        const created = await ctx.call(p.endpoint, (signal) => create(ctx.client, p.endpoint, p.params, signal), {
-          onBilled: (t) => {
-            ctx.checkpoint({ taskId: t.task_id, phase: 'poll' });
-            onProgress(p, { remoteTaskId: t.task_id, remoteStatus: String(t.status), queue: t.queue, eta: eta(t.eta) });
-          },
-        });
+        let created: TaskCreated;
+        try {
+          created = await ctx.call(p.endpoint, (signal) => create(ctx.client, p.endpoint, p.params, signal), {
+            onBilled: (t) => {
+              ctx.checkpoint({ taskId: t.task_id, phase: 'poll' });
+              onProgress(p, { remoteTaskId: t.task_id, remoteStatus: String(t.status), queue: t.queue, eta: eta(t.eta) });
+            },
+          });
+        } catch (e) {
+          // Answered, unreadable: the task exists (and is paid). Its id, when the answer shows
+          // one, is kept so Fetch again follows that task; the job ends there, never creating again.
+          if (e instanceof ServiceError && e.kind === 'unreadable') {
+            const id = taskIdIn(e.details.raw ?? '');
+            if (id) {
+              ctx.checkpoint({ taskId: id });
+              onProgress(p, { remoteTaskId: id, remoteStatus: UNREADABLE_STATUS });
+            }
+          }
+          throw e;
+        }
         taskId = created.task_id;
       } else if (!ctx.job.taskId) {
         ctx.checkpoint({ taskId, phase: 'poll' });

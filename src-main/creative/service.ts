@@ -386,13 +386,32 @@ export class CreativeService {
     }
   }
 
-  /** Download the finished task's result again: a status call (free) for the address, then the file. No new task. */
-  async refetch(id: number): Promise<CreativeTaskView> {
+  /**
+   * Fetch the result again without a new task: a status call (free) for the address, then the
+   * file. A task whose outcome Tagsmith lost ('unknown': its answer unreadable, its poll
+   * given up) is followed by its task id: still running, it is polled again by a job that
+   * never creates; finished, its result lands. `taskId` names the service's task when the
+   * unreadable answer showed none.
+   */
+  async refetch(id: number, taskId?: string): Promise<CreativeTaskView> {
     const view = this.view(id);
-    if (view.status !== 'download_failed' && view.status !== 'done') throw new ApiError('conflict', 'Only a finished task has a result to fetch.');
+    if (!view.canRefetch) {
+      throw new ApiError('conflict', view.status === 'unknown' ? 'Tagsmith has no task id for this task, so there is nothing to follow.' : 'Only a finished task has a result to fetch.');
+    }
     if (this.finalizing.has(id)) throw new ApiError('conflict', 'The result is being saved right now.');
     const row = store.getTaskRow(this.ctx.db, id)!;
     if (view.status === 'done' && row.result_path && (await stat(row.result_path).catch(() => null))) return view;
+    if (taskId !== undefined) {
+      try {
+        v.checkTaskId(taskId);
+      } catch (e) {
+        fail(e);
+      }
+      const parts = store.partsOf(this.ctx.db, id);
+      if (parts.length !== 1) throw new ApiError('validation', 'A task id can be given only for a task of one part.', 'taskId');
+      store.updatePart(this.ctx.db, id, 0, { remote_task_id: taskId });
+    }
+    const resume: store.CreativePartRow[] = [];
     store.updateTask(this.ctx.db, id, { status: 'downloading', error: null, finished_at: null });
     this.emit(id);
     try {
@@ -402,6 +421,13 @@ export class CreativeService {
         let url = part.result_url;
         if (!url) {
           const st = await remoteStatus(this.opts.client(), row.endpoint, part.remote_task_id);
+          store.updatePart(this.ctx.db, id, part.part, { remote_status: st.status, queue: st.queue });
+          if (st.status === 'FAILURE') throw new ApiError('conflict', `The service could not finish the task${st.error ? `: ${st.error}` : '.'}`);
+          if (st.status === 'REVOKED') throw new ApiError('conflict', 'The task was cancelled at the service; it has no result.');
+          if (st.status !== 'SUCCESS') {
+            resume.push(part);
+            continue;
+          }
           url = st.result && /^https?:\/\//.test(st.result) ? st.result : null;
           if (!url) throw new ApiError('conflict', `The service has no result for this task (status ${st.status}).`);
         }
@@ -411,13 +437,28 @@ export class CreativeService {
       }
     } catch (e) {
       const gone = e instanceof ServiceError && e.kind === 'not_found';
+      const lost = view.status === 'unknown';
       store.updateTask(this.ctx.db, id, {
-        status: 'download_failed', finished_at: Date.now(),
-        error: gone ? 'The service no longer has the result file (results may be kept only for a limited time).' : `The result could not be downloaded: ${(e as Error).message}`,
+        status: lost && !(e instanceof ApiError) ? 'unknown' : 'download_failed', finished_at: Date.now(),
+        error: gone ? 'The service no longer knows this task or its result (it keeps them for a limited time).'
+          : e instanceof ApiError ? (e.message) : `The result could not be fetched: ${(e as Error).message} Fetch again (no new charge).`,
       });
       this.emit(id);
       if (e instanceof ApiError) throw e;
       throw new ApiError('io', store.getTaskRow(this.ctx.db, id)!.error!);
+    }
+    if (resume.length) {
+      // Still running at the service: follow it again (status calls only, never a create).
+      for (const part of resume) {
+        const job = part.job_id !== null ? this.queue.getJob(part.job_id) : undefined;
+        const payload = job ? this.payloadOf(job) : null;
+        if (!payload) throw new ApiError('conflict', 'The request of this task is no longer known.');
+        const again = this.queue.enqueue({ kind: CREATIVE_JOB, payload: { ...payload, resumeTaskId: part.remote_task_id! } });
+        store.updatePart(this.ctx.db, id, part.part, { job_id: again.id });
+      }
+      store.updateTask(this.ctx.db, id, { status: 'pending' });
+      this.refresh(id);
+      return this.view(id);
     }
     this.startFinalize(id);
     await this.finalizing.get(id);

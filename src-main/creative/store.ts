@@ -35,6 +35,9 @@ export interface CreativePartRow {
   file: string | null;
 }
 
+/** How the error of a task whose create was answered in a shape Tagsmith cannot read starts (ServiceError 'unreadable'). */
+export const UNREADABLE_PREFIX = 'Answered, unreadable';
+
 export const FINAL_STATUSES: readonly CreativeStatus[] = ['done', 'failed', 'cancelled', 'unknown', 'download_failed'];
 
 /** The task statuses of interface section 3; anything else is shown as an unknown state. */
@@ -108,6 +111,7 @@ const minutes = (ms: number): string => (ms >= 90 * 60_000 ? `${Math.round(ms / 
 function attentionOf(row: CreativeTaskRow, active: CreativePartRow | undefined, final: boolean, now: number): CreativeTaskView['attention'] {
   // A cancelled task carries an error only when its cancel did not reach the service.
   if (row.status === 'cancelled' && row.error) return { kind: 'cancel_unconfirmed', message: row.error };
+  if (row.status === 'unknown' && row.error?.startsWith(UNREADABLE_PREFIX)) return { kind: 'unreadable', message: row.error };
   if (final) return null;
   const st = active?.remote_status;
   if (st && !KNOWN_REMOTE_STATUSES.includes(st)) {
@@ -153,7 +157,10 @@ export function toTaskView(row: CreativeTaskRow, parts: CreativePartRow[], local
     retryOf: row.retry_of,
     canCancel: !final && row.status !== 'downloading',
     canRetry: row.status === 'failed' || row.status === 'unknown',
-    canRefetch: row.status === 'download_failed' || (row.status === 'done' && parts.every((p) => p.result_url)),
+    // An 'unknown' task the service accepted is followed by its task id (a status call, free):
+    // every part's id is known, or the one part's answer was unreadable (the user gives the id).
+    canRefetch: row.status === 'download_failed' || (row.status === 'done' && parts.every((p) => p.result_url))
+      || (row.status === 'unknown' && (parts.every((p) => p.remote_task_id) || (parts.length === 1 && !!row.error?.startsWith(UNREADABLE_PREFIX)))),
     attention: attentionOf(row, active, final, now),
     deadlineAt: row.deadline_at,
   };

@@ -550,6 +550,8 @@ export class JobQueue {
           return result;
         } catch (e) {
           if (e instanceof ServiceError && e.kind === 'rate_limited') q.pacing.limiter(endpoint).penalize(1000);
+          // Answered success in a shape that cannot be read: carried out, so counted as billed.
+          if (billing && e instanceof ServiceError && e.kind === 'unreadable') q.store.countBilled(billing);
           // Only an answer that may have been lost keeps the 'sent' mark.
           if (billing && !(e instanceof ServiceError && e.kind === 'unknown_outcome') && !(e instanceof ServiceError && e.kind === 'cancelled')) {
             q.store.update(row.id, { phase: null });

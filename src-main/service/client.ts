@@ -115,29 +115,29 @@ export class ServiceClient {
   /** `file`: a prepared derivative (see prepare.ts), or `{ url }` for the service to fetch. */
   async keywords(file: UploadSource | { url: string }, params: KeywordParams = {}, o?: CallOptions): Promise<KeywordsResult> {
     const p = v.checkKeywordParams(params);
-    return parse.parseKeywords(await this.analysis('keywords', file, p as Record<string, unknown>, o));
+    return readBilled(ENDPOINTS.keywords, await this.analysis('keywords', file, p as Record<string, unknown>, o), parse.parseKeywords);
   }
 
   async videoKeywords(file: UploadSource | { url: string }, params: VideoKeywordParams = {}, o?: CallOptions): Promise<KeywordsResult> {
     const p = v.checkVideoKeywordParams(params);
-    return parse.parseKeywords(await this.analysis('videoKeywords', file, p as Record<string, unknown>, o));
+    return readBilled(ENDPOINTS.videoKeywords, await this.analysis('videoKeywords', file, p as Record<string, unknown>, o), parse.parseKeywords);
   }
 
   async caption(file: UploadSource | { url: string }, params: CaptionParams = {}, o?: CallOptions): Promise<CaptionResult> {
     const p = v.checkCaptionParams(params);
-    return parse.parseCaption(await this.analysis('caption', file, p as Record<string, unknown>, o));
+    return readBilled(ENDPOINTS.caption, await this.analysis('caption', file, p as Record<string, unknown>, o), parse.parseCaption);
   }
 
   async faces(file: UploadSource | { url: string }, o?: CallOptions): Promise<FacesResult> {
-    return parse.parseFaces(await this.analysis('faces', file, {}, o));
+    return readBilled(ENDPOINTS.faces, await this.analysis('faces', file, {}, o), parse.parseFaces);
   }
 
   async quality(file: UploadSource | { url: string }, o?: CallOptions): Promise<QualityResult> {
-    return parse.parseQuality(await this.analysis('quality', file, {}, o));
+    return readBilled(ENDPOINTS.quality, await this.analysis('quality', file, {}, o), parse.parseQuality);
   }
 
   async qualityUgc(file: UploadSource | { url: string }, o?: CallOptions): Promise<UgcQualityResult> {
-    return parse.parseQualityUgc(await this.analysis('qualityUgc', file, {}, o));
+    return readBilled(ENDPOINTS.qualityUgc, await this.analysis('qualityUgc', file, {}, o), parse.parseQualityUgc);
   }
 
   /** Dispatch by endpoint name (the queue's generic analyze job). */
@@ -217,53 +217,53 @@ export class ServiceClient {
   async tts(params: TtsParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkTtsParams(params);
     const fields = Object.fromEntries(Object.entries(p).filter(([, x]) => x !== undefined).map(([k, x]) => [k, String(x)]));
-    return parse.parseTaskCreated(await this.sendEither({ endpoint: ENDPOINTS.tts, body: formBody(fields), options: o }));
+    return readBilled(ENDPOINTS.tts, await this.sendEither({ endpoint: ENDPOINTS.tts, body: formBody(fields), options: o }), parse.parseTaskCreated);
   }
 
   /** The vendor openapi's JSON TTS (/v1/tts_create): speaker/language, text up to 200 characters. */
   async ttsJson(params: TtsJsonParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkTtsJsonParams(params);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.ttsCreateJson, body: await jsonWithMedia({ ...p }), options: o }));
+    return readBilled(ENDPOINTS.ttsCreateJson, await this.send({ endpoint: ENDPOINTS.ttsCreateJson, body: await jsonWithMedia({ ...p }), options: o }), parse.parseTaskCreated);
   }
 
   async videoLipsync(params: LipsyncParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkLipsyncParams(params, 'video');
     const body = await jsonWithMedia({ audio_url: p.audio, video_url: p.video, resolution: p.resolution, callback_url: p.callback_url }, lipsyncMime);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.videoLipsync, body, options: o }));
+    return readBilled(ENDPOINTS.videoLipsync, await this.send({ endpoint: ENDPOINTS.videoLipsync, body, options: o }), parse.parseTaskCreated);
   }
 
   async imageLipsync(params: LipsyncParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkLipsyncParams(params, 'image');
     const body = await jsonWithMedia({ audio_url: p.audio, image_url: p.image, resolution: p.resolution, callback_url: p.callback_url, model: p.model }, lipsyncMime);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.imageLipsync, body, options: o }));
+    return readBilled(ENDPOINTS.imageLipsync, await this.send({ endpoint: ENDPOINTS.imageLipsync, body, options: o }), parse.parseTaskCreated);
   }
 
   async imageGenerate(params: ImageGenerateParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkGenerateParams(params);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.imageGenerate, body: await jsonWithMedia({ ...p }, lipsyncMime), options: o }));
+    return readBilled(ENDPOINTS.imageGenerate, await this.send({ endpoint: ENDPOINTS.imageGenerate, body: await jsonWithMedia({ ...p }, lipsyncMime), options: o }), parse.parseTaskCreated);
   }
 
   async imageEdit(params: ImageEditParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkEditParams(params);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.imageEdit, body: await jsonWithMedia({ ...p }, lipsyncMime), options: o }));
+    return readBilled(ENDPOINTS.imageEdit, await this.send({ endpoint: ENDPOINTS.imageEdit, body: await jsonWithMedia({ ...p }, lipsyncMime), options: o }), parse.parseTaskCreated);
   }
 
   async imageVectorize(params: ImageVectorizeParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkVectorizeParams(params);
     const body = await jsonWithMedia({ image_url: p.image, callback_url: p.callback_url }, lipsyncMime);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.imageVectorize, body, options: o }));
+    return readBilled(ENDPOINTS.imageVectorize, await this.send({ endpoint: ENDPOINTS.imageVectorize, body, options: o }), parse.parseTaskCreated);
   }
 
   /** Image face swap: multipart `source` (donor face) and `target`; /v1/imageswap, else /v1/imageswap/create. */
   async faceSwap(params: FaceSwapParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkFaceSwapParams(params);
-    return parse.parseTaskCreated(await this.sendEither({ endpoint: ENDPOINTS.faceSwap, body: await swapBody(p), options: o }));
+    return readBilled(ENDPOINTS.faceSwap, await this.sendEither({ endpoint: ENDPOINTS.faceSwap, body: await swapBody(p), options: o }), parse.parseTaskCreated);
   }
 
   /** Video face swap (vendor /v1/videoswap/create): the donor face image as `source`, the clip as `target`. */
   async videoFaceSwap(params: FaceSwapParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkFaceSwapParams(params, 'video');
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.videoFaceSwap, body: await swapBody(p), options: o }));
+    return readBilled(ENDPOINTS.videoFaceSwap, await this.send({ endpoint: ENDPOINTS.videoFaceSwap, body: await swapBody(p), options: o }), parse.parseTaskCreated);
   }
 
   async videoFaceSwapStatus(taskId: string, o?: CallOptions): Promise<TaskState> {
@@ -424,6 +424,25 @@ function lipsyncMime(path: string): string {
   return LIPSYNC_AUDIO_EXT[ext] ?? LIPSYNC_VIDEO_EXT[ext] ?? IMAGE_EXT[ext] ?? mimeFor(path);
 }
 
+const RAW_KEPT = 64 * 1024;
+
+function unreadable(endpoint: Endpoint, raw: string, status?: number): ServiceError {
+  return new ServiceError('unreadable', `Answered, unreadable: the service accepted the request to ${endpoint.path} (it is billed) but its answer is not in a shape Tagsmith can read. Tagsmith keeps the answer and does not send the request again; fetch the result again by its task id.`, { status, raw: raw.slice(0, RAW_KEPT) });
+}
+
+/**
+ * The answer of a billed call, parsed: when it said success (HTTP 2xx, not status "error")
+ * but cannot be read, it is 'unreadable' with the raw answer kept, never a retryable error.
+ */
+function readBilled<T>(endpoint: Endpoint, json: unknown, parser: (raw: unknown) => T): T {
+  try {
+    return parser(json);
+  } catch (e) {
+    if (e instanceof ServiceError && e.kind === 'service' && endpoint.billing) throw unreadable(endpoint, JSON.stringify(json) ?? '', 200);
+    throw e;
+  }
+}
+
 function interpret(status: number, text: string, endpoint: Endpoint): unknown {
   let json: unknown;
   try {
@@ -447,7 +466,14 @@ function interpret(status: number, text: string, endpoint: Endpoint): unknown {
   if (status === 413) throw new ServiceError('invalid_input', 'The file is too large for the service (video uploads are limited to 100 MB).', { status });
   if (status === 404) throw new ServiceError('not_found', endpoint.name === 'status' || endpoint.name === 'cancelTask' ? 'The service does not know this task (it may have expired).' : `The service has no ${endpoint.path} (HTTP 404).`, { status });
   if (status === 409) throw new ServiceError('conflict', 'The task can no longer be cancelled.', { status });
-  if (status >= 500) throw new ServiceError('service', `The service had a problem (HTTP ${status}). Tagsmith retries later.`, { status });
+  if (status >= 500) {
+    // A task create answered 5xx (other than the 502 of the rate limit) does not prove the
+    // service refused it: a gateway may have timed out on a task already queued. Not repeated by itself.
+    if (endpoint.billing && endpoint.mode === 'async') {
+      throw new ServiceError('unknown_outcome', `The service answered HTTP ${status} to the request that creates the task; it may still have accepted (and billed) it. Tagsmith will not send it again without you.`, { status });
+    }
+    throw new ServiceError('service', `The service had a problem (HTTP ${status}). Tagsmith retries later.`, { status });
+  }
   // Any other client error (400 and the like, the interface's "other failures"): final for this
   // request, not billed, never retried; the user sees the service's own message.
   if (status >= 400) {
@@ -455,7 +481,11 @@ function interpret(status: number, text: string, endpoint: Endpoint): unknown {
     throw new ServiceError('invalid_input', msg ? `The service refused the request: ${msg}` : `The service refused the request (HTTP ${status}) without saying why.`, { status });
   }
   if (status < 200 || status >= 300) throw new ServiceError('service', `Unexpected answer from the service (HTTP ${status}).`, { status });
-  if (json === undefined) throw new ServiceError('service', 'The service sent an answer that is not JSON. Try again later.', { status });
+  if (json === undefined) {
+    // A billed call that answered success was carried out and billed: never sent again by itself.
+    if (endpoint.billing) throw unreadable(endpoint, text, status);
+    throw new ServiceError('service', 'The service sent an answer that is not JSON. Try again later.', { status });
+  }
   if (json && typeof json === 'object' && !Array.isArray(json)) parse.checkStatus(json as Record<string, unknown>);
   return json;
 }

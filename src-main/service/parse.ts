@@ -164,3 +164,32 @@ export function describe422(raw: unknown): { message: string; field?: string } {
   const m = (raw as Json | null)?.message;
   return { message: typeof m === 'string' ? m : 'the request was refused' };
 }
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/**
+ * The task id in an answer Tagsmith could not read otherwise (a create answered in an
+ * unexpected shape): a `task_id` (or `taskId`, `id`) anywhere in it, else the one UUID in the
+ * text. Null when there is none or more than one candidate: then the user gives it.
+ */
+export function taskIdIn(raw: string): string | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    json = undefined;
+  }
+  const found = new Set<string>();
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > 6 || !v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v as Json)) {
+      if ((k === 'task_id' || k === 'taskId' || k === 'id') && (typeof x === 'string' || typeof x === 'number') && /^[\w-]{6,100}$/.test(String(x))) found.add(String(x));
+      else visit(x, depth + 1);
+    }
+  };
+  visit(json, 0);
+  if (found.size === 1) return [...found][0];
+  if (found.size > 1) return null;
+  const uuids = new Set((raw.match(new RegExp(UUID.source, 'gi')) ?? []).map((u) => u.toLowerCase()));
+  return uuids.size === 1 ? [...uuids][0] : null;
+}

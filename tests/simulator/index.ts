@@ -299,6 +299,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     }
     // The work is done (and billed) but the answer is lost on the way back.
     if (faults.take(path, ['dropAfter'])) return drop();
+    // The work is done (and billed) but the answer comes in a shape no client can read.
+    const garbled = out.status < 300 ? faults.take(path, ['garbled']) : undefined;
+    if (garbled) {
+      const id = (out.body as { task_id?: unknown } | null)?.task_id;
+      return reply(out.status, (garbled.message ?? '{"task_id": ').replaceAll('{task_id}', typeof id === 'string' ? id : ''), 'application/json');
+    }
     reply(out.status, out.body);
   }
 

@@ -101,7 +101,12 @@ export type FaultKind =
   /** quota exhaustion answered as 200 `{status: "error", message}` (the old free tier) */
   | 'quota200'
   /** status answers report `message` (default "PAUSED") as the task status: a state outside the interface's five */
-  | 'oddStatus';
+  | 'oddStatus'
+  /**
+   * The work is done (and billed) but the success answer is `message` as it stands (default a
+   * cut-off JSON): "{task_id}" in it becomes the created task's id (an answer in a shape of its own)
+   */
+  | 'garbled';
 
 export interface FaultSpec {
   /** exact pathname or a pattern; absent = every path */

@@ -1,0 +1,126 @@
+// Never pay for nothing (issue 32): every billed creative call against the simulator, with
+// the billed calls counted in its log. A create that may have reached the service is never
+// sent again without the user's say; what the service accepted is followed by its task id.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreativeTaskView } from '../../src-preload/contract';
+import { CreativeService } from '../../src-main/creative';
+import { JobQueue, builtinHandlers } from '../../src-main/jobs';
+import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
+import { closeMetadataReader } from '../../src-main/library/metadata';
+import { ServiceClient } from '../../src-main/service/client';
+import { startSimulator, type Simulator } from '../simulator/index.js';
+import { until } from '../helpers/until';
+
+const creds = { clientId: 'billing', clientSecret: 'billing-secret' };
+const TUNING = { pollMs: 20, pollMaxMs: 60, retryBaseMs: 20, retryMaxMs: 60, maxAttempts: 3, offlineProbeMs: 20, offlineProbeMaxMs: 60 };
+let sim: Simulator;
+let dir: string;
+let ctx: LibraryCtx;
+let client: ServiceClient;
+let queue: JobQueue;
+let creative: CreativeService;
+let photo: string;
+
+const FINAL = ['done', 'failed', 'cancelled', 'unknown', 'download_failed'];
+async function finished(id: number): Promise<CreativeTaskView> {
+  await until(() => FINAL.includes(creative.view(id).status));
+  await creative.settle();
+  return creative.view(id);
+}
+/** billed calls whose billing key starts with `prefix` */
+const billed = (prefix: string): number => Object.entries(sim.billed()[creds.clientId] ?? {}).filter(([k]) => k.startsWith(prefix)).reduce((n, [, c]) => n + c, 0);
+const sent = (path: string, method = 'POST'): number => sim.log.filter((e) => e.path === path && e.method === method).length;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 40, startedMs: 80 } });
+  dir = await mkdtemp(join(tmpdir(), 'tagsmith-billing-'));
+  ctx = openLibrary(join(dir, 'lib'));
+  client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
+  queue = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers, tuning: TUNING });
+  creative = new CreativeService(ctx, queue, { client: () => client });
+  creative.attach();
+  queue.start();
+  photo = join(dir, 'photo.jpg');
+  await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3080c0' } }).jpeg().toFile(photo);
+});
+
+afterAll(async () => {
+  await creative.settle();
+  await queue.stop();
+  await client.close();
+  ctx.db.close();
+  await closeMetadataReader();
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a success answer Tagsmith cannot read', () => {
+  it('is never sent again: answered, unreadable, the raw answer kept, and Fetch again by task id lands the result unbilled', async () => {
+    sim.inject({ kind: 'garbled', path: '/v1/image_generate', count: 1 });
+    const before = { sent: sent('/v1/image_generate'), billed: billed('image_generate') };
+    const t = await creative.startGenerate({ prompt: 'a lighthouse at dusk' });
+    const v = await finished(t.id);
+    await queue.waitForIdle();
+    expect(v.status).toBe('unknown');
+    expect(v.attention?.kind).toBe('unreadable');
+    expect(v.error).toMatch(/^Answered, unreadable/);
+    expect(v.canRefetch).toBe(true);
+    expect(sent('/v1/image_generate')).toBe(before.sent + 1);
+    expect(billed('image_generate')).toBe(before.billed + 1);
+    // The answer as it came is kept with the job.
+    expect(queue.getJob(v.parts[0].jobId!)!.result).toEqual({ unreadable: '{"task_id": ' });
+    // It showed no task id: the user gives it (here, the one the simulator made).
+    const remote = sim.tasks().at(-1)!.task_id;
+    await until(() => sim.tasks().at(-1)!.status === 'SUCCESS');
+    const done = await creative.refetch(t.id, remote);
+    expect(done.status, done.error ?? '').toBe('done');
+    expect(done.resultPath).toBeTruthy();
+    expect(sent('/v1/image_generate')).toBe(before.sent + 1);
+    expect(billed('image_generate')).toBe(before.billed + 1);
+  });
+
+  it('an answer of its own shape that shows the task id: kept, followed by Fetch again while it still runs, one create', async () => {
+    sim.inject({ kind: 'garbled', path: '/v1/image_generate', count: 1, message: '{"data":{"id":"{task_id}"},"ok":true}' });
+    sim.inject({ kind: 'slowTask', path: '/v1/image_generate', count: 1, ms: 400 });
+    const before = { sent: sent('/v1/image_generate'), billed: billed('image_generate') };
+    const t = await creative.startGenerate({ prompt: 'a harbour in fog' });
+    const v = await finished(t.id);
+    expect(v.status).toBe('unknown');
+    expect(v.parts[0].remoteTaskId).toBe(sim.tasks().at(-1)!.task_id);
+    const again = await creative.refetch(t.id);
+    expect(['pending', 'started', 'downloading', 'done']).toContain(again.status);
+    const done = await finished(t.id);
+    expect(done.status, done.error ?? '').toBe('done');
+    expect(sent('/v1/image_generate')).toBe(before.sent + 1);
+    expect(billed('image_generate')).toBe(before.billed + 1);
+  });
+
+  it('a 5xx answer to a create is not repeated by itself (the task may have been accepted)', async () => {
+    sim.inject({ kind: '5xx', status: 504, path: '/v1/image_generate', count: 1 });
+    const before = sent('/v1/image_generate');
+    const t = await creative.startGenerate({ prompt: 'a gateway timeout' });
+    const v = await finished(t.id);
+    await queue.waitForIdle();
+    expect(v.status).toBe('unknown');
+    expect(v.error).toMatch(/HTTP 504.*will not send it again without you/);
+    expect(sent('/v1/image_generate')).toBe(before + 1);
+  });
+
+  it('a billed analysis answered unreadably ends unknown after one call, counted as billed, never retried', async () => {
+    sim.inject({ kind: 'garbled', path: '/v1/keywords', count: 1, message: '<html>OK</html>' });
+    const before = { sent: sent('/v1/keywords'), billed: billed('keywords') };
+    const job = queue.enqueue({ kind: 'analyze', payload: { file: photo, endpoint: 'keywords' } });
+    await until(() => ['done', 'failed', 'unknown'].includes(queue.getJob(job.id)!.state));
+    await queue.waitForIdle();
+    const j = queue.getJob(job.id)!;
+    expect(j.state).toBe('unknown');
+    expect(j.error?.kind).toBe('unreadable');
+    expect(j.result).toEqual({ unreadable: '<html>OK</html>' });
+    expect(sent('/v1/keywords')).toBe(before.sent + 1);
+    expect(billed('keywords')).toBe(before.billed + 1);
+  });
+});
