@@ -6,6 +6,7 @@ import type {
 } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
+import { NOT_CANCELLABLE } from '../jobs/cancel';
 import type { JobQueue } from '../jobs/queue';
 import type { TaskEndpoint } from '../jobs/handlers';
 import type { JobView } from '../jobs/types';
@@ -105,6 +106,11 @@ export class CreativeService {
   private onJob(job: JobView): void {
     const part = store.partOfJob(this.ctx.db, job.id);
     if (!part) return;
+    // The service answered 409 to the cancel: the task finishes and is paid; say so until the end.
+    if (job.error?.kind === NOT_CANCELLABLE) {
+      const row = store.getTaskRow(this.ctx.db, part.task_id);
+      if (row && row.error !== store.NOT_CANCELLABLE_TASK) store.updateTask(this.ctx.db, part.task_id, { error: store.NOT_CANCELLABLE_TASK, ...(store.FINAL_STATUSES.includes(row.status) ? { status: 'pending', finished_at: null } : {}) });
+    }
     if (job.state === 'done') {
       const r = job.result as { file?: string | null; resultUrl?: string | null; taskId?: string } | null;
       store.updatePart(this.ctx.db, part.task_id, part.part, {
@@ -353,10 +359,23 @@ export class CreativeService {
     return r ? this.view(r.id) : null;
   }
 
+  /**
+   * Cancel: every part with a task id is cancelled at the service (DELETE /v1/tasks/{id}),
+   * whatever its state here, also a task whose outcome Tagsmith lost; a 409 there means it
+   * finishes and is paid: it is followed on, its result lands, and the task says so.
+   */
   cancel(id: number): CreativeTaskView {
     const view = this.view(id);
-    if (!view.canCancel) throw new ApiError('conflict', view.status === 'downloading' ? 'The result is already being saved; it can no longer be cancelled.' : 'The task has already ended.');
-    this.cancelParts(store.partsOf(this.ctx.db, id));
+    if (!view.canCancel) {
+      throw new ApiError('conflict', view.attention?.kind === 'not_cancellable' ? view.attention.message : view.status === 'downloading' ? 'The result is already being saved; it can no longer be cancelled.' : 'The task has already ended.');
+    }
+    const parts = store.partsOf(this.ctx.db, id);
+    if (view.status === 'unknown') {
+      // Lost track of, but at the service: open again until the service answers the cancel.
+      store.updateTask(this.ctx.db, id, { status: 'pending', finished_at: null, error: null });
+      for (const p of parts) if (p.job_id !== null) this.queue.cancelJob(p.job_id);
+    } else this.cancelParts(parts);
+    this.refresh(id);
     return this.view(id);
   }
 

@@ -124,3 +124,90 @@ describe('a success answer Tagsmith cannot read', () => {
     expect(billed('keywords')).toBe(before.billed + 1);
   });
 });
+
+describe('cancel reaches the service', () => {
+  const deletes = (taskId: string): number => sim.log.filter((e) => e.method === 'DELETE' && e.path === `/v1/tasks/${taskId}`).length;
+  const remoteOf = (id: number): string => creative.view(id).parts[0].remoteTaskId!;
+  const simTask = (taskId: string) => sim.tasks().find((t) => t.task_id === taskId)!;
+
+  it('for a task waiting on our side during a hold: DELETE sent, the service revokes it, nothing more billed', async () => {
+    sim.inject({ kind: 'slowTask', path: '/v1/image_generate', ms: 600_000, count: 1 });
+    const t = await creative.startGenerate({ prompt: 'held while it runs' });
+    await until(() => creative.view(t.id).parts[0].remoteTaskId);
+    queue.pauseAll();
+    try {
+      await until(() => queue.getJob(creative.view(t.id).parts[0].jobId!)!.state === 'queued');
+      const remote = remoteOf(t.id);
+      creative.cancel(t.id);
+      const done = await finished(t.id);
+      expect(done.status).toBe('cancelled');
+      expect(done.attention).toBeNull();
+      expect(deletes(remote)).toBe(1);
+      expect(simTask(remote).status).toBe('REVOKED');
+    } finally {
+      queue.resume();
+    }
+  });
+
+  it('for a task the user paused: DELETE sent, revoked', async () => {
+    sim.inject({ kind: 'slowTask', path: '/v1/image_generate', ms: 600_000, count: 1 });
+    const t = await creative.startGenerate({ prompt: 'paused by the user' });
+    await until(() => creative.view(t.id).parts[0].remoteTaskId);
+    const jobId = creative.view(t.id).parts[0].jobId!;
+    queue.pauseJob(jobId);
+    await until(() => queue.getJob(jobId)!.state === 'paused');
+    const remote = remoteOf(t.id);
+    creative.cancel(t.id);
+    expect((await finished(t.id)).status).toBe('cancelled');
+    expect(deletes(remote)).toBe(1);
+    expect(simTask(remote).status).toBe('REVOKED');
+  });
+
+  it('a 409 means it will finish: followed on, the result lands, the task says it could not be cancelled and is paid', async () => {
+    sim.inject({ kind: 'slowTask', path: '/v1/image_generate', ms: 300, count: 1 });
+    sim.inject({ kind: 'cancelConflict', path: /^\/v1\/tasks\//, count: 1 });
+    const before = billed('image_generate');
+    const t = await creative.startGenerate({ prompt: 'too late to stop' });
+    await until(() => creative.view(t.id).parts[0].remoteTaskId);
+    const remote = remoteOf(t.id);
+    creative.cancel(t.id);
+    const done = await finished(t.id);
+    expect(done.status, done.error ?? '').toBe('done');
+    expect(done.resultPath).toBeTruthy();
+    expect(done.attention?.kind).toBe('not_cancellable');
+    expect(done.attention?.message).toMatch(/Could not be cancelled.*paid/);
+    expect(done.canRetry).toBe(false);
+    expect(deletes(remote)).toBe(1);
+    expect(billed('image_generate')).toBe(before + 1);
+  });
+
+  it('a task whose answer was unreadable (lost track of) can still be cancelled at the service', async () => {
+    sim.inject({ kind: 'garbled', path: '/v1/image_generate', count: 1, message: '{"data":{"id":"{task_id}"}}' });
+    sim.inject({ kind: 'slowTask', path: '/v1/image_generate', ms: 600_000, count: 1 });
+    const t = await creative.startGenerate({ prompt: 'lost track' });
+    const v = await finished(t.id);
+    expect(v.status).toBe('unknown');
+    expect(v.canCancel).toBe(true);
+    const remote = remoteOf(t.id);
+    creative.cancel(t.id);
+    expect((await finished(t.id)).status).toBe('cancelled');
+    expect(deletes(remote)).toBe(1);
+    expect(simTask(remote).status).toBe('REVOKED');
+  });
+
+  it('a task with no task id yet is cancelled here alone: nothing sent, nothing billed', async () => {
+    queue.pauseAll();
+    try {
+      const before = { sent: sent('/v1/image_generate'), billed: billed('image_generate'), deletes: sim.log.filter((e) => e.method === 'DELETE').length };
+      const t = await creative.startGenerate({ prompt: 'never sent' });
+      creative.cancel(t.id);
+      const done = await finished(t.id);
+      expect(done.status).toBe('cancelled');
+      expect(sent('/v1/image_generate')).toBe(before.sent);
+      expect(billed('image_generate')).toBe(before.billed);
+      expect(sim.log.filter((e) => e.method === 'DELETE').length).toBe(before.deletes);
+    } finally {
+      queue.resume();
+    }
+  });
+});

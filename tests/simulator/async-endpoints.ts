@@ -281,6 +281,7 @@ export const imageswapStatus: Handler = async (ctx) => {
 
 export const imageswapTerminate: Handler = async (ctx) => {
   const t = findTask(ctx, param(ctx, 'task_id'), ['query', 'task_id']);
+  if (ctx.faults.take(ctx.path, ['cancelConflict'])) return { status: 409, body: { detail: 'Task cannot be cancelled in its current state' } };
   if (ctx.engine.cancel(ctx.clientId, t.task_id) === 'final') return { status: 409, body: { detail: 'Task cannot be cancelled in its current state' } };
   return { status: 200, body: { status: 'ok' } };
 };
@@ -289,6 +290,8 @@ export const cancelTask: Handler = async (ctx) => {
   const id = decodeURIComponent(ctx.path.slice('/v1/tasks/'.length));
   const t = findTask(ctx, id, ['path', 'task_id']);
   // Repeated cancellation is idempotent; SUCCESS/FAILURE can no longer be cancelled.
+  // cancelConflict: a running task past the point of no return (409; it runs on and is billed).
+  if (ctx.faults.take(ctx.path, ['cancelConflict'])) return { status: 409, body: { detail: 'Task cannot be cancelled in its current state' } };
   if (ctx.engine.cancel(ctx.clientId, t.task_id) === 'final') return { status: 409, body: { detail: 'Task cannot be cancelled in its current state' } };
   return { status: 200, body: { task_id: t.task_id, status: t.status, queue: 0, result: t.result || null, error: null } };
 };

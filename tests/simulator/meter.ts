@@ -106,7 +106,9 @@ export type FaultKind =
    * The work is done (and billed) but the success answer is `message` as it stands (default a
    * cut-off JSON): "{task_id}" in it becomes the created task's id (an answer in a shape of its own)
    */
-  | 'garbled';
+  | 'garbled'
+  /** a cancel (DELETE /v1/tasks/{id}, the swap terminate) answers 409 while the task runs on to its end */
+  | 'cancelConflict';
 
 export interface FaultSpec {
   /** exact pathname or a pattern; absent = every path */
