@@ -12,6 +12,7 @@ import { formBody, jsonWithMedia, multipart, type StreamBody } from './body';
 import { ENDPOINTS, IMAGE_EXT, LIPSYNC_AUDIO_EXT, LIPSYNC_VIDEO_EXT, type Endpoint, type EndpointName } from './endpoints';
 import { ServiceError } from './errors';
 import * as parse from './parse';
+import { QUOTA_STATUSES } from './quota';
 import type {
   CallOptions, CaptionParams, CaptionResult, FaceSwapParams, FacesResult, ImageEditParams, ImageGenerateParams, ImageVectorizeParams,
   KeywordParams, KeywordsResult, LipsyncParams, QualityResult, TaskCreated, TaskState, TtsJsonParams, TtsParams, UgcQualityResult,
@@ -453,7 +454,7 @@ function interpret(status: number, text: string, endpoint: Endpoint): unknown {
   if (status === 401 || status === 403) {
     throw new ServiceError('credentials', 'The service did not accept the Client ID and Secret. Check them in Settings.', { status });
   }
-  if (status === 429) {
+  if (QUOTA_STATUSES.includes(status)) {
     throw new ServiceError('quota', 'The free quota and prepaid balance are used up. Top up the account, then resume.', { status });
   }
   if (status === 502) {

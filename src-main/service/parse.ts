@@ -1,6 +1,7 @@
 // Answers of the service into typed results. Anything that does not fit is a 'service' error
 // with a plain message (never the raw body, which could echo input).
 import { ServiceError } from './errors';
+import { isQuotaMessage } from './quota';
 import type {
   CaptionResult, Color, Face, FacesResult, Keyword, KeywordsResult, QualityResult, TaskCreated, TaskState, UgcQualityResult, Voice,
 } from './types';
@@ -20,8 +21,6 @@ function num(v: unknown, what: string): number {
   return n;
 }
 
-/** The words by which a 200 `{status: "error"}` says the quota is used up (the old free tier answered so). */
-const QUOTA_WORDS = /\b(quota|credits?|balance|limits?)\b/i;
 
 /** The service's own message of an error answer, or null. */
 export function serviceMessage(body: unknown): string | null {
@@ -31,13 +30,13 @@ export function serviceMessage(body: unknown): string | null {
 
 /**
  * status "ok" or true is success; "error" (even with HTTP 200) is an error with the service's
- * message: final for this request (not retried, not billed), except when it speaks of quota,
- * credits, balance or limits, which holds billed work like a 429.
+ * message: final for this request (not retried, not billed), except when it is the service's
+ * wording of a used-up quota (quota.ts), which holds billed work like a 429.
  */
 export function checkStatus(body: Json): void {
   if (body.status === 'error' || body.status === false) {
     const msg = serviceMessage(body);
-    if (msg && QUOTA_WORDS.test(msg)) {
+    if (msg && isQuotaMessage(msg)) {
       throw new ServiceError('quota', `The service says the quota is used up: "${msg}". Billed work is paused; top up the account, then resume.`, { status: 200 });
     }
     throw new ServiceError('invalid_input', msg ? `The service refused the request: ${msg}` : 'The service refused the request (it gave no reason).', { status: 200 });

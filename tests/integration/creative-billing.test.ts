@@ -211,3 +211,33 @@ describe('cancel reaches the service', () => {
     }
   });
 });
+
+describe('quota, recognised precisely', () => {
+  it('a status:error that mentions a limit but is not about quota is a final error of that task with its message: no hold, no repeat', async () => {
+    sim.inject({ kind: 'error', status: 200, path: '/v1/tts', count: 1, message: 'Text exceeds the length limit' });
+    const before = sent('/v1/tts');
+    const t = creative.startSpeech({ voice: 'Serena', text: 'A text the service finds too long.' });
+    // Taken for quota, the task would wait under a hold instead of ending.
+    await until(() => FINAL.includes(creative.view(t.id).status) || queue.status().hold);
+    expect(queue.status().hold).toBeNull();
+    const v = await finished(t.id);
+    expect(v.status).toBe('failed');
+    expect(v.error).toContain('Text exceeds the length limit');
+    expect(queue.status().hold).toBeNull();
+    await queue.waitForIdle();
+    expect(sent('/v1/tts')).toBe(before + 1);
+    // The next task runs as usual: nothing was paused.
+    expect((await finished(creative.startSpeech({ voice: 'Serena', text: 'Short.' }).id)).status).toBe('done');
+  });
+
+  it("the free tier's 200 {status:error} quota answer holds billed work like a 429; resume sends it once", async () => {
+    sim.inject({ kind: 'quota200', path: '/v1/tts', count: 1 });
+    const before = sent('/v1/tts');
+    const t = creative.startSpeech({ voice: 'Ryan', text: 'Quota, then more.' });
+    await until(() => queue.status().hold?.reason === 'quota');
+    expect(creative.view(t.id).status).toBe('waiting');
+    queue.resume();
+    expect((await finished(t.id)).status).toBe('done');
+    expect(sent('/v1/tts')).toBe(before + 2);
+  });
+});
