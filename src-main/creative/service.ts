@@ -17,7 +17,8 @@ import { DEFAULT_EDIT_MODEL, EDIT_ALIASES } from '../service/endpoints';
 import { ServiceError } from '../service/errors';
 import type { ImageGenerateParams } from '../service/types';
 import * as v from '../service/validate';
-import { CREATIVE_JOB, creativeHandler, remoteStatus, type CreativePayload, type CreativeProgress } from './handler';
+import { CREATIVE_JOB, creativeHandler, remoteStatus, saveInline, type CreativePayload, type CreativeProgress } from './handler';
+import { resultOf } from './result';
 import { budgetFor, durationOf } from './deadlines';
 import { finishTask } from './finalize';
 import { checkMediaType, isVideoPath, prepareEditSource, resolveRef } from './media';
@@ -447,8 +448,14 @@ export class CreativeService {
             resume.push(part);
             continue;
           }
-          url = st.result && /^https?:\/\//.test(st.result) ? st.result : null;
-          if (!url) throw new ApiError('conflict', `The service has no result for this task (status ${st.status}).`);
+          const got = resultOf(st.result);
+          if (got && 'data' in got) {
+            const file = await saveInline(got.data, join(this.stagingDir(), `${part.remote_task_id}${got.ext}`));
+            store.updatePart(this.ctx.db, id, part.part, { file, remote_status: 'SUCCESS' });
+            continue;
+          }
+          url = got ? got.url : null;
+          if (!url) throw new ApiError('conflict', `The service finished this task but its result is not an address or a file Tagsmith can use (status ${st.status}).`);
         }
         const dest = join(this.stagingDir(), `${part.remote_task_id}${extname(new URL(url).pathname) || '.bin'}`);
         const got = await this.opts.client().download(url, dest);

@@ -241,3 +241,20 @@ describe('quota, recognised precisely', () => {
     expect(sent('/v1/tts')).toBe(before + 2);
   });
 });
+
+describe('results of any shape land', () => {
+  it.each(['object', 'data'])('a result given as %s lands in the library, billed once', async (shape) => {
+    sim.inject({ kind: 'resultShape', path: '/v1/status', message: shape });
+    try {
+      const before = billed('image_generate');
+      const t = await creative.startGenerate({ prompt: `a result as ${shape}` });
+      const done = await finished(t.id);
+      expect(done.status, done.error ?? '').toBe('done');
+      expect(done.resultPath).toMatch(/\.png$/);
+      expect(done.resultAssetId).not.toBeNull();
+      expect(billed('image_generate')).toBe(before + 1);
+    } finally {
+      sim.clearFaults();
+    }
+  });
+});

@@ -108,7 +108,9 @@ export type FaultKind =
    */
   | 'garbled'
   /** a cancel (DELETE /v1/tasks/{id}, the swap terminate) answers 409 while the task runs on to its end */
-  | 'cancelConflict';
+  | 'cancelConflict'
+  /** status answers of a finished task give its result as an object `{url}` (message 'object') or as a Data URI of the file (message 'data') */
+  | 'resultShape';
 
 export interface FaultSpec {
   /** exact pathname or a pattern; absent = every path */
