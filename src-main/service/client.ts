@@ -83,6 +83,8 @@ export class ServiceClient {
   private readonly uploadTimeoutMs: number;
   /** for endpoints with two paths: the one the service answered on */
   private readonly servedPath = new Map<EndpointName, string>();
+  /** status endpoints whose own path answered 404: asked at /v1/status instead */
+  private readonly statusFallback = new Set<EndpointName>();
 
   constructor(private readonly opts: ServiceClientOptions) {
     const base = new URL(opts.baseUrl ?? DEFAULT_BASE_URL);
@@ -182,8 +184,27 @@ export class ServiceClient {
   }
 
   async faceSwapStatus(taskId: string, o?: CallOptions): Promise<TaskState> {
+    return this.statusAt(ENDPOINTS.faceSwapStatus, taskId, o);
+  }
+
+  /**
+   * Status at a task type's own path; when that path answers 404, at /v1/status (interface
+   * 4.8: the same for all asynchronous tasks), remembered for this service. A 404 there too
+   * is the task unknown, and nothing is remembered.
+   */
+  private async statusAt(endpoint: Endpoint, taskId: string, o?: CallOptions): Promise<TaskState> {
     v.checkTaskId(taskId);
-    return parse.parseTaskState(await this.send({ endpoint: ENDPOINTS.faceSwapStatus, query: { task_id: taskId }, options: o }));
+    if (!this.statusFallback.has(endpoint.name)) {
+      try {
+        return parse.parseTaskState(await this.send({ endpoint, query: { task_id: taskId }, options: o }));
+      } catch (e) {
+        if (!(e instanceof ServiceError && e.kind === 'not_found')) throw e;
+      }
+      const st = await this.status(taskId, o);
+      this.statusFallback.add(endpoint.name);
+      return st;
+    }
+    return this.status(taskId, o);
   }
 
   /**
@@ -208,6 +229,8 @@ export class ServiceClient {
       return 'cancelled';
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'conflict') return 'final';
+      // No terminate path on this service: the interface's cancel serves every task.
+      if (e instanceof ServiceError && e.kind === 'not_found') return this.cancelTask(taskId, o);
       throw e;
     }
   }
@@ -268,8 +291,7 @@ export class ServiceClient {
   }
 
   async videoFaceSwapStatus(taskId: string, o?: CallOptions): Promise<TaskState> {
-    v.checkTaskId(taskId);
-    return parse.parseTaskState(await this.send({ endpoint: ENDPOINTS.videoFaceSwapStatus, query: { task_id: taskId }, options: o }));
+    return this.statusAt(ENDPOINTS.videoFaceSwapStatus, taskId, o);
   }
 
   async videoFaceSwapTerminate(taskId: string, o?: CallOptions): Promise<'cancelled' | 'final'> {
@@ -279,6 +301,8 @@ export class ServiceClient {
       return 'cancelled';
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'conflict') return 'final';
+      // No terminate path on this service: the interface's cancel serves every task.
+      if (e instanceof ServiceError && e.kind === 'not_found') return this.cancelTask(taskId, o);
       throw e;
     }
   }

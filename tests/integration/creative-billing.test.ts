@@ -258,3 +258,23 @@ describe('results of any shape land', () => {
     }
   });
 });
+
+describe('status falls back to /v1/status', () => {
+  it('a face swap whose /v1/imageswap/status answers 404 is followed at /v1/status (remembered) and lands, billed once', async () => {
+    const donor = join(dir, 'donor.png');
+    await sharp({ create: { width: 320, height: 400, channels: 3, background: '#c08060' } }).png().toFile(donor);
+    sim.disablePath('/v1/imageswap/status');
+    try {
+      const before = { billed: billed('imageswap'), specific: sim.log.filter((e) => e.path === '/v1/imageswap/status').length };
+      const first = await finished((await creative.startFaceSwap({ source: { path: donor }, target: { path: photo } })).id);
+      expect(first.status, first.error ?? '').toBe('done');
+      const second = await finished((await creative.startFaceSwap({ source: { path: donor }, target: { path: photo } })).id);
+      expect(second.status, second.error ?? '').toBe('done');
+      expect(billed('imageswap')).toBe(before.billed + 2);
+      // Asked once at the swap's own path, then at /v1/status only.
+      expect(sim.log.filter((e) => e.path === '/v1/imageswap/status').length).toBe(before.specific + 1);
+    } finally {
+      sim.disablePath('/v1/imageswap/status', false);
+    }
+  });
+});

@@ -87,6 +87,8 @@ export interface Simulator {
     until(n: number, path?: string | RegExp): Promise<void>;
     release(path?: string | RegExp): number;
   };
+  /** Stop (or resume) serving a path: answered 404 as by `disabledPaths`. */
+  disablePath(path: string, disabled?: boolean): void;
   /** Replace the quota of every account (or one); null = unlimited. */
   setQuota(setting: QuotaSetting | null, clientId?: string): void;
   tasks(): SimTask[];
@@ -334,6 +336,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     clearFaults: () => faults.clear(),
     held: { count: (p) => gate.count(p), until: (n, p) => gate.until(n, p), release: (p) => gate.release(p) },
     setQuota: (s, id) => meter.set(s, id),
+    disablePath: (p, off = true) => void (off ? disabled.add(p) : disabled.delete(p)),
     tasks: () => engine.list(),
     advanceClock: (ms) => engine.advance(ms),
     callbacks: engine.callbacks,
