@@ -174,6 +174,29 @@ export class ServiceClient {
     return true;
   }
 
+  /**
+   * Whether the service answers and takes the credentials, through the interface: the voices
+   * list (free, authenticated). /v1/auth/check (the vendor's, not the interface's) is asked
+   * only as an extra with `authCheckToo`, and its 404 ignored. Throws ServiceError
+   * ('credentials', 'offline', ...) like any call.
+   */
+  async checkConnection(o?: CallOptions & { authCheckToo?: boolean }): Promise<true> {
+    try {
+      await this.voices(o);
+    } catch (e) {
+      // The service answered, only not with a list Tagsmith reads (or has none): it is there.
+      if (!(e instanceof ServiceError && (e.kind === 'not_found' || (e.kind === 'service' && (e.status === undefined || e.status < 300))))) throw e;
+    }
+    if (o?.authCheckToo) {
+      try {
+        await this.authCheck(o);
+      } catch (e) {
+        if (!(e instanceof ServiceError && e.kind === 'not_found')) throw e;
+      }
+    }
+    return true;
+  }
+
   async voices(o?: CallOptions): Promise<Voice[]> {
     return parse.parseVoices(await this.send({ endpoint: ENDPOINTS.voices, options: o }));
   }

@@ -278,3 +278,21 @@ describe('status falls back to /v1/status', () => {
     }
   });
 });
+
+describe('online checks use the interface', () => {
+  it('a service without /v1/auth/check: the connection check works, and an offline hold lifts by the voices list', async () => {
+    sim.disablePath('/v1/auth/check');
+    try {
+      await expect(client.checkConnection({ authCheckToo: true })).resolves.toBe(true);
+      // One lost status answer puts the queue offline; the probe must find the service again.
+      sim.inject({ kind: 'drop', path: '/v1/status', count: 1 });
+      const t = await creative.startGenerate({ prompt: 'through an outage' });
+      await until(() => queue.status().hold?.reason === 'offline' || FINAL.includes(creative.view(t.id).status));
+      await until(() => !queue.status().hold || sim.log.filter((e) => e.path === '/v1/auth/check').length > 3);
+      expect(queue.status().hold).toBeNull();
+      expect((await finished(t.id)).status).toBe('done');
+    } finally {
+      sim.disablePath('/v1/auth/check', false);
+    }
+  });
+});
