@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join } from 'node:path';
 import type {
   CreativeKind, CreativeSettings, CreativeTaskView, EditRequest, FaceSwapRequest, GenerateRequest, ImageJobArgs, ImageJobPreview, LipsyncRequest,
@@ -21,7 +21,7 @@ import { CREATIVE_JOB, creativeHandler, remoteStatus, saveInline, type CreativeP
 import { resultOf } from './result';
 import { budgetFor, durationOf } from './deadlines';
 import { finishTask } from './finalize';
-import { checkMediaType, isVideoPath, prepareEditSource, resolveRef } from './media';
+import { checkMediaType, inputsDir, isVideoPath, prepareEditSource, resolveRef, strippedImage, strippedMedia } from './media';
 import { editParams, fail, generateParams, previewImageJob, previewSpeech, rolesOf, speechParts } from './requests';
 import { nextStatus } from './status';
 import * as store from './store';
@@ -258,12 +258,16 @@ export class CreativeService {
     if (!visualRef) throw new ApiError('validation', `${field}: ${r.mode === 'video' ? 'video lipsync needs a clip with a clearly visible face' : 'image lipsync needs a portrait with one visible face'}.`, field);
     const visual = await resolveRef(this.ctx, visualRef, field);
     checkMediaType(visual.path, r.mode === 'video' ? 'video' : 'image', field);
-    const params = { audio: { path: audio.path }, ...(r.mode === 'video' ? { video: { path: visual.path } } : { image: { path: visual.path } }), ...(r.resolution ? { resolution: r.resolution } : {}) };
     try {
-      v.checkLipsyncParams(params, r.mode);
+      v.checkLipsyncParams({ audio: { path: audio.path }, ...(r.mode === 'video' ? { video: { path: visual.path } } : { image: { path: visual.path } }), ...(r.resolution ? { resolution: r.resolution } : {}) }, r.mode);
     } catch (e) {
       fail(e);
     }
+    // What is sent: copies without metadata (no location, camera, names or tags).
+    const dir = await inputsDir(this.stagingDir(), 'lipsync');
+    const audioCopy = await strippedMedia(audio.path, dir, 'audio', 'audio', 'audio');
+    const visualCopy = r.mode === 'video' ? await strippedMedia(visual.path, dir, 'video', 'video', 'video') : await strippedImage(visual.path, dir, 'image', 'image');
+    const params = { audio: { path: audioCopy }, ...(r.mode === 'video' ? { video: { path: visualCopy } } : { image: { path: visualCopy } }), ...(r.resolution ? { resolution: r.resolution } : {}) };
     const sources = [audio.assetId, visual.assetId].filter((x): x is number => x !== null);
     const endpoint = r.mode === 'video' ? 'videoLipsync' : 'imageLipsync';
     const mediaS = await durationOf(this.ctx, r.mode === 'video' ? visual : audio);
@@ -278,7 +282,14 @@ export class CreativeService {
     }
     let params: ImageGenerateParams;
     try {
-      params = v.checkGenerateParams(generateParams(r, style?.path ?? null));
+      v.checkGenerateParams(generateParams(r, style?.path ?? null));
+    } catch (e) {
+      return fail(e);
+    }
+    // The style image goes as a copy without metadata.
+    const styleCopy = style ? await strippedImage(style.path, await inputsDir(this.stagingDir(), 'style'), 'style', 'styleImage') : null;
+    try {
+      params = v.checkGenerateParams(generateParams(r, styleCopy));
     } catch (e) {
       return fail(e);
     }
@@ -300,9 +311,8 @@ export class CreativeService {
       checkMediaType(m.path, 'image', `sources[${i}]`);
       resolved.push(m);
     }
-    // Prepared copies live until the task is finished (the queue reads them when it sends).
-    const dir = join(this.stagingDir(), 'inputs', `edit-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
-    await mkdir(dir, { recursive: true });
+    // Prepared copies (no metadata) live until the task is finished (the queue reads them when it sends).
+    const dir = await inputsDir(this.stagingDir(), 'edit');
     const copies: string[] = [];
     for (const [i, m] of resolved.entries()) copies.push(await prepareEditSource(m.path, dir, `source-${i}`));
     // Gemini roles: the sources go in role order (objects, characters, styles).
@@ -317,12 +327,15 @@ export class CreativeService {
     const target = await resolveRef(this.ctx, r.target, 'target');
     const video = isVideoPath(target.path);
     checkMediaType(target.path, video ? 'video' : 'image', 'target');
-    const params = { source: { path: source.path }, target: { path: target.path }, ...(r.useGfpgan !== undefined ? { use_gfpgan: r.useGfpgan } : {}) };
     try {
-      v.checkFaceSwapParams(params, video ? 'video' : 'image');
+      v.checkFaceSwapParams({ source: { path: source.path }, target: { path: target.path }, ...(r.useGfpgan !== undefined ? { use_gfpgan: r.useGfpgan } : {}) }, video ? 'video' : 'image');
     } catch (e) {
       fail(e);
     }
+    const dir = await inputsDir(this.stagingDir(), 'swap');
+    const sourceCopy = await strippedImage(source.path, dir, 'source', 'source');
+    const targetCopy = video ? await strippedMedia(target.path, dir, 'target', 'video', 'target') : await strippedImage(target.path, dir, 'target', 'target');
+    const params = { source: { path: sourceCopy }, target: { path: targetCopy }, ...(r.useGfpgan !== undefined ? { use_gfpgan: r.useGfpgan } : {}) };
     const endpoint = video ? 'videoFaceSwap' : 'faceSwap';
     const budget = budgetFor(endpoint, video ? { mediaS: await durationOf(this.ctx, target) } : {});
     return this.enqueue('faceSwap', endpoint, r, [source.assetId, target.assetId].filter((x): x is number => x !== null), [params], retryOf, budget);
@@ -332,12 +345,12 @@ export class CreativeService {
   async startVectorize(r: VectorizeRequest, retryOf?: number): Promise<CreativeTaskView> {
     const source = await resolveRef(this.ctx, r.source, 'source');
     checkMediaType(source.path, 'image', 'source');
-    const params = { image: { path: source.path } };
     try {
-      v.checkVectorizeParams(params);
+      v.checkVectorizeParams({ image: { path: source.path } });
     } catch (e) {
       fail(e);
     }
+    const params = { image: { path: await strippedImage(source.path, await inputsDir(this.stagingDir(), 'vectorize'), 'source', 'source') } };
     return this.enqueue('vectorize', 'imageVectorize', { ...r, sourceName: basename(source.path) }, source.assetId !== null ? [source.assetId] : [], [params], retryOf);
   }
 

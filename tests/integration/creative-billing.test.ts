@@ -1,9 +1,12 @@
 // Never pay for nothing (issue 32): every billed creative call against the simulator, with
 // the billed calls counted in its log. A create that may have reached the service is never
 // sent again without the user's say; what the service accepted is followed by its task id.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ExifTool } from 'exiftool-vendored';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreativeTaskView } from '../../src-preload/contract';
@@ -12,7 +15,9 @@ import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { closeMetadataReader } from '../../src-main/library/metadata';
 import { ServiceClient } from '../../src-main/service/client';
+import { parseBody, parseDataUri } from '../simulator/body.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
+import { toolPath } from '../../src-main/core/tools';
 import { until } from '../helpers/until';
 
 const creds = { clientId: 'billing', clientSecret: 'billing-secret' };
@@ -33,6 +38,7 @@ async function finished(id: number): Promise<CreativeTaskView> {
 }
 /** billed calls whose billing key starts with `prefix` */
 const billed = (prefix: string): number => Object.entries(sim.billed()[creds.clientId] ?? {}).filter(([k]) => k.startsWith(prefix)).reduce((n, [, c]) => n + c, 0);
+const ffmpeg = (): string => toolPath('ffmpeg');
 const sent = (path: string, method = 'POST'): number => sim.log.filter((e) => e.path === path && e.method === method).length;
 
 beforeAll(async () => {
@@ -293,6 +299,87 @@ describe('online checks use the interface', () => {
       expect((await finished(t.id)).status).toBe('done');
     } finally {
       sim.disablePath('/v1/auth/check', false);
+    }
+  });
+});
+
+describe('nothing identifying leaves the machine', () => {
+  const SECRET = 'Jane Secretperson';
+  /** Every file in every body the simulator received: multipart files and Data URIs in JSON. */
+  function receivedFiles(): Buffer[] {
+    const out: Buffer[] = [];
+    for (const b of sim.bodies) {
+      const parsed = parseBody(b.body, b.contentType ?? undefined);
+      for (const f of Object.values(parsed.files)) out.push(f.data);
+      const visit = (v: unknown): void => {
+        if (typeof v === 'string' && v.startsWith('data:')) {
+          const d = parseDataUri(v);
+          if (d) out.push(d.data);
+        } else if (Array.isArray(v)) v.forEach(visit);
+        else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+      };
+      visit(parsed.json);
+    }
+    return out;
+  }
+
+  it('lipsync (audio, video, portrait), face swap (image and video), vectorize, style image and edit sources go as copies without EXIF, XMP, IPTC, GPS, QuickTime location or ID3', async () => {
+    const et = new ExifTool({ taskTimeoutMillis: 60_000 });
+    try {
+      const tagged = async (file: string): Promise<string> => {
+        await et.write(file, {
+          GPSLatitude: 48.8566, GPSLatitudeRef: 'N', GPSLongitude: 2.3522, GPSLongitudeRef: 'E', Artist: SECRET, Make: 'SecretCam', Model: 'SecretCam X1',
+          'XMP-dc:Creator': [SECRET], 'IPTC:By-line': [SECRET], 'IPTC:City': 'Secretville',
+        } as never, { writeArgs: ['-overwrite_original'] });
+        return file;
+      };
+      const jpg = join(dir, 'tagged.jpg');
+      await sharp({ create: { width: 320, height: 400, channels: 3, background: '#a07050' } }).jpeg().toFile(jpg);
+      await tagged(jpg);
+      const png = join(dir, 'tagged.png');
+      await sharp({ create: { width: 300, height: 300, channels: 3, background: '#208040' } }).png().toFile(png);
+      await tagged(png);
+      const meta = ['-metadata', `artist=${SECRET}`, '-metadata', `title=${SECRET}`, '-metadata', 'location=+48.8566+002.3522/', '-metadata', 'location-eng=+48.8566+002.3522/'];
+      const mp3 = join(dir, 'tagged.mp3');
+      execFileSync(ffmpeg(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', ...meta, '-id3v2_version', '3', mp3]);
+      const mp4 = join(dir, 'tagged.mp4');
+      execFileSync(ffmpeg(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=1', '-f', 'lavfi', '-i', 'sine=duration=1',
+        '-shortest', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', ...meta, '-movflags', 'use_metadata_tags', mp4]);
+      // The inputs really carry what must not leave.
+      expect((await et.read(jpg)).GPSLatitude).toBeTruthy();
+      expect(JSON.stringify(await et.read(mp4))).toContain(SECRET);
+      expect(readFileSync(mp3).includes(SECRET)).toBe(true);
+
+      sim.bodies.length = 0;
+      sim.recordBodies(true);
+      const started = [
+        await creative.startLipsync({ mode: 'video', audio: { path: mp3 }, video: { path: mp4 } }),
+        await creative.startLipsync({ mode: 'image', audio: { path: mp3 }, image: { path: jpg } }),
+        await creative.startFaceSwap({ source: { path: jpg }, target: { path: png } }),
+        await creative.startFaceSwap({ source: { path: jpg }, target: { path: mp4 } }),
+        await creative.startVectorize({ source: { path: png } }),
+        await creative.startGenerate({ prompt: 'in this style', model: 'flux', style: 'transfer', styleImage: { path: jpg } } as never),
+        await creative.startEdit({ prompt: 'make it blue', sources: [{ path: jpg }] }),
+      ];
+      for (const t of started) await finished(t.id);
+      sim.recordBodies(false);
+      const files = receivedFiles();
+      expect(files.length).toBeGreaterThanOrEqual(10);
+      for (const [i, data] of files.entries()) {
+        // Every byte: no name, camera or place, also inside the media (ID3, atoms, XMP packets).
+        expect(data.includes(SECRET), `file ${i}`).toBe(false);
+        expect(data.includes('SecretCam'), `file ${i}`).toBe(false);
+        expect(data.includes('Secretville'), `file ${i}`).toBe(false);
+        expect(data.includes('+48.8566'), `file ${i}`).toBe(false);
+        const f = join(dir, `received-${i}.bin`);
+        writeFileSync(f, data);
+        const tags = (await et.read(f, ['-G1', '-a'])) as Record<string, unknown>;
+        const names = Object.keys(tags).join(' ');
+        expect(names, `file ${i}`).not.toMatch(/GPS|Artist|Creator|By-line|City|Make|Model|Location|XMP|IPTC|ID3/i);
+      }
+    } finally {
+      sim.recordBodies(false);
+      await et.end();
     }
   });
 });

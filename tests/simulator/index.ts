@@ -87,6 +87,9 @@ export interface Simulator {
     until(n: number, path?: string | RegExp): Promise<void>;
     release(path?: string | RegExp): number;
   };
+  /** Every request body received while recording (recordBodies(true)): what left the client, byte for byte. */
+  bodies: { path: string; contentType: string | null; body: Buffer }[];
+  recordBodies(on: boolean): void;
   /** Stop (or resume) serving a path: answered 404 as by `disabledPaths`. */
   disablePath(path: string, disabled?: boolean): void;
   /** Replace the quota of every account (or one); null = unlimited. */
@@ -207,6 +210,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     clock,
   );
   const disabled = new Set(opts.disabledPaths ?? []);
+  const bodies: Simulator['bodies'] = [];
+  let recording = false;
   const videoMaxBytes = opts.videoMaxBytes ?? VIDEO_MAX;
   const sockets = new Set<Socket>();
   const served = new WeakMap<Socket, number>();
@@ -248,6 +253,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       return reply(413, { status: 'error', message: 'Request body too large' });
     }
     entry.uploadBytes = raw.length;
+    if (recording) bodies.push({ path, contentType: req.headers['content-type'] ?? null, body: raw });
     const body = parseBody(raw, req.headers['content-type']);
     const images = uploadedImages(body);
     entry.uploadHadExif = images.some(hasEmbeddedMetadata);
@@ -336,6 +342,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     clearFaults: () => faults.clear(),
     held: { count: (p) => gate.count(p), until: (n, p) => gate.until(n, p), release: (p) => gate.release(p) },
     setQuota: (s, id) => meter.set(s, id),
+    bodies,
+    recordBodies: (on) => { recording = on; },
     disablePath: (p, off = true) => void (off ? disabled.add(p) : disabled.delete(p)),
     tasks: () => engine.list(),
     advanceClock: (ms) => engine.advance(ms),
