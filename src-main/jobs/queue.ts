@@ -58,6 +58,7 @@ export class JobQueue {
   private idleWaiters: (() => void)[] = [];
   /** cancels on their way to the service for jobs not running */
   private readonly remoteCancels = new Set<Promise<void>>();
+  private readonly cancellingIds = new Set<number>();
 
   constructor(private readonly opts: JobQueueOptions) {
     this.store = new JobStore(opts.db);
@@ -101,12 +102,14 @@ export class JobQueue {
     this.stopped = false;
     const rows = this.store.runningRows();
     // A cancel that was on its way to the service when Tagsmith stopped: sent again below.
-    const cancelling = rows.filter((r) => r.task_id && r.phase === CANCELLING).map((r) => r.id);
+    const cancelling = rows.filter((r) => r.task_id && r.phase === CANCELLING && !this.cancellingIds.has(r.id)).map((r) => r.id);
     this.opts.db.transaction(() => {
       // A batch still staged was cut short while it was being queued (a crash): none of its
       // jobs ran; it goes, so nothing of a half batch is ever sent, billed or written.
       this.store.dropStaged(null, [...this.staging]);
       for (const r of rows) {
+        // A cancel this process has on its way: it settles the job itself.
+        if (this.cancellingIds.has(r.id)) continue;
         if (r.task_id) this.store.update(r.id, { state: 'queued' });
         else if (r.phase === 'sent') {
           const cached = r.cache_key ? this.store.cacheGet(r.cache_key) : undefined;
@@ -293,8 +296,10 @@ export class JobQueue {
         // and sent again after a restart.
         this.store.update(id, { state: 'running', phase: CANCELLING, retry_after: null });
         this.changed([id]);
+        this.cancellingIds.add(id);
         const p = this.cancelRemote(id, this.handlerOf(before.kind)).finally(() => {
           this.remoteCancels.delete(p);
+          this.cancellingIds.delete(id);
           this.checkIdle();
         });
         this.remoteCancels.add(p);
