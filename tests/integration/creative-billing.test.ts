@@ -18,6 +18,7 @@ import { ServiceClient } from '../../src-main/service/client';
 import { parseBody, parseDataUri } from '../simulator/body.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 import { toolPath } from '../../src-main/core/tools';
+import { checkGenerateParams } from '../../src-main/service/validate';
 import { until } from '../helpers/until';
 
 const creds = { clientId: 'billing', clientSecret: 'billing-secret' };
@@ -381,5 +382,15 @@ describe('nothing identifying leaves the machine', () => {
       sim.recordBodies(false);
       await et.end();
     }
+  });
+});
+
+describe('no invented rules', () => {
+  it('a resolution for a model with none documented goes to the service; colour weights must be numbers 0..1 before the request counts as valid', async () => {
+    expect(() => checkGenerateParams({ prompt: 'x', model: 'zimage', resolution: '2k' })).not.toThrow();
+    expect(() => checkGenerateParams({ prompt: 'x', model: 'flux2', resolution: '1k' })).not.toThrow();
+    const vector = (weight: unknown) => ({ prompt: 'x', model: 'recraftv4_1_vector', controls: { colors: [{ rgb: [200, 30, 30], weight: weight as number }] } });
+    expect(() => checkGenerateParams(vector(0.5))).not.toThrow();
+    for (const bad of [Number.NaN, 1.5, -0.1, '0.5', null]) expect(() => checkGenerateParams(vector(bad)), String(bad)).toThrow(/weight: must be a number from 0 to 1/);
   });
 });
