@@ -10,6 +10,7 @@ import { KeywordSettingsCard } from './KeywordSettingsCard';
 import { BackupsCard } from './BackupsCard';
 import { AgenciesCard } from './AgenciesCard';
 import { SystemCard } from './SystemCard';
+import { PrivacySection } from './PrivacySection';
 import { useServiceSettings } from './useServiceSettings';
 
 /** Service account, address, connection check, usage caps and what leaves the machine. */
@@ -46,6 +47,7 @@ export function SettingsView({ active }: { active: boolean }) {
         <AgenciesCard active={active} />
         <BackupsCard active={active} />
         <SystemCard active={active} />
+        <PrivacySection />
         <section className="card" data-testid="privacy-note">
           <header className="card-head">
             <h2>What leaves this computer</h2>
