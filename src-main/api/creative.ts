@@ -50,7 +50,7 @@ export function creativeMethods(ctx: LibraryCtx, service: ServiceHost, scanner?:
     cancelCreativeTask: async ({ id }) => creative.cancel(id),
     keepWaitingCreativeTask: async ({ id }) => creative.keepWaiting(id),
     retryCreativeTask: ({ id, confirmBilledAgain }) => creative.retry(id, confirmBilledAgain),
-    refetchResult: ({ id }) => mapped(() => creative.refetch(id)),
+    refetchResult: ({ id, taskId }) => mapped(() => creative.refetch(id, taskId)),
     creativeSettings: async () => creative.settings(),
     setCreativeSettings: async ({ settings }) => creative.setSettings(settings),
   };

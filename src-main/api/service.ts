@@ -194,7 +194,7 @@ async function testConnection(client: ServiceClient, credentials: CredentialStor
     return { ok: false, kind: 'credentials', message: 'No credentials yet. Enter the Client ID and Secret Key from the API Keys page of your account.' };
   }
   try {
-    await client.authCheck({ timeoutMs: 15_000 });
+    await client.checkConnection({ timeoutMs: 15_000, authCheckToo: true });
     return { ok: true, kind: 'ok', message: `Connected to ${new URL(client.baseUrl).host}. Your credentials work.` };
   } catch (err) {
     if (err instanceof ServiceError) return { ok: false, kind: err.kind, message: err.message };

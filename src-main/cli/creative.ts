@@ -1,7 +1,7 @@
 import type { CreativeTaskView } from '../../src-preload/contract';
 import { createServiceHost, type ServiceHost } from '../api/service';
 import type { Parsed } from './args';
-import { CliError } from './args';
+import { CliError, intValue } from './args';
 import type { Output } from './output';
 import type { LibraryCtx } from '../library/context';
 import { CreativeService } from '../creative/service';
@@ -72,13 +72,28 @@ export async function waitForTasks(cli: CreativeCli, tasks: CreativeTaskView[], 
   const { service, creative } = cli;
   let views = tasks;
   if (args.values['no-wait'] === true || !tasks.length) return views;
+  const waitS = intValue(args.values['wait-s'] as string | undefined, 'wait-s', 1, 7 * 24 * 3600, 'tasks');
+  const deadline = waitS !== undefined ? Date.now() + waitS * 1000 : null;
+  let timedOut = false;
+  const said = new Set<string>();
   service.queue.start();
   await new Promise<void>((resolve) => {
     const check = (): void => {
       views = tasks.map((t) => creative.view(t.id));
       out.progress(views.length === 1 ? describeTask(views[0]) : `${views.filter((v) => FINAL_STATUSES.includes(v.status)).length}/${views.length} tasks ended; ${views.map(describeTask).find((d, i) => !FINAL_STATUSES.includes(views[i].status)) ?? ''}`);
+      // Unknown states and slow tasks are said once each.
+      for (const v of views) {
+        const a = v.attention;
+        if (a && (a.kind === 'slow' || a.kind === 'unknown_state') && !said.has(`${v.id}:${a.kind}`)) {
+          said.add(`${v.id}:${a.kind}`);
+          out.warn(`tagsmith: task ${v.id}: ${a.message}`);
+        }
+      }
       const hold = service.queue.status().hold;
-      if (views.every((v) => FINAL_STATUSES.includes(v.status) || (hold && v.status === 'waiting'))) {
+      // Under a credentials or user hold nothing moves (a quota hold still follows tasks at the service; offline is probed).
+      const stuck = !!hold && (hold.reason === 'credentials' || hold.reason === 'user');
+      timedOut = deadline !== null && Date.now() >= deadline;
+      if (timedOut || views.every((v) => FINAL_STATUSES.includes(v.status) || (hold && v.status === 'waiting') || stuck)) {
         offTask();
         offStatus();
         clearInterval(timer);
@@ -94,6 +109,13 @@ export async function waitForTasks(cli: CreativeCli, tasks: CreativeTaskView[], 
   views = tasks.map((t) => creative.view(t.id));
   out.endProgress();
   const hold = service.queue.status().hold;
+  const running = views.filter((v) => !FINAL_STATUSES.includes(v.status));
+  for (const v of running) {
+    if (v.parts.some((p) => p.remoteTaskId)) {
+      out.warn(`tagsmith: task ${v.id} is still running at the service (${v.status})${timedOut ? ` after ${String(args.values['wait-s'])} s` : ''}; it is paid for. Follow it later with \`tagsmith tasks fetch ${v.id}\` (no new charge).`);
+    }
+  }
+  if (hold && (hold.reason === 'credentials' || hold.reason === 'user') && running.length) out.warn(`tagsmith: stopped waiting: ${hold.message}`);
   if (hold && views.some((v) => v.status === 'waiting')) out.warn(`tagsmith: ${views.length === 1 ? 'the task is' : 'tasks are'} waiting: ${hold.message} ${views.length === 1 ? 'It runs' : 'They run'} the next time the queue runs.`);
   return views;
 }

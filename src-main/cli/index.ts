@@ -168,8 +168,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     }
     if (err instanceof CliError) return fail(1, err.message);
     if (err instanceof Error && err.name === 'ApiError') return fail(1, err.message);
-    // Refused before anything was sent (e.g. a plain-http --service-url to another host): the message says why.
-    if (err instanceof Error && err.name === 'ServiceError' && (err as { details?: { local?: boolean } }).details?.local) return fail(1, err.message);
+    // The service's answers (401, 429, 502, unreadable, ...) and refusals before sending: one line that says why, no stack.
+    if (err instanceof Error && err.name === 'ServiceError') return fail(1, err.message);
     return fail(1, `unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   } finally {
     ctx?.db.close();

@@ -169,6 +169,7 @@ export async function finishTask(ctx: LibraryCtx, id: number, dirs: { staging: s
   store.updateTask(ctx.db, id, { result_path: dest });
   const folderId = ensureLibraryFolder(ctx, dirs.creations);
   const assetId = await indexResult(ctx, folderId, dest, scanner);
-  store.updateTask(ctx.db, id, { status: 'done', finished_at: Date.now(), result_asset_id: assetId, error: assetId === null ? 'Saved, but the file type is not one the library indexes (e.g. SVG).' : null });
+  const kept = store.getTaskRow(ctx.db, id)?.error === store.NOT_CANCELLABLE_TASK ? store.NOT_CANCELLABLE_TASK : null;
+  store.updateTask(ctx.db, id, { status: 'done', finished_at: Date.now(), result_asset_id: assetId, error: assetId === null ? 'Saved, but the file type is not one the library indexes (e.g. SVG).' : kept });
   if (assetId !== null) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [assetId] });
 }

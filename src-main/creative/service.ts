@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join } from 'node:path';
 import type {
   CreativeKind, CreativeSettings, CreativeTaskView, EditRequest, FaceSwapRequest, GenerateRequest, ImageJobArgs, ImageJobPreview, LipsyncRequest,
@@ -6,6 +6,7 @@ import type {
 } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
+import { NOT_CANCELLABLE } from '../jobs/cancel';
 import type { JobQueue } from '../jobs/queue';
 import type { TaskEndpoint } from '../jobs/handlers';
 import type { JobView } from '../jobs/types';
@@ -16,10 +17,11 @@ import { DEFAULT_EDIT_MODEL, EDIT_ALIASES } from '../service/endpoints';
 import { ServiceError } from '../service/errors';
 import type { ImageGenerateParams } from '../service/types';
 import * as v from '../service/validate';
-import { CREATIVE_JOB, creativeHandler, remoteStatus, type CreativePayload, type CreativeProgress } from './handler';
+import { CREATIVE_JOB, creativeHandler, remoteStatus, saveInline, type CreativePayload, type CreativeProgress } from './handler';
+import { resultOf } from './result';
 import { budgetFor, durationOf } from './deadlines';
 import { finishTask } from './finalize';
-import { checkMediaType, isVideoPath, prepareEditSource, resolveRef } from './media';
+import { checkMediaType, inputsDir, isVideoPath, prepareEditSource, resolveRef, strippedImage, strippedMedia } from './media';
 import { editParams, fail, generateParams, previewImageJob, previewSpeech, rolesOf, speechParts } from './requests';
 import { nextStatus } from './status';
 import * as store from './store';
@@ -105,6 +107,11 @@ export class CreativeService {
   private onJob(job: JobView): void {
     const part = store.partOfJob(this.ctx.db, job.id);
     if (!part) return;
+    // The service answered 409 to the cancel: the task finishes and is paid; say so until the end.
+    if (job.error?.kind === NOT_CANCELLABLE) {
+      const row = store.getTaskRow(this.ctx.db, part.task_id);
+      if (row && row.error !== store.NOT_CANCELLABLE_TASK) store.updateTask(this.ctx.db, part.task_id, { error: store.NOT_CANCELLABLE_TASK, ...(store.FINAL_STATUSES.includes(row.status) ? { status: 'pending', finished_at: null } : {}) });
+    }
     if (job.state === 'done') {
       const r = job.result as { file?: string | null; resultUrl?: string | null; taskId?: string } | null;
       store.updatePart(this.ctx.db, part.task_id, part.part, {
@@ -251,12 +258,16 @@ export class CreativeService {
     if (!visualRef) throw new ApiError('validation', `${field}: ${r.mode === 'video' ? 'video lipsync needs a clip with a clearly visible face' : 'image lipsync needs a portrait with one visible face'}.`, field);
     const visual = await resolveRef(this.ctx, visualRef, field);
     checkMediaType(visual.path, r.mode === 'video' ? 'video' : 'image', field);
-    const params = { audio: { path: audio.path }, ...(r.mode === 'video' ? { video: { path: visual.path } } : { image: { path: visual.path } }), ...(r.resolution ? { resolution: r.resolution } : {}) };
     try {
-      v.checkLipsyncParams(params, r.mode);
+      v.checkLipsyncParams({ audio: { path: audio.path }, ...(r.mode === 'video' ? { video: { path: visual.path } } : { image: { path: visual.path } }), ...(r.resolution ? { resolution: r.resolution } : {}) }, r.mode);
     } catch (e) {
       fail(e);
     }
+    // What is sent: copies without metadata (no location, camera, names or tags).
+    const dir = await inputsDir(this.stagingDir(), 'lipsync');
+    const audioCopy = await strippedMedia(audio.path, dir, 'audio', 'audio', 'audio');
+    const visualCopy = r.mode === 'video' ? await strippedMedia(visual.path, dir, 'video', 'video', 'video') : await strippedImage(visual.path, dir, 'image', 'image');
+    const params = { audio: { path: audioCopy }, ...(r.mode === 'video' ? { video: { path: visualCopy } } : { image: { path: visualCopy } }), ...(r.resolution ? { resolution: r.resolution } : {}) };
     const sources = [audio.assetId, visual.assetId].filter((x): x is number => x !== null);
     const endpoint = r.mode === 'video' ? 'videoLipsync' : 'imageLipsync';
     const mediaS = await durationOf(this.ctx, r.mode === 'video' ? visual : audio);
@@ -271,7 +282,14 @@ export class CreativeService {
     }
     let params: ImageGenerateParams;
     try {
-      params = v.checkGenerateParams(generateParams(r, style?.path ?? null));
+      v.checkGenerateParams(generateParams(r, style?.path ?? null));
+    } catch (e) {
+      return fail(e);
+    }
+    // The style image goes as a copy without metadata.
+    const styleCopy = style ? await strippedImage(style.path, await inputsDir(this.stagingDir(), 'style'), 'style', 'styleImage') : null;
+    try {
+      params = v.checkGenerateParams(generateParams(r, styleCopy));
     } catch (e) {
       return fail(e);
     }
@@ -293,9 +311,8 @@ export class CreativeService {
       checkMediaType(m.path, 'image', `sources[${i}]`);
       resolved.push(m);
     }
-    // Prepared copies live until the task is finished (the queue reads them when it sends).
-    const dir = join(this.stagingDir(), 'inputs', `edit-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
-    await mkdir(dir, { recursive: true });
+    // Prepared copies (no metadata) live until the task is finished (the queue reads them when it sends).
+    const dir = await inputsDir(this.stagingDir(), 'edit');
     const copies: string[] = [];
     for (const [i, m] of resolved.entries()) copies.push(await prepareEditSource(m.path, dir, `source-${i}`));
     // Gemini roles: the sources go in role order (objects, characters, styles).
@@ -310,12 +327,15 @@ export class CreativeService {
     const target = await resolveRef(this.ctx, r.target, 'target');
     const video = isVideoPath(target.path);
     checkMediaType(target.path, video ? 'video' : 'image', 'target');
-    const params = { source: { path: source.path }, target: { path: target.path }, ...(r.useGfpgan !== undefined ? { use_gfpgan: r.useGfpgan } : {}) };
     try {
-      v.checkFaceSwapParams(params, video ? 'video' : 'image');
+      v.checkFaceSwapParams({ source: { path: source.path }, target: { path: target.path }, ...(r.useGfpgan !== undefined ? { use_gfpgan: r.useGfpgan } : {}) }, video ? 'video' : 'image');
     } catch (e) {
       fail(e);
     }
+    const dir = await inputsDir(this.stagingDir(), 'swap');
+    const sourceCopy = await strippedImage(source.path, dir, 'source', 'source');
+    const targetCopy = video ? await strippedMedia(target.path, dir, 'target', 'video', 'target') : await strippedImage(target.path, dir, 'target', 'target');
+    const params = { source: { path: sourceCopy }, target: { path: targetCopy }, ...(r.useGfpgan !== undefined ? { use_gfpgan: r.useGfpgan } : {}) };
     const endpoint = video ? 'videoFaceSwap' : 'faceSwap';
     const budget = budgetFor(endpoint, video ? { mediaS: await durationOf(this.ctx, target) } : {});
     return this.enqueue('faceSwap', endpoint, r, [source.assetId, target.assetId].filter((x): x is number => x !== null), [params], retryOf, budget);
@@ -325,12 +345,12 @@ export class CreativeService {
   async startVectorize(r: VectorizeRequest, retryOf?: number): Promise<CreativeTaskView> {
     const source = await resolveRef(this.ctx, r.source, 'source');
     checkMediaType(source.path, 'image', 'source');
-    const params = { image: { path: source.path } };
     try {
-      v.checkVectorizeParams(params);
+      v.checkVectorizeParams({ image: { path: source.path } });
     } catch (e) {
       fail(e);
     }
+    const params = { image: { path: await strippedImage(source.path, await inputsDir(this.stagingDir(), 'vectorize'), 'source', 'source') } };
     return this.enqueue('vectorize', 'imageVectorize', { ...r, sourceName: basename(source.path) }, source.assetId !== null ? [source.assetId] : [], [params], retryOf);
   }
 
@@ -353,10 +373,23 @@ export class CreativeService {
     return r ? this.view(r.id) : null;
   }
 
+  /**
+   * Cancel: every part with a task id is cancelled at the service (DELETE /v1/tasks/{id}),
+   * whatever its state here, also a task whose outcome Tagsmith lost; a 409 there means it
+   * finishes and is paid: it is followed on, its result lands, and the task says so.
+   */
   cancel(id: number): CreativeTaskView {
     const view = this.view(id);
-    if (!view.canCancel) throw new ApiError('conflict', view.status === 'downloading' ? 'The result is already being saved; it can no longer be cancelled.' : 'The task has already ended.');
-    this.cancelParts(store.partsOf(this.ctx.db, id));
+    if (!view.canCancel) {
+      throw new ApiError('conflict', view.attention?.kind === 'not_cancellable' ? view.attention.message : view.status === 'downloading' ? 'The result is already being saved; it can no longer be cancelled.' : 'The task has already ended.');
+    }
+    const parts = store.partsOf(this.ctx.db, id);
+    if (view.status === 'unknown') {
+      // Lost track of, but at the service: open again until the service answers the cancel.
+      store.updateTask(this.ctx.db, id, { status: 'pending', finished_at: null, error: null });
+      for (const p of parts) if (p.job_id !== null) this.queue.cancelJob(p.job_id);
+    } else this.cancelParts(parts);
+    this.refresh(id);
     return this.view(id);
   }
 
@@ -386,13 +419,32 @@ export class CreativeService {
     }
   }
 
-  /** Download the finished task's result again: a status call (free) for the address, then the file. No new task. */
-  async refetch(id: number): Promise<CreativeTaskView> {
+  /**
+   * Fetch the result again without a new task: a status call (free) for the address, then the
+   * file. A task whose outcome Tagsmith lost ('unknown': its answer unreadable, its poll
+   * given up) is followed by its task id: still running, it is polled again by a job that
+   * never creates; finished, its result lands. `taskId` names the service's task when the
+   * unreadable answer showed none.
+   */
+  async refetch(id: number, taskId?: string): Promise<CreativeTaskView> {
     const view = this.view(id);
-    if (view.status !== 'download_failed' && view.status !== 'done') throw new ApiError('conflict', 'Only a finished task has a result to fetch.');
+    if (!view.canRefetch) {
+      throw new ApiError('conflict', view.status === 'unknown' ? 'Tagsmith has no task id for this task, so there is nothing to follow.' : 'Only a finished task has a result to fetch.');
+    }
     if (this.finalizing.has(id)) throw new ApiError('conflict', 'The result is being saved right now.');
     const row = store.getTaskRow(this.ctx.db, id)!;
     if (view.status === 'done' && row.result_path && (await stat(row.result_path).catch(() => null))) return view;
+    if (taskId !== undefined) {
+      try {
+        v.checkTaskId(taskId);
+      } catch (e) {
+        fail(e);
+      }
+      const parts = store.partsOf(this.ctx.db, id);
+      if (parts.length !== 1) throw new ApiError('validation', 'A task id can be given only for a task of one part.', 'taskId');
+      store.updatePart(this.ctx.db, id, 0, { remote_task_id: taskId });
+    }
+    const resume: store.CreativePartRow[] = [];
     store.updateTask(this.ctx.db, id, { status: 'downloading', error: null, finished_at: null });
     this.emit(id);
     try {
@@ -402,8 +454,21 @@ export class CreativeService {
         let url = part.result_url;
         if (!url) {
           const st = await remoteStatus(this.opts.client(), row.endpoint, part.remote_task_id);
-          url = st.result && /^https?:\/\//.test(st.result) ? st.result : null;
-          if (!url) throw new ApiError('conflict', `The service has no result for this task (status ${st.status}).`);
+          store.updatePart(this.ctx.db, id, part.part, { remote_status: st.status, queue: st.queue });
+          if (st.status === 'FAILURE') throw new ApiError('conflict', `The service could not finish the task${st.error ? `: ${st.error}` : '.'}`);
+          if (st.status === 'REVOKED') throw new ApiError('conflict', 'The task was cancelled at the service; it has no result.');
+          if (st.status !== 'SUCCESS') {
+            resume.push(part);
+            continue;
+          }
+          const got = resultOf(st.result);
+          if (got && 'data' in got) {
+            const file = await saveInline(got.data, join(this.stagingDir(), `${part.remote_task_id}${got.ext}`));
+            store.updatePart(this.ctx.db, id, part.part, { file, remote_status: 'SUCCESS' });
+            continue;
+          }
+          url = got ? got.url : null;
+          if (!url) throw new ApiError('conflict', `The service finished this task but its result is not an address or a file Tagsmith can use (status ${st.status}).`);
         }
         const dest = join(this.stagingDir(), `${part.remote_task_id}${extname(new URL(url).pathname) || '.bin'}`);
         const got = await this.opts.client().download(url, dest);
@@ -411,13 +476,28 @@ export class CreativeService {
       }
     } catch (e) {
       const gone = e instanceof ServiceError && e.kind === 'not_found';
+      const lost = view.status === 'unknown';
       store.updateTask(this.ctx.db, id, {
-        status: 'download_failed', finished_at: Date.now(),
-        error: gone ? 'The service no longer has the result file (results may be kept only for a limited time).' : `The result could not be downloaded: ${(e as Error).message}`,
+        status: lost && !(e instanceof ApiError) ? 'unknown' : 'download_failed', finished_at: Date.now(),
+        error: gone ? 'The service no longer knows this task or its result (it keeps them for a limited time).'
+          : e instanceof ApiError ? (e.message) : `The result could not be fetched: ${(e as Error).message} Fetch again (no new charge).`,
       });
       this.emit(id);
       if (e instanceof ApiError) throw e;
       throw new ApiError('io', store.getTaskRow(this.ctx.db, id)!.error!);
+    }
+    if (resume.length) {
+      // Still running at the service: follow it again (status calls only, never a create).
+      for (const part of resume) {
+        const job = part.job_id !== null ? this.queue.getJob(part.job_id) : undefined;
+        const payload = job ? this.payloadOf(job) : null;
+        if (!payload) throw new ApiError('conflict', 'The request of this task is no longer known.');
+        const again = this.queue.enqueue({ kind: CREATIVE_JOB, payload: { ...payload, resumeTaskId: part.remote_task_id! } });
+        store.updatePart(this.ctx.db, id, part.part, { job_id: again.id });
+      }
+      store.updateTask(this.ctx.db, id, { status: 'pending' });
+      this.refresh(id);
+      return this.view(id);
     }
     this.startFinalize(id);
     await this.finalizing.get(id);

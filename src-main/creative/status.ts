@@ -25,6 +25,16 @@ export function nextStatus(row: CreativeTaskRow, parts: CreativePartRow[], jobs:
   if (failedIdx >= 0) {
     const j = jobs[failedIdx]!;
     const served = parts[failedIdx].remote_status === 'SUCCESS';
+    // Accepted by the service (it has a task id) and not reported FAILURE: paid, and maybe
+    // still running or done there. Never a failure that offers a billed retry: fetch it again.
+    const followable = !served && parts[failedIdx].remote_task_id && !['task_failed', 'task_forgotten'].includes(j.error?.kind ?? '');
+    if (followable) {
+      Object.assign(patch, {
+        status: 'unknown', finished_at: now,
+        error: `The service accepted this task (it is paid), but Tagsmith lost track of it: ${j.error?.message ?? 'unknown error'} Fetch again to follow the same task (no new charge).`,
+      });
+      return { patch, finalize: false, cancelParts: true };
+    }
     Object.assign(patch, {
       status: served ? 'download_failed' : 'failed', finished_at: now,
       error: served ? `The result could not be downloaded: ${j.error?.message ?? 'unknown error'} Fetch it again (no new charge).` : (j.error?.message ?? 'The task failed.'),

@@ -1,4 +1,5 @@
 import type { CreativeKind, CreativePartView, CreativeStatus, CreativeTaskView } from '../../src-preload/contract';
+import { NOT_CANCELLABLE_MESSAGE } from '../jobs/cancel';
 import { prepared, type Db } from '../library/db';
 
 // The creative tables of migration 8: one row per request, one part per billed service task.
@@ -34,6 +35,13 @@ export interface CreativePartRow {
   result_url: string | null;
   file: string | null;
 }
+
+/** How the error of a task whose create was answered in a shape Tagsmith cannot read starts (ServiceError 'unreadable'). */
+export const UNREADABLE_PREFIX = 'Answered, unreadable';
+
+/** What the user reads about a task whose cancel the service answered 409 (kept in its error, also once done). */
+export const NOT_CANCELLABLE_TASK = `Could not be cancelled: the service had already gone too far, so the task finishes and is paid. ${NOT_CANCELLABLE_MESSAGE.split(': ')[1] ?? ''}`.trim();
+const notCancellable = (row: CreativeTaskRow): boolean => !!row.error?.startsWith('Could not be cancelled:');
 
 export const FINAL_STATUSES: readonly CreativeStatus[] = ['done', 'failed', 'cancelled', 'unknown', 'download_failed'];
 
@@ -108,6 +116,8 @@ const minutes = (ms: number): string => (ms >= 90 * 60_000 ? `${Math.round(ms / 
 function attentionOf(row: CreativeTaskRow, active: CreativePartRow | undefined, final: boolean, now: number): CreativeTaskView['attention'] {
   // A cancelled task carries an error only when its cancel did not reach the service.
   if (row.status === 'cancelled' && row.error) return { kind: 'cancel_unconfirmed', message: row.error };
+  if (row.status === 'unknown' && row.error?.startsWith(UNREADABLE_PREFIX)) return { kind: 'unreadable', message: row.error };
+  if (notCancellable(row)) return { kind: 'not_cancellable', message: NOT_CANCELLABLE_TASK };
   if (final) return null;
   const st = active?.remote_status;
   if (st && !KNOWN_REMOTE_STATUSES.includes(st)) {
@@ -151,9 +161,13 @@ export function toTaskView(row: CreativeTaskRow, parts: CreativePartRow[], local
     resultAssetId: row.result_asset_id,
     error: row.error,
     retryOf: row.retry_of,
-    canCancel: !final && row.status !== 'downloading',
+    // A task at the service is cancelled there whatever its state here; not after a 409.
+    canCancel: !notCancellable(row) && ((!final && row.status !== 'downloading') || (row.status === 'unknown' && parts.every((p) => p.remote_task_id))),
     canRetry: row.status === 'failed' || row.status === 'unknown',
-    canRefetch: row.status === 'download_failed' || (row.status === 'done' && parts.every((p) => p.result_url)),
+    // An 'unknown' task the service accepted is followed by its task id (a status call, free):
+    // every part's id is known, or the one part's answer was unreadable (the user gives the id).
+    canRefetch: row.status === 'download_failed' || (row.status === 'done' && parts.every((p) => p.result_url))
+      || (row.status === 'unknown' && (parts.every((p) => p.remote_task_id) || (parts.length === 1 && !!row.error?.startsWith(UNREADABLE_PREFIX)))),
     attention: attentionOf(row, active, final, now),
     deadlineAt: row.deadline_at,
   };

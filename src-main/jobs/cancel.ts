@@ -12,22 +12,30 @@ import { toView, type JobRow } from './store';
 export const CANCEL_UNCONFIRMED = 'cancel_unconfirmed';
 export const CANCEL_UNCONFIRMED_MESSAGE = 'Cancel not confirmed — the service may still run and bill it.';
 
-/** Resolves null when the service confirmed (or the task had already ended), else the reason it could not. */
-export async function cancelRemoteTask(client: ServiceClient, limiter: RateLimiter, handler: JobHandler<never>, row: JobRow & { task_id: string }): Promise<string | null> {
+/** error_kind of a job whose cancel the service answered 409: it keeps being followed, its result lands */
+export const NOT_CANCELLABLE = 'not_cancellable';
+export const NOT_CANCELLABLE_MESSAGE = 'The service could no longer cancel this task: it finishes and is paid. Tagsmith keeps following it and saves the result.';
+
+export type RemoteCancel = { outcome: 'cancelled' } | { outcome: 'final' } | { outcome: 'unconfirmed'; reason: string };
+
+/**
+ * 'cancelled' when the service confirmed, 'final' when it answered that the task can no
+ * longer be cancelled (409: it will finish and bill), else 'unconfirmed' with the reason.
+ */
+export async function cancelRemoteTask(client: ServiceClient, limiter: RateLimiter, handler: JobHandler<never>, row: JobRow & { task_id: string }): Promise<RemoteCancel> {
   try {
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), 15_000);
     const release = await limiter.acquire(ac.signal);
     try {
-      if (handler.cancelRemote) await handler.cancelRemote(client, toView(row), ac.signal);
-      else await client.cancelTask(row.task_id, { signal: ac.signal });
+      const r = handler.cancelRemote ? await handler.cancelRemote(client, toView(row), ac.signal) : await client.cancelTask(row.task_id, { signal: ac.signal });
+      return r === 'final' ? { outcome: 'final' } : { outcome: 'cancelled' };
     } finally {
       release();
       clearTimeout(timer);
     }
   } catch (e) {
     log.warn(`Could not cancel remote task of job ${row.id}: ${(e as Error).message}`);
-    return (e as Error).message || 'the service did not answer';
+    return { outcome: 'unconfirmed', reason: (e as Error).message || 'the service did not answer' };
   }
-  return null;
 }

@@ -227,7 +227,7 @@ export const taskHandler: JobHandler<TaskPayload> = {
   },
   async cancelRemote(client, job, signal) {
     if (!job.taskId) return;
-    await cancelTaskAt(client, job.endpoint, job.taskId, signal);
+    return cancelTaskAt(client, job.endpoint, job.taskId, signal);
   },
 };
 

@@ -77,7 +77,7 @@ export class QueueHolds {
   private async probe(): Promise<void> {
     if (this.hold?.reason !== 'offline' || this.deps.stopped()) return;
     try {
-      await this.deps.client().authCheck({ timeoutMs: 10_000 });
+      await this.deps.client().checkConnection({ timeoutMs: 10_000 });
       if (this.hold?.reason === 'offline') {
         log.info('The service answers again; resuming the queue.');
         this.clear();

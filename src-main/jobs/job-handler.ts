@@ -60,8 +60,11 @@ export interface JobHandler<P = unknown> {
   /** Check the payload (throws ServiceError 'invalid_input' before anything is queued) and say what it calls. */
   describe(payload: P): JobDescription;
   run(ctx: JobContext<P>): Promise<unknown>;
-  /** Cancel the remote task of a job (DELETE /v1/tasks/{id} or the face swap terminate). */
-  cancelRemote?(client: ServiceClient, job: JobView, signal: AbortSignal): Promise<void>;
+  /**
+   * Cancel the remote task of a job (DELETE /v1/tasks/{id} or the face swap terminate).
+   * 'final': the service answered 409, the task can no longer be cancelled (it finishes and is paid).
+   */
+  cancelRemote?(client: ServiceClient, job: JobView, signal: AbortSignal): Promise<void | 'cancelled' | 'final'>;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Db } from '../library/db';
 import type { ServiceClient } from '../service/client';
 import type { EndpointName } from '../service/endpoints';
 import { ServiceError } from '../service/errors';
-import { CANCEL_UNCONFIRMED, CANCEL_UNCONFIRMED_MESSAGE, cancelRemoteTask } from './cancel';
+import { CANCEL_UNCONFIRMED, CANCEL_UNCONFIRMED_MESSAGE, NOT_CANCELLABLE, NOT_CANCELLABLE_MESSAGE, cancelRemoteTask } from './cancel';
 import { checkCaps, previewBatch, validateCaps } from './caps';
 import { QueueEmitter } from './events';
 import { QueueHolds } from './holds';
@@ -17,6 +17,9 @@ import { sleep } from './rate';
 import { settleFailure, type StopIntent } from './retry';
 import { JobStore, toView, type JobRow } from './store';
 import type { BatchPreview, BatchView, JobSpec, JobState, JobView, LaneView, QueueCaps, QueueEvents, QueueHold, QueueStatus } from './types';
+
+/** phase of a job whose remote task is being cancelled (state 'running', nothing in flight) */
+const CANCELLING = 'cancel';
 
 const removedWhileQueued = (label: string): Error =>
   new Error(`The batch "${label}" was removed while it was being queued (another Tagsmith window or command started its queue at that moment); none of it ran. Start it again.`);
@@ -53,6 +56,9 @@ export class JobQueue {
   private stopped = false;
   private wakeTimer: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
+  /** cancels on their way to the service for jobs not running */
+  private readonly remoteCancels = new Set<Promise<void>>();
+  private readonly cancellingIds = new Set<number>();
 
   constructor(private readonly opts: JobQueueOptions) {
     this.store = new JobStore(opts.db);
@@ -95,11 +101,15 @@ export class JobQueue {
     this.started = true;
     this.stopped = false;
     const rows = this.store.runningRows();
+    // A cancel that was on its way to the service when Tagsmith stopped: sent again below.
+    const cancelling = rows.filter((r) => r.task_id && r.phase === CANCELLING && !this.cancellingIds.has(r.id)).map((r) => r.id);
     this.opts.db.transaction(() => {
       // A batch still staged was cut short while it was being queued (a crash): none of its
       // jobs ran; it goes, so nothing of a half batch is ever sent, billed or written.
       this.store.dropStaged(null, [...this.staging]);
       for (const r of rows) {
+        // A cancel this process has on its way: it settles the job itself.
+        if (this.cancellingIds.has(r.id)) continue;
         if (r.task_id) this.store.update(r.id, { state: 'queued' });
         else if (r.phase === 'sent') {
           const cached = r.cache_key ? this.store.cacheGet(r.cache_key) : undefined;
@@ -114,6 +124,7 @@ export class JobQueue {
       }
     })();
     if (this.store.getSetting('paused_all', false)) this.holds.set('user', 'Paused by you.');
+    for (const id of cancelling) this.cancelJob(id);
     this.pump();
   }
 
@@ -128,6 +139,7 @@ export class JobQueue {
     for (const f of this.inflight.values()) if (!f.intent) f.intent = 'requeue';
     // Polling jobs stop at their next wait; sync requests finish.
     await Promise.allSettled([...this.inflight.values()].map((f) => f.done));
+    await Promise.allSettled([...this.remoteCancels]);
   }
 
   /** Resolves when nothing is in flight and nothing can run (empty, or held by quota/cap/credentials/user). */
@@ -269,15 +281,31 @@ export class JobQueue {
     this.pump();
   }
 
-  /** Cancel: queued/paused end at once; a running job's request is aborted and its remote task cancelled. */
+  /**
+   * Cancel: a job whose task is at the service (it has a task id) is cancelled there, whatever
+   * its state here (waiting in back-off or a hold, paused, stopped waiting): it ends when the
+   * service answers, and a 409 sends it back to following the task. A job with no task id
+   * ends at once; a running job's request is aborted and its remote task cancelled.
+   */
   cancelJob(id: number): void {
     const before = this.store.get(id);
-    this.changed(this.store.setState([id], ['queued', 'paused', 'unknown'], 'cancelled'));
     const f = this.inflight.get(id);
     if (!f) {
-      // A task that Tagsmith stopped waiting for ('unknown' with a task id) may still run at
-      // the service: cancel it there too, and say so when the service does not confirm.
-      if (before?.state === 'unknown' && before.task_id) void this.cancelRemote(id, this.handlerOf(before.kind));
+      if (before?.task_id && ['queued', 'paused', 'unknown', 'failed'].includes(before.state)) {
+        // 'running' with phase 'cancel' until the service answers: not dispatched meanwhile,
+        // and sent again after a restart.
+        this.store.update(id, { state: 'running', phase: CANCELLING, retry_after: null });
+        this.changed([id]);
+        this.cancellingIds.add(id);
+        const p = this.cancelRemote(id, this.handlerOf(before.kind)).finally(() => {
+          this.remoteCancels.delete(p);
+          this.cancellingIds.delete(id);
+          this.checkIdle();
+        });
+        this.remoteCancels.add(p);
+        return;
+      }
+      this.changed(this.store.setState([id], ['queued', 'paused', 'unknown'], 'cancelled'));
       return;
     }
     f.intent = 'cancel';
@@ -471,7 +499,15 @@ export class JobQueue {
     const ctx = this.context(row, f, () => { fromCache = true; });
     try {
       const result = await handler.run(ctx);
-      if (f.intent === 'cancel') { await this.cancelRemote(row.id, handler); return; }
+      if (f.intent === 'cancel') {
+        // The task finished before the cancel could reach it: its result is here and paid.
+        if (this.store.get(row.id)?.task_id) {
+          this.finish(row.id, 'done', { result: JSON.stringify(result ?? null), from_cache: 0, error_kind: NOT_CANCELLABLE, error_message: NOT_CANCELLABLE_MESSAGE });
+          return;
+        }
+        await this.cancelRemote(row.id, handler);
+        return;
+      }
       this.finish(row.id, 'done', { result: JSON.stringify(result ?? null), from_cache: fromCache ? 1 : 0 });
     } catch (e) {
       await this.failed(row.id, handler, f, e);
@@ -550,6 +586,8 @@ export class JobQueue {
           return result;
         } catch (e) {
           if (e instanceof ServiceError && e.kind === 'rate_limited') q.pacing.limiter(endpoint).penalize(1000);
+          // Answered success in a shape that cannot be read: carried out, so counted as billed.
+          if (billing && e instanceof ServiceError && e.kind === 'unreadable') q.store.countBilled(billing);
           // Only an answer that may have been lost keeps the 'sent' mark.
           if (billing && !(e instanceof ServiceError && e.kind === 'unknown_outcome') && !(e instanceof ServiceError && e.kind === 'cancelled')) {
             q.store.update(row.id, { phase: null });
@@ -565,8 +603,16 @@ export class JobQueue {
 
   private async cancelRemote(id: number, handler: JobHandler<never>): Promise<void> {
     const r = this.store.get(id);
-    const failed = r?.task_id ? await cancelRemoteTask(this.client, this.pacing.limiter('cancelTask'), handler, { ...r, task_id: r.task_id }) : null;
-    this.finish(id, 'cancelled', failed === null ? { error_kind: null, error_message: null } : { error_kind: CANCEL_UNCONFIRMED, error_message: `${CANCEL_UNCONFIRMED_MESSAGE} (${failed})` });
+    const got = r?.task_id ? await cancelRemoteTask(this.client, this.pacing.limiter('cancelTask'), handler, { ...r, task_id: r.task_id }) : { outcome: 'cancelled' as const };
+    if (!this.store.get(id)) return;
+    if (got.outcome === 'final') {
+      // 409: the task will finish (and is paid): follow it on and land its result.
+      this.store.update(id, { state: 'queued', phase: 'poll', retry_after: null, finished_at: null, error_kind: NOT_CANCELLABLE, error_message: NOT_CANCELLABLE_MESSAGE });
+      this.changed([id]);
+      this.pump();
+      return;
+    }
+    this.finish(id, 'cancelled', got.outcome === 'cancelled' ? { error_kind: null, error_message: null, phase: null } : { error_kind: CANCEL_UNCONFIRMED, error_message: `${CANCEL_UNCONFIRMED_MESSAGE} (${got.reason})`, phase: null });
   }
 
   private async failed(id: number, handler: JobHandler<never>, f: Inflight, e: unknown): Promise<void> {
@@ -607,7 +653,7 @@ export class JobQueue {
   }
 
   private isIdle(): boolean {
-    if (this.inflight.size) return false;
+    if (this.inflight.size || this.remoteCancels.size) return false;
     if (!this.started) return true;
     const paused = this.pausedLanes();
     const lanes = this.store.queuedLanes().filter((q) => !paused.has(q.lane));

@@ -63,6 +63,10 @@ export function settleFailure(job: FailedJob, e: unknown, tuning: Tuning, now = 
     case 'unknown_outcome':
       log.warn(`Job ${job.id} ended unknown: ${e.message}`);
       return { state: 'unknown', patch: err };
+    case 'unreadable':
+      // Carried out and billed: ends here with the answer as it came, for the user to act on.
+      log.warn(`Job ${job.id}: answered, unreadable`);
+      return { state: 'unknown', patch: { ...err, result: JSON.stringify({ unreadable: e.details.raw ?? '' }) } };
     case 'service': {
       const attempts = job.attempts() + 1;
       if (attempts >= tuning.maxAttempts) {

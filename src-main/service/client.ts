@@ -12,6 +12,7 @@ import { formBody, jsonWithMedia, multipart, type StreamBody } from './body';
 import { ENDPOINTS, IMAGE_EXT, LIPSYNC_AUDIO_EXT, LIPSYNC_VIDEO_EXT, type Endpoint, type EndpointName } from './endpoints';
 import { ServiceError } from './errors';
 import * as parse from './parse';
+import { QUOTA_STATUSES } from './quota';
 import type {
   CallOptions, CaptionParams, CaptionResult, FaceSwapParams, FacesResult, ImageEditParams, ImageGenerateParams, ImageVectorizeParams,
   KeywordParams, KeywordsResult, LipsyncParams, QualityResult, TaskCreated, TaskState, TtsJsonParams, TtsParams, UgcQualityResult,
@@ -82,6 +83,8 @@ export class ServiceClient {
   private readonly uploadTimeoutMs: number;
   /** for endpoints with two paths: the one the service answered on */
   private readonly servedPath = new Map<EndpointName, string>();
+  /** status endpoints whose own path answered 404: asked at /v1/status instead */
+  private readonly statusFallback = new Set<EndpointName>();
 
   constructor(private readonly opts: ServiceClientOptions) {
     const base = new URL(opts.baseUrl ?? DEFAULT_BASE_URL);
@@ -115,29 +118,29 @@ export class ServiceClient {
   /** `file`: a prepared derivative (see prepare.ts), or `{ url }` for the service to fetch. */
   async keywords(file: UploadSource | { url: string }, params: KeywordParams = {}, o?: CallOptions): Promise<KeywordsResult> {
     const p = v.checkKeywordParams(params);
-    return parse.parseKeywords(await this.analysis('keywords', file, p as Record<string, unknown>, o));
+    return readBilled(ENDPOINTS.keywords, await this.analysis('keywords', file, p as Record<string, unknown>, o), parse.parseKeywords);
   }
 
   async videoKeywords(file: UploadSource | { url: string }, params: VideoKeywordParams = {}, o?: CallOptions): Promise<KeywordsResult> {
     const p = v.checkVideoKeywordParams(params);
-    return parse.parseKeywords(await this.analysis('videoKeywords', file, p as Record<string, unknown>, o));
+    return readBilled(ENDPOINTS.videoKeywords, await this.analysis('videoKeywords', file, p as Record<string, unknown>, o), parse.parseKeywords);
   }
 
   async caption(file: UploadSource | { url: string }, params: CaptionParams = {}, o?: CallOptions): Promise<CaptionResult> {
     const p = v.checkCaptionParams(params);
-    return parse.parseCaption(await this.analysis('caption', file, p as Record<string, unknown>, o));
+    return readBilled(ENDPOINTS.caption, await this.analysis('caption', file, p as Record<string, unknown>, o), parse.parseCaption);
   }
 
   async faces(file: UploadSource | { url: string }, o?: CallOptions): Promise<FacesResult> {
-    return parse.parseFaces(await this.analysis('faces', file, {}, o));
+    return readBilled(ENDPOINTS.faces, await this.analysis('faces', file, {}, o), parse.parseFaces);
   }
 
   async quality(file: UploadSource | { url: string }, o?: CallOptions): Promise<QualityResult> {
-    return parse.parseQuality(await this.analysis('quality', file, {}, o));
+    return readBilled(ENDPOINTS.quality, await this.analysis('quality', file, {}, o), parse.parseQuality);
   }
 
   async qualityUgc(file: UploadSource | { url: string }, o?: CallOptions): Promise<UgcQualityResult> {
-    return parse.parseQualityUgc(await this.analysis('qualityUgc', file, {}, o));
+    return readBilled(ENDPOINTS.qualityUgc, await this.analysis('qualityUgc', file, {}, o), parse.parseQualityUgc);
   }
 
   /** Dispatch by endpoint name (the queue's generic analyze job). */
@@ -171,6 +174,29 @@ export class ServiceClient {
     return true;
   }
 
+  /**
+   * Whether the service answers and takes the credentials, through the interface: the voices
+   * list (free, authenticated). /v1/auth/check (the vendor's, not the interface's) is asked
+   * only as an extra with `authCheckToo`, and its 404 ignored. Throws ServiceError
+   * ('credentials', 'offline', ...) like any call.
+   */
+  async checkConnection(o?: CallOptions & { authCheckToo?: boolean }): Promise<true> {
+    try {
+      await this.voices(o);
+    } catch (e) {
+      // The service answered, only not with a list Tagsmith reads (or has none): it is there.
+      if (!(e instanceof ServiceError && (e.kind === 'not_found' || (e.kind === 'service' && (e.status === undefined || e.status < 300))))) throw e;
+    }
+    if (o?.authCheckToo) {
+      try {
+        await this.authCheck(o);
+      } catch (e) {
+        if (!(e instanceof ServiceError && e.kind === 'not_found')) throw e;
+      }
+    }
+    return true;
+  }
+
   async voices(o?: CallOptions): Promise<Voice[]> {
     return parse.parseVoices(await this.send({ endpoint: ENDPOINTS.voices, options: o }));
   }
@@ -181,8 +207,27 @@ export class ServiceClient {
   }
 
   async faceSwapStatus(taskId: string, o?: CallOptions): Promise<TaskState> {
+    return this.statusAt(ENDPOINTS.faceSwapStatus, taskId, o);
+  }
+
+  /**
+   * Status at a task type's own path; when that path answers 404, at /v1/status (interface
+   * 4.8: the same for all asynchronous tasks), remembered for this service. A 404 there too
+   * is the task unknown, and nothing is remembered.
+   */
+  private async statusAt(endpoint: Endpoint, taskId: string, o?: CallOptions): Promise<TaskState> {
     v.checkTaskId(taskId);
-    return parse.parseTaskState(await this.send({ endpoint: ENDPOINTS.faceSwapStatus, query: { task_id: taskId }, options: o }));
+    if (!this.statusFallback.has(endpoint.name)) {
+      try {
+        return parse.parseTaskState(await this.send({ endpoint, query: { task_id: taskId }, options: o }));
+      } catch (e) {
+        if (!(e instanceof ServiceError && e.kind === 'not_found')) throw e;
+      }
+      const st = await this.status(taskId, o);
+      this.statusFallback.add(endpoint.name);
+      return st;
+    }
+    return this.status(taskId, o);
   }
 
   /**
@@ -207,6 +252,8 @@ export class ServiceClient {
       return 'cancelled';
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'conflict') return 'final';
+      // No terminate path on this service: the interface's cancel serves every task.
+      if (e instanceof ServiceError && e.kind === 'not_found') return this.cancelTask(taskId, o);
       throw e;
     }
   }
@@ -217,58 +264,57 @@ export class ServiceClient {
   async tts(params: TtsParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkTtsParams(params);
     const fields = Object.fromEntries(Object.entries(p).filter(([, x]) => x !== undefined).map(([k, x]) => [k, String(x)]));
-    return parse.parseTaskCreated(await this.sendEither({ endpoint: ENDPOINTS.tts, body: formBody(fields), options: o }));
+    return readBilled(ENDPOINTS.tts, await this.sendEither({ endpoint: ENDPOINTS.tts, body: formBody(fields), options: o }), parse.parseTaskCreated);
   }
 
   /** The vendor openapi's JSON TTS (/v1/tts_create): speaker/language, text up to 200 characters. */
   async ttsJson(params: TtsJsonParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkTtsJsonParams(params);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.ttsCreateJson, body: await jsonWithMedia({ ...p }), options: o }));
+    return readBilled(ENDPOINTS.ttsCreateJson, await this.send({ endpoint: ENDPOINTS.ttsCreateJson, body: await jsonWithMedia({ ...p }), options: o }), parse.parseTaskCreated);
   }
 
   async videoLipsync(params: LipsyncParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkLipsyncParams(params, 'video');
     const body = await jsonWithMedia({ audio_url: p.audio, video_url: p.video, resolution: p.resolution, callback_url: p.callback_url }, lipsyncMime);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.videoLipsync, body, options: o }));
+    return readBilled(ENDPOINTS.videoLipsync, await this.send({ endpoint: ENDPOINTS.videoLipsync, body, options: o }), parse.parseTaskCreated);
   }
 
   async imageLipsync(params: LipsyncParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkLipsyncParams(params, 'image');
     const body = await jsonWithMedia({ audio_url: p.audio, image_url: p.image, resolution: p.resolution, callback_url: p.callback_url, model: p.model }, lipsyncMime);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.imageLipsync, body, options: o }));
+    return readBilled(ENDPOINTS.imageLipsync, await this.send({ endpoint: ENDPOINTS.imageLipsync, body, options: o }), parse.parseTaskCreated);
   }
 
   async imageGenerate(params: ImageGenerateParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkGenerateParams(params);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.imageGenerate, body: await jsonWithMedia({ ...p }, lipsyncMime), options: o }));
+    return readBilled(ENDPOINTS.imageGenerate, await this.send({ endpoint: ENDPOINTS.imageGenerate, body: await jsonWithMedia({ ...p }, lipsyncMime), options: o }), parse.parseTaskCreated);
   }
 
   async imageEdit(params: ImageEditParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkEditParams(params);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.imageEdit, body: await jsonWithMedia({ ...p }, lipsyncMime), options: o }));
+    return readBilled(ENDPOINTS.imageEdit, await this.send({ endpoint: ENDPOINTS.imageEdit, body: await jsonWithMedia({ ...p }, lipsyncMime), options: o }), parse.parseTaskCreated);
   }
 
   async imageVectorize(params: ImageVectorizeParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkVectorizeParams(params);
     const body = await jsonWithMedia({ image_url: p.image, callback_url: p.callback_url }, lipsyncMime);
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.imageVectorize, body, options: o }));
+    return readBilled(ENDPOINTS.imageVectorize, await this.send({ endpoint: ENDPOINTS.imageVectorize, body, options: o }), parse.parseTaskCreated);
   }
 
   /** Image face swap: multipart `source` (donor face) and `target`; /v1/imageswap, else /v1/imageswap/create. */
   async faceSwap(params: FaceSwapParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkFaceSwapParams(params);
-    return parse.parseTaskCreated(await this.sendEither({ endpoint: ENDPOINTS.faceSwap, body: await swapBody(p), options: o }));
+    return readBilled(ENDPOINTS.faceSwap, await this.sendEither({ endpoint: ENDPOINTS.faceSwap, body: await swapBody(p), options: o }), parse.parseTaskCreated);
   }
 
   /** Video face swap (vendor /v1/videoswap/create): the donor face image as `source`, the clip as `target`. */
   async videoFaceSwap(params: FaceSwapParams, o?: CallOptions): Promise<TaskCreated> {
     const p = v.checkFaceSwapParams(params, 'video');
-    return parse.parseTaskCreated(await this.send({ endpoint: ENDPOINTS.videoFaceSwap, body: await swapBody(p), options: o }));
+    return readBilled(ENDPOINTS.videoFaceSwap, await this.send({ endpoint: ENDPOINTS.videoFaceSwap, body: await swapBody(p), options: o }), parse.parseTaskCreated);
   }
 
   async videoFaceSwapStatus(taskId: string, o?: CallOptions): Promise<TaskState> {
-    v.checkTaskId(taskId);
-    return parse.parseTaskState(await this.send({ endpoint: ENDPOINTS.videoFaceSwapStatus, query: { task_id: taskId }, options: o }));
+    return this.statusAt(ENDPOINTS.videoFaceSwapStatus, taskId, o);
   }
 
   async videoFaceSwapTerminate(taskId: string, o?: CallOptions): Promise<'cancelled' | 'final'> {
@@ -278,6 +324,8 @@ export class ServiceClient {
       return 'cancelled';
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'conflict') return 'final';
+      // No terminate path on this service: the interface's cancel serves every task.
+      if (e instanceof ServiceError && e.kind === 'not_found') return this.cancelTask(taskId, o);
       throw e;
     }
   }
@@ -424,6 +472,25 @@ function lipsyncMime(path: string): string {
   return LIPSYNC_AUDIO_EXT[ext] ?? LIPSYNC_VIDEO_EXT[ext] ?? IMAGE_EXT[ext] ?? mimeFor(path);
 }
 
+const RAW_KEPT = 64 * 1024;
+
+function unreadable(endpoint: Endpoint, raw: string, status?: number): ServiceError {
+  return new ServiceError('unreadable', `Answered, unreadable: the service accepted the request to ${endpoint.path} (it is billed) but its answer is not in a shape Tagsmith can read. Tagsmith keeps the answer and does not send the request again; fetch the result again by its task id.`, { status, raw: raw.slice(0, RAW_KEPT) });
+}
+
+/**
+ * The answer of a billed call, parsed: when it said success (HTTP 2xx, not status "error")
+ * but cannot be read, it is 'unreadable' with the raw answer kept, never a retryable error.
+ */
+function readBilled<T>(endpoint: Endpoint, json: unknown, parser: (raw: unknown) => T): T {
+  try {
+    return parser(json);
+  } catch (e) {
+    if (e instanceof ServiceError && e.kind === 'service' && endpoint.billing) throw unreadable(endpoint, JSON.stringify(json) ?? '', 200);
+    throw e;
+  }
+}
+
 function interpret(status: number, text: string, endpoint: Endpoint): unknown {
   let json: unknown;
   try {
@@ -434,7 +501,7 @@ function interpret(status: number, text: string, endpoint: Endpoint): unknown {
   if (status === 401 || status === 403) {
     throw new ServiceError('credentials', 'The service did not accept the Client ID and Secret. Check them in Settings.', { status });
   }
-  if (status === 429) {
+  if (QUOTA_STATUSES.includes(status)) {
     throw new ServiceError('quota', 'The free quota and prepaid balance are used up. Top up the account, then resume.', { status });
   }
   if (status === 502) {
@@ -447,7 +514,14 @@ function interpret(status: number, text: string, endpoint: Endpoint): unknown {
   if (status === 413) throw new ServiceError('invalid_input', 'The file is too large for the service (video uploads are limited to 100 MB).', { status });
   if (status === 404) throw new ServiceError('not_found', endpoint.name === 'status' || endpoint.name === 'cancelTask' ? 'The service does not know this task (it may have expired).' : `The service has no ${endpoint.path} (HTTP 404).`, { status });
   if (status === 409) throw new ServiceError('conflict', 'The task can no longer be cancelled.', { status });
-  if (status >= 500) throw new ServiceError('service', `The service had a problem (HTTP ${status}). Tagsmith retries later.`, { status });
+  if (status >= 500) {
+    // A task create answered 5xx (other than the 502 of the rate limit) does not prove the
+    // service refused it: a gateway may have timed out on a task already queued. Not repeated by itself.
+    if (endpoint.billing && endpoint.mode === 'async') {
+      throw new ServiceError('unknown_outcome', `The service answered HTTP ${status} to the request that creates the task; it may still have accepted (and billed) it. Tagsmith will not send it again without you.`, { status });
+    }
+    throw new ServiceError('service', `The service had a problem (HTTP ${status}). Tagsmith retries later.`, { status });
+  }
   // Any other client error (400 and the like, the interface's "other failures"): final for this
   // request, not billed, never retried; the user sees the service's own message.
   if (status >= 400) {
@@ -455,7 +529,11 @@ function interpret(status: number, text: string, endpoint: Endpoint): unknown {
     throw new ServiceError('invalid_input', msg ? `The service refused the request: ${msg}` : `The service refused the request (HTTP ${status}) without saying why.`, { status });
   }
   if (status < 200 || status >= 300) throw new ServiceError('service', `Unexpected answer from the service (HTTP ${status}).`, { status });
-  if (json === undefined) throw new ServiceError('service', 'The service sent an answer that is not JSON. Try again later.', { status });
+  if (json === undefined) {
+    // A billed call that answered success was carried out and billed: never sent again by itself.
+    if (endpoint.billing) throw unreadable(endpoint, text, status);
+    throw new ServiceError('service', 'The service sent an answer that is not JSON. Try again later.', { status });
+  }
   if (json && typeof json === 'object' && !Array.isArray(json)) parse.checkStatus(json as Record<string, unknown>);
   return json;
 }

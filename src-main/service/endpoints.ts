@@ -136,7 +136,7 @@ export const MAX_CONTROL_COLORS = 12;
 export const MEGAPIXEL_RATIO = { min: 0.5, max: 1.5 } as const;
 
 export interface ModelRule {
-  /** allowed resolutions; absent = the model takes no resolution choice (any value ignored) */
+  /** allowed resolutions; absent = none documented (a value is sent as given, the service decides) */
   resolutions?: readonly string[];
   defaultResolution?: string;
   /** allowed `quality` values; absent = the model rejects the parameter */

@@ -17,6 +17,8 @@ export type ServiceErrorKind =
   | 'offline'
   /** the request was sent but the answer was lost: it may have been billed */
   | 'unknown_outcome'
+  /** a billed call answered success in a shape Tagsmith cannot read: it was carried out (and billed); never sent again by itself */
+  | 'unreadable'
   /** the caller aborted */
   | 'cancelled'
   /** 404 for a task or path */
@@ -36,6 +38,8 @@ export class ServiceError extends Error {
       field?: string;
       /** true when the request never left the machine (validation before sending) */
       local?: boolean;
+      /** 'unreadable': the answer as it came (at most 64 KB), kept so nothing paid for is lost */
+      raw?: string;
     } = {},
   ) {
     super(message);

@@ -1,6 +1,7 @@
 // Answers of the service into typed results. Anything that does not fit is a 'service' error
 // with a plain message (never the raw body, which could echo input).
 import { ServiceError } from './errors';
+import { isQuotaMessage } from './quota';
 import type {
   CaptionResult, Color, Face, FacesResult, Keyword, KeywordsResult, QualityResult, TaskCreated, TaskState, UgcQualityResult, Voice,
 } from './types';
@@ -20,8 +21,6 @@ function num(v: unknown, what: string): number {
   return n;
 }
 
-/** The words by which a 200 `{status: "error"}` says the quota is used up (the old free tier answered so). */
-const QUOTA_WORDS = /\b(quota|credits?|balance|limits?)\b/i;
 
 /** The service's own message of an error answer, or null. */
 export function serviceMessage(body: unknown): string | null {
@@ -31,13 +30,13 @@ export function serviceMessage(body: unknown): string | null {
 
 /**
  * status "ok" or true is success; "error" (even with HTTP 200) is an error with the service's
- * message: final for this request (not retried, not billed), except when it speaks of quota,
- * credits, balance or limits, which holds billed work like a 429.
+ * message: final for this request (not retried, not billed), except when it is the service's
+ * wording of a used-up quota (quota.ts), which holds billed work like a 429.
  */
 export function checkStatus(body: Json): void {
   if (body.status === 'error' || body.status === false) {
     const msg = serviceMessage(body);
-    if (msg && QUOTA_WORDS.test(msg)) {
+    if (msg && isQuotaMessage(msg)) {
       throw new ServiceError('quota', `The service says the quota is used up: "${msg}". Billed work is paused; top up the account, then resume.`, { status: 200 });
     }
     throw new ServiceError('invalid_input', msg ? `The service refused the request: ${msg}` : 'The service refused the request (it gave no reason).', { status: 200 });
@@ -163,4 +162,33 @@ export function describe422(raw: unknown): { message: string; field?: string } {
   if (typeof detail === 'string') return { message: detail };
   const m = (raw as Json | null)?.message;
   return { message: typeof m === 'string' ? m : 'the request was refused' };
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/**
+ * The task id in an answer Tagsmith could not read otherwise (a create answered in an
+ * unexpected shape): a `task_id` (or `taskId`, `id`) anywhere in it, else the one UUID in the
+ * text. Null when there is none or more than one candidate: then the user gives it.
+ */
+export function taskIdIn(raw: string): string | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    json = undefined;
+  }
+  const found = new Set<string>();
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > 6 || !v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v as Json)) {
+      if ((k === 'task_id' || k === 'taskId' || k === 'id') && (typeof x === 'string' || typeof x === 'number') && /^[\w-]{6,100}$/.test(String(x))) found.add(String(x));
+      else visit(x, depth + 1);
+    }
+  };
+  visit(json, 0);
+  if (found.size === 1) return [...found][0];
+  if (found.size > 1) return null;
+  const uuids = new Set((raw.match(new RegExp(UUID.source, 'gi')) ?? []).map((u) => u.toLowerCase()));
+  return uuids.size === 1 ? [...uuids][0] : null;
 }

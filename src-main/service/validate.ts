@@ -116,8 +116,8 @@ export function checkLipsyncParams(p: LipsyncParams, kind: 'video' | 'image'): L
 function checkModelCommon(rule: ModelRule, model: string, p: { quality?: string; resolution?: string; image_size?: string }, generate: boolean): void {
   if (p.image_size !== undefined) oneOf('image_size', p.image_size, IMAGE_SIZES);
   if (p.resolution !== undefined && !rule.vector) {
-    if (!rule.resolutions) throw invalidParam('resolution', `is not offered by model '${model}'`);
-    oneOf('resolution', p.resolution, rule.resolutions);
+    // A model with no documented resolutions: the interface sets no rule, the service decides.
+    if (rule.resolutions) oneOf('resolution', p.resolution, rule.resolutions);
     const size = p.image_size ?? (generate ? 'square' : undefined);
     if (rule.squareOnly3k && p.resolution === '3k' && size !== 'square') {
       throw invalidParam('resolution', `'3k' needs image_size 'square' for model '${model}'`);
@@ -150,6 +150,8 @@ export function checkGenerateParams(p: ImageGenerateParams): ImageGenerateParams
     const rgbOk = (c: { rgb?: unknown }) => Array.isArray(c?.rgb) && c.rgb.length === 3 && c.rgb.every((x) => isInt(x) && x >= 0 && x <= 255);
     colors.forEach((c, i) => {
       if (!rgbOk(c)) throw invalidParam(`controls.colors[${i}].rgb`, 'must be three whole numbers 0..255');
+      const w = (c as { weight?: unknown }).weight;
+      if (w !== undefined && (typeof w !== 'number' || !Number.isFinite(w) || w < 0 || w > 1)) throw invalidParam(`controls.colors[${i}].weight`, 'must be a number from 0 to 1');
     });
     if (p.controls.background_color !== undefined && !rgbOk(p.controls.background_color)) throw invalidParam('controls.background_color.rgb', 'must be three whole numbers 0..255');
   }

@@ -72,9 +72,11 @@ export interface CreativeTaskView {
    * Something the user should know while the task runs or after it ended: 'slow' (past its
    * deadline from the interface's typical times: cancel or keep waiting), 'unknown_state' (the
    * service reports a status outside PENDING/STARTED/SUCCESS/FAILURE/REVOKED), 'cancel_unconfirmed'
-   * (the cancel did not reach the service: it may still run and bill the task).
+   * (the cancel did not reach the service: it may still run and bill the task), 'unreadable'
+   * (the service accepted the task but its answer could not be read: fetch again by task id, never
+   * a new create), 'not_cancellable' (the service answered 409 to the cancel: the task finishes and is paid).
    */
-  attention: { kind: 'slow' | 'unknown_state' | 'cancel_unconfirmed'; message: string } | null;
+  attention: { kind: 'slow' | 'unknown_state' | 'cancel_unconfirmed' | 'unreadable' | 'not_cancellable'; message: string } | null;
   /** when the task counts as taking unusually long (ms); null before it reached the service */
   deadlineAt: number | null;
 }
@@ -237,7 +239,8 @@ export interface CreativeApi {
   /** Run a failed task again as a new task: billed again, so only with confirmBilledAgain. */
   retryCreativeTask(args: { id: number; confirmBilledAgain: true }): Promise<CreativeTaskView>;
   /** Fetch a finished task's result again (no new task, no charge). */
-  refetchResult(args: { id: number }): Promise<CreativeTaskView>;
+  /** `taskId`: the service's task id, for a task whose create was answered unreadably and showed none */
+  refetchResult(args: { id: number; taskId?: string }): Promise<CreativeTaskView>;
   creativeSettings(): Promise<CreativeSettings>;
   setCreativeSettings(args: { settings: Partial<CreativeSettings> }): Promise<CreativeSettings>;
 }

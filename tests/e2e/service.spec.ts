@@ -79,6 +79,10 @@ test('Settings: address and credentials through the form, a clear verdict for go
     await expect(page.getByTestId('cred-source')).toHaveText('No credentials yet');
     await expect(page.getByTestId('privacy-note')).toContainText('24 hours');
     await expect(page.getByTestId('privacy-note')).toContainText('metadata removed');
+    // What each kind of task sends (issue 32): copies without metadata, named per kind.
+    await expect(page.getByTestId('privacy-per-task')).toContainText('Lipsync');
+    await expect(page.getByTestId('privacy-per-task')).toContainText('Face swap');
+    await expect(page.getByTestId('privacy-per-task')).toContainText('without metadata');
 
     // The address: the simulator's, then back to the default and again the simulator's.
     const defaults = await app.api.serviceSettings();

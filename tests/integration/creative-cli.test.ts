@@ -146,3 +146,54 @@ describe('vectorize, swap, edit options (issue 15)', () => {
     expect(readFileSync(g.json<{ path: string }>().path, 'utf8')).toContain('rgb(200,30,30)');
   });
 });
+
+describe('task control from the command line (issue 32)', () => {
+  const creates = (): number => sim.log.filter((e) => e.path === '/v1/image_generate' && e.method === 'POST').length;
+
+  it('--wait-s stops waiting and says how to follow the task; tasks cancel reaches the service', async () => {
+    sim.inject({ kind: 'slowTask', path: '/v1/image_generate', ms: 600_000, count: 1 });
+    const before = creates();
+    const g = await cli(['generate', '--prompt', 'a very slow picture', '--wait-s', '1', '--json']);
+    expect(g.stderr).toMatch(/still running at the service .*tagsmith tasks fetch \d+/);
+    const id = g.json<TaskJson>().task;
+    expect(creates()).toBe(before + 1);
+    const c = await cli(['tasks', 'cancel', String(id), '--json']);
+    expect(c.code, c.stderr).toBe(0);
+    const remote = c.json<{ tasks: { status: string; remoteTaskIds: string[] }[] }>().tasks[0];
+    expect(remote.status).toBe('cancelled');
+    expect(sim.tasks().find((t) => t.task_id === remote.remoteTaskIds[0])?.status).toBe('REVOKED');
+    expect(sim.log.filter((e) => e.method === 'DELETE' && e.path === `/v1/tasks/${remote.remoteTaskIds[0]}`).length).toBe(1);
+    expect(creates()).toBe(before + 1);
+  });
+
+  it('an unreadable answer: the command says so in one line, and tasks fetch lands the result without a new create', async () => {
+    sim.inject({ kind: 'garbled', path: '/v1/image_generate', count: 1, message: '{"data":{"id":"{task_id}"}}' });
+    const before = creates();
+    const g = await cli(['generate', '--prompt', 'answered oddly', '--json']);
+    expect(g.code).toBe(1);
+    const t = g.json<TaskJson & { error: string }>();
+    expect(t.status).toBe('unknown');
+    expect(t.error).toMatch(/^Answered, unreadable/);
+    const r = await cli(['tasks', 'retry', String(t.task)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--bill-again/);
+    const f = await cli(['tasks', 'fetch', String(t.task), '--json']);
+    expect(f.code, f.stderr).toBe(0);
+    expect(f.json<{ tasks: { status: string; path: string }[] }>().tasks[0]).toMatchObject({ status: 'done' });
+    expect(creates()).toBe(before + 1);
+  });
+
+  it('401, 429 and 502 from voices: exit 1 with one clear line, no stack trace', async () => {
+    const wrong = await tagsmith(library, ['voices', '--refresh'], { serviceUrl: sim.url, creds: { clientId: 'cli-creative', clientSecret: 'wrong' } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/did not accept the Client ID and Secret/);
+    expect(wrong.stderr).not.toMatch(/\n\s+at /);
+    for (const kind of ['quota', '502'] as const) {
+      sim.inject({ kind, path: '/v1/tts/voices', count: 1 });
+      const r = await cli(['voices', '--refresh']);
+      expect(r.code, kind).toBe(1);
+      expect(r.stderr.trim().split('\n').length, r.stderr).toBe(1);
+      expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+    }
+  });
+});

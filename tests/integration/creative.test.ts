@@ -161,7 +161,8 @@ describe('generation and editing rules', () => {
   const gen: Case[] = [];
   for (const [model, r] of Object.entries(GENERATE_MODELS)) {
     for (const res of ['1k', '2k', '3k', '4k']) {
-      const ok = r.vector || (r.resolutions?.includes(res) ?? false);
+      // No resolutions documented for a model: no rule is invented, the service decides (issue 32).
+      const ok = r.vector || !r.resolutions || r.resolutions.includes(res);
       const needsSquare = r.squareOnly3k && res === '3k';
       gen.push([`${model} ${res} square`, { model, resolution: res, imageSize: 'square' }, ok ? null : /resolution/]);
       if (needsSquare) gen.push([`${model} 3k landscape`, { model, resolution: res, imageSize: 'landscape_16_9' }, /3k.*square/]);

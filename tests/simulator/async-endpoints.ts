@@ -267,20 +267,36 @@ function findTask(ctx: RequestContext, id: string | undefined, loc: string[]): S
   return t;
 }
 
+/**
+ * resultShape fault ('object' or 'data' in `message`): a finished task's result as an object
+ * holding its address, or as a Data URI of the file itself (the interface: "string or object").
+ */
+function shaped(ctx: RequestContext, t: SimTask): unknown {
+  if (t.status !== 'SUCCESS' || !t.result) return t.result || null;
+  const f = ctx.faults.take(ctx.path, ['resultShape']);
+  if (!f) return t.result;
+  if (f.message === 'data') {
+    const file = ctx.engine.file(t.result.slice(t.result.lastIndexOf('/files/') + '/files/'.length));
+    return file ? `data:${file.mime};base64,${file.data.toString('base64')}` : t.result;
+  }
+  return { url: t.result, expires_in: 86_400 };
+}
+
 export const status: Handler = async (ctx) => {
   const t = findTask(ctx, param(ctx, 'task_id'), [ctx.body.fields.task_id !== undefined ? 'body' : 'query', 'task_id']);
   const odd = ctx.faults.take(ctx.path, ['oddStatus']);
-  return { status: 200, body: { task_id: t.task_id, status: odd ? odd.message ?? 'PAUSED' : t.status, queue: ctx.engine.queue(t), result: odd ? '' : t.result, error: t.error } };
+  return { status: 200, body: { task_id: t.task_id, status: odd ? odd.message ?? 'PAUSED' : t.status, queue: ctx.engine.queue(t), result: odd ? '' : shaped(ctx, t), error: t.error } };
 };
 
 /** /v1/imageswap/status and /v1/videoswap/status (the extra `eta` and `progress` fields). */
 export const imageswapStatus: Handler = async (ctx) => {
   const t = findTask(ctx, param(ctx, 'task_id'), ['query', 'task_id']);
-  return { status: 200, body: swapStatus(ctx, t) };
+  return { status: 200, body: { ...swapStatus(ctx, t), result: shaped(ctx, t) } };
 };
 
 export const imageswapTerminate: Handler = async (ctx) => {
   const t = findTask(ctx, param(ctx, 'task_id'), ['query', 'task_id']);
+  if (ctx.faults.take(ctx.path, ['cancelConflict'])) return { status: 409, body: { detail: 'Task cannot be cancelled in its current state' } };
   if (ctx.engine.cancel(ctx.clientId, t.task_id) === 'final') return { status: 409, body: { detail: 'Task cannot be cancelled in its current state' } };
   return { status: 200, body: { status: 'ok' } };
 };
@@ -289,6 +305,8 @@ export const cancelTask: Handler = async (ctx) => {
   const id = decodeURIComponent(ctx.path.slice('/v1/tasks/'.length));
   const t = findTask(ctx, id, ['path', 'task_id']);
   // Repeated cancellation is idempotent; SUCCESS/FAILURE can no longer be cancelled.
+  // cancelConflict: a running task past the point of no return (409; it runs on and is billed).
+  if (ctx.faults.take(ctx.path, ['cancelConflict'])) return { status: 409, body: { detail: 'Task cannot be cancelled in its current state' } };
   if (ctx.engine.cancel(ctx.clientId, t.task_id) === 'final') return { status: 409, body: { detail: 'Task cannot be cancelled in its current state' } };
   return { status: 200, body: { task_id: t.task_id, status: t.status, queue: 0, result: t.result || null, error: null } };
 };

@@ -87,6 +87,11 @@ export interface Simulator {
     until(n: number, path?: string | RegExp): Promise<void>;
     release(path?: string | RegExp): number;
   };
+  /** Every request body received while recording (recordBodies(true)): what left the client, byte for byte. */
+  bodies: { path: string; contentType: string | null; body: Buffer }[];
+  recordBodies(on: boolean): void;
+  /** Stop (or resume) serving a path: answered 404 as by `disabledPaths`. */
+  disablePath(path: string, disabled?: boolean): void;
   /** Replace the quota of every account (or one); null = unlimited. */
   setQuota(setting: QuotaSetting | null, clientId?: string): void;
   tasks(): SimTask[];
@@ -205,6 +210,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     clock,
   );
   const disabled = new Set(opts.disabledPaths ?? []);
+  const bodies: Simulator['bodies'] = [];
+  let recording = false;
   const videoMaxBytes = opts.videoMaxBytes ?? VIDEO_MAX;
   const sockets = new Set<Socket>();
   const served = new WeakMap<Socket, number>();
@@ -246,6 +253,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       return reply(413, { status: 'error', message: 'Request body too large' });
     }
     entry.uploadBytes = raw.length;
+    if (recording) bodies.push({ path, contentType: req.headers['content-type'] ?? null, body: raw });
     const body = parseBody(raw, req.headers['content-type']);
     const images = uploadedImages(body);
     entry.uploadHadExif = images.some(hasEmbeddedMetadata);
@@ -299,6 +307,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     }
     // The work is done (and billed) but the answer is lost on the way back.
     if (faults.take(path, ['dropAfter'])) return drop();
+    // The work is done (and billed) but the answer comes in a shape no client can read.
+    const garbled = out.status < 300 ? faults.take(path, ['garbled']) : undefined;
+    if (garbled) {
+      const id = (out.body as { task_id?: unknown } | null)?.task_id;
+      return reply(out.status, (garbled.message ?? '{"task_id": ').replaceAll('{task_id}', typeof id === 'string' ? id : ''), 'application/json');
+    }
     reply(out.status, out.body);
   }
 
@@ -328,6 +342,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     clearFaults: () => faults.clear(),
     held: { count: (p) => gate.count(p), until: (n, p) => gate.until(n, p), release: (p) => gate.release(p) },
     setQuota: (s, id) => meter.set(s, id),
+    bodies,
+    recordBodies: (on) => { recording = on; },
+    disablePath: (p, off = true) => void (off ? disabled.add(p) : disabled.delete(p)),
     tasks: () => engine.list(),
     advanceClock: (ms) => engine.advance(ms),
     callbacks: engine.callbacks,

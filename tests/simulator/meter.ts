@@ -101,7 +101,16 @@ export type FaultKind =
   /** quota exhaustion answered as 200 `{status: "error", message}` (the old free tier) */
   | 'quota200'
   /** status answers report `message` (default "PAUSED") as the task status: a state outside the interface's five */
-  | 'oddStatus';
+  | 'oddStatus'
+  /**
+   * The work is done (and billed) but the success answer is `message` as it stands (default a
+   * cut-off JSON): "{task_id}" in it becomes the created task's id (an answer in a shape of its own)
+   */
+  | 'garbled'
+  /** a cancel (DELETE /v1/tasks/{id}, the swap terminate) answers 409 while the task runs on to its end */
+  | 'cancelConflict'
+  /** status answers of a finished task give its result as an object `{url}` (message 'object') or as a Data URI of the file (message 'data') */
+  | 'resultShape';
 
 export interface FaultSpec {
   /** exact pathname or a pattern; absent = every path */

@@ -6,12 +6,12 @@ import type { Command } from '../command';
 
 export const command: Command = {
   name: 'edit',
-  usage: 'edit --prompt P IMAGE... [--model M] [--quality Q] [--resolution R] [--size S] [--megapixel-ratio R] [--seed N] [--no-wait]',
+  usage: 'edit --prompt P IMAGE... [--model M] [--quality Q] [--resolution R] [--size S] [--megapixel-ratio R] [--seed N] [--no-wait] [--wait-s N]',
   summary: 'Edit images with a prompt; the sources (library assets or files) go as downscaled copies; the result lands in the library.',
-  help: ['--prompt P      the edit instructions', '--model M       flux2 (default), qwen, gpt-image-2, ... (max sources per model)', '--quality Q     GPT image models only (low, medium, high; sunburst also xhigh, max)', '--resolution R  per model', '--size S        image size', '--megapixel-ratio R  output megapixels relative to the source, 0.5 to 1.5 (default 1.0)', '--seed N        reproducible result', '--no-wait       queue it and return'],
+  help: ['--prompt P      the edit instructions', '--model M       flux2 (default), qwen, gpt-image-2, ... (max sources per model)', '--quality Q     GPT image models only (low, medium, high; sunburst also xhigh, max)', '--resolution R  per model', '--size S        image size', '--megapixel-ratio R  output megapixels relative to the source, 0.5 to 1.5 (default 1.0)', '--seed N        reproducible result', '--no-wait       queue it and return', '--wait-s N      wait at most N seconds, then say how to follow the task (it keeps running)'],
   options: {
     prompt: { type: 'string' }, model: { type: 'string' }, quality: { type: 'string' }, resolution: { type: 'string' }, size: { type: 'string' },
-    'megapixel-ratio': { type: 'string' }, seed: { type: 'string' }, 'no-wait': { type: 'boolean' },
+    'megapixel-ratio': { type: 'string' }, seed: { type: 'string' }, 'no-wait': { type: 'boolean' }, 'wait-s': { type: 'string' },
   },
   async run(ctx, args, out) {
     const v = args.values;

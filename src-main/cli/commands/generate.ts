@@ -17,12 +17,12 @@ import type { Command } from '../command';
 
 export const command: Command = {
   name: 'generate',
-  usage: 'generate --prompt P [--model M] [--size S] [--resolution R] [--quality Q] [--seed N] [--style S] [--style-image FILE] [--color R,G,B[:W]]... [--background R,G,B] [--lora-url URL] [--no-wait]',
+  usage: 'generate --prompt P [--model M] [--size S] [--resolution R] [--quality Q] [--seed N] [--style S] [--style-image FILE] [--color R,G,B[:W]]... [--background R,G,B] [--lora-url URL] [--no-wait] [--wait-s N]',
   summary: 'Generate an image from a prompt; the result (PNG or SVG) lands in the library with the prompt in its description.',
-  help: ['--prompt P      what to make', '--model M       e.g. zimage (default), flux, gpt-image-2, recraftv4_1_vector', '--size S        square, portrait_3_2, landscape_16_9, ...', '--resolution R  1k, 2k, 3k, 4k (per model)', '--quality Q     GPT image models only', '--seed N        reproducible result', '--style S       a preset (flux: transparent, transfer)', '--style-image FILE  the source picture of flux\'s transfer style', '--color R,G,B[:W]  a palette colour for the vector models (up to 12; repeat or separate with ;)', '--background R,G,B  the background colour for the vector models', '--lora-url URL  a LoRA weights file to apply', '--no-wait       queue it and return'],
+  help: ['--prompt P      what to make', '--model M       e.g. zimage (default), flux, gpt-image-2, recraftv4_1_vector', '--size S        square, portrait_3_2, landscape_16_9, ...', '--resolution R  1k, 2k, 3k, 4k (per model)', '--quality Q     GPT image models only', '--seed N        reproducible result', '--style S       a preset (flux: transparent, transfer)', '--style-image FILE  the source picture of flux\'s transfer style', '--color R,G,B[:W]  a palette colour for the vector models (up to 12; repeat or separate with ;)', '--background R,G,B  the background colour for the vector models', '--lora-url URL  a LoRA weights file to apply', '--no-wait       queue it and return', '--wait-s N      wait at most N seconds, then say how to follow the task (it keeps running)'],
   options: {
     prompt: { type: 'string' }, model: { type: 'string' }, size: { type: 'string' }, resolution: { type: 'string' }, quality: { type: 'string' }, seed: { type: 'string' },
-    style: { type: 'string' }, 'style-image': { type: 'string' }, color: { type: 'string', multiple: true }, background: { type: 'string' }, 'lora-url': { type: 'string' }, 'no-wait': { type: 'boolean' },
+    style: { type: 'string' }, 'style-image': { type: 'string' }, color: { type: 'string', multiple: true }, background: { type: 'string' }, 'lora-url': { type: 'string' }, 'no-wait': { type: 'boolean' }, 'wait-s': { type: 'string' },
   },
   async run(ctx, args, out) {
     const v = args.values;

@@ -6,10 +6,10 @@ import type { Command } from '../command';
 
 export const command: Command = {
   name: 'lipsync',
-  usage: 'lipsync --audio A --video V|--image I [--resolution 360p|480p|720p] [--no-wait]',
+  usage: 'lipsync --audio A --video V|--image I [--resolution 360p|480p|720p] [--no-wait] [--wait-s N]',
   summary: 'Lip-sync speech onto a clip or a portrait; the video lands in the library.',
-  help: ['--audio A       speech (MP3, WAV, M4A, OGG, FLAC, ...): clear voice, no music', '--video V       a clip with a clearly visible face', '--image I       a portrait: one face, front, mouth visible, even light', '--resolution R  360p, 480p or 720p', '--no-wait       queue it and return'],
-  options: { audio: { type: 'string' }, video: { type: 'string' }, image: { type: 'string' }, resolution: { type: 'string' }, 'no-wait': { type: 'boolean' } },
+  help: ['--audio A       speech (MP3, WAV, M4A, OGG, FLAC, ...): clear voice, no music', '--video V       a clip with a clearly visible face', '--image I       a portrait: one face, front, mouth visible, even light', '--resolution R  360p, 480p or 720p', '--no-wait       queue it and return', '--wait-s N      wait at most N seconds, then say how to follow the task (it keeps running)'],
+  options: { audio: { type: 'string' }, video: { type: 'string' }, image: { type: 'string' }, resolution: { type: 'string' }, 'no-wait': { type: 'boolean' }, 'wait-s': { type: 'string' } },
   async run(ctx, args, out) {
     const v = args.values;
     if (typeof v.audio !== 'string') throw new UsageError('lipsync needs --audio A.', 'lipsync');

@@ -5,10 +5,10 @@ import type { Command } from '../command';
 
 export const command: Command = {
   name: 'speak',
-  usage: 'speak --voice V --text T|--file F [--title T] [--no-wait]',
+  usage: 'speak --voice V --text T|--file F [--title T] [--no-wait] [--wait-s N]',
   summary: 'Turn text into speech with a voice (see `tagsmith voices`); the audio lands in the library’s Creations folder.',
   help: ['--voice V     the voice name', '--text T      the text to speak', '--file F      read the text from a UTF-8 file', '--title T     a title for the result', '--no-wait     queue it and return'],
-  options: { voice: { type: 'string' }, text: { type: 'string' }, file: { type: 'string' }, title: { type: 'string' }, 'no-wait': { type: 'boolean' } },
+  options: { voice: { type: 'string' }, text: { type: 'string' }, file: { type: 'string' }, title: { type: 'string' }, 'no-wait': { type: 'boolean' }, 'wait-s': { type: 'string' } },
   async run(ctx, args, out) {
     const v = args.values;
     if (typeof v.voice !== 'string') throw new UsageError('speak needs --voice V.', 'speak');

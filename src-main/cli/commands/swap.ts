@@ -13,10 +13,10 @@ const ref = (ctx: LibraryCtx, p: string) => {
 
 export const command: Command = {
   name: 'swap',
-  usage: 'swap --donor FACE --target IMAGE|VIDEO [--gfpgan] [--no-wait]',
+  usage: 'swap --donor FACE --target IMAGE|VIDEO [--gfpgan] [--no-wait] [--wait-s N]',
   summary: 'Put the donor face onto a picture (image face swap) or into a video (video face swap); the result lands in the library.',
   help: ['--donor FACE     the picture with the face to use', '--target T       the picture or video that receives it', '--gfpgan         restore the face after swapping', '--no-wait        queue it and return', '--json           {tasks: [{taskId, status, result: {path} | null, error?}]}'],
-  options: { donor: { type: 'string' }, target: { type: 'string' }, gfpgan: { type: 'boolean' }, 'no-wait': { type: 'boolean' } },
+  options: { donor: { type: 'string' }, target: { type: 'string' }, gfpgan: { type: 'boolean' }, 'no-wait': { type: 'boolean' }, 'wait-s': { type: 'string' } },
   async run(ctx, args, out) {
     const v = args.values;
     if (typeof v.donor !== 'string' || typeof v.target !== 'string') throw new UsageError('swap needs --donor FACE and --target IMAGE|VIDEO.', 'swap');

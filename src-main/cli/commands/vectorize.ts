@@ -8,10 +8,10 @@ import type { Command } from '../command';
 
 export const command: Command = {
   name: 'vectorize',
-  usage: 'vectorize IMAGE... [--no-wait]',
+  usage: 'vectorize IMAGE... [--no-wait] [--wait-s N]',
   summary: 'Turn PNG, JPEG or WebP pictures (library assets or files) into SVGs; each SVG lands in the library, linked to its source.',
   help: ['IMAGE...      the pictures; one billed task each', '--no-wait     queue them and return', '--json        {tasks: [{taskId, status, result: {path} | null, error?}]}'],
-  options: { 'no-wait': { type: 'boolean' } },
+  options: { 'no-wait': { type: 'boolean' }, 'wait-s': { type: 'string' } },
   async run(ctx, args, out) {
     if (!args.positionals.length) throw new UsageError('vectorize needs at least one IMAGE.', 'vectorize');
     const cli = await openCreative(ctx, args, { needsCredentials: true });

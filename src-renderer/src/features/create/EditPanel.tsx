@@ -124,7 +124,7 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
           </Field>
           <Field label="Image size">
             <select value={size} onChange={(e) => chooseSize(e.target.value)} data-testid="edit-size">
-              <option value="">Keep the source's proportions</option>
+              <option value="">The model's default</option>
               {(rules?.imageSizes ?? []).map((s) => <option key={s} value={s}>{SIZE_LABEL[s] ?? s}</option>)}
             </select>
           </Field>

@@ -58,7 +58,7 @@ export function FaceSwapPanel() {
           </ul>
         </aside>
         <div className="cr-submit">
-          <div className="cr-cost"><span className="cr-cost-number">1</span><span>billed task<span className="muted small cr-cost-line">{videoTarget ? 'Video face swap; price not published in the interface.' : 'One face swap at a time per account.'}</span></span></div>
+          <div className="cr-cost"><span className="cr-cost-number">1</span><span>billed task<span className="muted small cr-cost-line">{videoTarget ? 'Video face swap; price not published in the interface.' : 'One face swap at a time per account.'} Both files are sent as copies without metadata (no location, camera or names).</span></span></div>
           {error && error.field !== 'source' && error.field !== 'target' && <span className="field-error" data-testid="swap-error">{error.message}</span>}
           <Button variant="primary" disabled={!donor || !target || sending} onClick={() => void send()} data-testid="swap-start">
             {sending ? <Spinner /> : null} {videoTarget ? 'Swap face in video' : 'Swap face'}

@@ -134,7 +134,7 @@ export function GeneratePanel() {
             <input type="text" value={lora} onChange={(e) => setLora(e.target.value)} placeholder="https://… (optional)" data-testid="gen-lora" />
           </Field>
         </div>
-        {!rule?.resolutions && !rule?.vector && rule && <p className="muted small cr-footnote">{m} takes no resolution choice.</p>}
+        {!rule?.resolutions && !rule?.vector && rule && <p className="muted small cr-footnote">The interface names no resolutions for {m}: the service uses its own.</p>}
         {needsImage && (
           <div className="slots">
             <SourceSlot label="Style source image" asset={styleImage} onChoose={() => setPicking(true)} onClear={() => setStyleImage(null)} error={!styleImage ? 'image_url: the transfer style needs a source image.' : null} testId="gen-style-image" />
@@ -153,7 +153,7 @@ export function GeneratePanel() {
               {colors.map((c, i) => (
                 <span className="swatch" key={i} data-testid="gen-color">
                   <input type="color" value={c.hex} onChange={(e) => setColors((l) => l.map((x, j) => (j === i ? { ...x, hex: e.target.value } : x)))} aria-label={`Colour ${i + 1}`} />
-                  <input type="text" className="swatch-weight" value={c.weight} placeholder="w" onChange={(e) => setColors((l) => l.map((x, j) => (j === i ? { ...x, weight: e.target.value } : x)))} aria-label={`Weight of colour ${i + 1}`} />
+                  <input type="number" min={0} max={1} step={0.05} className="swatch-weight" value={c.weight} placeholder="w" onChange={(e) => setColors((l) => l.map((x, j) => (j === i ? { ...x, weight: e.target.value } : x)))} aria-label={`Weight of colour ${i + 1}`} />
                   <IconButton label={`Remove colour ${i + 1}`} onClick={() => setColors((l) => l.filter((_, j) => j !== i))}>×</IconButton>
                 </span>
               ))}

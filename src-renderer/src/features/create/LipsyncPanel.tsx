@@ -102,7 +102,7 @@ export function LipsyncPanel() {
         <div className="cr-submit">
           <div className="cr-cost">
             <span className="cr-cost-number">1</span>
-            <span>billed task<span className="muted small cr-cost-line">Lipsync runs one task at a time per account; the sources are sent as they are, the video without its location metadata.</span></span>
+            <span>billed task<span className="muted small cr-cost-line">Lipsync runs one task at a time per account; the audio and the video or portrait are sent as copies without metadata (no location, camera, names, tags or ID3).</span></span>
           </div>
           {error && !['audio', 'image', 'video'].includes(error.field ?? '') && (
             <span className="field-error" data-testid="lipsync-error"><IconWarn /> {error.message}</span>

@@ -34,7 +34,7 @@ export function TasksPanel() {
             </div>
           </header>
           <p className="retention-note" data-testid="retention-note">
-            Tasks survive restarts and keep being polled. The service keeps queued inputs for up to 24 hours and then deletes them; a task still waiting after that fails and can be retried (billed again).
+            Tasks survive restarts and keep being polled. The service deletes queued inputs within 24 hours. A task the service accepted is never created again by itself: cancel reaches the service, and Fetch again follows the same task (no new charge).
           </p>
           {error && <p className="error-text small">{error.message}</p>}
           {!loaded ? (

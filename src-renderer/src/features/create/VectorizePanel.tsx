@@ -54,7 +54,7 @@ export function VectorizePanel() {
           </ul>
         </aside>
         <div className="cr-submit">
-          <div className="cr-cost"><span className="cr-cost-number">1</span><span>billed task</span></div>
+          <div className="cr-cost"><span className="cr-cost-number">1</span><span>billed task<span className="muted small cr-cost-line">The picture is sent as a copy without metadata (no location, camera or names).</span></span></div>
           {error && error.field !== 'source' && <span className="field-error" data-testid="vectorize-error">{error.message}</span>}
           <Button variant="primary" disabled={!source || notRaster || sending} onClick={() => void send()} data-testid="vectorize-start">
             {sending ? <Spinner /> : null} Vectorize

@@ -11,6 +11,7 @@ import { BackupsCard } from './BackupsCard';
 import { AgenciesCard } from './AgenciesCard';
 import { SystemCard } from './SystemCard';
 import { StudioCard } from '../studio/StudioCard';
+import { PrivacySection } from './PrivacySection';
 import { useServiceSettings } from './useServiceSettings';
 
 /** Service account, address, connection check, usage caps and what leaves the machine. */
@@ -55,12 +56,14 @@ export function SettingsView({ active }: { active: boolean }) {
           <div className="card-text">
             <p>
               For analysis, Tagsmith sends a small copy of each photo (about 300 pixels on the short side) with all metadata removed: no location, camera or
-              name. Videos are sent with their location and other container metadata stripped. Your originals never leave the machine and are never changed by
-              the service.
+              name. Creative tasks send copies of the files you choose for them, with the same metadata removed (below, per kind of task). Your originals
+              themselves are never sent and never changed by the service.
             </p>
+            <p>In a studio, your keywords, captions, ratings, labels and rights fields go to the studio’s own server (Studio, above), never to the service.</p>
             <p className="muted">The service keeps queued inputs for up to 24 hours while it works on them.</p>
           </div>
         </section>
+        <PrivacySection />
       </div>
     </div>
   );
