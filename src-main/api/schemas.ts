@@ -19,6 +19,8 @@ const keywords = z.array(keyword).max(1000);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2024-05-31');
 const text = z.string().max(20_000);
 
+/** A studio server's address: always HTTPS, a host and maybe a port, nothing else. */
+const studioAddress = z.string().max(2000).regex(/^https:\/\/[^\s/?#@]+\/?$/i, 'must be the server’s address, like https://studio-server:8443');
 const range = z
   .strictObject({ min: z.number().min(0).max(1e7).optional(), max: z.number().min(0).max(1e7).optional() })
   .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, 'the lower end must not be above the upper end');
@@ -232,8 +234,8 @@ export const schemas = {
   getAsset: z.strictObject({ id }),
   getFullImage: z.strictObject({ id }),
   studioStatus: none,
-  studioProbe: z.strictObject({ url: z.string().min(1).max(2000) }),
-  studioJoin: z.strictObject({ url: z.string().min(1).max(2000), user: z.string().min(1).max(64), password: z.string().min(1).max(1000), fingerprint: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, 'must be a SHA-256 fingerprint') }),
+  studioProbe: z.strictObject({ url: studioAddress }),
+  studioJoin: z.strictObject({ url: studioAddress, user: z.string().min(1).max(64), password: z.string().min(1).max(1000), fingerprint: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, 'must be a SHA-256 fingerprint') }),
   studioLeave: none,
   studioSyncNow: none,
   similarGroups: z.strictObject({ ids: ids.optional() }),

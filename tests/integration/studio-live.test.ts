@@ -61,6 +61,10 @@ describe.skipIf(missing !== null)('the app syncs with its studio by itself', () 
 
   it('joins after the fingerprint is shown, refusing a fingerprint that is not the server’s', async () => {
     const [a, b] = hosts.map((h) => h.api);
+    // Only an HTTPS address is looked up at all: anything else is refused before any network is touched.
+    for (const url of ['studio-server', 'http://studio-server:8443', 'https://user@studio-server', 'https://studio-server/path']) {
+      expect(await hosts[0].invoke('studioProbe', { url })).toMatchObject({ ok: false, error: { kind: 'validation', field: 'url' } });
+    }
     const probe = await a.studioProbe({ url: server.url });
     expect(probe).toEqual({ url: server.url, studioName: 'Studio', fingerprint: server.fingerprint, sharedPhotos: 0 });
     const other = server.fingerprint.replace(/^../, server.fingerprint.startsWith('00') ? '11' : '00');

@@ -102,7 +102,9 @@ function Join({ onState }: { onState(s: NonNullable<ReturnType<typeof useStudio>
     setBusy(true);
     setProblem(null);
     try {
-      setProbe(await api.studioProbe({ url: url.trim() }));
+      // "studio-server:8443" is taken as https://studio-server:8443: studio servers speak HTTPS only.
+      const given = url.trim();
+      setProbe(await api.studioProbe({ url: /^[a-z][a-z0-9+.-]*:\/\//i.test(given) ? given : `https://${given}` }));
     } catch (err) {
       setProblem(errorText(err));
     } finally {
