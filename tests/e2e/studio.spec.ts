@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { osKeychain } from '../../src-main/credentials';
 import { findAssetByPath } from '../../src-main/library/assets';
 import { addUser } from '../../src-main/studio/server/accounts';
 import { startStudioServer, type StudioServer } from '../../src-main/studio/server/http';
 import { loadIdentity } from '../../src-main/studio/server/identity';
 import { StudioStore } from '../../src-main/studio/server/store';
-import { postgresMissing, startPostgres, type Postgres } from '../helpers/postgres';
+import { startPostgres, type Postgres } from '../helpers/postgres';
+import { studioTestsMissing } from '../helpers/studio';
 import { expect, test } from './harness';
 import { makePhotoTree } from './photos';
 import { shot } from './shots';
@@ -15,20 +14,8 @@ import { shot } from './shots';
 // says whether the library is in step; another member's caption arrives by itself; offline is
 // said as such. A real studio server on a real PostgreSQL, the real OS keychain.
 
-async function keychainReason(): Promise<string | null> {
-  const probe = osKeychain(`tagsmith-test-${randomBytes(4).toString('hex')}`, 'probe');
-  try {
-    await probe.set('x');
-    await probe.delete();
-    return null;
-  } catch (e) {
-    return (e as Error).message.split('\n')[0];
-  }
-}
-
 test('join a studio from Settings, see the state in the top bar, and receive another member’s caption', async ({ launchApp }) => {
-  const missing = postgresMissing() ?? (await keychainReason());
-  if (missing && process.env.TAGSMITH_REQUIRE_POSTGRES === '1') throw new Error(`the studio e2e test cannot run: ${missing}`);
+  const missing = await studioTestsMissing('the studio e2e test', { keychain: true });
   test.skip(missing !== null, `studio e2e skipped: ${missing}`);
 
   const pgc: Postgres = startPostgres();
