@@ -1,11 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { osKeychain } from '../../src-main/credentials';
-import { BIN } from './cli';
 import { postgresMissing } from './postgres';
 
 // What the studio tests share: whether they can run here (PostgreSQL, and the OS keychain where
-// a member signs in), and `tagsmith serve` started as its own process.
+// a member signs in), and `tagsmith serve` started as its own process. Used by vitest and by
+// Playwright specs alike, so it does not import helpers/cli.ts (whose __dirname Playwright's
+// ES modules lack).
+
+const BIN = fileURLToPath(new URL('../../bin/tagsmith.js', import.meta.url));
 
 async function keychainMissing(): Promise<string | null> {
   const probe = osKeychain(`tagsmith-test-${randomBytes(4).toString('hex')}`, 'probe');
