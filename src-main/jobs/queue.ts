@@ -124,6 +124,9 @@ export class JobQueue {
       }
     })();
     if (this.store.getSetting('paused_all', false)) this.holds.set('user', 'Paused by you.');
+    // Listeners learn what the restart settled (a request lost on its way is 'unknown' now):
+    // a creative task or a run that mirrors its jobs must not wait on for a job that ended.
+    this.changed(rows.filter((r) => !this.cancellingIds.has(r.id) && !cancelling.includes(r.id)).map((r) => r.id));
     for (const id of cancelling) this.cancelJob(id);
     this.pump();
   }
