@@ -2,7 +2,7 @@
 // is fetched again (issue 32): after a restart no task is created twice and a paid result is
 // not lost. The simulator runs in this process, so its log is the truth about what was sent;
 // the catalogue, read with a fresh connection, is the truth about what was committed.
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,12 @@ function rowOf(id: number): TaskRow {
   } finally {
     db.close();
   }
+}
+
+/** The task's files in the creations folder: one, however the kills fell (never a second copy of a paid result). */
+function copiesOf(id: number): string[] {
+  const dir = join(dataDir, 'Creations', 'Images');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => new RegExp(`-${id}(-\\d+)?\\.\\w+$`).test(f)) : [];
 }
 
 /** A driver that starts one generate task; its id once the task row exists. */
@@ -107,6 +113,7 @@ describe('kill -9 during creative tasks', () => {
       const row = rowOf(id);
       expect(existsSync(row.result_path!), `round ${k}: result file`).toBe(true);
       expect(row.result_asset_id, `round ${k}: in the library`).not.toBeNull();
+      expect(copiesOf(id), `round ${k}: copies`).toHaveLength(1);
       expect(creates() - before, `round ${k}: creates`).toBe(1);
     }
   });
@@ -124,6 +131,7 @@ describe('kill -9 during creative tasks', () => {
       if (rowOf(id).remote_task_id) {
         expect(status, `kill ${k}`).toBe('done');
         expect(existsSync(rowOf(id).result_path!), `kill ${k}: result file`).toBe(true);
+        expect(copiesOf(id), `kill ${k}: copies`).toHaveLength(1);
       } else expect(status, `kill ${k}`).toBe('unknown');
       expect(creates() - before, `kill ${k}: no create after the restart`).toBe(sent);
     }
@@ -180,6 +188,7 @@ describe('kill -9 during creative tasks', () => {
       const row = rowOf(id);
       expect(existsSync(row.result_path!), `kill ${k}: result file`).toBe(true);
       expect(row.result_asset_id, `kill ${k}: in the library`).not.toBeNull();
+      expect(copiesOf(id), `kill ${k}: copies`).toHaveLength(1);
       expect(creates() - before, `kill ${k}: creates`).toBe(1);
     }
   });
