@@ -137,6 +137,49 @@ describe('kill -9 during creative tasks', () => {
     }
   });
 
+  it('while a result is being finished (moved into Creations, not yet in the library): the restart finishes it, one copy', async () => {
+    // A task followed by its job: the restart goes on from the file in place.
+    const before = creates();
+    const d = startDriver('creative-driver.ts', { ...env, MODE: 'start', DIE_ON_NEW_FOLDER: '1' });
+    await d.exited;
+    const id = Number(lineOf(d.lines, /^task (\d+)$/)![1]);
+    expect(rowOf(id).status).toBe('downloading');
+    expect(copiesOf(id)).toHaveLength(1);
+    // Before the fix the restart found the downloaded file gone and said 'download_failed'.
+    expect(await runUntilFinal(id)).toBe('done');
+    expect(rowOf(id).result_asset_id).not.toBeNull();
+    expect(copiesOf(id)).toHaveLength(1);
+    expect(creates() - before).toBe(1);
+  });
+
+  it('while a result fetched again is being finished: Fetch again finishes the file in place, never downloads it twice', async () => {
+    // Its answer was unreadable: followed by Fetch again only; cut short as above.
+    const before = creates();
+    sim.inject({ kind: 'garbled', path: CREATE, count: 1, message: '{"data":{"id":"{task_id}"}}' });
+    const { d: s, id: id2 } = await startTask();
+    await until(() => rowOf(id2).status === 'unknown', 'the unreadable answer');
+    await s.kill();
+    const remote = rowOf(id2).remote_task_id!;
+    await until(() => sim.tasks().find((t) => t.task_id === remote)?.status === 'SUCCESS', 'the task to finish at the service');
+    const f = startDriver('creative-driver.ts', { ...env, MODE: 'fetch', TASK: String(id2), DIE_ON_NEW_FOLDER: '1' });
+    await f.exited;
+    expect(f.lines).not.toContain('fetch asked');
+    expect(copiesOf(id2)).toHaveLength(1);
+    const status = await runUntilFinal(id2);
+    if (status !== 'done') {
+      expect(status).toBe('unknown');
+      const g = startDriver('creative-driver.ts', { ...env, MODE: 'fetch', TASK: String(id2) });
+      await until(() => g.lines.includes('fetch asked') || g.child.exitCode !== null, 'the fetch');
+      await g.kill();
+      expect(await runUntilFinal(id2)).toBe('done');
+    }
+    expect(rowOf(id2).result_asset_id).not.toBeNull();
+    expect(copiesOf(id2)).toHaveLength(1);
+    // Downloaded once: the file in place was finished, not fetched a second time.
+    expect(sim.log.filter((e) => e.path.startsWith(`/files/${remote}`))).toHaveLength(1);
+    expect(creates() - before).toBe(1);
+  });
+
   it(`while a task is being cancelled (${KILLS} kills): the service revokes it after the restart, nothing created again`, async () => {
     for (let k = 0; k < KILLS; k++) {
       sim.inject({ kind: 'slowTask', path: CREATE, ms: 600_000, count: 1 });
