@@ -180,6 +180,28 @@ describe('kill -9 during creative tasks', () => {
     expect(creates() - before).toBe(1);
   });
 
+  it('while the cancel of a followed task is on its way: the restart sends the cancel again before anything else', async () => {
+    sim.inject({ kind: 'slowTask', path: CREATE, ms: 600_000, count: 1 });
+    const before = creates();
+    const { d, id } = await startTask();
+    const remote = await until(() => rowOf(id).remote_task_id, 'the task at the service');
+    await d.kill();
+    // The restarted app follows the task; the user cancels; the cancel is held on its way.
+    sim.inject({ kind: 'hold', path: `/v1/tasks/${remote}`, count: 1 });
+    const c = startDriver('creative-driver.ts', { ...env, MODE: 'cancel', TASK: String(id) });
+    await sim.held.until(1, `/v1/tasks/${remote}`);
+    await c.kill();
+    const seen = sim.log.length;
+    const status = await runUntilFinal(id);
+    sim.held.release();
+    // Before the fix the cancel lived only in memory: the restart followed the task on (a
+    // status call first) and never cancelled it.
+    expect(sim.log.slice(seen).filter((e) => e.path === STATUS || e.path.startsWith('/v1/tasks/')).map((e) => `${e.method} ${e.path}`)[0]).toBe(`DELETE /v1/tasks/${remote}`);
+    expect(status).toBe('cancelled');
+    expect(sim.tasks().find((t) => t.task_id === remote)?.status).toBe('REVOKED');
+    expect(creates() - before).toBe(1);
+  });
+
   it(`while a task is being cancelled (${KILLS} kills): the service revokes it after the restart, nothing created again`, async () => {
     for (let k = 0; k < KILLS; k++) {
       sim.inject({ kind: 'slowTask', path: CREATE, ms: 600_000, count: 1 });
