@@ -145,7 +145,33 @@ export async function finishTask(ctx: LibraryCtx, id: number, dirs: { staging: s
   const row = store.getTaskRow(ctx.db, id)!;
   const parts = store.partsOf(ctx.db, id);
   const files = parts.map((p) => p.file);
-  for (const f of files) if (!f || !(await stat(f).catch(() => null))) throw new Error('a downloaded part is missing.');
+  const dest = await placedResult(row, files) ?? await placeResult(ctx, row, parts, files as string[], dirs);
+  if (files.length > 1) for (const f of files) await rm(f!, { force: true });
+  await rm(join(dirs.staging, 'inputs', String(id)), { recursive: true, force: true });
+  const folderId = ensureLibraryFolder(ctx, dirs.creations);
+  const assetId = await indexResult(ctx, folderId, dest, scanner);
+  const kept = store.getTaskRow(ctx.db, id)?.error === store.NOT_CANCELLABLE_TASK ? store.NOT_CANCELLABLE_TASK : null;
+  store.updateTask(ctx.db, id, { status: 'done', finished_at: Date.now(), result_asset_id: assetId, error: assetId === null ? 'Saved, but the file type is not one the library indexes (e.g. SVG).' : kept });
+  if (assetId !== null) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [assetId] });
+}
+
+const exists = async (f: string | null): Promise<boolean> => !!f && !!(await stat(f).catch(() => null));
+
+/**
+ * The result an earlier run already moved into the creations folder before it stopped (a
+ * crash between the move and 'done'): its downloaded parts are gone, the file is in place.
+ * Finishing goes on from there, never fetching or placing it a second time.
+ */
+export async function placedResult(row: store.CreativeTaskRow, files: (string | null)[]): Promise<string | null> {
+  if (!row.result_path || !(await exists(row.result_path))) return null;
+  for (const f of files) if (!(await exists(f))) return row.result_path;
+  return null;
+}
+
+/** Join, stamp and move the downloaded parts into the creations folder; the file's path there. */
+async function placeResult(ctx: LibraryCtx, row: store.CreativeTaskRow, parts: store.CreativePartRow[], files: string[], dirs: { staging: string; creations: string }): Promise<string> {
+  const id = row.id;
+  for (const f of files) if (!(await exists(f))) throw new Error('a downloaded part is missing.');
   const params = JSON.parse(row.params) as Record<string, unknown>;
   let file = files[0]!;
   if (files.length > 1) {
@@ -163,13 +189,8 @@ export async function finishTask(ctx: LibraryCtx, id: number, dirs: { staging: s
   const label = String(params.title ?? params.prompt ?? (row.kind === 'speech' ? params.voice : sourceName ? `${row.kind}-${sourceName.replace(/\.[^.]+$/, '')}` : row.kind));
   const dir = join(dirs.creations, KIND_DIRS[row.kind]);
   const dest = await destinationFor(dir, label, id, extname(file));
-  await moveInto(file, dest);
-  if (files.length > 1) for (const f of files) await rm(f!, { force: true });
-  await rm(join(dirs.staging, 'inputs', String(id)), { recursive: true, force: true });
+  // Recorded before the move: a crash after it finds the result in place (placedResult).
   store.updateTask(ctx.db, id, { result_path: dest });
-  const folderId = ensureLibraryFolder(ctx, dirs.creations);
-  const assetId = await indexResult(ctx, folderId, dest, scanner);
-  const kept = store.getTaskRow(ctx.db, id)?.error === store.NOT_CANCELLABLE_TASK ? store.NOT_CANCELLABLE_TASK : null;
-  store.updateTask(ctx.db, id, { status: 'done', finished_at: Date.now(), result_asset_id: assetId, error: assetId === null ? 'Saved, but the file type is not one the library indexes (e.g. SVG).' : kept });
-  if (assetId !== null) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [assetId] });
+  await moveInto(file, dest);
+  return dest;
 }

@@ -20,7 +20,7 @@ import * as v from '../service/validate';
 import { CREATIVE_JOB, creativeHandler, remoteStatus, saveInline, type CreativePayload, type CreativeProgress } from './handler';
 import { resultOf } from './result';
 import { budgetFor, durationOf } from './deadlines';
-import { finishTask } from './finalize';
+import { finishTask, placedResult } from './finalize';
 import { checkMediaType, inputsDir, isVideoPath, prepareEditSource, resolveRef, strippedImage, strippedMedia } from './media';
 import { editParams, fail, generateParams, previewImageJob, previewSpeech, rolesOf, speechParts } from './requests';
 import { nextStatus } from './status';
@@ -447,8 +447,10 @@ export class CreativeService {
     const resume: store.CreativePartRow[] = [];
     store.updateTask(this.ctx.db, id, { status: 'downloading', error: null, finished_at: null });
     this.emit(id);
+    // Moved into the library before a crash cut its finishing short: finish it, fetch nothing.
+    const placed = await placedResult(row, store.partsOf(this.ctx.db, id).map((p) => p.file));
     try {
-      for (const part of store.partsOf(this.ctx.db, id)) {
+      for (const part of placed ? [] : store.partsOf(this.ctx.db, id)) {
         if (part.file && (await stat(part.file).catch(() => null))) continue;
         if (!part.remote_task_id) throw new ApiError('conflict', 'This task never reached the service; there is nothing to fetch.');
         let url = part.result_url;

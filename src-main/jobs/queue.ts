@@ -124,6 +124,9 @@ export class JobQueue {
       }
     })();
     if (this.store.getSetting('paused_all', false)) this.holds.set('user', 'Paused by you.');
+    // Listeners learn what the restart settled (a request lost on its way is 'unknown' now):
+    // a creative task or a run that mirrors its jobs must not wait on for a job that ended.
+    this.changed(rows.filter((r) => !this.cancellingIds.has(r.id) && !cancelling.includes(r.id)).map((r) => r.id));
     for (const id of cancelling) this.cancelJob(id);
     this.pump();
   }
@@ -309,10 +312,14 @@ export class JobQueue {
       return;
     }
     f.intent = 'cancel';
+    const row = this.store.get(id);
+    // Its task at the service: the cancel is written down (phase 'cancel'), so a crash before
+    // the service has it sends it again after the restart instead of following the task on.
+    if (row?.task_id && row.phase !== 'sent' && row.phase !== CANCELLING) this.store.update(id, { phase: CANCELLING });
     // A billed request already on the wire is allowed to finish: aborting it would leave its
     // outcome (and billing) unknown. Its answer is kept (cache, task id) and the remote task
     // is then cancelled. Anything else (preparing, waiting for a slot, polling, downloading) stops now.
-    if (this.store.get(id)?.phase !== 'sent') f.controller.abort();
+    if (row?.phase !== 'sent') f.controller.abort();
   }
 
   /** The user's say: send a failed, unknown or cancelled job again. */
