@@ -173,6 +173,11 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await gen.getByTestId('gen-model').selectOption('grok-imagine');
     await expect(gen.getByTestId('gen-quality')).toHaveCount(0);
     await expect(gen.getByTestId('gen-resolution-3k')).toHaveCount(0);
+    // Flux's transfer style takes a picture: the panel says it leaves as a copy without metadata.
+    await gen.getByTestId('gen-model').selectOption('flux');
+    await expect(gen.getByTestId('gen-privacy')).toHaveCount(0);
+    await gen.getByTestId('gen-style').selectOption('transfer');
+    await expect(gen.getByTestId('gen-privacy')).toContainText('copy without metadata');
     await gen.getByTestId('gen-model').selectOption('gpt-image-2');
     await gen.getByTestId('gen-resolution-3k').click();
     await gen.getByTestId('gen-seed').fill('4242');
@@ -200,6 +205,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await editPicker.locator(`[data-testid="picker-item"][data-name="${generatedName}"]`).click();
     await editPicker.getByTestId('picker-use').click();
     await expect(edit.getByTestId('edit-sources')).toHaveAttribute('data-count', '1');
+    await expect(edit.getByTestId('edit-privacy')).toContainText('copies without metadata');
     await edit.getByTestId('edit-prompt').fill('Make it a stormy night with lightning over the sea');
     await expect(edit.getByTestId('edit-cost-note')).toContainText('$0.02 per source image');
     await expect(edit.getByTestId('edit-rules')).toHaveAttribute('data-ok', 'true');

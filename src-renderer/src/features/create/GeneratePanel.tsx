@@ -140,6 +140,9 @@ export function GeneratePanel() {
             <SourceSlot label="Style source image" asset={styleImage} onChoose={() => setPicking(true)} onClear={() => setStyleImage(null)} error={!styleImage ? 'image_url: the transfer style needs a source image.' : null} testId="gen-style-image" />
           </div>
         )}
+        {needsImage && (
+          <p className="muted small cr-privacy" data-testid="gen-privacy">The style picture is sent as a copy without metadata (no location, camera or names).</p>
+        )}
         {rule?.vector && (
           <div className="vector-controls" data-testid="gen-vector">
             <div className="vector-head">
