@@ -11,6 +11,7 @@ import { WRITE_KIND, writeMetadataHandler } from '../metadata/write-job';
 import { ApiError } from '../core/errors';
 import { AgencyAccounts } from '../credentials/agencies';
 import { UPLOAD_KIND, uploadHandler } from '../metadata/upload';
+import { StudioAccount } from '../studio/account';
 
 // The cloud side of the Api: settings, credentials, the connection check and the job queue.
 // The secret goes in through setCredentials and never comes back out of main.
@@ -75,6 +76,10 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
   };
 
   const queue = new JobQueue({ db: ctx.db, client: currentClient, handlers: { ...builtinHandlers, [WRITE_KIND]: writeMetadataHandler(ctx) as never } });
+  // A member of a studio shares the service account with the studio's other machines: their
+  // result cache and the account's pace (a private library: nothing changes).
+  const studioAccount = new StudioAccount(ctx.paths.dataDir);
+  queue.setSharedAccount(studioAccount);
   const agencyAccounts = opts.agencyAccounts ?? new AgencyAccounts();
   queue.registerHandler(UPLOAD_KIND, uploadHandler(ctx, () => queue, agencyAccounts));
   queue.on('job', (job) => ctx.events.emit('queueJob', job));
@@ -177,6 +182,7 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
     async dispose() {
       detach.forEach((off) => off());
       await queue.stop();
+      await studioAccount.flush();
       await client?.close();
     },
   };

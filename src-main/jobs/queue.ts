@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { inSteps, STEP as ENQUEUE_STEP } from '../core/steps';
 import type { Db } from '../library/db';
 import type { ServiceClient } from '../service/client';
-import type { EndpointName } from '../service/endpoints';
+import { ENDPOINTS, rateKeyOf, type EndpointName } from '../service/endpoints';
 import { ServiceError } from '../service/errors';
 import { CANCEL_UNCONFIRMED, CANCEL_UNCONFIRMED_MESSAGE, NOT_CANCELLABLE, NOT_CANCELLABLE_MESSAGE, cancelRemoteTask } from './cancel';
 import { checkCaps, previewBatch, validateCaps } from './caps';
@@ -14,6 +14,7 @@ import { QueueHolds } from './holds';
 import { DEFAULT_TUNING, type JobContext, type JobDescription, type JobHandler, type QueueTuning, type Tuning } from './job-handler';
 import { LOCAL, LOCAL_LANE_PREFIX, Lanes, isLocalLane, laneOf } from './lanes';
 import { sleep } from './rate';
+import type { SharedAccount } from './shared-account';
 import { settleFailure, type StopIntent } from './retry';
 import { JobStore, toView, type JobRow } from './store';
 import type { BatchPreview, BatchView, JobSpec, JobState, JobView, LaneView, QueueCaps, QueueEvents, QueueHold, QueueStatus } from './types';
@@ -59,6 +60,8 @@ export class JobQueue {
   /** cancels on their way to the service for jobs not running */
   private readonly remoteCancels = new Set<Promise<void>>();
   private readonly cancellingIds = new Set<number>();
+  /** the account this machine shares with others (a studio), when it does */
+  private shared: SharedAccount | null = null;
 
   constructor(private readonly opts: JobQueueOptions) {
     this.store = new JobStore(opts.db);
@@ -79,6 +82,38 @@ export class JobQueue {
 
   private get client(): ServiceClient {
     return typeof this.opts.client === 'function' ? this.opts.client() : this.opts.client;
+  }
+
+  /** Share the service account with other machines (a studio), or stop sharing (null). */
+  setSharedAccount(account: SharedAccount | null): void {
+    this.shared = account;
+  }
+
+  private sharing(): SharedAccount | null {
+    return this.shared?.active() ? this.shared : null;
+  }
+
+  /**
+   * The shared account's results for these jobs, put into this machine's result cache before
+   * they are counted and queued: a picture another machine already paid for is a cache hit
+   * here too. Asked in pages; an account that cannot be reached answers nothing.
+   */
+  private async fetchShared(count: number, keyOf: (i: number) => string | null | undefined): Promise<void> {
+    const shared = this.sharing();
+    if (!shared) return;
+    const PAGE = 500;
+    let keys: string[] = [];
+    const flush = async () => {
+      const found = await shared.lookup(keys);
+      if (found.length) this.opts.db.transaction(() => { for (const r of found) this.store.cachePut(r.key, r.endpoint, r.contentHash, r.params, r.result); })();
+      keys = [];
+    };
+    for (let i = 0; i < count; i++) {
+      const k = keyOf(i);
+      if (k && !this.store.cacheHas(k)) keys.push(k);
+      if (keys.length >= PAGE) await flush();
+    }
+    if (keys.length) await flush();
   }
 
   registerHandler<P>(kind: string, handler: JobHandler<P>): void {
@@ -211,6 +246,7 @@ export class JobQueue {
     beforeSeal?: (batchId: string, jobIds: readonly number[]) => Promise<void>,
   ): Promise<{ batch: BatchView; jobIds: number[] }> {
     const described = await this.describeInSteps(specs, step);
+    await this.fetchShared(described.length, (i) => described[i].cacheKey);
     for (const d of described) if (d.endpoint === LOCAL && d.lane && !isLocalLane(d.lane)) throw new Error(`A local job's lane must start with '${LOCAL_LANE_PREFIX}'.`);
     const id = randomUUID();
     const jobIds: number[] = [];
@@ -259,7 +295,9 @@ export class JobQueue {
   async preview(specs: JobSpec[]): Promise<BatchPreview> {
     // Each described as it is counted, never all kept: a million descriptions alive at once
     // cost the main thread major garbage collections.
-    return previewBatch(this.store, specs.length, (i) => this.handlerOf(specs[i].kind).describe(specs[i].payload as never));
+    const describe = (i: number) => this.handlerOf(specs[i].kind).describe(specs[i].payload as never);
+    await this.fetchShared(specs.length, (i) => describe(i).cacheKey);
+    return previewBatch(this.store, specs.length, describe);
   }
 
   /** Every spec described (validated, its cache and billing keys made), a chunk at a time with the event loop let run in between. */
@@ -502,6 +540,24 @@ export class JobQueue {
         return;
       }
     }
+    // Another machine of a shared account may have this answer, or be paying for it now.
+    let claim: { release(): void } | null = null;
+    const shared = this.sharing();
+    if (row.cache_key && shared) {
+      try {
+        const c = await shared.claim(row.cache_key, f.controller.signal);
+        if ('result' in c) {
+          const r = c.result;
+          this.store.cachePut(r.key, r.endpoint, r.contentHash, r.params, r.result);
+          this.finish(row.id, 'done', { result: JSON.stringify(r.result), from_cache: 1 });
+          return;
+        }
+        claim = c;
+      } catch (e) {
+        await this.failed(row.id, handler, f, f.controller.signal.aborted ? new ServiceError('cancelled', 'The job was stopped.') : e);
+        return;
+      }
+    }
     let fromCache = false;
     const ctx = this.context(row, f, () => { fromCache = true; });
     try {
@@ -518,6 +574,9 @@ export class JobQueue {
       this.finish(row.id, 'done', { result: JSON.stringify(result ?? null), from_cache: fromCache ? 1 : 0 });
     } catch (e) {
       await this.failed(row.id, handler, f, e);
+    } finally {
+      // Shared (cachePut below) or failed: another machine waiting for this answer goes on.
+      claim?.release();
     }
   }
 
@@ -543,7 +602,10 @@ export class JobQueue {
         this.changed([row.id]);
       },
       cacheGet: (key) => this.store.cacheGet(key),
-      cachePut: (key, endpoint, hash, params, result) => this.store.cachePut(key, endpoint, hash, params, result),
+      cachePut: (key, endpoint, hash, params, result) => {
+        this.store.cachePut(key, endpoint, hash, params, result);
+        this.sharing()?.share({ key, endpoint, contentHash: hash, params, result });
+      },
       async call<T>(endpoint: EndpointName, fn: (signal: AbortSignal) => Promise<T>, opts: { billingKey?: string | null; onBilled?: (r: T) => void } = {}): Promise<T> {
         const billing = opts.billingKey !== undefined ? opts.billingKey : endpoint === row.endpoint ? row.billing_key : null;
         if (f.intent) throw new ServiceError('cancelled', 'The job was stopped.');
@@ -552,18 +614,29 @@ export class JobQueue {
         let release: () => void;
         try {
           const own = await q.pacing.limiter(endpoint).acquire(f.controller.signal);
-          // The account-wide ceiling, when the user set one, on top of the endpoint's own pace.
-          const account = q.pacing.accountLimiter(q.store.caps().accountRatePerSecond);
-          let shared: (() => void) | null = null;
+          // The shared account's pace (a studio's machines together), on top of this machine's own.
+          let studio: (() => void) | null = null;
           try {
-            shared = account ? await account.acquire(f.controller.signal) : null;
+            const shared = q.sharing();
+            studio = shared ? await shared.slot(rateKeyOf(ENDPOINTS[endpoint]), ENDPOINTS[endpoint].ratePerSecond, f.controller.signal) : null;
           } catch (e) {
             own();
             throw e;
           }
+          // The account-wide ceiling, when the user set one, on top of the endpoint's own pace.
+          const account = q.pacing.accountLimiter(q.store.caps().accountRatePerSecond);
+          let ceiling: (() => void) | null = null;
+          try {
+            ceiling = account ? await account.acquire(f.controller.signal) : null;
+          } catch (e) {
+            own();
+            studio?.();
+            throw e;
+          }
           release = () => {
             own();
-            shared?.();
+            studio?.();
+            ceiling?.();
           };
         } catch {
           throw new ServiceError('cancelled', 'The job was stopped.');

@@ -23,6 +23,8 @@ export interface Membership {
   pushedPosition?: number;
   /** the studio log's number up to which this replica holds the studio's changes */
   pulledSeq?: number;
+  /** the result cache's row up to which this library's paid answers are in the studio's cache */
+  resultsSharedRow?: number;
 }
 
 export interface StudioSecret {

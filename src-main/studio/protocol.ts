@@ -2,6 +2,8 @@
 // Both sides import these types and constants; the server is the only process that talks to
 // PostgreSQL, clients hold a session token, never database credentials.
 
+import type { SharedResult } from '../jobs/shared-account';
+
 /** The protocol this build speaks. A server accepts clients from MIN_PROTOCOL to PROTOCOL. */
 export const PROTOCOL = 1;
 export const MIN_PROTOCOL = 1;
@@ -63,6 +65,17 @@ export interface PullAnswer {
   last: number;
   /** the studio log's newest number when the answer was made */
   head: number;
+}
+
+/** A service result the studio keeps for all its machines (the result cache is the studio's). */
+export type { SharedResult };
+
+/** POST /v1/results/claim: the studio's result, the claim to make it here, or who holds it still. */
+export type ClaimAnswer = { result: SharedResult } | { claimed: true } | { busy: { user: string } };
+
+/** POST /v1/account/slot: a slot of the account's pace, or none yet (ask again). */
+export interface SlotAnswer {
+  slot: string | null;
 }
 
 /** The error body of every refused request: a message a person can act on. */

@@ -3,7 +3,7 @@ import type { LibraryCtx } from '../library/context';
 import { applyRemoteChanges, type ApplyOutcome } from '../library/remote';
 import { StudioClient, StudioError, studioUrl } from './client';
 import { readMembership, readSecret, studioKeychain, writeMembership, type Membership } from './membership';
-import type { ChangeIn, LoginAnswer, PullAnswer, PushAnswer } from './protocol';
+import type { ChangeIn, LoginAnswer, PullAnswer, PushAnswer, SharedResult } from './protocol';
 
 // A replica's sync with its studio: push this library's own changes (its change log, from the
 // first one the server has not acknowledged), then pull the studio's changes of the other
@@ -34,7 +34,7 @@ export function pendingChanges(ctx: LibraryCtx, m: Membership): number {
 }
 
 /** A client signed in to the member's studio (signing in again with the stored password when the session ended). */
-async function connect(m: Membership): Promise<{ client: StudioClient; call: <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => Promise<T> }> {
+export async function connect(m: Membership): Promise<{ client: StudioClient; call: <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => Promise<T> }> {
   const keychain = studioKeychain(m);
   const secret = await readSecret(keychain);
   if (!secret) throw new StudioError('no_password', `The password for studio “${m.studio.name}” is not in this computer's keychain: leave the studio and join it again.`);
@@ -76,6 +76,29 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
       result.pushed += answer.applied;
     }
     save({ pushedPosition: page.at(-1)!.position });
+  }
+
+  // Results this library paid for that the studio may lack (made while offline, or before it
+  // joined): the studio's result cache gets them, so no other member pays for them again. By
+  // the cache's row order (a new or replaced answer gets a higher rowid).
+  if (m.role !== 'viewer') {
+    for (;;) {
+      const rows = ctx.db
+        .prepare<[number], { id: number; cache_key: string; endpoint: string; content_hash: string; params: string; result: string }>(
+          'SELECT rowid AS id, cache_key, endpoint, content_hash, params, result FROM result_cache WHERE rowid > ? ORDER BY rowid LIMIT 500',
+        )
+        .all(m.resultsSharedRow ?? 0);
+      if (!rows.length) break;
+      const results: SharedResult[] = rows.map((r) => ({ key: r.cache_key, endpoint: r.endpoint, contentHash: r.content_hash, params: JSON.parse(r.params) as unknown, result: JSON.parse(r.result) as unknown }));
+      try {
+        await call('POST', '/v1/results', { results });
+      } catch (err) {
+        // A server older than the shared result cache: nothing to share with.
+        if (err instanceof StudioError && err.status === 404) break;
+        throw err;
+      }
+      save({ resultsSharedRow: rows.at(-1)!.id });
+    }
   }
 
   // Pull: up to what the server held when the pull started.

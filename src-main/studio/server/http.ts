@@ -2,8 +2,9 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { log } from '../../core/log';
-import { MIN_PROTOCOL, PROTOCOL, PROTOCOL_HEADER, tokenStudio, type ChangeIn, type ErrorAnswer, type HelloAnswer, type LoginAnswer, type LoginRequest, type Role } from '../protocol';
+import { MIN_PROTOCOL, PROTOCOL, PROTOCOL_HEADER, tokenStudio, type ChangeIn, type ClaimAnswer, type ErrorAnswer, type SharedResult, type SlotAnswer, type HelloAnswer, type LoginAnswer, type LoginRequest, type Role } from '../protocol';
 import { AccountError, addUser, checkLogin, closeSession, findSession, listUsers, openSession, type Session } from './accounts';
+import { MAX_KEYS, SharedAccountHub } from './account';
 import { ChangeConflict, ChangeLog } from './changes';
 import type { TlsIdentity } from './identity';
 import { LoginLimiter } from './login-limit';
@@ -79,6 +80,31 @@ function pushRequest(v: unknown): ChangeIn[] {
   });
 }
 
+function sharedResults(v: unknown): SharedResult[] {
+  const list = isObject(v) ? v.results : null;
+  if (!Array.isArray(list) || list.length > MAX_KEYS) throw new HttpError(400, 'bad_request', `Results go as a list of at most ${MAX_KEYS}.`);
+  return list.map((r, i) => {
+    if (!isObject(r) || typeof r.key !== 'string' || !r.key || typeof r.endpoint !== 'string' || typeof r.contentHash !== 'string' || r.result === undefined) {
+      throw new HttpError(400, 'bad_result', `Result ${i + 1} is not a result (it needs key, endpoint, contentHash, params and result).`);
+    }
+    return { key: r.key, endpoint: r.endpoint, contentHash: r.contentHash, params: r.params ?? {}, result: r.result };
+  });
+}
+
+function keyOf(v: unknown): string {
+  if (!isObject(v) || typeof v.key !== 'string' || !v.key) throw new HttpError(400, 'bad_request', 'A result key is needed.');
+  return v.key;
+}
+
+/** An AbortSignal that fires when the client goes away while the server waits for it. */
+function whileConnected(req: IncomingMessage, open: Set<AbortController>): { signal: AbortSignal; done(): void } {
+  const ac = new AbortController();
+  open.add(ac);
+  const gone = () => ac.abort();
+  req.once('close', gone);
+  return { signal: ac.signal, done: () => { open.delete(ac); req.off('close', gone); } };
+}
+
 const needRole = (s: Session, roles: readonly Role[], what: string): void => {
   if (!roles.includes(s.user.role)) throw new HttpError(403, 'forbidden', `${s.user.name} is a ${s.user.role} in this studio and cannot ${what}. An admin can change the role.`);
 };
@@ -86,6 +112,7 @@ const needRole = (s: Session, roles: readonly Role[], what: string): void => {
 export async function startStudioServer(store: StudioStore, opts: ServeOptions): Promise<StudioServer> {
   const studio = await store.studio();
   const changes = new ChangeLog(store);
+  const account = new SharedAccountHub(store);
   const limiter = opts.limiter ?? new LoginLimiter();
   const open = new Set<AbortController>();
 
@@ -156,6 +183,50 @@ export async function startStudioServer(store: StudioStore, opts: ServeOptions):
       }
       return page;
     }
+    if (key === 'POST /v1/results/lookup') {
+      const b = await readJson(req);
+      const keys = isObject(b) && Array.isArray(b.keys) ? b.keys : null;
+      if (!keys || keys.length > MAX_KEYS || !keys.every((k) => typeof k === 'string')) throw new HttpError(400, 'bad_request', `Ask for at most ${MAX_KEYS} result keys at a time.`);
+      return { results: await account.lookup(keys as string[]) };
+    }
+    if (key === 'POST /v1/results/claim') {
+      needRole(s, ['admin', 'editor'], 'use the studio\'s service account');
+      const b = await readJson(req);
+      const k = keyOf(b);
+      const wait = Math.min(MAX_WAIT_S, Number((b as Record<string, unknown>).wait ?? 0));
+      if (!Number.isFinite(wait) || wait < 0) throw new HttpError(400, 'bad_request', 'wait must be a number of seconds.');
+      const w = whileConnected(req, open);
+      try {
+        return (await account.claim(s, k, wait * 1000, w.signal)) satisfies ClaimAnswer;
+      } finally {
+        w.done();
+      }
+    }
+    if (key === 'POST /v1/results/release') {
+      account.release(s, keyOf(await readJson(req)));
+      return { released: true };
+    }
+    if (key === 'POST /v1/results') {
+      needRole(s, ['admin', 'editor'], 'use the studio\'s service account');
+      return { stored: await account.share(s, sharedResults(await readJson(req))) };
+    }
+    if (key === 'POST /v1/account/slot') {
+      needRole(s, ['admin', 'editor'], 'use the studio\'s service account');
+      const b = await readJson(req);
+      const rateKey = isObject(b) && typeof b.rateKey === 'string' ? b.rateKey : '';
+      if (!SharedAccountHub.knows(rateKey)) throw new HttpError(400, 'bad_request', `The service has no rate limit named “${rateKey}”.`);
+      const w = whileConnected(req, open);
+      try {
+        return { slot: await account.slot(rateKey, MAX_WAIT_S * 1000, w.signal) } satisfies SlotAnswer;
+      } finally {
+        w.done();
+      }
+    }
+    if (key === 'POST /v1/account/release') {
+      const b = await readJson(req);
+      if (isObject(b) && typeof b.slot === 'string') account.releaseSlot(b.slot);
+      return { released: true };
+    }
     if (key === 'GET /v1/users') {
       needRole(s, ['admin'], 'manage users');
       return { users: await listUsers(store) };
@@ -215,6 +286,7 @@ export async function startStudioServer(store: StudioStore, opts: ServeOptions):
     server,
     close: async () => {
       for (const ac of open) ac.abort();
+      account.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -65,4 +65,22 @@ export const STUDIO_MIGRATIONS: readonly StudioMigration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'the studio\'s result cache',
+    async up(db) {
+      await db.query(`
+        CREATE TABLE results (
+          cache_key text PRIMARY KEY,
+          endpoint text NOT NULL,
+          content_hash text NOT NULL,
+          params jsonb NOT NULL,
+          result jsonb NOT NULL,
+          user_id bigint NOT NULL REFERENCES users (id),
+          device_id text NOT NULL REFERENCES devices (id),
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+      `);
+    },
+  },
 ];

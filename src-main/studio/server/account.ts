@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { RateLimiter } from '../../jobs/rate';
+import { ENDPOINTS, rateKeyOf } from '../../service/endpoints';
+import type { ClaimAnswer, SharedResult } from '../protocol';
+import type { Session } from './accounts';
+import type { StudioStore } from './store';
+
+// One service account for the whole studio (issue 34, point 8), kept by the server:
+// - the result cache is the studio's: a picture keyworded on one machine is a cache hit on
+//   every other, and while one machine is paying for an answer (it holds the claim) another
+//   that wants the same answer waits for it instead of paying again;
+// - the account's rate limits hold for all machines together: every call to the service takes
+//   a slot from the same limiter here (jobs/rate.ts, the one each machine paces itself with),
+//   held until its answer is back.
+// Claims and slots live in memory: after a restart of the server the machines claim again.
+// A machine that dies holding one loses it after CLAIM_MS / SLOT_MS.
+
+const CLAIM_MS = 5 * 60_000;
+const SLOT_MS = 10 * 60_000;
+export const MAX_KEYS = 1000;
+
+interface Claim {
+  device: string;
+  user: string;
+  expires: number;
+}
+
+export class SharedAccountHub {
+  private readonly claims = new Map<string, Claim>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly limiters = new Map<string, RateLimiter>();
+  private readonly slots = new Map<string, { release: () => void; timer: NodeJS.Timeout }>();
+
+  constructor(private readonly store: StudioStore) {}
+
+  async lookup(keys: readonly string[]): Promise<SharedResult[]> {
+    if (!keys.length) return [];
+    const r = await this.store.pool.query<{ cache_key: string; endpoint: string; content_hash: string; params: unknown; result: unknown }>(
+      'SELECT cache_key, endpoint, content_hash, params, result FROM results WHERE cache_key = ANY($1)',
+      [keys],
+    );
+    return r.rows.map((x) => ({ key: x.cache_key, endpoint: x.endpoint, contentHash: x.content_hash, params: x.params, result: x.result }));
+  }
+
+  /** The studio's result for `key`, or the claim to make it, waiting up to `waitMs` while another device holds it. */
+  async claim(s: Session, key: string, waitMs: number, signal: AbortSignal): Promise<ClaimAnswer> {
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const [found] = await this.lookup([key]);
+      if (found) return { result: found };
+      const held = this.claims.get(key);
+      const now = Date.now();
+      if (!held || held.expires <= now || held.device === s.deviceId) {
+        this.claims.set(key, { device: s.deviceId, user: s.user.name, expires: now + CLAIM_MS });
+        return { claimed: true };
+      }
+      const left = Math.min(until, held.expires) - now;
+      if (left <= 0 || signal.aborted) return { busy: { user: held.user } };
+      await this.waitFor(key, left, signal);
+    }
+  }
+
+  /** Results a machine paid for: kept for the studio (the first one of a key stays), their claims end. */
+  async share(s: Session, results: readonly SharedResult[]): Promise<number> {
+    let stored = 0;
+    for (const r of results) {
+      const q = await this.store.pool.query(
+        `INSERT INTO results (cache_key, endpoint, content_hash, params, result, user_id, device_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (cache_key) DO NOTHING`,
+        [r.key, r.endpoint, r.contentHash, JSON.stringify(r.params ?? {}), JSON.stringify(r.result ?? null), s.user.id, s.deviceId],
+      );
+      stored += q.rowCount ?? 0;
+      this.end(r.key);
+    }
+    return stored;
+  }
+
+  /** The claim's holder did not get an answer (failed, cancelled): another device may make it. */
+  release(s: Session, key: string): void {
+    if (this.claims.get(key)?.device === s.deviceId) this.end(key);
+  }
+
+  /**
+   * A slot of the account's pace for one call under `rateKey`, waiting up to `waitMs`; null when
+   * none came free in that time (the machine asks again).
+   */
+  async slot(rateKey: string, waitMs: number, signal: AbortSignal): Promise<string | null> {
+    const limiter = this.limiterFor(rateKey);
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    const timer = setTimeout(stop, waitMs);
+    signal.addEventListener('abort', stop, { once: true });
+    let release: () => void;
+    try {
+      release = await limiter.acquire(ac.signal);
+    } catch {
+      return null;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+    }
+    if (signal.aborted) {
+      // The machine left while the slot came free: its call never goes.
+      release();
+      return null;
+    }
+    const id = randomUUID();
+    this.slots.set(id, { release, timer: setTimeout(() => this.releaseSlot(id), SLOT_MS) });
+    return id;
+  }
+
+  releaseSlot(id: string): void {
+    const s = this.slots.get(id);
+    if (!s) return;
+    clearTimeout(s.timer);
+    this.slots.delete(id);
+    s.release();
+  }
+
+  close(): void {
+    for (const id of [...this.slots.keys()]) this.releaseSlot(id);
+    for (const key of [...this.waiters.keys()]) this.wake(key);
+  }
+
+  /** Whether `rateKey` is one of the service's rate keys (the server paces only those). */
+  static knows(rateKey: string): boolean {
+    return Object.values(ENDPOINTS).some((e) => rateKeyOf(e) === rateKey);
+  }
+
+  private limiterFor(rateKey: string): RateLimiter {
+    let l = this.limiters.get(rateKey);
+    if (!l) {
+      const limit = Math.min(...Object.values(ENDPOINTS).filter((e) => rateKeyOf(e) === rateKey).map((e) => e.ratePerSecond));
+      l = new RateLimiter(limit);
+      this.limiters.set(rateKey, l);
+    }
+    return l;
+  }
+
+  private end(key: string): void {
+    this.claims.delete(key);
+    this.wake(key);
+  }
+
+  private wake(key: string): void {
+    const set = this.waiters.get(key);
+    this.waiters.delete(key);
+    for (const w of set ?? []) w();
+  }
+
+  private waitFor(key: string, ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.waiters.get(key);
+      if (!set) this.waiters.set(key, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        set!.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      set.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
