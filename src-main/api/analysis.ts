@@ -5,12 +5,11 @@ import { forWindow } from '../workflows';
 import type { ServiceHost } from './service';
 
 // Quality, faces and colours as Api methods; the logic lives in analysis/. Measurements land
-// as their jobs end (attached here, also for runs resumed after a restart) and each landing
-// sends libraryChanged so views re-query.
+// as their jobs end (attached by createTagsmith, also for runs resumed after a restart) and
+// each landing sends libraryChanged so views re-query.
 
 export function analysisMethods(ctx: LibraryCtx, service: ServiceHost): AnalysisApi {
   const queue = service.queue;
-  an.attachAnalysis(ctx, queue);
   return {
     async previewAnalysisRun({ target, options }) {
       return forWindow(await an.previewAnalysisRun(ctx, queue, target, options));

@@ -1,10 +1,9 @@
 import type { Api } from '../../src-preload/contract';
-import { CreativeService, listVoices, modelRules } from '../creative';
+import { listVoices, modelRules } from '../creative';
 import type { LibraryCtx } from '../library/context';
-import type { Scanner } from '../library/scan';
 import { ServiceError } from '../service/errors';
 import { ApiError } from '../core/errors';
-import type { ServiceHost } from './service';
+import type { Tagsmith } from './tagsmith';
 
 // The creative workflows as Api methods; the logic lives in creative/.
 
@@ -25,14 +24,8 @@ async function mapped<T>(fn: () => Promise<T> | T): Promise<T> {
   }
 }
 
-export interface CreativeApiOptions {
-  /** The clock creative deadlines are judged by (default Date.now; end-to-end tests move it instead of waiting). */
-  creativeNow?: () => number;
-}
-
-export function creativeMethods(ctx: LibraryCtx, service: ServiceHost, scanner?: Scanner, opts: CreativeApiOptions = {}): CreativeMethods {
-  const creative = new CreativeService(ctx, service.queue, { client: () => service.client(), scanner, now: opts.creativeNow });
-  creative.attach();
+export function creativeMethods(ctx: LibraryCtx, service: Tagsmith): CreativeMethods {
+  const creative = service.creative;
   return {
     listVoices: (args) => mapped(() => listVoices(ctx, () => service.client(), args)),
     previewSpeech: async (args) => creative.previewSpeech(args),

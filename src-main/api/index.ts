@@ -21,10 +21,11 @@ import { ApiError } from '../core/errors';
 import { errorShape } from './envelope';
 import { schemas } from './schemas';
 import { log } from '../core/log';
-import { createServiceHost, type ServiceHost, type ServiceOptions } from './service';
+import type { ServiceHost } from './service';
+import { createTagsmith, type TagsmithOptions } from './tagsmith';
 import { workflowMethods, type WorkflowOptions } from './workflows';
 import { uploadMethods } from './upload';
-import { creativeMethods, type CreativeApiOptions } from './creative';
+import { creativeMethods } from './creative';
 import { analysisMethods } from './analysis';
 import { collectionMethods } from './collections';
 import { systemMethods, type SystemOptions } from './system';
@@ -32,9 +33,9 @@ import { studioMethods } from './studio';
 import { StudioLive } from '../studio/live';
 import { renameMethods } from './rename';
 import { similarMethods } from './similar';
-import { FINGERPRINT_KIND, fingerprintHandler, queueFingerprintBackfill } from '../workflows/fingerprint-backfill';
+import { queueFingerprintBackfill } from '../workflows/fingerprint-backfill';
 
-export interface ApiOptions extends ServiceOptions, WorkflowOptions, SystemOptions, CreativeApiOptions {
+export interface ApiOptions extends Omit<TagsmithOptions, 'scanner'>, WorkflowOptions, SystemOptions {
   /** Native folder picker (Electron's dialog); absent elsewhere. */
   pickFolder?: () => Promise<string | null>;
   /** True under Electron. */
@@ -71,9 +72,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
   // Similar groups are computed in a worker thread, never inside a search (issue 17).
   const stopGrouping = groupInBackground(ctx);
   const scanner = new Scanner(ctx);
-  // The queue starts only once every workflow has registered its job kinds (below), so a job
-  // left from the previous run never meets a queue that cannot run it.
-  const service = createServiceHost(ctx, { ...opts, startQueue: false });
+  // The queue with every job kind and collector (createTagsmith); it starts below, once the
+  // Api is built.
+  const service = createTagsmith(ctx, { ...opts, scanner, startQueue: false });
   const version = appVersion();
   const scanAll = (folderIds: number[]): void => {
     for (const id of folderIds) {
@@ -202,14 +203,13 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     ...uploadMethods(ctx, service),
     ...analysisMethods(ctx, service),
     ...collectionMethods(ctx),
-    ...creativeMethods(ctx, service, scanner, opts),
+    ...creativeMethods(ctx, service),
     ...systemMethods(ctx, service, opts),
     ...renameMethods(ctx),
     ...similarMethods(ctx),
     ...studioMethods(ctx, studio),
   };
 
-  service.queue.registerHandler(FINGERPRINT_KIND, fingerprintHandler(ctx));
   if (opts.backfillFingerprints) queueFingerprintBackfill(ctx, service.queue);
   if (opts.startQueue !== false) service.queue.start();
   studio.start();

@@ -1,39 +1,29 @@
 import type { CreativeTaskView } from '../../src-preload/contract';
-import { createServiceHost, type ServiceHost } from '../api/service';
+import { createTagsmith, type Tagsmith } from '../api/tagsmith';
 import type { Parsed } from './args';
 import { CliError, intValue } from './args';
 import type { Output } from './output';
 import type { LibraryCtx } from '../library/context';
-import { CreativeService } from '../creative/service';
+import type { CreativeService } from '../creative/service';
 import { FINAL_STATUSES } from '../creative/store';
 
-// The CLI side of creative commands: the queue with the creative kind registered before it
-// starts, a wait with progress (status, queue position, ETA) on a terminal, and the result
+// The CLI side of creative commands: the app's queue (createTagsmith, the creative kind
+// registered before it starts), a wait with progress (status, queue position, ETA) on a terminal, and the result
 // as {task, status, path, assetId}.
 
 export interface CreativeCli {
-  service: ServiceHost;
+  service: Tagsmith;
   creative: CreativeService;
   close(): Promise<void>;
 }
 
 export async function openCreative(ctx: LibraryCtx, args: Parsed, opts: { needsCredentials?: boolean } = {}): Promise<CreativeCli> {
-  const service = createServiceHost(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
+  const service = createTagsmith(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
   if (opts.needsCredentials && !(await service.credentials.get())) {
     await service.dispose();
     throw new CliError('No service credentials. Set TAGSMITH_CLIENT_ID and TAGSMITH_CLIENT_SECRET, or run `tagsmith login`. Nothing was sent.');
   }
-  const creative = new CreativeService(ctx, service.queue, { client: () => service.client() });
-  const off = creative.attach();
-  return {
-    service,
-    creative,
-    async close() {
-      await creative.settle();
-      off();
-      await service.dispose();
-    },
-  };
+  return { service, creative: service.creative, close: () => service.dispose() };
 }
 
 export function describeTask(t: CreativeTaskView): string {

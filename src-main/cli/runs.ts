@@ -1,8 +1,9 @@
 import type { AnalysisKind } from '../../src-preload/contract';
-import { analysisRunAssets, attachAnalysis, previewAnalysisRun, runAnalysisToEnd, startAnalysisRun } from '../analysis';
-import { createServiceHost, type ServiceHost } from '../api/service';
+import { analysisRunAssets, previewAnalysisRun, runAnalysisToEnd, startAnalysisRun } from '../analysis';
+import type { ServiceHost } from '../api/service';
+import { createTagsmith, type Tagsmith } from '../api/tagsmith';
 import type { LibraryCtx } from '../library/context';
-import { attachWorkflows, runAssets, runToEnd, type RunOutcome, type RunPreview, type RunStarted } from '../workflows';
+import { runAssets, runToEnd, type RunOutcome, type RunPreview, type RunStarted } from '../workflows';
 import { CliError, type Parsed } from './args';
 import type { Output } from './output';
 import { ask, canPrompt } from './prompt';
@@ -12,17 +13,10 @@ import { targetOf } from './targets';
 // attached, the confirmation before anything billable, the wait with progress, and what
 // became of each asset; `measure` runs one analysis kind (quality, faces) that way.
 
-/** The queue with the workflows attached, using --service-url and the credentials from the environment or the keychain. */
-export function serviceFor(ctx: LibraryCtx, args: Parsed): { service: ServiceHost; close: () => Promise<void> } {
-  const service = createServiceHost(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
-  const off = attachWorkflows(ctx, service.queue);
-  return {
-    service,
-    async close() {
-      off();
-      await service.dispose();
-    },
-  };
+/** The app's queue with every job kind (createTagsmith), using --service-url and the credentials from the environment or the keychain. */
+export function serviceFor(ctx: LibraryCtx, args: Parsed): { service: Tagsmith; close: () => Promise<void> } {
+  const service = createTagsmith(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
+  return { service, close: () => service.dispose() };
 }
 
 /** Before anything billable: credentials must exist, and on a terminal (without --yes) the user confirms the count. */
@@ -73,7 +67,6 @@ export interface MeasureOutcome {
 export async function measure(ctx: LibraryCtx, args: Parsed, out: Output, kind: AnalysisKind, command: string, verb: string): Promise<MeasureOutcome> {
   const { target, ids } = await targetOf(ctx, args.positionals, args.values.query, command);
   const { service, close } = serviceFor(ctx, args);
-  const off = attachAnalysis(ctx, service.queue);
   try {
     const options = { kind, force: args.values.force === true };
     const preview = await previewAnalysisRun(ctx, service.queue, target, options);
@@ -90,7 +83,6 @@ export async function measure(ctx: LibraryCtx, args: Parsed, out: Output, kind: 
     }
     return { started, billable: preview.billable, cached: preview.cached + preview.duplicates, ids, errors, held: outcome.hold !== null };
   } finally {
-    off();
     await close();
   }
 }

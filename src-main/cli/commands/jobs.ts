@@ -1,5 +1,5 @@
 import type { JobState } from '../../../src-preload/contract';
-import { createServiceHost } from '../../api/service';
+import { createTagsmith } from '../../api/tagsmith';
 import { UsageError, intValue, listValue } from '../args';
 import type { Command } from '../command';
 
@@ -18,7 +18,7 @@ export const command: Command = {
     if (bad) throw new UsageError(`unknown state “${bad}” (one of ${STATES.join(', ')}).`, 'jobs');
     const limit = intValue(values.limit, 'limit', 1, 100_000, 'jobs') ?? 200;
     // Read-only: the queue is not started, so nothing is sent.
-    const service = createServiceHost(ctx, { startQueue: false });
+    const service = createTagsmith(ctx, { startQueue: false });
     try {
       const status = service.queue.status();
       const batches = service.queue.listBatches();

@@ -1,4 +1,4 @@
-import { createServiceHost } from '../../api/service';
+import { createTagsmith } from '../../api/tagsmith';
 import { AGENCY_IDS, agencyProfile, isAgencyId } from '../../metadata/agencies';
 import { CliError, UsageError } from '../args';
 import type { Command } from '../command';
@@ -31,7 +31,7 @@ export const command: Command = {
     const { ids } = await targetOf(ctx, positionals, values.query, 'upload');
     const { destinationFor, startUpload, uploadOutcome, waitForUpload, DestinationError } = await import('../../metadata/upload');
     const { closeMetadataReader } = await import('../../library/metadata');
-    const service = createServiceHost(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
+    const service = createTagsmith(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
     const name = agencyProfile(agency).name;
     try {
       let url: string;
