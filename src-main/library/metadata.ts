@@ -775,9 +775,11 @@ function merge(file: RawTags, sidecar: RawTags | null, rule: SidecarRule): FileM
   const orientation = file.orientation ?? sidecar?.orientation;
   return {
     takenAt,
-    cameraMake: first((r) => r.make) ?? null,
-    cameraModel: first((r) => r.model) ?? null,
-    lens: first((r) => r.lens) ?? null,
+    // The camera and lens are what the file itself recorded, like the exposure: a sidecar's
+    // copy (tiff:Model, aux:Lens) only fills what the file lacks, even where the sidecar wins.
+    cameraMake: file.make ?? sidecar?.make ?? null,
+    cameraModel: file.model ?? sidecar?.model ?? null,
+    lens: file.lens ?? sidecar?.lens ?? null,
     width: file.width ?? null,
     height: file.height ?? null,
     orientation: orientation !== undefined && orientation >= 1 && orientation <= 8 ? orientation : null,
