@@ -8,8 +8,8 @@ import { closeMetadataReader, readMetadata, type FileMetadata } from '../../src-
 
 // Reading what exiftool reads, in every block: XML references decoded, IPTC inside TIFF,
 // EXIF first for description / creator / copyright (exiftool's MWG composites), the ISO a
-// camera keeps only in its maker notes. Each through the fast reader (the scan's buffer) and
-// through exiftool.
+// camera keeps only in its maker notes, a date kept only in a vendor block. Each through the
+// fast reader (the scan's buffer) and through exiftool.
 
 afterAll(async () => {
   await closeMetadataReader();
@@ -86,5 +86,14 @@ describe('reading as exiftool reads', () => {
       expect(m.exposure.iso).toBe(100);
       expect(m.takenAt).toBe('2003-12-14T12:01:44');
     }
+  });
+
+  it('reads a capture date a camera kept only in its vendor block (a Casio QV\u2019s QVCI segment), as exiftool reads it', async () => {
+    const file = resolve(__dirname, '../fixtures/world/cameras/casio-qv-date-in-vendor-block.jpg');
+    const tags = JSON.parse(exiftool(['-j', '-G1', '-a', '-time:all', file]))[0] as Record<string, unknown>;
+    expect(tags['ExifIFD:DateTimeOriginal']).toBeUndefined();
+    expect(tags['ExifIFD:CreateDate']).toBeUndefined();
+    expect(tags['Casio:DateTimeOriginal']).toBe('1998:10:24 12:08:57');
+    for (const m of await bothReaders(file, 'jpeg')) expect(m.takenAt).toBe('1998-10-24T12:08:57');
   });
 });
