@@ -8,8 +8,9 @@ import { extOf, formatForExt } from '../../src-main/library/formats';
 import { factOf } from '../../src-main/metadata/file-writer';
 import { combinedReading, compareReadings, exiftoolJsonMany, exiftoolReadings, type Tags } from '../fixtures/real-world';
 
-// The world corpus (tests/fixtures/world/README.md: real camera files and files written by
-// darktable, exiv2 and exiftool, none by Tagsmith): Tagsmith reads every file as exiftool
+// The world corpus (tests/fixtures/world/README.md: real camera JPEGs and RAWs, and files
+// written by Lightroom, Photoshop/Camera Raw, Photo Mechanic, digiKam, darktable, exiv2 and
+// exiftool, none by Tagsmith): Tagsmith reads every file as exiftool
 // reads it, and after `tag --add` of one keyword and `export --write-files` through the CLI
 // the keyword is in every file or its sidecar, and nothing but keyword tags (and the stamps
 // any rewrite updates) differs.
