@@ -216,6 +216,12 @@ const IPTC_UTF8_MARK = Buffer.from([0x1c, 0x01, 0x5a, 0x00, 0x03, 0x1b, 0x25, 0x
 
 const DATE_RE = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.(\d+))?\s*(Z|[+-]\d{2}:?\d{2})?/;
 
+/** 'YYYY:MM:DD' alone (a date without a time) as that day's midnight, or null. */
+function dayOnly(raw: string): string | null {
+  const m = /^(\d{4})[:-](\d{2})[:-](\d{2})$/.exec(raw.trim());
+  return m && m[1] !== '0000' && m[2] !== '00' && m[3] !== '00' ? `${m[1]}-${m[2]}-${m[3]}T00:00:00` : null;
+}
+
 function normOffset(o: string | undefined): string | null {
   if (!o) return null;
   const t = o.trim();
@@ -655,7 +661,7 @@ function datesFromTags(tags: Dict): DateCandidate[] {
   const push = (key: string, extra: Omit<DateCandidate, 'value'> = {}): void => {
     const value = t(key);
     seen.add(key);
-    if (value && formatTakenAt(value)) out.push({ value, ...extra });
+    if (value && (formatTakenAt(value) || dayOnly(value))) out.push({ value, ...extra });
   };
   push('ExifIFD:DateTimeOriginal', { subSec: t('ExifIFD:SubSecTimeOriginal'), offset: t('ExifIFD:OffsetTimeOriginal') });
   push('ExifIFD:CreateDate', { subSec: t('ExifIFD:SubSecTimeDigitized'), offset: t('ExifIFD:OffsetTimeDigitized') });
@@ -768,6 +774,9 @@ function merge(file: RawTags, sidecar: RawTags | null, rule: SidecarRule): FileM
     }
     if (takenAt) break;
   }
+  // A day without a time (XMP photoshop:DateCreated as Photo Mechanic writes it) is that day's
+  // midnight, as exiftool's MWG:DateTimeOriginal gives it, when no source has a time.
+  takenAt ??= srcs.flatMap((r) => r.dates).map((d) => dayOnly(d.value)).find((d) => d !== null) ?? null;
   const rating = first((r) => r.rating);
   const lat = file.lat ?? sidecar?.lat;
   const lon = file.lon ?? sidecar?.lon;
@@ -775,9 +784,11 @@ function merge(file: RawTags, sidecar: RawTags | null, rule: SidecarRule): FileM
   const orientation = file.orientation ?? sidecar?.orientation;
   return {
     takenAt,
-    cameraMake: first((r) => r.make) ?? null,
-    cameraModel: first((r) => r.model) ?? null,
-    lens: first((r) => r.lens) ?? null,
+    // The camera and lens are what the file itself recorded, like the exposure: a sidecar's
+    // copy (tiff:Model, aux:Lens) only fills what the file lacks, even where the sidecar wins.
+    cameraMake: file.make ?? sidecar?.make ?? null,
+    cameraModel: file.model ?? sidecar?.model ?? null,
+    lens: file.lens ?? sidecar?.lens ?? null,
     width: file.width ?? null,
     height: file.height ?? null,
     orientation: orientation !== undefined && orientation >= 1 && orientation <= 8 ? orientation : null,

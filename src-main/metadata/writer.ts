@@ -40,6 +40,20 @@ function sidecarSnapshot(desired: ManagedFields, after: FileFields): ManagedFiel
   return out;
 }
 
+/**
+ * The template fields as file_state may record them: only those the library holds. The index
+ * does not take a file's template values (usage terms, rights URL, locations) into the
+ * library, so recording one the library never had would read, at the next export, as the
+ * user having cleared it, and that export would delete the file's value (found on a
+ * Lightroom export whose rights URL vanished on the second export).
+ */
+function recordable(snapshot: ManagedFields, desired: ManagedFields): ManagedFields {
+  if (!snapshot.extended) return snapshot;
+  const held = Object.entries(snapshot.extended).filter(([f]) => typeof desired.extended?.[f as keyof typeof desired.extended] === 'string');
+  const { extended: _dropped, ...rest } = snapshot;
+  return held.length ? { ...rest, extended: Object.fromEntries(held) } : rest;
+}
+
 const ADOPTED_TEXT = ['caption', 'title', 'headline', 'creator', 'copyright', 'credit', 'city', 'country'] as const;
 
 /**
@@ -108,7 +122,7 @@ export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts:
   // (or a RAW's sidecar alone) holds it between them: record the library's values, which are
   // what the two say together.
   const libraryNow = adopted ? (libraryFields(ctx, assetId, base) ?? desired) : desired;
-  recordFileWritten(ctx, assetId, snapshot ? (inPlace && result.files.length === 1 ? snapshot : sidecarSnapshot(libraryNow, snapshot)) : desired);
+  recordFileWritten(ctx, assetId, recordable(snapshot ? (inPlace && result.files.length === 1 ? snapshot : sidecarSnapshot(libraryNow, snapshot)) : desired, libraryNow));
   return { ...result, status: result.files.some((f) => f.tags.length > 0) ? 'written' : 'in_sync' };
 }
 

@@ -8,8 +8,8 @@ import { closeMetadataReader, readMetadata, type FileMetadata } from '../../src-
 
 // Reading what exiftool reads, in every block: XML references decoded, IPTC inside TIFF,
 // EXIF first for description / creator / copyright (exiftool's MWG composites), the ISO a
-// camera keeps only in its maker notes. Each through the fast reader (the scan's buffer) and
-// through exiftool.
+// camera keeps only in its maker notes, a date kept only in a vendor block. Each through the
+// fast reader (the scan's buffer) and through exiftool.
 
 afterAll(async () => {
   await closeMetadataReader();
@@ -86,5 +86,27 @@ describe('reading as exiftool reads', () => {
       expect(m.exposure.iso).toBe(100);
       expect(m.takenAt).toBe('2003-12-14T12:01:44');
     }
+  });
+
+  it('reads a capture date a camera kept only in its vendor block (a Casio QV\u2019s QVCI segment), as exiftool reads it', async () => {
+    const file = resolve(__dirname, '../fixtures/world/cameras/casio-qv-date-in-vendor-block.jpg');
+    const tags = JSON.parse(exiftool(['-j', '-G1', '-a', '-time:all', file]))[0] as Record<string, unknown>;
+    expect(tags['ExifIFD:DateTimeOriginal']).toBeUndefined();
+    expect(tags['ExifIFD:CreateDate']).toBeUndefined();
+    expect(tags['Casio:DateTimeOriginal']).toBe('1998:10:24 12:08:57');
+    for (const m of await bothReaders(file, 'jpeg')) expect(m.takenAt).toBe('1998-10-24T12:08:57');
+  });
+
+  it('reads a day without a time (Photo Mechanic\u2019s photoshop:DateCreated) as that day\u2019s midnight when no source has a time, as exiftool\u2019s MWG does', async () => {
+    const file = join(tmp(), 'photo-mechanic.jpg');
+    writeFileSync(file, readFileSync(resolve(__dirname, '../fixtures/world/photomechanic/photo-mechanic.jpg')));
+    // Without the IPTC date and time, only XMP's day is left.
+    exiftool(['-q', '-overwrite_original', '-IPTC:DateCreated=', '-IPTC:TimeCreated=', file]);
+    const mwg = JSON.parse(exiftool(['-j', '-G1', '-use', 'MWG', '-MWG:DateTimeOriginal', '-XMP-photoshop:DateCreated', file]))[0] as Record<string, unknown>;
+    expect(mwg).toMatchObject({ 'XMP-photoshop:DateCreated': '2006:10:29', 'MWG:DateTimeOriginal': '2006:10:29' });
+    for (const m of await bothReaders(file, 'jpeg')) expect(m.takenAt).toBe('2006-10-29T00:00:00');
+    // With them, the time the photographer\u2019s camera recorded wins over the bare day.
+    const whole = resolve(__dirname, '../fixtures/world/photomechanic/photo-mechanic.jpg');
+    for (const m of await bothReaders(whole, 'jpeg')) expect(m.takenAt).toBe('2006-10-29T06:27:51-05:00');
   });
 });

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +8,9 @@ import { extOf, formatForExt } from '../../src-main/library/formats';
 import { factOf } from '../../src-main/metadata/file-writer';
 import { combinedReading, compareReadings, exiftoolJsonMany, exiftoolReadings, type Tags } from '../fixtures/real-world';
 
-// The world corpus (tests/fixtures/world/README.md: real camera files and files written by
-// darktable, exiv2 and exiftool, none by Tagsmith): Tagsmith reads every file as exiftool
+// The world corpus (tests/fixtures/world/README.md: real camera JPEGs and RAWs, and files
+// written by Lightroom, Photoshop/Camera Raw, Photo Mechanic, digiKam, darktable, exiv2 and
+// exiftool, none by Tagsmith): Tagsmith reads every file as exiftool
 // reads it, and after `tag --add` of one keyword and `export --write-files` through the CLI
 // the keyword is in every file or its sidecar, and nothing but keyword tags (and the stamps
 // any rewrite updates) differs.
@@ -58,7 +59,7 @@ const abs = (rel: string): string => join(photos, rel);
 describe('the world corpus', () => {
   it('is there, with its sidecars paired by the world\u2019s namings', () => {
     expect(files.length).toBeGreaterThanOrEqual(12);
-    expect(files.filter((f) => f.sidecar).map((f) => f.sidecar)).toEqual(['darktable/IMG_S40.jpg.xmp', 'exiv2/DSC_0982.xmp']);
+    expect(files.filter((f) => f.sidecar).map((f) => f.sidecar)).toEqual(['darktable/IMG_S40.jpg.xmp', 'exiv2/DSC_0982.xmp', 'raw/canon-eos-350d.xmp']);
   });
 
   it('reads every file as exiftool reads it (keywords, title, caption, creator, copyright, rating, label, date, exposure)', { timeout: 300_000 }, async () => {
@@ -89,7 +90,8 @@ describe('the world corpus', () => {
       return new Map(targets.map((rel) => [rel, m.get(abs(rel))!]));
     };
     const before = tagsOf();
-    const rawBytes = new Map(files.filter((f) => f.isRaw).map((f) => [f.rel, readFileSync(abs(f.rel))]));
+    // A camera RAW is never written (DNG is, in place, as Lightroom does: README "Sidecars").
+    const rawBytes = new Map(files.filter((f) => f.isRaw && f.format !== 'dng').map((f) => [f.rel, readFileSync(abs(f.rel))]));
 
     const all = files.map((f) => abs(f.rel));
     const KEYWORD = 'Welt & Test';
@@ -101,16 +103,23 @@ describe('the world corpus', () => {
     expect(exp.code, exp.stderr).toBe(0);
 
     const after = tagsOf();
+    // A RAW without a sidecar gets a new one, IMG.xmp (Lightroom's naming): the keyword lands there.
+    const created = new Map(files.filter((f) => !f.sidecar).map((f): [string, string] => [f.rel, abs(f.rel).replace(/\.[^./]+$/, '.xmp')]).filter(([, p]) => existsSync(p)));
+    expect([...created.keys()].sort()).toEqual(files.filter((f) => f.isRaw && f.format !== 'dng' && !f.sidecar).map((f) => f.rel).sort());
+    const createdTags = exiftoolJsonMany([...created.values()]);
     const KEYWORD_TAGS = /^(IPTC:Keywords|XMP-dc:Subject|XMP-lr:HierarchicalSubject|XMP-digiKam:TagsList|IFD0:XPKeywords)$/;
     // What any rewrite changes: file-system facts and byte offsets, the IPTC digest, MetadataDate,
     // the toolkit; and where the keywords start an IPTC block, its version stamps and (for a
     // keyword that is not ASCII) the UTF-8 declaration of the keyword tags.
-    const STAMPS = /^(System|File|ExifTool|Composite):|^(SourceFile|XMP-x:XMPToolkit|XMP-xmp:MetadataDate|Photoshop:IPTCDigest)$|(Offsets?|Start|Position|ByteCount|Length)$/;
-    const IPTC_STAMPS = /^IPTC:(ApplicationRecordVersion|EnvelopeRecordVersion|CodedCharacterSet)$/;
+    // exiftool also stamps the IPTC record versions it maintains (an envelope record that holds
+    // only Lightroom's CodedCharacterSet gains its mandatory EnvelopeRecordVersion).
+    const STAMPS = /^(System|File|ExifTool|Composite):|^(SourceFile|XMP-x:XMPToolkit|XMP-xmp:MetadataDate|Photoshop:IPTCDigest|IPTC:ApplicationRecordVersion|IPTC:EnvelopeRecordVersion)$|(Offsets?|Start|Position|ByteCount|Length)$/;
+    const IPTC_STAMPS = /^IPTC:CodedCharacterSet$/;
     const problems: string[] = [];
     for (const f of files) {
       const held = [f.rel, ...(f.sidecar ? [f.sidecar] : [])];
-      const landed = held.some((rel) => [after.get(rel)!['XMP-dc:Subject']].flat().map(String).includes(KEYWORD));
+      const landed = [...held.map((rel) => after.get(rel)!), ...(created.has(f.rel) ? [createdTags.get(created.get(f.rel)!)!] : [])]
+        .some((t) => [t['XMP-dc:Subject']].flat().map(String).includes(KEYWORD));
       if (!landed) problems.push(`${f.rel}: ${KEYWORD} landed nowhere`);
       for (const rel of held) {
         const b = before.get(rel)!;
@@ -133,5 +142,25 @@ describe('the world corpus', () => {
     // A second export finds every file in sync.
     const again = JSON.parse((await tagsmith(library, ['export', ...all, '--write-files', '--json'])).stdout) as { assets: { path: string; status: string }[] };
     expect(again.assets.filter((a) => a.status !== 'in_sync')).toEqual([]);
+  });
+
+  it('a value Tagsmith does not take into the library (a Lightroom export\u2019s rights URL) survives export after export', { timeout: 120_000 }, async () => {
+    const dir = join(root, 'rights-url');
+    const lib = join(root, 'rights-url-lib');
+    mkdirSync(dir);
+    cpSync(join(WORLD, 'lightroom/egret-lightroom-6.10.1.jpg'), join(dir, 'egret.jpg'));
+    const photo = join(dir, 'egret.jpg');
+    const url = (): unknown => exiftoolJsonMany([photo]).get(photo)!['XMP-xmpRights:WebStatement'];
+    expect(url()).toBe('http://raingod.com/info/copyright');
+    expect((await tagsmith(lib, ['index', dir, '--json'])).code).toBe(0);
+    expect((await tagsmith(lib, ['tag', photo, '--add', 'Reiher', '--json'])).code).toBe(0);
+    const statuses: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = JSON.parse((await tagsmith(lib, ['export', photo, '--write-files', '--json'])).stdout) as { assets: { status: string; changedFields: string[] }[] };
+      statuses.push(`${r.assets[0].status}:${r.assets[0].changedFields.join(',')}`);
+    }
+    // Only the keyword is written, once; the rights URL the user never touched stays.
+    expect(statuses).toEqual(['written:keywords', 'in_sync:', 'in_sync:']);
+    expect(url()).toBe('http://raingod.com/info/copyright');
   });
 });
