@@ -1,3 +1,4 @@
+import { collectionUid } from './collections';
 import { format, parse, tick, type Hlc } from './hlc';
 import { stmt, type Db } from './statements';
 
@@ -107,6 +108,36 @@ function entriesOf(c: FieldChange, out: Entry[]): void {
   out.push({ op: 'set', assetId: c.assetId, field: c.field, value: c.new ?? null });
 }
 
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A change's value with what other machines know a collection by: its studio-wide id (`uid`,
+ * beside the local `id`), the set it is in (`parentUid`), what went with it (`insideUids`), and
+ * for a restore the members as their folder and path. A change of anything else is unchanged.
+ */
+function withStableIds(db: Db, e: Entry): unknown {
+  const v = e.value;
+  if (!isObj(v)) return v;
+  const uid = (id: unknown): string | null => (typeof id === 'number' ? collectionUid(db, id) : null);
+  if (e.field === 'collections' && typeof v.collection === 'number') return { ...v, uid: uid(v.collection) };
+  if (e.op === 'collection.create' || e.op === 'collection.update' || e.op === 'collection.delete') {
+    const out: Obj = { ...v, uid: uid(v.id) };
+    if ('parentId' in v) out.parentUid = uid(v.parentId);
+    if (Array.isArray(v.inside)) out.insideUids = v.inside.map(uid);
+    return out;
+  }
+  if (e.op === 'collection.restore' && Array.isArray(v.collections) && Array.isArray(v.members)) {
+    const where = stmt(db, 'SELECT f.path AS folder, a.rel_path AS path, a.content_hash AS hash FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?');
+    return {
+      ...v,
+      collections: (v.collections as Obj[]).map((c) => ({ ...c, uid: uid(c.id), parentUid: uid(c.parent_id) })),
+      members: (v.members as Obj[]).map((m) => ({ ...m, uid: uid(m.collection_id), asset: where.get(m.asset_id) ?? null })),
+    };
+  }
+  return v;
+}
+
 /**
  * Write entries to the log with this device's next sequence numbers and clock times, inside
  * the caller's transaction (one read and one write of the clock for the lot; one INSERT per
@@ -131,7 +162,7 @@ function write(db: Db, entries: readonly Entry[], editId: number | null, undo: b
   const flag = undo ? 1 : 0;
   for (const e of entries) {
     time = tick(time, wallMs);
-    const value = e.value === undefined ? null : JSON.stringify(e.value);
+    const value = e.value === undefined ? null : JSON.stringify(withStableIds(db, e));
     if (e.identity) named.run(clock.device, seq++, format(time), e.op, e.field, value, editId, flag, e.assetId, e.identity.folder, e.identity.path, e.identity.hash);
     else insert.run(clock.device, seq++, format(time), e.op, e.field, value, editId, flag, e.assetId);
   }
