@@ -219,3 +219,38 @@ export function changesSince(db: Db, position: number, limit = 1000): LoggedChan
     undo: r.undo === 1,
   }));
 }
+
+/** One line of a photo's history: who changed what, and when. */
+export interface HistoryEntry {
+  /** the hybrid-logical-clock time (its first part is the wall-clock time, ISO 8601) */
+  at: string;
+  /** the studio user who made it; null: made in this library */
+  author: string | null;
+  device: string;
+  op: AssetOp | LibraryOp;
+  field: string | null;
+  value: unknown;
+  undo: boolean;
+}
+
+/** A photo's history, newest first (for the inspector): this library's changes and those of the studio's members. */
+export function assetHistory(db: Db, assetId: number, limit = 200): HistoryEntry[] {
+  const rows = stmt(db, 'SELECT hlc, author, device, op, field, value, undo FROM change_log WHERE asset_id = ? ORDER BY hlc DESC LIMIT ?').all(assetId, Math.max(1, Math.min(limit, 10_000))) as Array<{
+    hlc: string;
+    author: string | null;
+    device: string;
+    op: string;
+    field: string | null;
+    value: string | null;
+    undo: number;
+  }>;
+  return rows.map((r) => ({
+    at: r.hlc,
+    author: r.author,
+    device: r.device,
+    op: r.op as AssetOp | LibraryOp,
+    field: r.field,
+    value: r.value === null ? null : (JSON.parse(r.value) as unknown),
+    undo: r.undo === 1,
+  }));
+}

@@ -9,6 +9,7 @@ import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { editKeywords, setCaption, setLabel, setRating, undo } from '../../src-main/library/edits';
 import { folderRemovals, listFolders, removeFolder } from '../../src-main/library/folders';
 import { resolveKeyword } from '../../src-main/library/remote';
+import { assetHistory, deviceId } from '../../src-main/catalogue/change-log';
 import { keywordRenames } from '../../src-main/catalogue/remote-log';
 import { mergeKeywords, renameKeyword } from '../../src-main/workflows/vocabulary';
 import { syncOnce } from '../../src-main/studio/replica';
@@ -218,5 +219,13 @@ describe.skipIf(missing !== null)('three replicas converge', () => {
     }
     expect(albums[0], `collections (seed ${seed})`).toEqual(want);
     expect(Object.keys(want).length, 'some collections survive').toBeGreaterThan(0);
+
+    // The history shows who changed what and when: on replica 0, member1's and member2's
+    // changes under their names, its own under none (this library), newest first.
+    const p0 = db.prepare("SELECT id FROM assets WHERE rel_path = 'p0.jpg'").pluck().get() as number;
+    const history = assetHistory(db, p0);
+    expect(new Set(history.map((h) => h.author))).toEqual(new Set([null, 'member1', 'member2']));
+    expect(history.map((h) => h.at)).toEqual([...history.map((h) => h.at)].sort().reverse());
+    for (const h of history) expect(h.author === null, `${h.at} ${h.op} ${h.field}`).toBe(h.device === deviceId(db));
   });
 });
