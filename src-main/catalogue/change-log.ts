@@ -1,3 +1,4 @@
+import { collectionUid } from './collections';
 import { format, parse, tick, type Hlc } from './hlc';
 import { stmt, type Db } from './statements';
 
@@ -107,6 +108,36 @@ function entriesOf(c: FieldChange, out: Entry[]): void {
   out.push({ op: 'set', assetId: c.assetId, field: c.field, value: c.new ?? null });
 }
 
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A change's value with what other machines know a collection by: its studio-wide id (`uid`,
+ * beside the local `id`), the set it is in (`parentUid`), what went with it (`insideUids`), and
+ * for a restore the members as their folder and path. A change of anything else is unchanged.
+ */
+function withStableIds(db: Db, e: Entry): unknown {
+  const v = e.value;
+  if (!isObj(v)) return v;
+  const uid = (id: unknown): string | null => (typeof id === 'number' ? collectionUid(db, id) : null);
+  if (e.field === 'collections' && typeof v.collection === 'number') return { ...v, uid: uid(v.collection) };
+  if (e.op === 'collection.create' || e.op === 'collection.update' || e.op === 'collection.delete') {
+    const out: Obj = { ...v, uid: uid(v.id) };
+    if ('parentId' in v) out.parentUid = uid(v.parentId);
+    if (Array.isArray(v.inside)) out.insideUids = v.inside.map(uid);
+    return out;
+  }
+  if (e.op === 'collection.restore' && Array.isArray(v.collections) && Array.isArray(v.members)) {
+    const where = stmt(db, 'SELECT f.path AS folder, a.rel_path AS path, a.content_hash AS hash FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?');
+    return {
+      ...v,
+      collections: (v.collections as Obj[]).map((c) => ({ ...c, uid: uid(c.id), parentUid: uid(c.parent_id) })),
+      members: (v.members as Obj[]).map((m) => ({ ...m, uid: uid(m.collection_id), asset: where.get(m.asset_id) ?? null })),
+    };
+  }
+  return v;
+}
+
 /**
  * Write entries to the log with this device's next sequence numbers and clock times, inside
  * the caller's transaction (one read and one write of the clock for the lot; one INSERT per
@@ -131,7 +162,7 @@ function write(db: Db, entries: readonly Entry[], editId: number | null, undo: b
   const flag = undo ? 1 : 0;
   for (const e of entries) {
     time = tick(time, wallMs);
-    const value = e.value === undefined ? null : JSON.stringify(e.value);
+    const value = e.value === undefined ? null : JSON.stringify(withStableIds(db, e));
     if (e.identity) named.run(clock.device, seq++, format(time), e.op, e.field, value, editId, flag, e.assetId, e.identity.folder, e.identity.path, e.identity.hash);
     else insert.run(clock.device, seq++, format(time), e.op, e.field, value, editId, flag, e.assetId);
   }
@@ -185,6 +216,41 @@ export function changesSince(db: Db, position: number, limit = 1000): LoggedChan
     field: r.field,
     value: r.value === null ? null : (JSON.parse(r.value) as unknown),
     editId: r.edit_id,
+    undo: r.undo === 1,
+  }));
+}
+
+/** One line of a photo's history: who changed what, and when. */
+export interface HistoryEntry {
+  /** the hybrid-logical-clock time (its first part is the wall-clock time, ISO 8601) */
+  at: string;
+  /** the studio user who made it; null: made in this library */
+  author: string | null;
+  device: string;
+  op: AssetOp | LibraryOp;
+  field: string | null;
+  value: unknown;
+  undo: boolean;
+}
+
+/** A photo's history, newest first (for the inspector): this library's changes and those of the studio's members. */
+export function assetHistory(db: Db, assetId: number, limit = 200): HistoryEntry[] {
+  const rows = stmt(db, 'SELECT hlc, author, device, op, field, value, undo FROM change_log WHERE asset_id = ? ORDER BY hlc DESC LIMIT ?').all(assetId, Math.max(1, Math.min(limit, 10_000))) as Array<{
+    hlc: string;
+    author: string | null;
+    device: string;
+    op: string;
+    field: string | null;
+    value: string | null;
+    undo: number;
+  }>;
+  return rows.map((r) => ({
+    at: r.hlc,
+    author: r.author,
+    device: r.device,
+    op: r.op as AssetOp | LibraryOp,
+    field: r.field,
+    value: r.value === null ? null : (JSON.parse(r.value) as unknown),
     undo: r.undo === 1,
   }));
 }

@@ -1,12 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import { stmt, type Db } from './statements';
 
 // Collections and their members as the library's edits write them. Each caller logs what it did
 // (collection.* operations through logLibraryEdit; membership as an edit of the photos'
 // `collection:N` field, recorded as add / remove / move).
 
-/** Make a collection; returns its id. */
-export function insertCollection(db: Db, c: { name: string; kind: string; parentId: number | null; query: string | null }): number {
-  return Number(stmt(db, 'INSERT INTO collections (name, kind, parent_id, query, created_at) VALUES (?, ?, ?, ?, ?)').run(c.name, c.kind, c.parentId, c.query, Date.now()).lastInsertRowid);
+/** Make a collection; returns its id. `uid`: its id across a studio's replicas (a new one when not given). */
+export function insertCollection(db: Db, c: { name: string; kind: string; parentId: number | null; query: string | null; uid?: string }): number {
+  const id = Number(stmt(db, 'INSERT INTO collections (name, kind, parent_id, query, created_at) VALUES (?, ?, ?, ?, ?)').run(c.name, c.kind, c.parentId, c.query, Date.now()).lastInsertRowid);
+  stmt(db, 'INSERT OR REPLACE INTO collection_uids (id, uid) VALUES (?, ?)').run(id, c.uid ?? randomUUID().replaceAll('-', ''));
+  return id;
+}
+
+/** A collection's id across the replicas of a studio (kept after the collection is deleted, so undo brings back the same one). */
+export function collectionUid(db: Db, id: number): string | null {
+  return (stmt(db, 'SELECT uid FROM collection_uids WHERE id = ?').pluck().get(id) as string | undefined) ?? null;
+}
+
+/** The collection this library holds under a studio-wide id (null: none, or deleted). */
+export function collectionByUid(db: Db, uid: string): number | null {
+  return (stmt(db, 'SELECT c.id FROM collection_uids u JOIN collections c ON c.id = u.id WHERE u.uid = ?').pluck().get(uid) as number | undefined) ?? null;
 }
 
 /** Rename a collection, move it into a set (null: the top level), or change a smart collection's search. */

@@ -62,3 +62,17 @@ export function deleteAssets(db: Db, ids: readonly number[], more: () => boolean
 export function deleteFolderRow(db: Db, id: number): void {
   stmt(db, 'DELETE FROM folders WHERE id = ?').run(id);
 }
+
+/**
+ * A photo another member of the studio removed from the library, deleted here too (the caller
+ * records that member's change). Returns its thumbnail, for the caller to let go.
+ */
+export function removeAssetRow(db: Db, id: number): string | null {
+  const row = stmt(db, 'DELETE FROM assets WHERE id = ? RETURNING thumb').get(id) as { thumb: string | null } | undefined;
+  return row?.thumb ?? null;
+}
+
+/** A folder another member removed from the library: it leaves the folder list here (its photos go by their own changes). */
+export function markFolderRemovedRemotely(db: Db, id: number): void {
+  stmt(db, 'UPDATE folders SET removing_at = ? WHERE id = ?').run(Date.now(), id);
+}

@@ -15,6 +15,10 @@ export interface RemoteChange {
   field: string | null;
   value: unknown;
   undo: boolean;
+  /** the studio user who made it (the server attributes every change) */
+  author?: string | null;
+  /** the asset as the member's machine named it (kept when this catalogue no longer holds it, e.g. removed) */
+  identity?: { folder: string | null; path: string | null; hash: string | null } | null;
 }
 
 /** Whether this catalogue already holds the change (device + sequence). */
@@ -75,10 +79,52 @@ export function recordSeed(db: Db, entries: readonly SeedEntry[], index: number)
 export function recordRemote(db: Db, c: RemoteChange, wallMs = Date.now()): void {
   stmt(
     db,
-    `INSERT INTO change_log (device, seq, hlc, op, field, value, edit_id, undo, asset_id, asset_folder, asset_path, asset_hash)
-     SELECT ?, ?, ?, ?, ?, ?, NULL, ?, x.id, f.path, a.rel_path, a.content_hash
-     FROM (SELECT ? AS id) x LEFT JOIN assets a ON a.id = x.id LEFT JOIN folders f ON f.id = a.folder_id`,
-  ).run(c.device, c.seq, c.hlc, c.op, c.field, c.value === undefined ? null : JSON.stringify(c.value), c.undo ? 1 : 0, c.assetId);
+    `INSERT INTO change_log (device, seq, hlc, op, field, value, edit_id, undo, author, asset_id, asset_folder, asset_path, asset_hash)
+     SELECT ?, ?, ?, ?, ?, ?, NULL, ?, ?, x.id, coalesce(f.path, x.folder), coalesce(a.rel_path, x.path), coalesce(a.content_hash, x.hash)
+     FROM (SELECT ? AS id, ? AS folder, ? AS path, ? AS hash) x LEFT JOIN assets a ON a.id = x.id LEFT JOIN folders f ON f.id = a.folder_id`,
+  ).run(c.device, c.seq, c.hlc, c.op, c.field, c.value === undefined ? null : JSON.stringify(c.value), c.undo ? 1 : 0, c.author ?? null, c.assetId, c.identity?.folder ?? null, c.identity?.path ?? null, c.identity?.hash ?? null);
   const clock = stmt(db, 'SELECT hlc FROM catalogue_clock WHERE id = 1').pluck().get() as string;
   stmt(db, 'UPDATE catalogue_clock SET hlc = ? WHERE id = 1').run(format(receive(parse(clock), parse(c.hlc), wallMs)));
+}
+
+/** The newest time of the adds and removes of any of these spellings of one keyword on an asset (see newestTime). */
+export function newestKeywordTime(db: Db, after: number, assetId: number, names: readonly string[]): string | null {
+  let newest: string | null = null;
+  for (const n of names) {
+    const t = newestTime(db, after, assetId, 'keywords', n);
+    if (t !== null && (newest === null || t > newest)) newest = t;
+  }
+  return newest;
+}
+
+/** A keyword renamed or merged in the studio: `from` becomes `to` (with its children when `children`). */
+export interface KeywordRename {
+  from: string;
+  to: string;
+  children: boolean;
+  hlc: string;
+}
+
+/** Every rename and merge of a keyword the studio made since this library joined, oldest first by the clock. */
+export function keywordRenames(db: Db, after: number): KeywordRename[] {
+  const rows = stmt(db, "SELECT op, value, hlc FROM change_log WHERE op IN ('keyword.rename', 'keyword.merge') AND position > ? ORDER BY hlc").all(after) as Array<{ op: string; value: string; hlc: string }>;
+  const out: KeywordRename[] = [];
+  for (const r of rows) {
+    const v = JSON.parse(r.value) as { from: string | string[]; to?: string; into?: string; children?: boolean };
+    const to = v.to ?? v.into;
+    if (typeof to !== 'string') continue;
+    for (const from of Array.isArray(v.from) ? v.from : [v.from]) out.push({ from, to, children: v.children !== false, hlc: r.hlc });
+  }
+  return out;
+}
+
+/** The studio's changes since joining that name a collection by its studio-wide id, as (op, hlc), oldest first. */
+export function collectionHistory(db: Db, after: number, uid: string): Array<{ op: string; hlc: string; value: Record<string, unknown> }> {
+  const rows = stmt(db, "SELECT op, hlc, value FROM change_log WHERE op LIKE 'collection.%' AND position > ? AND instr(value, ?) > 0 ORDER BY hlc").all(after, uid) as Array<{ op: string; hlc: string; value: string }>;
+  return rows.map((r) => ({ op: r.op, hlc: r.hlc, value: JSON.parse(r.value) as Record<string, unknown> }));
+}
+
+/** The newest time of a photo's membership in a collection (by its studio-wide id) this library knows. */
+export function newestMembershipTime(db: Db, after: number, assetId: number, uid: string): string | null {
+  return stmt(db, "SELECT max(hlc) FROM change_log WHERE asset_id = ? AND field = 'collections' AND position > ? AND instr(value, ?) > 0").pluck().get(assetId, after, uid) as string | null;
 }

@@ -46,3 +46,21 @@ export function restoreVocabularyEntry(db: Db, r: VocabularyRecord): void {
 export function reinsertVocabularyEntry(db: Db, r: VocabularyRecord): void {
   stmt(db, 'INSERT OR IGNORE INTO keyword_vocabulary (id, path, exportable, synonyms, position) VALUES (?, ?, ?, ?, ?)').run(r.id, r.path, r.exportable, r.synonyms, r.position);
 }
+
+/**
+ * A rename or merge another member of the studio made, applied to this keyword list: the entry
+ * `from` (and its children when `children`) takes the name `to`; where `to` is already listed,
+ * the old entry goes (a merge). The caller records that member's change.
+ */
+export function renameVocabularyPaths(db: Db, from: string, to: string, children: boolean): void {
+  const lower = from.toLocaleLowerCase();
+  const rows = stmt(db, 'SELECT id, path FROM keyword_vocabulary').all() as Array<{ id: number; path: string }>;
+  for (const r of rows) {
+    const p = r.path.toLocaleLowerCase();
+    const next = p === lower ? to : children && p.startsWith(lower + '|') ? to + r.path.slice(from.length) : null;
+    if (next === null || next === r.path) continue;
+    const taken = stmt(db, 'SELECT id FROM keyword_vocabulary WHERE path = ? AND id <> ?').pluck().get(next, r.id);
+    if (taken !== undefined) deleteVocabularyEntry(db, r.id);
+    else renameVocabularyEntry(db, r.id, next);
+  }
+}

@@ -354,6 +354,23 @@ interface LoggedEdit {
 const newestEdit = (ctx: LibraryCtx): LoggedEdit | undefined =>
   prepared(ctx.db, 'SELECT id, description, library_undo FROM edits WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as LoggedEdit | undefined;
 
+/**
+ * What undo puts back in a field: its value before the edit; for keywords changed since (by a
+ * studio member, whose changes are not on this undo stack), only the edit's own adds and
+ * removes are taken back, so theirs stay.
+ */
+function undoneValue(ctx: LibraryCtx, assetId: number, field: Field, old: Value, edited: Value): { before: Value; old: Value } {
+  if (field !== 'keywords' || !Array.isArray(old) || !Array.isArray(edited)) return { before: edited, old };
+  const now = readField(ctx, assetId, 'keywords') as string[];
+  if (now.length === edited.length && now.every((k, i) => k === edited[i])) return { before: edited, old };
+  const key = (k: string) => k.toLocaleLowerCase();
+  const added = new Set(edited.filter((k) => !old.some((o) => key(o) === key(k))).map(key));
+  const removed = old.filter((k) => !edited.some((e) => key(e) === key(k)));
+  const back = now.filter((k) => !added.has(key(k)));
+  for (const k of removed) if (!back.some((b) => key(b) === key(k))) back.push(k);
+  return { before: now, old: back };
+}
+
 async function undoNow(ctx: LibraryCtx): Promise<string | null> {
   const latest = newestEdit(ctx);
   if (!latest) return null;
@@ -386,9 +403,9 @@ async function undoNow(ctx: LibraryCtx): Promise<string | null> {
       for (;;) {
         const changes = page.all(latest.id, after, PAGE) as { rowid: number; asset_id: number; field: Field; old_value: string; new_value: string }[];
         for (const c of changes) {
-          const old = JSON.parse(c.old_value) as Value;
+          const { before, old } = undoneValue(ctx, c.asset_id, c.field, JSON.parse(c.old_value) as Value, JSON.parse(c.new_value) as Value);
           writeField(ctx, c.asset_id, c.field, old);
-          putBack.push({ assetId: c.asset_id, field: c.field, old: JSON.parse(c.new_value) as Value, new: old });
+          putBack.push({ assetId: c.asset_id, field: c.field, old: before, new: old });
           assetIds.push(c.asset_id);
           after = c.rowid;
           if (!more()) return;

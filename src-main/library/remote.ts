@@ -1,17 +1,41 @@
-import { hasChange, newestTime, recordRemote, recordSeed, type RemoteChange, type SeedEntry } from '../catalogue/remote-log';
+import { collectionByUid, deleteCollectionRow, insertCollection, setMemberRow, updateCollectionRow } from '../catalogue/collections';
+import { markFolderRemovedRemotely, removeAssetRow } from '../catalogue/folders';
+import {
+  collectionHistory,
+  hasChange,
+  keywordRenames,
+  newestKeywordTime,
+  newestMembershipTime,
+  newestTime,
+  recordRemote,
+  recordSeed,
+  type KeywordRename,
+  type RemoteChange,
+  type SeedEntry,
+} from '../catalogue/remote-log';
+import { renameVocabularyPaths } from '../catalogue/vocabulary';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import { readField, writeField, type Field, type Value } from './edits';
 import { RIGHTS_FIELDS } from './edits';
+import { resumeRemovals } from './folders';
 
 // Another studio member's changes applied to this replica, by the studio's conflict rules:
 // - a change this library already holds (its device and sequence) is not applied again;
 // - a scalar field (caption, title, rating, flag, colour label, rights fields) takes the
 //   latest edit by the hybrid logical clock, whichever order the changes arrive in;
 // - keywords merge as adds and removes: each keyword of a photo follows its own latest add
-//   or remove, so two people adding different keywords both keep theirs.
-// Applied changes are recorded in the change log under their own device and time, on no edit
-// (undo takes back one's own changes only).
+//   or remove, so two people adding different keywords both keep theirs;
+// - a keyword renamed or merged is renamed for good: the old name, wherever and whenever it is
+//   used (on a machine that had not heard of the rename yet), becomes the new one everywhere;
+// - collections are known by an id made where they were created (collection_uids): their
+//   creation, renames (latest wins) and deletion travel, and a photo's membership of one merges
+//   as adds and removes like keywords; a deleted collection takes no members or renames until an
+//   undo brings it back;
+// - a photo removed from the library (its folder removed) is removed everywhere, and an edit to
+//   it that arrives later finds nothing to change (removal wins over concurrent edits).
+// Applied changes are recorded in the change log under their own device, time and author, on
+// no edit (undo takes back one's own changes only).
 
 /** The asset a change names, as the member's machine saw it: its folder, its path inside it. */
 export interface RemoteAsset {
@@ -34,31 +58,251 @@ function findAsset(ctx: LibraryCtx, a: RemoteAsset): number | null {
   return row?.id ?? null;
 }
 
-function applyOne(ctx: LibraryCtx, c: IncomingChange, after: number): ApplyOutcome {
-  if (hasChange(ctx.db, c.device, c.seq)) return 'duplicate';
-  const assetId = c.asset ? findAsset(ctx, c.asset) : null;
-  const field = c.field;
-  const isKeywordOp = field === 'keywords' && (c.op === 'add' || c.op === 'remove') && typeof c.value === 'string';
-  const isScalar = c.op === 'set' && field !== null && SCALAR.has(field);
-  if (!isKeywordOp && !isScalar) return 'not_yet';
-  if (assetId === null) return 'not_here';
-  const newest = newestTime(ctx.db, after, assetId, field!, isKeywordOp ? (c.value as string) : undefined);
-  const later = newest === null || c.hlc > newest;
-  if (later) {
-    if (isKeywordOp) {
-      const keyword = c.value as string;
-      const had = readField(ctx, assetId, 'keywords') as string[];
-      const lower = keyword.toLocaleLowerCase();
-      const next = c.op === 'add' ? (had.some((k) => k.toLocaleLowerCase() === lower) ? had : [...had, keyword]) : had.filter((k) => k.toLocaleLowerCase() !== lower);
-      if (next !== had) writeField(ctx, assetId, 'keywords', next);
-    } else {
-      writeField(ctx, assetId, field as Field, c.value as Value);
-    }
+const lower = (s: string): string => s.toLocaleLowerCase();
+
+/** What a keyword is called after every rename the studio made (applied in clock order). */
+export function resolveKeyword(renames: readonly KeywordRename[], name: string): string {
+  let now = name;
+  for (const r of renames) {
+    if (lower(now) === lower(r.from)) now = r.to;
+    else if (r.children && lower(now).startsWith(lower(r.from) + '|')) now = r.to + now.slice(r.from.length);
   }
+  return now;
+}
+
+/** A photo's keywords with every name as the studio's renames leave it (each once, first place kept). */
+function resolveList(renames: readonly KeywordRename[], list: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const k of list) {
+    const next = resolveKeyword(renames, k);
+    if (seen.has(lower(next))) continue;
+    seen.add(lower(next));
+    out.push(next);
+  }
+  return out;
+}
+
+/** Every spelling that ends up as `name` after the renames (itself included): the changes that decide it. */
+function spellingsOf(renames: readonly KeywordRename[], name: string): string[] {
+  const names = new Set<string>([name]);
+  for (const r of renames) names.add(r.from).add(r.to);
+  return [...names].filter((n) => lower(resolveKeyword(renames, n)) === lower(name));
+}
+
+interface Batch {
+  after: number;
+  renames: KeywordRename[];
+  touched: Set<number>;
+  foldersGone: boolean;
+  /** a rename or merge arrived in this batch */
+  renamed: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** A collection name free here: a clash with another collection is settled the same way on every replica (the later one is renamed). */
+function freeName(ctx: LibraryCtx, name: string, uid: string, hlc: string, b: Batch): string {
+  const other = prepared(ctx.db, 'SELECT c.id, u.uid FROM collections c LEFT JOIN collection_uids u ON u.id = c.id WHERE c.name = ?').get(name) as { id: number; uid: string | null } | undefined;
+  if (!other || other.uid === uid) return name;
+  const otherTime = other.uid ? (collectionHistory(ctx.db, b.after, other.uid).find((e) => e.op === 'collection.create')?.hlc ?? '') : '';
+  if (otherTime > hlc && other.uid) {
+    updateCollectionRow(ctx.db, other.id, { name: `${name} (${other.uid.slice(0, 4)})` });
+    return name;
+  }
+  return `${name} (${uid.slice(0, 4)})`;
+}
+
+/** Whether a collection's latest create, restore or delete (by the clock) left it deleted. */
+function deletedInStudio(ctx: LibraryCtx, uid: string, b: Batch): boolean {
+  let fate: string | null = null;
+  for (const e of collectionHistory(ctx.db, b.after, uid)) {
+    if (e.op === 'collection.delete') {
+      const inside = Array.isArray(e.value.insideUids) ? e.value.insideUids : [];
+      if (e.value.uid === uid || inside.includes(uid)) fate = 'deleted';
+    } else if (e.op === 'collection.create' && e.value.uid === uid) fate = 'alive';
+    else if (e.op === 'collection.restore') fate = 'alive';
+  }
+  return fate === 'deleted';
+}
+
+function makeCollection(ctx: LibraryCtx, v: Obj, hlc: string, b: Batch): boolean {
+  const uid = str(v.uid);
+  const name = str(v.name);
+  const kind = str(v.kind);
+  if (!uid || !name || !kind || collectionByUid(ctx.db, uid) !== null) return false;
+  const parentUid = str(v.parentUid);
+  const parentId = parentUid ? collectionByUid(ctx.db, parentUid) : null;
+  const query = typeof v.query === 'string' ? v.query : null;
+  insertCollection(ctx.db, { uid, name: freeName(ctx, name, uid, hlc, b), kind, parentId, query: kind === 'smart' ? (query ?? '{}') : null });
+  return true;
+}
+
+function applyCollection(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
+  const v = obj(c.value);
+  const uid = str(v.uid);
+  if (c.op === 'collection.restore') {
+    let any = false;
+    for (const r of Array.isArray(v.collections) ? (v.collections as Obj[]) : []) any = makeCollection(ctx, { ...r, parentUid: r.parentUid, query: r.query }, c.hlc, b) || any;
+    for (const m of Array.isArray(v.members) ? (v.members as Obj[]) : []) {
+      const id = str(m.uid) ? collectionByUid(ctx.db, str(m.uid)!) : null;
+      const assetId = m.asset ? findAsset(ctx, m.asset as RemoteAsset) : null;
+      if (id === null || assetId === null || typeof m.position !== 'number') continue;
+      setMemberRow(ctx.db, id, assetId, m.position);
+      b.touched.add(assetId);
+      any = true;
+    }
+    return any ? 'applied' : 'older';
+  }
+  if (!uid) return 'not_yet';
+  if (c.op === 'collection.create') {
+    if (deletedInStudio(ctx, uid, b)) return 'older';
+    return makeCollection(ctx, v, c.hlc, b) ? 'applied' : 'older';
+  }
+  const id = collectionByUid(ctx.db, uid);
+  if (c.op === 'collection.delete') {
+    if (id === null) return 'not_here';
+    deleteCollectionRow(ctx.db, id);
+    return 'applied';
+  }
+  if (c.op === 'collection.update') {
+    if (id === null) return 'not_here';
+    const newest = collectionHistory(ctx.db, b.after, uid)
+      .filter((e) => e.op === 'collection.update' && e.value.uid === uid)
+      .at(-1)?.hlc;
+    if (newest !== undefined && newest > c.hlc) return 'older';
+    const name = str(v.name);
+    if (name) updateCollectionRow(ctx.db, id, { name: freeName(ctx, name, uid, c.hlc, b) });
+    if ('parentUid' in v) {
+      const parentUid = str(v.parentUid);
+      const parentId = parentUid ? collectionByUid(ctx.db, parentUid) : null;
+      if (parentId !== id) updateCollectionRow(ctx.db, id, { parentId });
+    }
+    if (typeof v.query === 'string') updateCollectionRow(ctx.db, id, { query: v.query });
+    return 'applied';
+  }
+  return 'not_yet';
+}
+
+function applyOne(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
+  if (hasChange(ctx.db, c.device, c.seq)) return 'duplicate';
+  const outcome = decide(ctx, c, b);
   // Recorded either way: the log holds every change of the studio this replica has seen, and
   // a change older than one already applied stays beaten by it on every replica.
-  recordRemote(ctx.db, { ...c, assetId });
-  return later ? 'applied' : 'older';
+  const assetId = c.asset && c.op !== 'asset.remove' ? findAsset(ctx, c.asset) : null;
+  recordRemote(ctx.db, { ...c, assetId, identity: c.asset });
+  if (c.op === 'keyword.rename' || c.op === 'keyword.merge') {
+    b.renames = keywordRenames(ctx.db, b.after);
+    b.renamed = true;
+  }
+  if (assetId !== null && c.field === 'keywords' && (c.op === 'add' || c.op === 'remove')) refold(ctx, assetId, b);
+  return outcome;
+}
+
+function decide(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
+  const field = c.field;
+  if (c.op.startsWith('collection.')) return applyCollection(ctx, c, b);
+  if (c.op === 'keyword.rename' || c.op === 'keyword.merge') {
+    const v = obj(c.value);
+    const to = str(v.to) ?? str(v.into);
+    if (!to) return 'not_yet';
+    for (const from of Array.isArray(v.from) ? v.from : [v.from]) if (typeof from === 'string') renameVocabularyPaths(ctx.db, from, to, v.children !== false);
+    // The photos follow when the batch ends (normalise), with every rename known by then.
+    return 'applied';
+  }
+  if (c.op === 'asset.remove') {
+    const assetId = c.asset ? findAsset(ctx, c.asset) : null;
+    if (assetId === null) return 'not_here';
+    // Its thumbnail stays until the folder goes (a thumbnail may be shared by a duplicate).
+    removeAssetRow(ctx.db, assetId);
+    b.touched.add(assetId);
+    return 'applied';
+  }
+  if (c.op === 'folder.remove') {
+    const path = str(obj(c.value).path);
+    const id = path ? (prepared(ctx.db, 'SELECT id FROM folders WHERE path = ? AND removing_at IS NULL').pluck().get(path) as number | undefined) : undefined;
+    if (id === undefined) return 'not_here';
+    markFolderRemovedRemotely(ctx.db, id);
+    b.foldersGone = true;
+    return 'applied';
+  }
+  const isKeywordOp = field === 'keywords' && (c.op === 'add' || c.op === 'remove') && typeof c.value === 'string';
+  const isMembership = field === 'collections' && (c.op === 'add' || c.op === 'remove' || c.op === 'move');
+  const isScalar = c.op === 'set' && field !== null && SCALAR.has(field);
+  if (!isKeywordOp && !isScalar && !isMembership) return 'not_yet';
+  const assetId = c.asset ? findAsset(ctx, c.asset) : null;
+  if (assetId === null) return 'not_here';
+  if (isMembership) {
+    const v = obj(c.value);
+    const uid = str(v.uid);
+    const id = uid ? collectionByUid(ctx.db, uid) : null;
+    if (uid === null || id === null) return 'not_here';
+    const newest = newestMembershipTime(ctx.db, b.after, assetId, uid);
+    if (newest !== null && newest > c.hlc) return 'older';
+    setMemberRow(ctx.db, id, assetId, c.op === 'remove' ? null : typeof v.position === 'number' ? v.position : 0);
+    b.touched.add(assetId);
+    return 'applied';
+  }
+  if (isKeywordOp) {
+    // Whether it is the latest word on that keyword; the photo's keywords are folded anew once it is recorded (refold).
+    const keyword = resolveKeyword(b.renames, c.value as string);
+    const newest = newestKeywordTime(ctx.db, b.after, assetId, spellingsOf(b.renames, keyword));
+    b.touched.add(assetId);
+    return newest !== null && newest > c.hlc ? 'older' : 'applied';
+  }
+  const newest = newestTime(ctx.db, b.after, assetId, field!);
+  if (newest !== null && newest > c.hlc) return 'older';
+  writeField(ctx, assetId, field as Field, c.value as Value);
+  b.touched.add(assetId);
+  return 'applied';
+}
+
+/**
+ * A photo's keywords as the studio's changes decide them: each keyword (by its name after every
+ * rename) is there when its latest add or remove by the clock is an add; a keyword no change
+ * since joining speaks of stays as the photo has it. Written only when it differs.
+ */
+function refold(ctx: LibraryCtx, assetId: number, b: Batch): void {
+  const had = readField(ctx, assetId, 'keywords') as string[];
+  const ops = prepared(ctx.db, "SELECT op, value FROM change_log WHERE asset_id = ? AND field = 'keywords' AND op IN ('add', 'remove') AND position > ? ORDER BY hlc").all(assetId, b.after) as Array<{ op: string; value: string }>;
+  const latest = new Map<string, { on: boolean; name: string }>();
+  for (const o of ops) {
+    const name = resolveKeyword(b.renames, JSON.parse(o.value) as string);
+    latest.set(lower(name), { on: o.op === 'add', name });
+  }
+  const next = resolveList(b.renames, had).filter((k) => latest.get(lower(k))?.on !== false);
+  const present = new Set(next.map(lower));
+  for (const [key, l] of latest) if (l.on && !present.has(key)) next.push(l.name);
+  if (next.length !== had.length || next.some((k, i) => k !== had[i])) {
+    writeField(ctx, assetId, 'keywords', next);
+    b.touched.add(assetId);
+  }
+}
+
+/**
+ * Photos whose keywords a rename speaks of are folded anew (refold): every photo holding a
+ * renamed or target name when a rename arrived, and otherwise those holding an old name (used
+ * here after the rename). The same on every replica, so not a change of its own.
+ */
+function normalise(ctx: LibraryCtx, b: Batch): void {
+  if (!b.renames.length) return;
+  const withName = prepared(ctx.db, "SELECT ak.asset_id FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE k.name = ? OR k.name LIKE ? ESCAPE '\\'");
+  const esc = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
+  const ids = new Set<number>();
+  const names = new Set<string>();
+  for (const r of b.renames) {
+    names.add(r.from);
+    if (b.renamed) names.add(r.to);
+  }
+  // Changes that used an old name (here too, after the rename: undo of an older edit, say).
+  const used = prepared(ctx.db, "SELECT DISTINCT c.asset_id FROM change_log c JOIN assets a ON a.id = c.asset_id WHERE c.field = 'keywords' AND c.value = ? AND c.position > ? AND a.removed_at IS NULL");
+  for (const n of names) {
+    for (const id of withName.pluck().all(n, `${esc(n)}|%`) as number[]) ids.add(id);
+    for (const id of used.pluck().all(JSON.stringify(n), b.after) as number[]) ids.add(id);
+  }
+  for (const id of ids) refold(ctx, id, b);
 }
 
 /**
@@ -67,18 +311,15 @@ function applyOne(ctx: LibraryCtx, c: IncomingChange, after: number): ApplyOutco
  */
 export function applyRemoteChanges(ctx: LibraryCtx, changes: readonly IncomingChange[], after: number): Record<ApplyOutcome, number> {
   const counts: Record<ApplyOutcome, number> = { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 };
-  const touched = new Set<number>();
+  const b: Batch = { after, renames: keywordRenames(ctx.db, after), touched: new Set(), foldersGone: false, renamed: false };
   ctx.db.transaction(() => {
-    for (const c of changes) {
-      const outcome = applyOne(ctx, c, after);
-      counts[outcome]++;
-      if (outcome === 'applied' && c.asset) {
-        const id = findAsset(ctx, c.asset);
-        if (id !== null) touched.add(id);
-      }
-    }
+    for (const c of changes) counts[applyOne(ctx, c, b)]++;
+    normalise(ctx, b);
   })();
-  if (touched.size) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...touched] });
+  if (b.touched.size || b.foldersGone) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...b.touched] });
+  // A folder removed elsewhere: what is left of it here goes in steps, as a removal here does
+  // (folderRemovals() settles when it has).
+  if (b.foldersGone) void resumeRemovals(ctx);
   return counts;
 }
 

@@ -1,5 +1,6 @@
 import { changesSince, deviceId } from '../catalogue/change-log';
 import type { LibraryCtx } from '../library/context';
+import { folderRemovals } from '../library/folders';
 import { applyRemoteChanges, type ApplyOutcome } from '../library/remote';
 import { StudioClient, StudioError, studioUrl } from './client';
 import { readMembership, readSecret, studioKeychain, writeMembership, type Membership } from './membership';
@@ -112,10 +113,12 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
         ctx,
         theirs.map((c) => {
           const body = (c.body ?? {}) as { asset?: { folder: string | null; path: string | null; hash: string | null } | null; field?: string | null; value?: unknown; undo?: boolean };
-          return { device: c.deviceId, seq: c.deviceSeq, hlc: c.hlc, op: c.kind, asset: body.asset ?? null, field: body.field ?? null, value: body.value ?? null, undo: body.undo === true };
+          return { device: c.deviceId, seq: c.deviceSeq, hlc: c.hlc, op: c.kind, asset: body.asset ?? null, field: body.field ?? null, value: body.value ?? null, undo: body.undo === true, author: c.user };
         }),
         m.joinPosition ?? 0,
       );
+      // A folder another member removed: what is left of it here is gone before the next page.
+      await folderRemovals(ctx);
       for (const k of Object.keys(counts) as ApplyOutcome[]) result.applied[k] += counts[k];
       result.pulled += theirs.length;
     }

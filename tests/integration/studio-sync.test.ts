@@ -103,4 +103,19 @@ describe.skipIf(missing !== null)('studio sync between two members', () => {
     await sync(libB);
     expect((await show(libB, blue)).caption).toBe((await show(libA, blue)).caption);
   });
+
+  it('an undo takes back only one’s own keywords: one a member added since stays, on both machines', async () => {
+    await ok(libA, ['tag', blue, '--add', 'mine']);
+    await sync(libA);
+    await sync(libB);
+    await ok(libB, ['tag', blue, '--add', 'theirs']);
+    await sync(libB);
+    await sync(libA);
+    const had = (await show(libA, blue)).keywords;
+    expect(had).toEqual(expect.arrayContaining(['mine', 'theirs']));
+    await ok(libA, ['undo']); // Ana's "add mine" only
+    await sync(libA);
+    await sync(libB);
+    for (const lib of [libA, libB]) expect([...(await show(lib, blue)).keywords].sort()).toEqual(had.filter((k) => k !== 'mine').sort());
+  });
 });

@@ -38,6 +38,7 @@ import { migration as m032 } from './032-rename-journal-shots';
 import { migration as m033 } from './033-folders-removed-in-steps';
 import { migration as m034 } from './034-change-log';
 import { migration as m035 } from './035-change-log-by-asset';
+import { migration as m036 } from './036-studio-ids';
 
 export type { Migration } from './migration';
 
@@ -77,4 +78,5 @@ export const migrations: Migration[] = [
   m033,
   m034,
   m035,
+  m036,
 ];
