@@ -50,6 +50,7 @@ const CATALOGUE_TABLES = new Set([
   'edit_changes',
   'change_log',
   'catalogue_clock',
+  'collection_uids',
 ]);
 
 const ROOT = join(__dirname, '..', '..');
