@@ -528,6 +528,7 @@ export function LibraryView({ active }: { active: boolean }) {
         zoomed={loupeZoomed}
         onFindSimilar={(id) => findSimilar(id, 'loupe')}
         onMenu={(id, x, y) => setCellMenu({ id, x, y })}
+        store={store}
       />
     );
   } else {
@@ -735,6 +736,7 @@ export function LibraryView({ active }: { active: boolean }) {
           // The panel belongs to the photo in view: several photos are edited at once only in the grid.
           focusId={view === 'grid' || view === 'loupe' || view === 'similar' ? sel.focusId : inView}
           selectedIds={view === 'grid' ? selectedIds : []}
+          loupe={view === 'loupe'}
           onJump={async (id) => {
             try {
               const index = (await store.allIds()).indexOf(id);
