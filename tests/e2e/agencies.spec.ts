@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { lowContrast } from './contrast';
 import { expect, test } from './harness';
 import { makePhotoTree, type TestPhoto } from './photos';
 import { shot } from './shots';
@@ -47,6 +48,7 @@ test('check a selection against Adobe Stock, fix a flagged title, set a category
   await expect(issue).toHaveAttribute('data-field', 'title');
   await expect(issue.getByTestId('csv-fix-input')).toHaveValue('Nets, ropes and boats in the harbour');
   await shot(page, 'agency-check');
+  expect(await lowContrast(dialog), 'check & export').toEqual([]);
   await page.setViewportSize({ width: 1280, height: 800 });
   await shot(page, 'agency-check-1280');
 

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { lowContrast } from './contrast';
 import { expect, test } from './harness';
 import { shot } from './shots';
 
@@ -70,6 +71,8 @@ test('loupe: histogram and capture details at the top of the panel, a filmstrip,
   const current = strip.locator('[aria-current="true"]');
   await expect(current).toHaveAttribute('data-asset-id', String(ids.get('p01.jpg')));
   await shot(page, 'loupe-1440');
+  expect(await lowContrast(page.getByTestId('inspector')), 'inspector').toEqual([]);
+  expect(await lowContrast(page.locator('.loupe-caption')), 'loupe caption').toEqual([]);
 
   // A click on a frame shows that photo; the histogram and panel follow it.
   await strip.locator(`[data-asset-id="${ids.get('p04.jpg')}"]`).click();

@@ -1,3 +1,4 @@
+import { lowContrast } from './contrast';
 import { expect, test } from './harness';
 import { makePhotoTree, PHOTOS } from './photos';
 import { shot } from './shots';
@@ -26,6 +27,7 @@ test('a write under way shows in the top bar with its counts and a Cancel; nothi
   await expect(run.getByTestId('queue-run-label')).toHaveText('Write metadata into 3 files');
   await expect(run.getByTestId('queue-run-count')).toHaveText('0 / 3');
   await shot(page, 'top-runs-1440');
+  expect(await lowContrast(page.locator('header').first()), 'top bar').toEqual([]);
 
   // At 1280 × 800 the run's name gives way; the view switcher stays whole and inside the window.
   await page.setViewportSize({ width: 1280, height: 800 });
