@@ -232,7 +232,7 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     await selectAll(page);
     await page.getByTestId('action-csv').click();
     const csvDialog = page.getByTestId('export-csv');
-    await csvDialog.getByTestId('csv-agency-adobe').click();
+    await csvDialog.getByTestId('csv-agency').selectOption('adobe');
     // The small test photos fail Adobe Stock's 4 MP rule: held back unless the user overrides.
     await expect(csvDialog.getByTestId('csv-summary')).toContainText('0 of 20 pass Adobe Stock');
     await expect(csvDialog.getByTestId('csv-verdict').first()).toContainText('Adobe Stock needs at least 4 MP');

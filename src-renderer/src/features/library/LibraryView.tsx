@@ -13,6 +13,7 @@ import { FolderList, PathForm } from './FolderList';
 import { TopBar } from './TopBar';
 import { useFolders, useScanProgress } from './useFolders';
 import { Loupe } from '../loupe/Loupe';
+import { QueueRuns } from '../activity/QueueRuns';
 import { useKeyboard } from '../../state/useKeyboard';
 import { useSelection } from '../../state/useSelection';
 import { useDebounced } from '../../state/useDebounced';
@@ -528,6 +529,7 @@ export function LibraryView({ active }: { active: boolean }) {
         zoomed={loupeZoomed}
         onFindSimilar={(id) => findSimilar(id, 'loupe')}
         onMenu={(id, x, y) => setCellMenu({ id, x, y })}
+        store={store}
       />
     );
   } else {
@@ -586,6 +588,7 @@ export function LibraryView({ active }: { active: boolean }) {
       >
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
+        <QueueRuns exceptRuns={runIds.slice(0, 1)} exceptBatches={analysisRuns.map((r) => r.run.batchId)} />
       </TopBar>
       <div className="workspace" style={{ '--sidebar-w': `${sidebarWidth}px`, '--inspector-w': `${inspectorWidth}px` } as CSSProperties}>
         <aside className="sidebar" data-testid="sidebar" hidden={panelsHidden}>
@@ -735,6 +738,7 @@ export function LibraryView({ active }: { active: boolean }) {
           // The panel belongs to the photo in view: several photos are edited at once only in the grid.
           focusId={view === 'grid' || view === 'loupe' || view === 'similar' ? sel.focusId : inView}
           selectedIds={view === 'grid' ? selectedIds : []}
+          loupe={view === 'loupe'}
           onJump={async (id) => {
             try {
               const index = (await store.allIds()).indexOf(id);
