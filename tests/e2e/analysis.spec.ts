@@ -158,6 +158,7 @@ test('score a folder, drag the threshold, reject below it, undo; filter by faces
     await expect.poll(() => flagged(page, 'reject')).toEqual([]);
 
     // ---- Filters: faces, a child, a colour — each exactly the right files -----------------
+    await page.getByTestId('filters-more-toggle').click();
     const filters = page.getByTestId('analysis-filters');
     await filters.getByTestId('filter-faces-yes').click();
     await expect.poll(() => gridNames(page)).toEqual(['face-adult.jpg', 'face-child.jpg']);

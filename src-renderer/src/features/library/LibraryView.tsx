@@ -31,7 +31,6 @@ import { RenameDialog } from './RenameDialog';
 import { useLibraryReveal } from '../create/useLibraryReveal';
 import { IconCull } from '../culling/IconCull';
 import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
-import { AnalysisFilters } from '../analysis/AnalysisFilters';
 import { AnalysisProgress } from '../analysis/AnalysisProgress';
 import { CellDecorationsContext } from '../analysis/CellBadges';
 import { QualityHistogramPanel } from '../analysis/QualityHistogram';
@@ -647,8 +646,7 @@ export function LibraryView({ active }: { active: boolean }) {
           {view !== 'loupe' && view !== 'cull' && (
             <>
               <Filters filters={filters} onChange={setFilters} />
-              <QualityHistogramPanel query={query} total={total} />
-              <AnalysisFilters filters={filters} onChange={setFilters} />
+              <QualityHistogramPanel query={query} total={total} filters={filters} onChange={setFilters} />
             </>
           )}
           <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
