@@ -649,7 +649,12 @@ export function LibraryView({ active }: { active: boolean }) {
               <QualityHistogramPanel query={query} total={total} filters={filters} onChange={setFilters} />
             </>
           )}
-          <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
+          <KeywordList
+            active={filters.keywords ?? []}
+            onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))}
+            // Its boxes assign to the photos the inspector edits: the selection in the grid, else the photo in view.
+            targets={view === 'grid' && selectedIds.length > 1 ? selectedIds : [view === 'grid' || view === 'loupe' || view === 'similar' ? sel.focusId : inView].filter((id): id is number => id !== null)}
+          />
         </aside>
         {!panelsHidden && (
           <Splitter side="left" width={sidebarWidth} min={PANELS.sidebar.min} max={PANELS.sidebar.max} defaultWidth={PANELS.sidebar.default} onWidth={setSidebarWidth} label="Sidebar width" testId="splitter-sidebar" />
