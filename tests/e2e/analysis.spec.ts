@@ -116,7 +116,7 @@ test('score a folder, drag the threshold, reject below it, undo; filter by faces
     await expect(preview).toHaveAttribute('data-billable', String(PHOTOS.length * 4));
     await expect(preview).toHaveAttribute('data-fits', 'true');
     await expect(dialog.getByTestId('analyse-billable-faces')).toHaveAttribute('data-billable', String(PHOTOS.length));
-    await expect(preview).toContainText('Est. cost 0.048');
+    await expect(preview).toContainText('Est. cost $0.048');
     await shot(page, 'analysis-dialog', dialog);
     await dialog.getByTestId('analyse-confirm').click();
     await expect(dialog).toHaveCount(0);
@@ -183,7 +183,7 @@ test('score a folder, drag the threshold, reject below it, undo; filter by faces
     await expect(measurements.getByTestId('face-row')).toContainText('Child');
     await expect(measurements.getByTestId('release-needed')).toContainText('a model release is likely needed');
     await expect(measurements.getByTestId('swatch').first()).toBeVisible();
-    await expect(measurements).toContainText('Measured today');
+    await expect(measurements).toContainText('Analysed today');
     await measurements.scrollIntoViewIfNeeded();
     await shot(page, 'analysis-inspector', measurements);
 

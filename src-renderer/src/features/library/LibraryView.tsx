@@ -699,8 +699,8 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={() => openWith('write')} disabled={!total} title="Write to files: keywords, captions and titles into the files themselves (IPTC/XMP)" data-testid="action-write">
                 Write…
               </Button>
-              <Button small onClick={() => openWith('csv')} disabled={!total} title="Export a stock agency CSV" data-testid="action-csv">
-                Export CSV…
+              <Button small onClick={() => openWith('csv')} disabled={!total} title="Check the photos against a stock agency's rules, then export its upload CSV or send them" data-testid="action-csv">
+                Check & export…
               </Button>
             </div>
 
