@@ -232,9 +232,9 @@ export function KeywordList({ active, onFilter, targets = [] }: { active: string
           </button>
         </div>
       )}
-      <p className="kwl-hint muted small" data-testid="keyword-list-target">
+      {all.length > 0 && <p className="kwl-hint muted small" data-testid="keyword-list-target">
         {targets.length ? `Boxes add to or remove from ${targets.length === 1 ? 'the photo in the panel' : `the ${photos(targets.length)} selected`}.` : 'Select photos to add keywords with the boxes.'}
-      </p>
+      </p>}
       <input type="search" className="kwl-filter" placeholder="Filter keywords" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="keyword-list-filter" aria-label="Filter keywords" />
       {pickedNow.length > 0 && (
         <div className="kwl-actions" data-testid="keyword-list-actions">
