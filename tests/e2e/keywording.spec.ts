@@ -86,7 +86,7 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     await expect(preview).toHaveAttribute('data-fits', 'true');
     await expect(panel.getByTestId('run-billable')).toHaveText('20');
     await expect(preview).toContainText('0 cached, 0 already done');
-    await expect(preview).toContainText('Est. cost 0.04');
+    await expect(preview).toContainText('Est. cost $0.04');
     await expect(preview).toContainText('left today');
     await expect(preview).toContainText('under your caps');
     await shot(page, 'keyword-panel');

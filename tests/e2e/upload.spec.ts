@@ -99,6 +99,7 @@ test('check against Adobe Stock, fix a title, export the CSV, upload with progre
 
     // Found under "Sent to Adobe Stock"; the inspector says when.
     await page.getByTestId('nav-library').click();
+    await page.getByTestId('filters-more-toggle').click();
     await page.getByTestId('filter-sent').selectOption({ label: 'Sent to Adobe Stock' });
     await expect(page.getByTestId('grid-cell')).toHaveCount(2);
     await page.locator('[data-testid="grid-cell"][data-name="harbour-nets.jpg"]').click();

@@ -32,7 +32,6 @@ import { RenameDialog } from './RenameDialog';
 import { useLibraryReveal } from '../create/useLibraryReveal';
 import { IconCull } from '../culling/IconCull';
 import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
-import { AnalysisFilters } from '../analysis/AnalysisFilters';
 import { AnalysisProgress } from '../analysis/AnalysisProgress';
 import { CellDecorationsContext } from '../analysis/CellBadges';
 import { QualityHistogramPanel } from '../analysis/QualityHistogram';
@@ -650,11 +649,15 @@ export function LibraryView({ active }: { active: boolean }) {
           {view !== 'loupe' && view !== 'cull' && (
             <>
               <Filters filters={filters} onChange={setFilters} />
-              <QualityHistogramPanel query={query} total={total} />
-              <AnalysisFilters filters={filters} onChange={setFilters} />
+              <QualityHistogramPanel query={query} total={total} filters={filters} onChange={setFilters} />
             </>
           )}
-          <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
+          <KeywordList
+            active={filters.keywords ?? []}
+            onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))}
+            // Its boxes assign to the photos the inspector edits: the selection in the grid, else the photo in view.
+            targets={view === 'grid' && selectedIds.length > 1 ? selectedIds : [view === 'grid' || view === 'loupe' || view === 'similar' ? sel.focusId : inView].filter((id): id is number => id !== null)}
+          />
         </aside>
         {!panelsHidden && (
           <Splitter side="left" width={sidebarWidth} min={PANELS.sidebar.min} max={PANELS.sidebar.max} defaultWidth={PANELS.sidebar.default} onWidth={setSidebarWidth} label="Sidebar width" testId="splitter-sidebar" />
@@ -699,8 +702,8 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={() => openWith('write')} disabled={!total} title="Write to files: keywords, captions and titles into the files themselves (IPTC/XMP)" data-testid="action-write">
                 Write…
               </Button>
-              <Button small onClick={() => openWith('csv')} disabled={!total} title="Export a stock agency CSV" data-testid="action-csv">
-                Export CSV…
+              <Button small onClick={() => openWith('csv')} disabled={!total} title="Check the photos against a stock agency's rules, then export its upload CSV or send them" data-testid="action-csv">
+                Check & export…
               </Button>
             </div>
 
