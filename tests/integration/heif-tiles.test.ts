@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openImage } from '../../src-main/library/media/decode';
-import { decodeHeif, HeifDecodeError, heifGridBand, heifThreadLimit, heifThreads, setHeifIdleMs } from '../../src-main/library/media/heif';
+import { decodeHeif, HeifDecodeError, heifGridBand, heifPrimaryIsGrid, heifThreadLimit, heifThreads, setHeifIdleMs } from '../../src-main/library/media/heif';
 import { gridHeic } from '../fixtures/heif-grid';
 import { heifEnc, markedPicture, withIrot } from '../fixtures/heif';
 
@@ -95,6 +95,8 @@ describe('a tiled HEIC (a phone photo)', () => {
       expect(px.data.equals(whole.data.subarray(top * 1000 * 3, (top + height) * 1000 * 3))).toBe(true);
     }
     expect(heifGridBand(await readFile(plain), tiling, 0, 3), 'a picture that is no grid').toBeNull();
+    // Only grids take the band path; any other picture is decoded whole without asking.
+    expect([heifPrimaryIsGrid(buf), heifPrimaryIsGrid(await readFile(grid)), heifPrimaryIsGrid(await readFile(plain))]).toEqual([true, true, false]);
   });
 
   it('a batch uses at most one thread per core, and the threads end after it (the memory goes back)', async () => {

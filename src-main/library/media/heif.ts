@@ -159,7 +159,8 @@ export interface HeifDecodeOptions {
  * A tiled picture (a phone's) is decoded by every decoder thread at once.
  */
 export async function decodeHeif(buf: Buffer, maxPixels: number, fitInside = 0, opts: HeifDecodeOptions = {}): Promise<HeifPixels> {
-  const transforms = opts.tiles === false ? null : heifPrimaryTransforms(buf);
+  // Only a grid is asked for its tiling: any other picture goes straight to one decode.
+  const transforms = opts.tiles === false || !heifPrimaryIsGrid(buf) ? null : heifPrimaryTransforms(buf);
   if (transforms) {
     const reply = await call({ op: 'tiling', buf, maxPixels, fitInside });
     const tiling = 'tiling' in reply ? reply.tiling : null;
@@ -382,6 +383,19 @@ function itemOfType(buf: Buffer, iinf: HeifBox, type: string): number | null {
   return null;
 }
 
+/** The type of the item with that ID (iinf/infe version 2 or 3), or null. */
+function typeOfItem(buf: Buffer, iinf: HeifBox, itemId: number): string | null {
+  const version = buf[iinf.body];
+  const skip = 4 + (version === 0 ? 2 : 4);
+  for (const infe of heifBoxes(buf, iinf.body + skip, iinf.end)) {
+    if (infe.type !== 'infe' || buf[infe.body] < 2) continue;
+    const idSize = buf[infe.body] === 2 ? 2 : 4;
+    const at = infe.body + 4;
+    if (uint(buf, at, idSize) === itemId) return buf.toString('latin1', at + idSize + 2, at + idSize + 6);
+  }
+  return null;
+}
+
 /** IFD0 Orientation of a TIFF block, or null. */
 function tiffOrientation(t: Buffer): number | null {
   if (t.length < 8) return null;
@@ -488,7 +502,7 @@ export function heifGridBand(buf: Buffer, tiling: HeifTiling, from: number, to: 
     const ipma = iprp ? heifChild(out, iprp, 'ipma') : null;
     if (!pitm || !iinf || !iref || !iloc || !ipco || !ipma) return null;
     const primary = out[pitm.body] === 0 ? out.readUInt16BE(pitm.body + 4) : out.readUInt32BE(pitm.body + 4);
-    if (itemOfType(out, iinf, 'grid') !== primary) return null;
+    if (typeOfItem(out, iinf, primary) !== 'grid') return null;
     const bandRows = to - from;
     const bandHeight = Math.min(tiling.height - from * tiling.tileHeight, bandRows * tiling.tileHeight);
     if (bandRows < 1 || bandHeight < 1) return null;
@@ -593,4 +607,20 @@ function itemData(buf: Buffer, meta: HeifBox, iloc: HeifBox, itemId: number): [n
     }
   }
   return null;
+}
+
+/** True when the primary picture is a grid of tiles (a phone's photo), read from the container alone. */
+export function heifPrimaryIsGrid(buf: Buffer): boolean {
+  try {
+    let meta: HeifBox | null = null;
+    for (const b of heifBoxes(buf, 0, buf.length)) if (b.type === 'meta') meta = meta ?? b;
+    if (!meta) return false;
+    const pitm = heifChild(buf, meta, 'pitm', 4);
+    const iinf = heifChild(buf, meta, 'iinf', 4);
+    if (!pitm || !iinf) return false;
+    const primary = buf[pitm.body] === 0 ? buf.readUInt16BE(pitm.body + 4) : buf.readUInt32BE(pitm.body + 4);
+    return typeOfItem(buf, iinf, primary) === 'grid';
+  } catch {
+    return false;
+  }
 }
