@@ -14,9 +14,10 @@ export { HeifDecodeError, type HeifPixels } from './heif-types';
 //
 // - One decoder thread per core, started as work arrives; each decodes one thing at a time.
 //   A batch of photos keeps every core busy.
-// - A phone's photo is a grid of 512 x 512 tiles, each its own HEVC picture: its tiles are
-//   shared among the threads, each writing its tiles into one shared canvas, so a single
-//   photo (the loupe, the thumbnail the user is waiting on) is decoded by every core at once.
+// - A phone's photo is a grid of 512 x 512 tiles, each its own HEVC picture: when threads
+//   stand idle, its rows of tiles are shared among them, each writing its band into one
+//   shared canvas, so a single photo (the loupe, the thumbnail the user is waiting on) is
+//   decoded by every core at once. In a batch each thread decodes pictures of its own.
 //   The file's transforms (irot/imir) are applied here to the whole, afterwards.
 // - A thread ends after IDLE_MS without work: libheif's WebAssembly memory grows to the
 //   largest picture decoded and never shrinks otherwise, so the memory goes back after a batch.
@@ -159,12 +160,20 @@ export interface HeifDecodeOptions {
  * A tiled picture (a phone's) is decoded by every decoder thread at once.
  */
 export async function decodeHeif(buf: Buffer, maxPixels: number, fitInside = 0, opts: HeifDecodeOptions = {}): Promise<HeifPixels> {
-  // Only a grid is asked for its tiling: any other picture goes straight to one decode.
-  const transforms = opts.tiles === false || !heifPrimaryIsGrid(buf) ? null : heifPrimaryTransforms(buf);
+  // Only a grid is asked for its tiling: any other picture goes straight to one decode. And
+  // only when threads stand idle (the loupe, the one thumbnail the user waits on): in a batch
+  // every thread already has a picture of its own, and bands would only add their overhead.
+  const idle = POOL - slots.filter((s) => s.job).length - pending.length;
+  const transforms = opts.tiles === false || idle < 2 || !heifPrimaryIsGrid(buf) ? null : heifPrimaryTransforms(buf);
   if (transforms) {
     const reply = await call({ op: 'tiling', buf, maxPixels, fitInside });
     const tiling = 'tiling' in reply ? reply.tiling : null;
-    const px = tiling ? await decodeTiled(buf, tiling, transforms, maxPixels, fitInside) : null;
+    // A band that fails (a tile's data cut short) leaves the picture to libheif's whole
+    // decode, which shows what it can of a damaged grid, as before bands existed.
+    const px = tiling ? await decodeTiled(buf, tiling, transforms, maxPixels, fitInside).catch((err: unknown) => {
+      if (err instanceof HeifDecodeError && /too large/.test(err.message)) throw err;
+      return null;
+    }) : null;
     if (px) return px;
   }
   const px = pixelsOf(await call({ op: 'decode', buf, maxPixels, fitInside }));
