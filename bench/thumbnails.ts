@@ -191,7 +191,7 @@ async function benchPhoneHeic(dir: string, ctx: LibraryCtx): Promise<{ figure: F
       reference: { name: `the JPEGs they were encoded from, ${IN_FLIGHT} in flight`, value: j, unit: 'ms/image' }, ratio: round(h / j, 2), ratioNote: 'HEIC/JPEG',
       target: 'HEIC/JPEG <= 10', status: check(h / j <= 10),
     },
-    note: `Phone-like HEIC row: ${distinct} pictures of 4032x3024 (${round(mb, 1)} MB per HEIC, x265 ultrafast q80), each a grid of 8x6 tiles of 512 px with the last row cut (as iPhones write them; the container is written by tests/fixtures/heif-grid.ts around heif-enc's tiles, since Debian's heif-enc cannot write grids), cycled over ${count} thumbnails with ${IN_FLIGHT} in flight (the thumbnail queue's concurrency); wall time / images, after a warm-up. The rows of tiles of each picture are shared among the decoder threads (one per core). Peak RSS: the whole bench process, sampled every 50 ms during each batch.`,
+    note: `Phone-like HEIC row: ${distinct} pictures of 4032x3024 (${round(mb, 1)} MB per HEIC, x265 ultrafast q80), each a grid of 8x6 tiles of 512 px with the last row cut (as iPhones write them; the container is written by tests/fixtures/heif-grid.ts around heif-enc's tiles, since Debian's heif-enc cannot write grids), cycled over ${count} thumbnails with ${IN_FLIGHT} in flight (the thumbnail queue's concurrency); wall time / images, after a warm-up. One decoder thread per core, each decoding whole pictures in a batch (a single picture's rows of tiles are shared among idle threads instead). Peak RSS: the whole bench process, sampled every 50 ms during each batch.`,
   };
 }
 
