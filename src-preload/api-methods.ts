@@ -32,6 +32,7 @@ export const API_METHODS = [
   'searchIds',
   'getAsset',
   'getFullImage',
+  'getHistogram',
   'similarGroups',
   'setVisibleAssets',
   'cellStates',

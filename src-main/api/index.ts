@@ -14,6 +14,7 @@ import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRatin
 import { applyPreset, deletePreset, listPresets, savePreset } from '../library/presets';
 import { ensureFullImage, ensurePreview } from '../library/thumbs';
 import { mediaToken } from '../core/media';
+import { histogram } from '../library/histogram';
 import { fillMissingFingerprints, findGroups } from '../library/similarity';
 import { startWatching } from '../library/watch';
 import { closeMetadataReader } from '../library/metadata';
@@ -145,6 +146,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     async getFullImage({ id }) {
       const full = await ensureFullImage(ctx, id);
       return { token: full.path ? mediaToken(full.path) : null, source: full.source, note: full.note };
+    },
+    async getHistogram({ id }) {
+      return histogram(ctx, id);
     },
     async similarGroups({ ids }) {
       await fillMissingFingerprints(ctx, ids ? { assetIds: ids } : {});

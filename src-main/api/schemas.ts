@@ -233,6 +233,7 @@ export const schemas = {
   searchIds: z.strictObject({ query: searchQuery }),
   getAsset: z.strictObject({ id }),
   getFullImage: z.strictObject({ id }),
+  getHistogram: z.strictObject({ id }),
   studioStatus: none,
   studioProbe: z.strictObject({ url: studioAddress }),
   studioJoin: z.strictObject({ url: studioAddress, user: z.string().min(1).max(64), password: z.string().min(1).max(1000), fingerprint: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, 'must be a SHA-256 fingerprint') }),

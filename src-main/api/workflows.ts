@@ -207,7 +207,7 @@ export function workflowMethods(ctx: LibraryCtx, service: ServiceHost, opts: Wor
       return AGENCY_PROFILES.map(agencyView);
     },
     async checkForAgency({ ids, agency }) {
-      return (await checkAssets(ctx, ids, agency)).map(({ assetId, path, ok, problems }) => ({ assetId, path, ok, problems }));
+      return (await checkAssets(ctx, ids, agency)).map(({ assetId, path, ok, problems, issues }) => ({ assetId, path, ok, problems, issues }));
     },
     async getStockFields({ id }) {
       if (!getAssetRow(ctx, id)) throw notFound('The item');

@@ -4,7 +4,7 @@ import { inSteps } from '../core/steps';
 import { assetKeywords, assetPath, getAssetRow, type AssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { agencyCategories, readStockFields } from '../library/stock-fields';
-import { agencyProfile, agencyRow, checkAgainst, type AgencyRow, type CheckInput } from './agencies';
+import { agencyProfile, agencyRow, checkIssues, type AgencyRow, type CheckInput } from './agencies';
 
 // Catalogue assets against an agency's profile: what the check sees of a photo, and the
 // verdicts shared by `tagsmith check`, the CSV export, the upload and the app.
@@ -42,8 +42,8 @@ export async function checkAssets(ctx: LibraryCtx, ids: readonly number[], agenc
       const asset = getAssetRow(ctx, id);
       if (!asset) continue;
       const input = checkInputOf(ctx, asset, agency);
-      const problems = checkAgainst(profile, input);
-      out.push({ assetId: id, path: assetPath(asset), ok: problems.length === 0, problems, row: agencyRow(profile, input) });
+      const issues = checkIssues(profile, input);
+      out.push({ assetId: id, path: assetPath(asset), ok: issues.length === 0, problems: issues.map((i) => i.text), issues, row: agencyRow(profile, input) });
     }
   });
   return out;

@@ -33,6 +33,18 @@ export interface AgencyVerdict {
   path: string;
   ok: boolean;
   problems: string[];
+  /** The same problems with where each is fixed (the app's check shows an inline fix); absent from the CLI. */
+  issues?: AgencyIssue[];
+}
+
+/** One problem of a verdict: its words, the field the user fixes it in, and the value one click would set. */
+export interface AgencyIssue {
+  text: string;
+  field: 'title' | 'caption' | 'keywords' | 'category' | 'file';
+  /** The field's value with the problem taken out (e.g. the title without its commas), when one edit fixes it. */
+  fixed?: string;
+  /** The one-click fix's words: "Remove commas". */
+  fixLabel?: string;
 }
 
 /** A photo's agency fields (stored in the catalogue, editable for a selection). */

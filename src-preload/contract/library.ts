@@ -272,6 +272,24 @@ export interface FullImage {
   note: string | null;
 }
 
+/** The loupe's histogram: counts per level (0..255) of the picture the loupe shows. */
+export interface Histogram {
+  /** Null when there is none to show (a video, no preview yet); `note` says why. */
+  bins: {
+    red: number[];
+    green: number[];
+    blue: number[];
+    luminance: number[];
+    /** Pixels counted (the picture is shrunk first, so fewer than the file's). */
+    pixels: number;
+    /** Share of pixels black in all three channels (0..1). */
+    shadowsClipped: number;
+    /** Share of pixels at full level in any channel (0..1). */
+    highlightsClipped: number;
+  } | null;
+  note: string | null;
+}
+
 export interface SimilarGroupInfo {
   kind: 'burst' | 'similar';
   /** Asset ids in capture order. */
@@ -364,6 +382,8 @@ export interface LibraryApi {
   getAsset(args: { id: number }): Promise<AssetDetail>;
   /** The picture at its own pixel size, for 100 % zoom (made on first ask for HEIC and TIFF). */
   getFullImage(args: { id: number }): Promise<FullImage>;
+  /** Red, green, blue and luminance levels of the photo as the loupe shows it (its preview). */
+  getHistogram(args: { id: number }): Promise<Histogram>;
   /**
    * Groups of one scene (bursts and similar frames, two or more each) among these assets, or
    * the whole library, each with its suggested best frame. Missing fingerprints are computed first.

@@ -116,7 +116,7 @@ test('score a folder, drag the threshold, reject below it, undo; filter by faces
     await expect(preview).toHaveAttribute('data-billable', String(PHOTOS.length * 4));
     await expect(preview).toHaveAttribute('data-fits', 'true');
     await expect(dialog.getByTestId('analyse-billable-faces')).toHaveAttribute('data-billable', String(PHOTOS.length));
-    await expect(preview).toContainText('Est. cost 0.048');
+    await expect(preview).toContainText('Est. cost $0.048');
     await shot(page, 'analysis-dialog', dialog);
     await dialog.getByTestId('analyse-confirm').click();
     await expect(dialog).toHaveCount(0);
@@ -158,6 +158,7 @@ test('score a folder, drag the threshold, reject below it, undo; filter by faces
     await expect.poll(() => flagged(page, 'reject')).toEqual([]);
 
     // ---- Filters: faces, a child, a colour — each exactly the right files -----------------
+    await page.getByTestId('filters-more-toggle').click();
     const filters = page.getByTestId('analysis-filters');
     await filters.getByTestId('filter-faces-yes').click();
     await expect.poll(() => gridNames(page)).toEqual(['face-adult.jpg', 'face-child.jpg']);
@@ -182,7 +183,7 @@ test('score a folder, drag the threshold, reject below it, undo; filter by faces
     await expect(measurements.getByTestId('face-row')).toContainText('Child');
     await expect(measurements.getByTestId('release-needed')).toContainText('a model release is likely needed');
     await expect(measurements.getByTestId('swatch').first()).toBeVisible();
-    await expect(measurements).toContainText('Measured today');
+    await expect(measurements).toContainText('Analysed today');
     await measurements.scrollIntoViewIfNeeded();
     await shot(page, 'analysis-inspector', measurements);
 

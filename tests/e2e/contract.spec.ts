@@ -76,7 +76,12 @@ test('Settings: the account-wide rate ceiling is off by default, set, and kept',
   await expect(caps).toBeVisible();
   const field = caps.getByTestId('caps-accountRatePerSecond');
   await expect(field).toHaveValue('');
-  await expect(caps.getByTestId('caps-account-rate-note')).toContainText('does not say whether the service counts them per endpoint or for the whole account');
+  await expect(caps.getByTestId('caps-account-rate-note')).toContainText('set a limit for all of them together');
+  // Said in words, with its unit; prices and spend caps name their currency.
+  await expect(caps).not.toContainText('Whole account');
+  await expect(caps).not.toContainText('requests / s');
+  await expect(caps.getByTestId('caps-prices')).toContainText('US$');
+  await expect(caps).toContainText('in US dollars');
   await field.fill('45');
   await caps.getByTestId('caps-save').click();
   await expect(caps.getByTestId('caps-error-accountRatePerSecond')).toContainText('at most 30 requests per second');

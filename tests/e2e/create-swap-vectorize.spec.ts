@@ -41,7 +41,8 @@ test('vectorize a library picture into an SVG asset; swap a face onto a portrait
     await page.getByTestId('nav-create').click();
     await page.getByTestId('create-nav-vectorize').click();
     const vec = page.getByTestId('panel-vectorize');
-    await expect(vec.getByTestId('vectorize-unspecified')).toContainText('not its fields');
+    await expect(vec.getByTestId('vectorize-unspecified')).toContainText('without its options');
+    await expect(vec).not.toContainText(/\/v1\/|OpenAPI|vendor|image_url/);
     await expect(vec.getByTestId('vectorize-start')).toBeDisabled();
     await vec.getByTestId('vectorize-source-choose').click();
     await page.getByTestId('asset-picker').locator('[data-testid="picker-item"][data-name="logo-sun.png"]').click();
@@ -84,7 +85,8 @@ test('vectorize a library picture into an SVG asset; swap a face onto a portrait
     await page.getByTestId('create-nav-faceswap').click();
     await swap.getByTestId('swap-target-change').click();
     await page.getByTestId('asset-picker').locator('[data-testid="picker-item"][data-name="street-clip.mp4"]').click();
-    await expect(swap.getByTestId('swap-video-note')).toContainText('/v1/videoswap');
+    await expect(swap.getByTestId('swap-video-note')).toContainText('video face swap');
+    await expect(swap).not.toContainText(/\/v1\/|OpenAPI|vendor|endpoint|GFPGAN/);
     await swap.getByTestId('swap-start').click();
     const vcardSwap = card(page, 'faceSwap').first();
     await expect(vcardSwap.getByTestId('task-status')).toHaveAttribute('data-status', 'done');

@@ -125,8 +125,8 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     const lip = page.getByTestId('panel-lipsync');
     await expect(lip.getByTestId('lipsync-advice')).toContainText('mouth visible');
     await lip.getByTestId('lipsync-start').click();
-    await expect(lip.getByTestId('lipsync-audio-error')).toContainText('audio_url');
-    await expect(lip.getByTestId('lipsync-image-error')).toContainText('image_url');
+    await expect(lip.getByTestId('lipsync-audio-error')).toHaveText('Choose the speech audio.');
+    await expect(lip.getByTestId('lipsync-image-error')).toHaveText('Choose the portrait.');
     await lip.getByTestId('lipsync-audio-choose').click();
     const picker = page.getByTestId('asset-picker');
     await expect(picker.getByTestId('picker-item')).toHaveCount(2); // the two speech files, newest first
@@ -166,6 +166,9 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await gen.getByTestId('gen-lora').fill('not a url');
     await expect(gen.getByTestId('gen-rules')).toHaveAttribute('data-ok', 'false');
     await expect(gen.getByTestId('gen-rules-error')).toHaveAttribute('data-field', 'lora_url');
+    // … in the words of the form: the field's label, once, and no parameter name.
+    await expect(gen.getByTestId('gen-rules-error')).toContainText(/^LoRA weights URL: /);
+    await expect(gen.getByTestId('gen-rules-error')).not.toContainText('lora_url');
     await expect(gen.getByTestId('gen-start')).toBeDisabled();
     await shot(page, 'create-generate-rule-error');
     await gen.getByTestId('gen-lora').fill('');
@@ -225,7 +228,9 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     // ---- Face swap (what the service leaves unspecified is shown) and the tasks list ----------
     await page.getByTestId('nav-create').click();
     await page.getByTestId('create-nav-faceswap').click();
-    await expect(page.getByTestId('swap-unspecified')).toContainText('not in the interface');
+    // Said in the user's words: no endpoint paths, no vendor documents on the panel.
+    await expect(page.getByTestId('swap-unspecified')).toContainText('documents face swap only in part');
+    await expect(page.getByTestId('panel-faceswap')).not.toContainText(/\/v1\/|OpenAPI|vendor|endpoint/);
     await shot(page, 'create-faceswap');
     await page.getByTestId('create-nav-tasks').click();
     const tasks = page.getByTestId('panel-tasks');

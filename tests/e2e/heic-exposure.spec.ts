@@ -96,6 +96,7 @@ test('a HEIC photo shows its thumbnail and loupe picture; I shows exposure; the 
 
   // Back to the grid: ISO 800 and up, then up to 3200.
   await page.keyboard.press('g');
+  await page.getByTestId('filters-more-toggle').click();
   await page.getByTestId('filter-iso-min').fill('800');
   await expect(cells(page)).toHaveCount(2);
   await expect(cell(page, 'portrait.jpg')).toHaveCount(0);

@@ -86,7 +86,7 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     await expect(preview).toHaveAttribute('data-fits', 'true');
     await expect(panel.getByTestId('run-billable')).toHaveText('20');
     await expect(preview).toContainText('0 cached, 0 already done');
-    await expect(preview).toContainText('Est. cost 0.04');
+    await expect(preview).toContainText('Est. cost $0.04');
     await expect(preview).toContainText('left today');
     await expect(preview).toContainText('under your caps');
     await shot(page, 'keyword-panel');
@@ -232,7 +232,7 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     await selectAll(page);
     await page.getByTestId('action-csv').click();
     const csvDialog = page.getByTestId('export-csv');
-    await csvDialog.getByTestId('csv-agency-adobe').click();
+    await csvDialog.getByTestId('csv-agency').selectOption('adobe');
     // The small test photos fail Adobe Stock's 4 MP rule: held back unless the user overrides.
     await expect(csvDialog.getByTestId('csv-summary')).toContainText('0 of 20 pass Adobe Stock');
     await expect(csvDialog.getByTestId('csv-verdict').first()).toContainText('Adobe Stock needs at least 4 MP');

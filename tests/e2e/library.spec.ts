@@ -62,7 +62,8 @@ test('search and filters narrow the grid; no results offers to clear them', asyn
   await page.getByTestId('search').fill('');
   await expect(cells(page)).toHaveCount(6);
 
-  // Camera, from the facets: the menu offers each camera once, with its count.
+  // Camera, from the facets (under More): the menu offers each camera once, with its count.
+  await page.getByTestId('filters-more-toggle').click();
   await expect(page.getByTestId('filter-camera').locator('option', { hasText: 'Canon EOS R5' })).toHaveText('Canon EOS R5 (3)');
   await page.getByTestId('filter-camera').selectOption('Canon EOS R5');
   await expect(cells(page)).toHaveCount(3);

@@ -65,6 +65,7 @@ test('fold similar groups and open them, filter by them, find similar and go bac
   // ---- The filter: only photos in a group; bursts only ----
   await page.getByTestId('toggle-fold-groups').uncheck();
   await expect(grid).toHaveAttribute('data-total', '11');
+  await page.getByTestId('filters-more-toggle').click();
   await page.getByTestId('filter-similar-groups').check();
   await expect(grid).toHaveAttribute('data-total', '9');
   await expect(cell('S_44.jpg')).toHaveCount(0);

@@ -52,7 +52,7 @@ test('check against Adobe Stock, fix a title, export the CSV, upload with progre
     await expect(page.getByTestId('selected-count')).toHaveText('2 selected');
     await page.getByTestId('action-csv').click();
     let dialog = page.getByTestId('export-csv');
-    await dialog.getByTestId('csv-agency-adobe').click();
+    await dialog.getByTestId('csv-agency').selectOption('adobe');
     await expect(dialog.getByTestId('csv-summary')).toContainText('1 of 2 pass Adobe Stock');
     await expect(dialog.getByTestId('csv-verdict')).toContainText('contains commas, which Adobe Stock does not allow');
     await expect(dialog.getByTestId('csv-upload')).toHaveText('Upload 1…');
@@ -70,7 +70,7 @@ test('check against Adobe Stock, fix a title, export the CSV, upload with progre
     await expect(page.getByTestId('selected-count')).toHaveText('2 selected');
     await page.getByTestId('action-csv').click();
     dialog = page.getByTestId('export-csv');
-    await dialog.getByTestId('csv-agency-adobe').click();
+    await dialog.getByTestId('csv-agency').selectOption('adobe');
     await expect(dialog.getByTestId('csv-summary')).toContainText('2 of 2 pass Adobe Stock');
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('csv-confirm').click()]);
     const lines = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
@@ -99,6 +99,7 @@ test('check against Adobe Stock, fix a title, export the CSV, upload with progre
 
     // Found under "Sent to Adobe Stock"; the inspector says when.
     await page.getByTestId('nav-library').click();
+    await page.getByTestId('filters-more-toggle').click();
     await page.getByTestId('filter-sent').selectOption({ label: 'Sent to Adobe Stock' });
     await expect(page.getByTestId('grid-cell')).toHaveCount(2);
     await page.locator('[data-testid="grid-cell"][data-name="harbour-nets.jpg"]').click();

@@ -97,3 +97,23 @@ describe('agency profiles', () => {
     expect(checkAgainst(agencyProfile('getty'), good({ fileName: 'x.tif' }))).toEqual([expect.stringMatching(/Getty Images \/ iStock accepts JPG photos/)]);
   });
 });
+
+describe('checkIssues: where each problem is fixed', () => {
+  it('names the field and offers the title without its commas', async () => {
+    const { checkIssues } = await import('../../src-main/metadata/agencies');
+    const issues = checkIssues(agencyProfile('adobe'), {
+      fileName: 'harbour.jpg', kind: 'image', width: 4000, height: 3000, sizeBytes: 5_000_000,
+      title: 'Nets, ropes and boats , in the harbour', caption: null, keywords: ['harbour', 'boat'], categories: [], releases: [], editorial: false,
+    });
+    const title = issues.find((i) => i.field === 'title')!;
+    expect(title.text).toContain('contains commas');
+    expect(title.fixed).toBe('Nets ropes and boats in the harbour');
+    expect(title.fixLabel).toBe('Remove commas');
+    expect(issues.every((i) => ['title', 'caption', 'keywords', 'category', 'file'].includes(i.field))).toBe(true);
+    // The strings the CLI prints are the same words.
+    expect(checkAgainst(agencyProfile('adobe'), {
+      fileName: 'harbour.jpg', kind: 'image', width: 4000, height: 3000, sizeBytes: 5_000_000,
+      title: 'Nets, ropes and boats , in the harbour', caption: null, keywords: ['harbour', 'boat'], categories: [], releases: [], editorial: false,
+    })).toEqual(issues.map((i) => i.text));
+  });
+});

@@ -1,4 +1,4 @@
-import type { AssetKind } from '../../../src-preload/contract';
+import type { AgencyIssue, AssetKind } from '../../../src-preload/contract';
 import type { AgencyProfile, AgencyRow, TextRule } from './profile';
 
 // One photo against one agency's rules: pure, so each profile's rules are tested directly.
@@ -63,23 +63,43 @@ const extOf = (name: string): string => (name.includes('.') ? name.slice(name.la
 const mp = (n: number): string => `${(n / 1e6).toLocaleString('en', { maximumFractionDigits: 2 })} MP`;
 const size = (n: number): string => (n >= 1024 * 1024 * 1024 ? `${(n / 1024 ** 3).toFixed(1)} GB` : `${(n / (1024 * 1024)).toFixed(1)} MB`);
 
-function textProblems(name: string, field: string, value: string, rule: TextRule | undefined, agency: string): string[] {
+function textProblems(name: string, field: string, edits: AgencyIssue['field'], value: string, rule: TextRule | undefined, agency: string): AgencyIssue[] {
   if (!rule) return [];
-  const out: string[] = [];
+  const out: AgencyIssue[] = [];
   const n = chars(value);
   if (!value) {
-    if (rule.required) out.push(`No ${name}: ${agency} requires one. Add a ${field}.`);
+    if (rule.required) out.push({ text: `No ${name}: ${agency} requires one. Add a ${field}.`, field: edits });
     return out;
   }
-  if (rule.maxChars !== undefined && n > rule.maxChars) out.push(`The ${name} has ${n} characters; ${agency} allows ${rule.maxChars}: shorten the ${field} by ${n - rule.maxChars}.`);
-  if (rule.minChars !== undefined && n < rule.minChars) out.push(`The ${name} has ${n} characters; ${agency} wants at least ${rule.minChars}: lengthen the ${field}.`);
-  if (rule.forbidden && rule.forbidden.pattern.test(value)) out.push(`The ${name} contains ${rule.forbidden.what}, which ${agency} does not allow in it: remove them from the ${field}.`);
+  if (rule.maxChars !== undefined && n > rule.maxChars) out.push({ text: `The ${name} has ${n} characters; ${agency} allows ${rule.maxChars}: shorten the ${field} by ${n - rule.maxChars}.`, field: edits });
+  if (rule.minChars !== undefined && n < rule.minChars) out.push({ text: `The ${name} has ${n} characters; ${agency} wants at least ${rule.minChars}: lengthen the ${field}.`, field: edits });
+  if (rule.forbidden && rule.forbidden.pattern.test(value)) {
+    // The one-click fix: the same text with those characters taken out (a space where they stood between words).
+    const global = new RegExp(rule.forbidden.pattern.source, rule.forbidden.pattern.flags.includes('g') ? rule.forbidden.pattern.flags : `${rule.forbidden.pattern.flags}g`);
+    const fixed = value.replace(global, ' ').replace(/\s+([.!?;:])/g, '$1').replace(/\s+/g, ' ').trim();
+    out.push({ text: `The ${name} contains ${rule.forbidden.what}, which ${agency} does not allow in it: remove them from the ${field}.`, field: edits, fixed: fixed || undefined, fixLabel: `Remove ${rule.forbidden.what}` });
+  }
   return out;
 }
 
 /** What the agency would object to, in words a person can act on; empty when the photo passes. */
 export function checkAgainst(p: AgencyProfile, x: CheckInput): string[] {
-  const out: string[] = [];
+  return checkIssues(p, x).map((i) => i.text);
+}
+
+/**
+ * The same problems, each with the field the user fixes it in (the inspector's Title, Caption,
+ * Keywords, the agency's category; 'file' for what only another file can fix) and, where one
+ * edit fixes it, the field's value after that edit.
+ */
+export function checkIssues(p: AgencyProfile, x: CheckInput): AgencyIssue[] {
+  const issues: AgencyIssue[] = [];
+  // The file's own problems (format, size, name): only another file fixes them.
+  const out = {
+    push: (...texts: string[]) => {
+      for (const t of texts) issues.push({ text: t, field: 'file' });
+    },
+  };
   const who = p.name;
   const row = agencyRow(p, x);
   const ext = extOf(x.fileName);
@@ -115,23 +135,29 @@ export function checkAgainst(p: AgencyProfile, x: CheckInput): string[] {
 
   // The metadata.
   const titleField = (from: 'title' | 'caption'): string => (from === 'title' ? (text(x.title) ? 'title' : 'caption (used as the title)') : text(x.caption) ? 'caption' : 'title (used as the description)');
-  if (p.title) out.push(...textProblems('title', titleField(p.title.from), p.title.from === 'title' ? row.title : row.description, p.title, who));
-  if (p.description) out.push(...textProblems('description', titleField(p.description.from === 'caption' ? 'caption' : 'title'), p.description.from === 'caption' ? row.description : row.title, p.description, who));
+  // Which field a text problem is fixed in: the one the agency reads, or the one standing in for it.
+  const source = (from: 'title' | 'caption'): AgencyIssue['field'] => (from === 'title' ? (text(x.title) ? 'title' : text(x.caption) ? 'caption' : 'title') : text(x.caption) ? 'caption' : text(x.title) ? 'title' : 'caption');
+  const add = (field: AgencyIssue['field'], t: string) => issues.push({ text: t, field });
+  if (p.title) issues.push(...textProblems('title', titleField(p.title.from), source(p.title.from), p.title.from === 'title' ? row.title : row.description, p.title, who));
+  if (p.description) {
+    const from = p.description.from === 'caption' ? 'caption' : 'title';
+    issues.push(...textProblems('description', titleField(from), source(from), p.description.from === 'caption' ? row.description : row.title, p.description, who));
+  }
   const k = row.keywords.length;
-  if (p.keywords?.max !== undefined && k > p.keywords.max) out.push(`${plural(k, 'keyword')}, but ${who} allows at most ${p.keywords.max}: remove ${k - p.keywords.max}.`);
-  if (p.keywords?.min !== undefined && k < p.keywords.min) out.push(`${plural(k, 'keyword')}, but ${who} needs at least ${p.keywords.min}: add ${p.keywords.min - k} more.`);
+  if (p.keywords?.max !== undefined && k > p.keywords.max) add('keywords', `${plural(k, 'keyword')}, but ${who} allows at most ${p.keywords.max}: remove ${k - p.keywords.max}.`);
+  if (p.keywords?.min !== undefined && k < p.keywords.min) add('keywords', `${plural(k, 'keyword')}, but ${who} needs at least ${p.keywords.min}: add ${p.keywords.min - k} more.`);
   if (p.categories) {
     const known = new Set(p.categories.list.map((c) => c.value));
     const bad = x.categories.filter((c) => !known.has(c));
-    if (bad.length) out.push(`“${bad.join('”, “')}” is not one of ${who}'s categories: choose from its list.`);
-    if (x.categories.length < p.categories.min) out.push(`No category: ${who} needs ${p.categories.min === p.categories.max ? p.categories.min : `${p.categories.min} to ${p.categories.max}`}. Choose one in the inspector's Agencies section.`);
-    if (x.categories.length > p.categories.max) out.push(`${plural(x.categories.length, 'category', 'categories')}; ${who} takes at most ${p.categories.max}: only the first ${p.categories.max} are sent.`);
+    if (bad.length) add('category', `“${bad.join('”, “')}” is not one of ${who}'s categories: choose from its list.`);
+    if (x.categories.length < p.categories.min) add('category', `No category: ${who} needs ${p.categories.min === p.categories.max ? p.categories.min : `${p.categories.min} to ${p.categories.max}`}. Choose one here or in the inspector's Agencies section.`);
+    if (x.categories.length > p.categories.max) add('category', `${plural(x.categories.length, 'category', 'categories')}; ${who} takes at most ${p.categories.max}: only the first ${p.categories.max} are sent.`);
   }
   if (x.editorial && p.editorial?.pattern) {
     const caption = p.title?.from === 'title' ? row.title : row.description;
-    if (!p.editorial.pattern.test(caption)) out.push(`Editorial: ${who} wants the caption as ${p.editorial.format}.`);
+    if (!p.editorial.pattern.test(caption)) add(p.title?.from === 'title' ? source('title') : source('caption'), `Editorial: ${who} wants the caption as ${p.editorial.format}.`);
   }
-  return out;
+  return issues;
 }
 
 /** The profile's rules in words (Settings, `tagsmith agencies`). */

@@ -14,7 +14,7 @@ import { describeRules } from './check';
 // The agency profiles, one file each, in the order the CLI and the app list them.
 
 export type { AgencyProfile, AgencyRow } from './profile';
-export { checkAgainst, agencyRow, describeRules, type CheckInput } from './check';
+export { checkAgainst, checkIssues, agencyRow, describeRules, type CheckInput } from './check';
 export type { AgencyId } from './profile';
 
 export const AGENCY_PROFILES: readonly AgencyProfile[] = [adobe, shutterstock, getty, alamy, pond5, dreamstime, rf123, depositphotos, freepik];

@@ -70,7 +70,7 @@ export function ActivityTopBar() {
           <IconPlay /> Resume all
         </Button>
       ) : (
-        <Button small onClick={() => void control('pause', { type: 'all' })} disabled={!s} data-testid="pause-all" title="Hold every lane until you resume (kept across restarts)">
+        <Button small onClick={() => void control('pause', { type: 'all' })} disabled={!s} data-testid="pause-all" title="Hold all work until you resume (kept across restarts)">
           <IconPause /> Pause all
         </Button>
       )}

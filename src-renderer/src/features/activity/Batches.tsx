@@ -4,7 +4,7 @@ import { useClient } from '../../api/ClientContext';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { IconChevronDown, IconChevronRight, IconPause, IconPlay, IconRetry, IconStop } from '../../ui/icons';
 import { Button, IconButton, Spinner, formatCount } from '../../ui/primitives';
-import { BATCH_PHASE_LABEL, ENDPOINT_LABEL, JOB_STATE_LABEL, batchNumbers, batchPhase } from './labels';
+import { BATCH_PHASE_LABEL, JOB_PHASE_LABEL, JOB_STATE_LABEL, batchNumbers, batchPhase, requestLabel } from './labels';
 import { JOBS_SHOWN, useBatchJobs, type QueueSnapshot, type QueueStore } from './queueStore';
 import { useQueueControl } from './useQueueControl';
 import { revealAsset } from '../create/reveal';
@@ -157,10 +157,14 @@ function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; s
                     {j.asset.thumb ? <img src={mediaUrl(j.asset.thumb)} alt="" className="job-thumb" data-testid="job-thumb" /> : <span className="job-thumb" />}
                     <span className="job-asset-name" data-testid="job-asset-name">{j.asset.name}</span>
                   </span>
-                ) : null}
+                ) : (
+                  <span className="muted" data-testid="job-no-asset" title="This job works on no photo of the library (a created picture or sound, or library-wide work)">
+                    No library photo
+                  </span>
+                )}
               </td>
               <td>
-                {ENDPOINT_LABEL[j.endpoint] ?? j.endpoint}
+                {requestLabel(j)}
                 {j.fromCache && <span className="pill pill-cache">cached</span>}
               </td>
               <td>
@@ -171,13 +175,13 @@ function BatchJobs({ id, batch, store, snap }: { id: string; batch: BatchView; s
                 {j.error ? (
                   <span className={j.state === 'failed' ? 'error-text' : j.state === 'unknown' ? 'warn-text' : 'muted'}>{j.error.message}</span>
                 ) : j.state === 'running' && j.phase && j.phase !== 'sent' ? (
-                  <span className="muted" data-testid="job-phase">{j.phase}</span>
+                  <span className="muted" data-testid="job-phase">{JOB_PHASE_LABEL[j.phase] ?? j.phase}</span>
                 ) : null}
               </td>
               <td className="actions">
                 {j.asset && (
                   <Button small onClick={() => revealAsset(j.asset!.id)} data-testid="job-show" title={`Show ${j.asset.name} in the library`}>
-                    Show
+                    Show in library
                   </Button>
                 )}
                 {(j.state === 'failed' || j.state === 'unknown') && (

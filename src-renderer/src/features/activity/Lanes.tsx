@@ -19,12 +19,12 @@ export function Lanes({ lanes }: { lanes: LaneView[] }) {
   return (
     <section className="card" data-testid="lanes">
       <header className="card-head">
-        <h2>Lanes</h2>
-        <span className="muted small">Each kind of request keeps to the service’s own rate limit; text to speech, lipsync and face swap run one at a time.</span>
+        <h2>By kind of work</h2>
+        <span className="muted small">Each kind of request is sent no faster than the service allows; text to speech, lipsync and face swap go one at a time.</span>
         <div className="card-actions">
           {idle.length > 0 && (
             <button type="button" className="link-btn" onClick={() => setShowIdle((v) => !v)} data-testid="lanes-toggle-idle">
-              {showIdle ? 'Hide idle lanes' : `Show ${idle.length} idle lane${idle.length > 1 ? 's' : ''}`}
+              {showIdle ? 'Hide the kinds with nothing to do' : `Show ${idle.length} more with nothing to do`}
             </button>
           )}
         </div>
@@ -35,9 +35,9 @@ export function Lanes({ lanes }: { lanes: LaneView[] }) {
         <table className="table">
           <thead>
             <tr>
-              <th>Lane</th>
-              <th className="num" title="Requests per second Tagsmith keeps to, a little under the service's limit so it never answers 'too many'">Pace</th>
-              <th className="num" title="Requests started in the last second">Now</th>
+              <th>Kind of work</th>
+              <th className="num" title="Requests per second Tagsmith keeps to, a little under the service's limit so it never answers 'too many'">At most</th>
+              <th className="num" title="Requests started in the last second">Sent now</th>
               <th className="num">Running</th>
               <th className="num">Queued</th>
               <th>State</th>
@@ -91,7 +91,7 @@ export function Lanes({ lanes }: { lanes: LaneView[] }) {
           }}
         >
           <p>
-            The {formatCount(confirmCancel.queued + confirmCancel.running)} jobs waiting or running in this lane, in every batch, stop. Results already received are kept.
+            The {formatCount(confirmCancel.queued + confirmCancel.running)} jobs of this kind waiting or running, in every batch, stop. Results already received are kept.
           </p>
         </ConfirmDialog>
       )}

@@ -78,11 +78,11 @@ export const LANE_STATE_LABEL: Record<LaneView['state'], string> = {
   idle: 'Idle',
   running: 'Running',
   paused: 'Paused',
-  quota: 'Held: quota',
-  cap: 'Held: cap',
-  credentials: 'Held: credentials',
-  offline: 'Offline',
-  user: 'Paused (all)',
+  quota: 'Held: quota used up',
+  cap: 'Held at your usage cap',
+  credentials: 'Held: no credentials',
+  offline: 'Service unreachable',
+  user: 'Paused with everything',
 };
 
 export const HOLD_TITLE: Record<HoldReason, string> = {
@@ -108,6 +108,27 @@ export const ENDPOINT_LABEL: Record<string, string> = {
   imageEdit: 'Image editing',
   imageVectorize: 'Vectorise',
   faceSwap: 'Face swap',
+};
+
+/** Work done on this computer, named by what it does (its endpoint is only 'local'). */
+const LOCAL_KIND_LABEL: Record<string, string> = {
+  writeMetadata: 'Write to the file',
+  upload: 'Upload',
+  fingerprints: 'Fingerprint (similar photos)',
+};
+
+/** What a job asks for, in words: the service's request, or the local work. */
+export function requestLabel(j: { endpoint: string; kind: string }): string {
+  if (Object.hasOwn(ENDPOINT_LABEL, j.endpoint)) return ENDPOINT_LABEL[j.endpoint];
+  if (Object.hasOwn(LOCAL_KIND_LABEL, j.kind)) return LOCAL_KIND_LABEL[j.kind];
+  return j.endpoint === 'local' ? j.kind : j.endpoint;
+}
+
+/** Where a running job is, said once (the state column already says "Running"). */
+export const JOB_PHASE_LABEL: Record<string, string> = {
+  poll: 'The service is working on it; Tagsmith checks back for the answer',
+  download: 'Fetching the result',
+  cancel: 'Asking the service to stop it',
 };
 
 export type BatchPhase = 'running' | 'queued' | 'held' | 'paused' | 'cancelled' | 'complete' | 'problems';

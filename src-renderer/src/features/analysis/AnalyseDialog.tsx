@@ -8,6 +8,7 @@ import { Button, Spinner, formatCount } from '../../ui/primitives';
 import { errorText, useToast } from '../../ui/Toasts';
 import type { RunScope } from '../keywording/RunDialog';
 import { KIND_HINTS, KIND_NAMES } from './format';
+import { formatMoney } from '../../ui/format';
 import './analysis.css';
 
 const KINDS: AnalysisKind[] = ['quality', 'qualityUgc', 'faces', 'colors'];
@@ -107,7 +108,7 @@ export function AnalyseDialog({ scope, onClose, onStarted }: { scope: RunScope; 
           <Button onClick={onClose} data-testid="analyse-cancel">Cancel</Button>
           <Button variant="primary" disabled={!canStart} onClick={() => void start()} data-testid="analyse-confirm">
             {starting ? <Spinner label="Starting" /> : null}
-            {jobs > 0 ? `Measure ${formatCount(jobs)} ${jobs === 1 ? 'item' : 'items'}` : 'Measure'}
+            {jobs > 0 ? `Analyse ${formatCount(jobs)} ${jobs === 1 ? 'photo' : 'photos'}` : 'Analyse'}
           </Button>
         </>
       }
@@ -157,7 +158,7 @@ export function AnalyseDialog({ scope, onClose, onStarted }: { scope: RunScope; 
                       <b>{formatCount(p.billable)}</b> billable
                       <span className="muted">
                         {' '}
-                        · {formatCount(p.cached + p.duplicates)} cached · {formatCount(done)} measured
+                        · {formatCount(p.cached + p.duplicates)} cached · {formatCount(done)} analysed
                       </span>
                     </>
                   ) : kinds.includes(k) ? (
@@ -172,7 +173,7 @@ export function AnalyseDialog({ scope, onClose, onStarted }: { scope: RunScope; 
           <span className="form-label">Again</span>
           <span>
             <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} data-testid="analyse-force" />
-            <span className="muted small">Measure photos already measured with these settings (answers in the cache cost nothing)</span>
+            <span className="muted small">Analyse photos already analysed with these settings (answers in the cache cost nothing)</span>
           </span>
         </label>
         <button type="submit" hidden />
@@ -198,7 +199,7 @@ export function AnalyseDialog({ scope, onClose, onStarted }: { scope: RunScope; 
             </span>
           </div>
           <div className="run-cost-sub">
-            <span>{cost !== null ? `Est. cost ${cost < 1 ? cost.toFixed(3) : cost.toFixed(2)}` : 'No price set for every measurement — add prices in Settings to see the cost'}</span>
+            <span>{cost !== null ? `Est. cost ${formatMoney(cost)}` : 'No price set for every measurement — add prices in Settings to see the cost'}</span>
             <span className="muted">·</span>
             <span>{capsText(previews[previews.length - 1].preview)}</span>
           </div>
@@ -208,7 +209,7 @@ export function AnalyseDialog({ scope, onClose, onStarted }: { scope: RunScope; 
               <span>{previews.find((p) => !p.preview.fitsCaps)?.preview.message || 'This does not fit under your usage caps. Raise them in Settings, or select fewer photos.'}</span>
             </div>
           )}
-          {jobs === 0 && <div className="muted small" data-testid="analyse-nothing">Everything is already measured with these settings — tick “Again” to measure anew.</div>}
+          {jobs === 0 && <div className="muted small" data-testid="analyse-nothing">Everything is already analysed with these settings — tick “Again” to analyse anew.</div>}
         </div>
       )}
     </Modal>

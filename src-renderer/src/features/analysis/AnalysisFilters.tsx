@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { SearchQuery } from '../../../../src-preload/contract';
-import { Section } from '../../ui/primitives';
 import { UGC_LABELS } from './format';
 import './analysis.css';
 
@@ -27,15 +26,22 @@ export const SWATCHES: { name: string; hex: string }[] = [
   { name: 'White', hex: '#F4F4F4' },
 ];
 
-const FLAGS: { value: SearchQuery['flag'] | undefined; label: string }[] = [
-  { value: undefined, label: 'Any' },
-  { value: 'pick', label: 'Pick' },
-  { value: 'reject', label: 'Reject' },
-  { value: 'unflagged', label: 'None' },
+export const FLAGS: { value: SearchQuery['flag'] | undefined; label: string; title: string }[] = [
+  { value: undefined, label: 'Any', title: 'Flagged or not' },
+  { value: 'pick', label: 'Pick', title: 'Only picks (P)' },
+  { value: 'reject', label: 'Reject', title: 'Only rejects (X)' },
+  { value: 'unflagged', label: 'None', title: 'Only photos without a flag (U)' },
 ];
 
+/** The face and colour filters (those under "More"). */
+const FACE_COLOUR_KEYS: (keyof AnalysisFilterState)[] = ['hasFaces', 'minFaces', 'maxFaces', 'child', 'ageMin', 'ageMax', 'releaseNeeded', 'color'];
+const QUALITY_KEYS: (keyof AnalysisFilterState)[] = ['minQuality', 'maxQuality', 'ugcClasses'];
+
+const countOf = (f: SearchQuery, keys: (keyof AnalysisFilterState)[]): number =>
+  keys.filter((k) => f[k] !== undefined && !(Array.isArray(f[k]) && (f[k] as unknown[]).length === 0)).length;
+
 export function analysisFilterCount(f: SearchQuery): number {
-  return KEYS.filter((k) => f[k] !== undefined && !(Array.isArray(f[k]) && (f[k] as unknown[]).length === 0)).length;
+  return countOf(f, KEYS);
 }
 
 /** A number field that commits on blur/Enter, empty meaning "no bound". */
@@ -69,13 +75,9 @@ function NumberBound({ value, onCommit, min, max, label, testId, placeholder }: 
 const toPct = (v: number | undefined) => (v === undefined ? undefined : Math.round(v * 1000) / 10);
 const fromPct = (v: number | undefined) => (v === undefined ? undefined : v / 100);
 
-/**
- * The sidebar's measurement filters: quality range, UGC class, faces (has faces, how many,
- * a child, an age range), release needed, flag and colour. They patch the same filter state
- * as the library's other filters, so everything combines.
- */
-export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { filters: F; onChange(f: F): void }) {
-  const set = (patch: Partial<AnalysisFilterState>) => {
+/** Patches the filters, dropping what is cleared (shared by the quality and the face/colour filters). */
+function usePatch<F extends SearchQuery>(filters: F, onChange: (f: F) => void) {
+  return (patch: Partial<AnalysisFilterState>) => {
     const next = { ...filters, ...patch } as F;
     for (const k of KEYS) {
       const v = next[k];
@@ -83,54 +85,78 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
     }
     onChange(next);
   };
-  const count = analysisFilterCount(filters);
+}
+
+/**
+ * The quality filters, in the Quality section under its histogram: the stock quality score as a
+ * range, and the everyday-photo (UGC) class spelled out in words.
+ */
+export function QualityFilter<F extends SearchQuery>({ filters, onChange }: { filters: F; onChange(f: F): void }) {
+  const set = usePatch(filters, onChange);
   const classes = filters.ugcClasses ?? [];
+  const count = countOf(filters, QUALITY_KEYS);
+  return (
+    <div className="quality-filter" data-testid="quality-filter">
+      <div className="filter-row">
+        <span className="filter-label" title="The stock quality score the service measured">Score</span>
+        <div className="range-pair">
+          <NumberBound key={String(toPct(filters.minQuality))} value={toPct(filters.minQuality)} onCommit={(v) => set({ minQuality: fromPct(v) })} min={0} max={100} label="Lowest stock quality %" testId="filter-min-quality" placeholder="0" />
+          <span className="muted">–</span>
+          <NumberBound key={String(toPct(filters.maxQuality))} value={toPct(filters.maxQuality)} onCommit={(v) => set({ maxQuality: fromPct(v) })} min={0} max={100} label="Highest stock quality %" testId="filter-max-quality" placeholder="100" />
+          <span className="muted small">%</span>
+        </div>
+        {count > 0 && (
+          <button type="button" className="link-btn filter-row-end" data-testid="clear-quality-filters" onClick={() => set({ minQuality: undefined, maxQuality: undefined, ugcClasses: undefined })}>
+            Clear
+          </button>
+        )}
+      </div>
+      <div className="filter-row filter-row-top">
+        <span className="filter-label" title="The service's quality class for everyday (user-generated) photos">Everyday</span>
+        <div className="class-chips" role="group" aria-label="Everyday photo quality class">
+          {[1, 2, 3, 4, 5].map((c) => (
+            <button
+              key={c}
+              type="button"
+              className={`class-chip${classes.includes(c) ? ' on' : ''}`}
+              aria-pressed={classes.includes(c)}
+              title={`Everyday photo quality: ${UGC_LABELS[c].toLowerCase()} (class ${c} of 5)`}
+              data-testid={`filter-ugc-${c}`}
+              onClick={() => set({ ugcClasses: classes.includes(c) ? classes.filter((x) => x !== c) : [...classes, c].sort() })}
+            >
+              {UGC_LABELS[c]}
+            </button>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The measured faces and colours as filters (under "More" in the Filters section): has faces,
+ * how many, a child, an age range, release needed, colour. They patch the same filter state as
+ * the library's other filters, so everything combines.
+ */
+export function FaceColourFilters<F extends SearchQuery>({ filters, onChange }: { filters: F; onChange(f: F): void }) {
+  const set = usePatch(filters, onChange);
+  const count = countOf(filters, FACE_COLOUR_KEYS);
   const faces = filters.hasFaces === true ? 'yes' : filters.hasFaces === false ? 'no' : 'any';
   const colorHex = filters.color?.hex?.toUpperCase();
   const setColor = (h: string | undefined) => set({ color: h ? { ...filters.color, hex: h.toUpperCase() } : undefined });
 
   return (
-    <Section
-      title="Measurements"
-      testId="analysis-filters"
-      collapseKey="library.analysis-filters"
-      actions={
-        count > 0 ? (
-          <button type="button" className="link-btn" data-testid="clear-analysis-filters" onClick={() => set(Object.fromEntries(KEYS.map((k) => [k, undefined])) as Partial<AnalysisFilterState>)}>
+    <div className="filter-group" data-testid="analysis-filters">
+      <div className="filter-group-head">
+        <span className="filter-group-title">Faces and colour</span>
+        {count > 0 && (
+          <button type="button" className="link-btn" data-testid="clear-analysis-filters" onClick={() => set(Object.fromEntries(FACE_COLOUR_KEYS.map((k) => [k, undefined])) as Partial<AnalysisFilterState>)}>
             Clear ({count})
           </button>
-        ) : undefined
-      }
-    >
-      <div className="filter-row">
-        <label className="filter-label">Quality</label>
-        <div className="range-pair">
-          <NumberBound key={String(toPct(filters.minQuality))} value={toPct(filters.minQuality)} onCommit={(v) => set({ minQuality: fromPct(v) })} min={0} max={100} label="Minimum quality %" testId="filter-min-quality" placeholder="0" />
-          <span className="muted">–</span>
-          <NumberBound key={String(toPct(filters.maxQuality))} value={toPct(filters.maxQuality)} onCommit={(v) => set({ maxQuality: fromPct(v) })} min={0} max={100} label="Maximum quality %" testId="filter-max-quality" placeholder="100" />
-          <span className="muted small">%</span>
-        </div>
+        )}
       </div>
       <div className="filter-row">
-        <label className="filter-label">UGC</label>
-        <div className="segmented segmented-ugc" role="group" aria-label="UGC quality class">
-          {[1, 2, 3, 4, 5].map((c) => (
-            <button
-              key={c}
-              type="button"
-              className={classes.includes(c) ? 'on' : ''}
-              aria-pressed={classes.includes(c)}
-              title={`${UGC_LABELS[c]} (class ${c})`}
-              data-testid={`filter-ugc-${c}`}
-              onClick={() => set({ ugcClasses: classes.includes(c) ? classes.filter((x) => x !== c) : [...classes, c].sort() })}
-            >
-              {UGC_LABELS[c].split(' ').map((w) => w[0].toUpperCase()).join('')}
-            </button>
-          ))}
-        </div>
-      </div>
-      <div className="filter-row">
-        <label className="filter-label">Faces</label>
+        <span className="filter-label">Faces</span>
         <div className="segmented segmented-tight" role="group" aria-label="Faces">
           {(['any', 'yes', 'no'] as const).map((v) => (
             <button
@@ -147,16 +173,16 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
         </div>
       </div>
       <div className="filter-row">
-        <label className="filter-label">Count</label>
+        <span className="filter-label">Count</span>
         <div className="range-pair">
-          <NumberBound key={String(filters.minFaces)} value={filters.minFaces} onCommit={(v) => set({ minFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At least this many faces" testId="filter-min-faces" placeholder="min" />
+          <NumberBound key={String(filters.minFaces)} value={filters.minFaces} onCommit={(v) => set({ minFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At least this many faces" testId="filter-min-faces" placeholder="from" />
           <span className="muted">–</span>
-          <NumberBound key={String(filters.maxFaces)} value={filters.maxFaces} onCommit={(v) => set({ maxFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At most this many faces" testId="filter-max-faces" placeholder="max" />
+          <NumberBound key={String(filters.maxFaces)} value={filters.maxFaces} onCommit={(v) => set({ maxFaces: v === undefined ? undefined : Math.round(v) })} min={0} max={99} label="At most this many faces" testId="filter-max-faces" placeholder="to" />
           <span className="muted small">faces</span>
         </div>
       </div>
       <div className="filter-row">
-        <label className="filter-label">Age</label>
+        <span className="filter-label">Age</span>
         <div className="range-pair">
           <NumberBound key={String(filters.ageMin)} value={filters.ageMin} onCommit={(v) => set({ ageMin: v })} min={0} max={120} label="Youngest estimated age" testId="filter-age-min" placeholder="from" />
           <span className="muted">–</span>
@@ -174,18 +200,8 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
           Model release likely needed
         </label>
       </div>
-      <div className="filter-row">
-        <label className="filter-label">Flag</label>
-        <div className="segmented segmented-tight" role="group" aria-label="Flag">
-          {FLAGS.map((f) => (
-            <button key={f.label} type="button" className={filters.flag === f.value ? 'on' : ''} aria-pressed={filters.flag === f.value} data-testid={`filter-flag-${f.value ?? 'any'}`} onClick={() => set({ flag: f.value })}>
-              {f.label}
-            </button>
-          ))}
-        </div>
-      </div>
       <div className="filter-row filter-row-top">
-        <label className="filter-label">Colour</label>
+        <span className="filter-label">Colour</span>
         <div className="color-filter">
           <div className="swatch-picker" role="group" aria-label="Colour">
             {SWATCHES.map((s) => (
@@ -213,7 +229,7 @@ export function AnalysisFilters<F extends SearchQuery>({ filters, onChange }: { 
           </div>
         </div>
       </div>
-    </Section>
+    </div>
   );
 }
 

@@ -5,6 +5,7 @@ import { useQuery } from '../../api/useQuery';
 import { Button, Section, formatCount } from '../../ui/primitives';
 import { pastTense, useToast } from '../../ui/Toasts';
 import { useEdits } from '../inspector/useEdits';
+import { QualityFilter } from './AnalysisFilters';
 import './analysis.css';
 
 /** Fetched in 1% bins so the count below any whole-percent threshold is exact; drawn in 5% bars. */
@@ -15,7 +16,7 @@ const BARS = 20;
  * The scores of the current view as a histogram with a draggable threshold, and "Reject
  * everything below X%" as one undoable edit (Ctrl/Cmd+Z puts the flags back).
  */
-export function QualityHistogramPanel({ query, total }: { query: SearchQuery; total: number | null }) {
+export function QualityHistogramPanel<F extends SearchQuery>({ query, total, filters: shown, onChange }: { query: SearchQuery; total: number | null; filters: F; onChange(f: F): void }) {
   const { api, cache } = useClient();
   const toast = useToast();
   const { undo } = useEdits();
@@ -28,7 +29,8 @@ export function QualityHistogramPanel({ query, total }: { query: SearchQuery; to
   const h = hist.data;
   const chart = useRef<HTMLDivElement>(null);
 
-  if (!total) return null;
+  const filtering = shown.minQuality !== undefined || shown.maxQuality !== undefined || !!shown.ugcClasses?.length;
+  if (!total && !filtering) return null;
   const bars = h ? Array.from({ length: BARS }, (_, i) => h.bins.slice((i * FINE_BINS) / BARS, ((i + 1) * FINE_BINS) / BARS).reduce((n, b) => n + b.count, 0)) : [];
   const peak = Math.max(1, ...bars);
   const cut = Math.round(threshold * 100);
@@ -61,17 +63,18 @@ export function QualityHistogramPanel({ query, total }: { query: SearchQuery; to
       collapseKey="library.quality-histogram"
       actions={
         <div className="segmented segmented-mini" role="group" aria-label="Score">
-          <button type="button" className={field === 'quality' ? 'on' : ''} onClick={() => setField('quality')} data-testid="histogram-field-quality">
+          <button type="button" className={field === 'quality' ? 'on' : ''} onClick={() => setField('quality')} data-testid="histogram-field-quality" title="The stock quality score">
             Stock
           </button>
-          <button type="button" className={field === 'ugc' ? 'on' : ''} onClick={() => setField('ugc')} data-testid="histogram-field-ugc">
-            UGC
+          <button type="button" className={field === 'ugc' ? 'on' : ''} onClick={() => setField('ugc')} data-testid="histogram-field-ugc" title="The everyday (user-generated) photo quality score">
+            Everyday
           </button>
         </div>
       }
     >
-      {h && h.measured === 0 ? (
-        <p className="muted small">None of these {formatCount(total)} photos has a {field === 'ugc' ? 'UGC quality' : 'quality'} score yet. Use Analyse… to measure them.</p>
+      <QualityFilter filters={shown} onChange={onChange} />
+      {!total ? null : h && h.measured === 0 ? (
+        <p className="muted small">None of these {formatCount(total)} photos has {field === 'ugc' ? 'an everyday quality' : 'a stock quality'} score yet. Use Analyse… to measure them.</p>
       ) : (
         <>
           <div

@@ -1,4 +1,5 @@
 import type { AnalysisKind, MeasurementInfo } from '../../../../src-preload/contract';
+import { formatDateTime } from '../../ui/format';
 
 // Wording of measurements for people: percentages, the interface's UGC labels, and when and
 // with which settings something was measured.
@@ -31,7 +32,7 @@ export function formatWhen(ms: number): string {
   const today = new Date();
   const sameDay = d.toDateString() === today.toDateString();
   const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  return sameDay ? `today, ${time}` : `${d.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}, ${time}`;
+  return sameDay ? `today, ${time}` : formatDateTime(d);
 }
 
 /** '{lang: en, colors: true, num_colors: 5}' -> 'lang en · 5 colours'; nothing for no parameters. */
@@ -49,7 +50,7 @@ export function formatParams(params: Record<string, unknown>): string {
 
 export function provenance(m: MeasurementInfo): string {
   const p = formatParams(m.params);
-  return `Measured ${formatWhen(m.measuredAt)}${p ? ` · ${p}` : ' · default settings'}`;
+  return `Analysed ${formatWhen(m.measuredAt)}${p ? ` · ${p}` : ' · default settings'}`;
 }
 
 /** "Age - Child" (the service's label) -> "Child". */

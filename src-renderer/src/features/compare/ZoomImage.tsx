@@ -30,6 +30,7 @@ export function ZoomImage({
   testId,
   fitTestId = `${testId}-fit`,
   clickToggles,
+  navigator = false,
 }: {
   id: number;
   fitSrc: string | null;
@@ -44,6 +45,8 @@ export function ZoomImage({
    * have re-rendered it as active by the time this one runs.)
    */
   clickToggles?: () => boolean;
+  /** At 100 %, a small copy of the whole picture with the part in view outlined; a press or drag there moves the view (the loupe's navigator). */
+  navigator?: boolean;
 }) {
   const frameRef = useRef<HTMLDivElement>(null);
   const fitRef = useRef<HTMLImageElement>(null);
@@ -140,6 +143,65 @@ export function ZoomImage({
         </div>
       )}
       {showFull && <span className="zoom-badge">1:1</span>}
+      {showFull && navigator && fitSrc && (
+        <Navigator src={fitSrc} W={W} H={H} frame={frame} zoom={zoom} onZoom={onZoom} testId={`${testId}-navigator`} />
+      )}
+    </div>
+  );
+}
+
+/** Longest side of the navigator's picture (px). */
+const NAV_SIDE = 168;
+
+/**
+ * Lightroom's navigator at 1:1: the whole picture small, the part in view outlined. A press
+ * centres the view there; a drag moves it along. Its presses are its own (the picture under it
+ * neither pans nor toggles).
+ */
+function Navigator({ src, W, H, frame, zoom, onZoom, testId }: { src: string; W: number; H: number; frame: { w: number; h: number }; zoom: Zoom; onZoom(z: Zoom): void; testId: string }) {
+  const scale = NAV_SIDE / Math.max(W, H);
+  const w = Math.round(W * scale);
+  const h = Math.round(H * scale);
+  const fw = Math.min(1, frame.w / W);
+  const fh = Math.min(1, frame.h / H);
+  const cx = clampCentre(zoom.x, W, frame.w);
+  const cy = clampCentre(zoom.y, H, frame.h);
+  const dragging = useRef<number | null>(null);
+  const goTo = (e: PointerEvent<HTMLDivElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    const x = (e.clientX - r.left) / r.width;
+    const y = (e.clientY - r.top) / r.height;
+    onZoom({ on: true, x: clampCentre(x, W, frame.w), y: clampCentre(y, H, frame.h) });
+  };
+  return (
+    <div
+      className="zoom-navigator"
+      data-testid={testId}
+      style={{ width: w, height: h }}
+      title="Navigator: drag the frame to move around the photo"
+      onPointerDown={(e) => {
+        e.stopPropagation();
+        if (e.button !== 0) return;
+        e.currentTarget.setPointerCapture(e.pointerId);
+        dragging.current = e.pointerId;
+        goTo(e);
+      }}
+      onPointerMove={(e) => {
+        e.stopPropagation();
+        if (dragging.current === e.pointerId) goTo(e);
+      }}
+      onPointerUp={(e) => {
+        e.stopPropagation();
+        dragging.current = null;
+      }}
+      onPointerCancel={() => void (dragging.current = null)}
+    >
+      <img src={src} alt="" draggable={false} />
+      <div
+        className="zoom-navigator-view"
+        data-testid={`${testId}-view`}
+        style={{ left: `${(cx - fw / 2) * 100}%`, top: `${(cy - fh / 2) * 100}%`, width: `${fw * 100}%`, height: `${fh * 100}%` }}
+      />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { threeKReason } from './GeneratePanel';
 import { RulePreview } from './RulePreview';
 import { useCreativeTaskStore } from './taskStore';
 import { useModelRules } from './useModelRules';
+import { formatMoney } from '../../ui/format';
 import { SIZE_LABEL, parseSeed, useImageJobPreview } from './usePreview';
 
 export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] }) {
@@ -61,7 +62,7 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
   const caps = rule?.referenceCaps ?? null;
   const roleOptions = caps ? (['object', 'character', 'style'] as const).filter((r) => (caps[r] ?? 0) > 0) : [];
   const preview = useImageJobPreview(request ? { kind: 'edit', request } : null);
-  const tooMany = sources.length > max ? `image_urls: ${m} takes at most ${max} source image${max === 1 ? '' : 's'}; remove ${sources.length - max}.` : null;
+  const tooMany = sources.length > max ? `Source images: ${m} takes at most ${max} source image${max === 1 ? '' : 's'}; remove ${sources.length - max}.` : null;
   const problem = !sources.length ? 'Choose at least one source image.' : !prompt.trim() ? 'Write what to change.' : tooMany ?? seedP.error;
 
   const send = async () => {
@@ -151,13 +152,13 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
         </div>
         {rule?.costPerSourceImage ? (
           <p className="cost-note" data-testid="edit-cost-note">
-            {m} charges ${rule.costPerSourceImage.toFixed(2)} per source image on top of the output: {sources.length} × ${rule.costPerSourceImage.toFixed(2)} = <strong>${(rule.costPerSourceImage * sources.length).toFixed(2)}</strong>.
+            {m} charges {formatMoney(rule.costPerSourceImage)} per source image on top of the output: {sources.length} × {formatMoney(rule.costPerSourceImage)} = <strong>{formatMoney(rule.costPerSourceImage * sources.length)}</strong>.
           </p>
         ) : null}
         {request && <RulePreview preview={preview} testId="edit-rules" showCost={false} />}
         <div className="cr-submit">
           <span className="muted small cr-problem">{problem ?? ''}</span>
-          {error && <span className="field-error" data-testid="edit-error">{error.field ? <code>{error.field}</code> : null} {error.message}</span>}
+          {error && <span className="field-error" data-testid="edit-error">{error.message}</span>}
           <Button variant="primary" disabled={!!problem || sending || !preview || !preview.ok} onClick={() => void send()} data-testid="edit-start">
             {sending ? <Spinner /> : null} Edit
           </Button>

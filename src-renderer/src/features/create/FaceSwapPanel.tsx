@@ -6,12 +6,10 @@ import { Button, Spinner } from '../../ui/primitives';
 import { AssetPicker, SourceSlot } from './AssetPicker';
 import { Card, PanelLayout, errorField } from './common';
 import { useCreativeTaskStore } from './taskStore';
-import { useModelRules } from './useModelRules';
 
 export function FaceSwapPanel() {
   const { api } = useClient();
   const store = useCreativeTaskStore();
-  const rules = useModelRules().data;
   const [donor, setDonor] = useState<AssetSummary | null>(null);
   const [target, setTarget] = useState<AssetSummary | null>(null);
   const [gfpgan, setGfpgan] = useState(false);
@@ -31,7 +29,6 @@ export function FaceSwapPanel() {
       setSending(false);
     }
   };
-  const unspecified = (rules?.unspecified ?? []).filter((u) => /face swap/i.test(u));
   const videoTarget = target?.kind === 'video';
 
   return (
@@ -43,22 +40,22 @@ export function FaceSwapPanel() {
         </div>
         {videoTarget && (
           <p className="muted small" data-testid="swap-video-note">
-            A video target is a video face swap. The interface names that operation without its endpoint; Tagsmith uses the vendor's /v1/videoswap, which takes the clip as an upload. The result is a video.
+            A video target makes a video face swap: the clip is uploaded as a copy, and the result is a new video in the library.
           </p>
         )}
         <label className="check-row">
           <input type="checkbox" checked={gfpgan} onChange={(e) => setGfpgan(e.target.checked)} data-testid="swap-gfpgan" />
-          Restore the face after swapping (GFPGAN, from the vendor's OpenAPI)
+          Restore the face after swapping (sharpens and cleans up the new face)
         </label>
         <aside className="advice advice-warn" data-testid="swap-unspecified">
-          <h3><IconWarn /> Not specified by the service</h3>
-          <ul>
-            {unspecified.map((u) => <li key={u}>{u}</li>)}
-            <li>Tagsmith sends it as that document describes; if the service answers differently, the task fails with the service's message and nothing is retried without you.</li>
-          </ul>
+          <h3><IconWarn /> Not fully documented by the service</h3>
+          <p className="small">
+            The service documents face swap only in part. If it answers in a way Tagsmith does not expect, the task stops with the service's message, and
+            nothing is sent again without you. The technical details are in the README (Create › Face swap).
+          </p>
         </aside>
         <div className="cr-submit">
-          <div className="cr-cost"><span className="cr-cost-number">1</span><span>billed task<span className="muted small cr-cost-line">{videoTarget ? 'Video face swap; price not published in the interface.' : 'One face swap at a time per account.'} Both files are sent as copies without metadata (no location, camera or names).</span></span></div>
+          <div className="cr-cost"><span className="cr-cost-number">1</span><span>billed task<span className="muted small cr-cost-line">{videoTarget ? 'Video face swap; the service publishes no price for it.' : 'One face swap at a time per account.'} Both files are sent as copies without metadata (no location, camera or names).</span></span></div>
           {error && error.field !== 'source' && error.field !== 'target' && <span className="field-error" data-testid="swap-error">{error.message}</span>}
           <Button variant="primary" disabled={!donor || !target || sending} onClick={() => void send()} data-testid="swap-start">
             {sending ? <Spinner /> : null} {videoTarget ? 'Swap face in video' : 'Swap face'}

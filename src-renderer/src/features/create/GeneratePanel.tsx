@@ -75,7 +75,7 @@ export function GeneratePanel() {
   }, [m, prompt, size, quality, resolution, style, seedP.seed, lora, colors, background, styleImage, needsImage, rule]);
   const preview = useImageJobPreview(request ? { kind: 'generate', request } : null);
 
-  const problem = !prompt.trim() ? 'Write a prompt.' : seedP.error ?? (needsImage && !styleImage ? 'image_url: the transfer style needs a source image.' : null);
+  const problem = !prompt.trim() ? 'Write a prompt.' : seedP.error ?? (needsImage && !styleImage ? 'Style source image: the transfer style needs one.' : null);
   const send = async () => {
     if (!request || problem || preview?.ok === false) return;
     setSending(true);
@@ -137,7 +137,7 @@ export function GeneratePanel() {
         {!rule?.resolutions && !rule?.vector && rule && <p className="muted small cr-footnote">The interface names no resolutions for {m}: the service uses its own.</p>}
         {needsImage && (
           <div className="slots">
-            <SourceSlot label="Style source image" asset={styleImage} onChoose={() => setPicking(true)} onClear={() => setStyleImage(null)} error={!styleImage ? 'image_url: the transfer style needs a source image.' : null} testId="gen-style-image" />
+            <SourceSlot label="Style source image" asset={styleImage} onChoose={() => setPicking(true)} onClear={() => setStyleImage(null)} error={!styleImage ? 'The transfer style needs a source image.' : null} testId="gen-style-image" />
           </div>
         )}
         {needsImage && (
@@ -173,7 +173,7 @@ export function GeneratePanel() {
         {request && <RulePreview preview={preview} testId="gen-rules" />}
         <div className="cr-submit">
           <span className="muted small cr-problem">{problem ?? ''}</span>
-          {error && <span className="field-error" data-testid="gen-error">{error.field ? <code>{error.field}</code> : null} {error.message}</span>}
+          {error && <span className="field-error" data-testid="gen-error">{error.message}</span>}
           <Button variant="primary" disabled={!!problem || sending || !preview || !preview.ok} onClick={() => void send()} data-testid="gen-start">
             {sending ? <Spinner /> : null} Generate
           </Button>

@@ -31,7 +31,7 @@ export function LipsyncPanel() {
 
   /** The interface's format rules, checked here so nothing unacceptable is sent. */
   const check = (slot: Slot, a: AssetSummary | null): string | null => {
-    if (!a) return tried ? `${slot === 'audio' ? 'audio_url' : `${slot}_url`}: choose the ${slot === 'audio' ? 'speech audio' : slot === 'image' ? 'portrait' : 'clip'}.` : null;
+    if (!a) return tried ? `Choose the ${slot === 'audio' ? 'speech audio' : slot === 'image' ? 'portrait' : 'clip'}.` : null;
     const allowed = slot === 'audio' ? rules?.lipsyncAudio : slot === 'video' ? rules?.lipsyncVideo : rules?.lipsyncImage;
     const field = `${slot}_url`;
     if (allowed && !allowed.includes(ext(a.name))) return `${field}: ${ext(a.name).toUpperCase() || 'this file'} is not accepted — use ${allowed.map((x) => x.toUpperCase()).join(', ')}.`;

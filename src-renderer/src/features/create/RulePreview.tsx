@@ -1,5 +1,6 @@
 import type { ImageJobPreview } from '../../../../src-preload/contract';
 import { IconCheck, IconWarn } from '../../ui/icons';
+import { fieldMessage } from './fields';
 
 /** What previewImageJob says about the form: ok (with cost notes) or the rule it breaks. */
 export function RulePreview({ preview, testId, showCost = true }: { preview: ImageJobPreview | null; testId: string; showCost?: boolean }) {
@@ -10,14 +11,14 @@ export function RulePreview({ preview, testId, showCost = true }: { preview: Ima
         <div className="rule-line" data-testid={`${testId}-error`} data-field={preview.error.field ?? ''}>
           <IconWarn />
           <span>
-            {preview.error.field && <code>{preview.error.field}</code>} {preview.error.message}
+            {fieldMessage(preview.error.field, preview.error.message)}
           </span>
         </div>
       ) : (
         <div className="rule-line">
           <IconCheck />
           <span>
-            {preview.billedTasks} billed task with <strong>{preview.model}</strong> — the request follows the interface's rules for this model.
+            {preview.billedTasks} billed task with <strong>{preview.model}</strong> — the request follows the service's rules for this model.
           </span>
         </div>
       )}

@@ -6,17 +6,16 @@ import { useNow } from '../../state/useNow';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, Spinner } from '../../ui/primitives';
 import { useToast } from '../../ui/Toasts';
-import { KIND_LABEL, STATUS_LABEL, elapsedMs, etaText, isActive, queueText, seconds, stateClass, taskSummary } from './format';
+import { KIND_LABEL, STATUS_LABEL, elapsedMs, isActive, queueText, seconds, stateClass, taskSummary } from './format';
 import { revealAsset } from './reveal';
 import { useCreativeTaskStore } from './taskStore';
 
-/** Status, queue position, ETA and elapsed time of one task, as one line. */
+/** Status, queue position and elapsed time of one task, as one line (the service's ETA has no stated unit, so it is not shown). */
 export function TaskProgress({ task }: { task: CreativeTaskView }) {
   const active = isActive(task);
   const now = useNow(1000, active);
   const ms = elapsedMs(task, now);
   const queue = queueText(task);
-  const eta = etaText(task);
   return (
     <div className="ct-progress" data-testid="task-progress">
       <span className={stateClass(task.status)} data-testid="task-status" data-status={task.status}>
@@ -27,7 +26,6 @@ export function TaskProgress({ task }: { task: CreativeTaskView }) {
           {queue}
         </span>
       )}
-      {eta && <span className="muted" data-testid="task-eta" title="The interface does not say in which unit the service gives its ETA">{eta}</span>}
       {ms !== null && (
         <span className="muted ct-elapsed" data-testid="task-elapsed" title="Elapsed since the task was sent">
           {seconds(ms / 1000)}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { CreativeTaskView } from '../../../../src-preload/contract';
 import { useNow } from '../../state/useNow';
 import { Spinner } from '../../ui/primitives';
-import { KIND_LABEL, STATUS_LABEL, clip, elapsedMs, etaText, isActive, queueText, seconds, stateClass, taskSummary, when } from './format';
+import { KIND_LABEL, STATUS_LABEL, clip, elapsedMs, isActive, queueText, seconds, stateClass, taskSummary, when } from './format';
 import { TaskActions } from './TaskCard';
 import { useCreativeTasks } from './taskStore';
 
@@ -49,7 +49,6 @@ export function TasksPanel() {
                   <th>What</th>
                   <th>Status</th>
                   <th>Queue</th>
-                  <th className="num">ETA</th>
                   <th className="num">Elapsed</th>
                   <th>Created</th>
                   <th className="actions" />
@@ -84,7 +83,6 @@ function Row({ t, now }: { t: CreativeTaskView; now: number }) {
         <span className={stateClass(t.status)} data-testid="task-status" data-status={t.status}>{STATUS_LABEL[t.status]}</span>
       </td>
       <td className="muted small" data-testid="task-queue">{queueText(t) ?? '—'}</td>
-      <td className="num muted">{etaText(t)?.replace('about ', '').replace(' left', '') ?? '—'}</td>
       <td className="num">{ms !== null ? seconds(ms / 1000) : '—'}</td>
       <td className="muted small">{when(t.createdAt)}</td>
       <td className="actions">

@@ -47,10 +47,10 @@ export function VectorizePanel() {
           />
         </div>
         <aside className="advice advice-warn" data-testid="vectorize-unspecified">
-          <h3><IconWarn /> Not specified by the service</h3>
+          <h3><IconWarn /> Not fully documented by the service</h3>
           <ul>
-            <li>The interface names image vectorize but not its fields, options or answer; Tagsmith sends the picture as the vendor's OpenAPI describes (image_url as a data URI) and offers no options.</li>
-            <li>Price per call: not published in the interface.</li>
+            <li>The service documents Vectorize without its options, so there are none to set: the picture is sent as it is.</li>
+            <li>The service publishes no price for it.</li>
           </ul>
         </aside>
         <div className="cr-submit">

@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import type { CreativeKind } from '../../../../src-preload/contract';
 import { Spinner } from '../../ui/primitives';
+import { fieldMessage } from './fields';
+
+export { fieldLabel, fieldMessage } from './fields';
 import { TaskCard } from './TaskCard';
 import { useCreativeTasks } from './taskStore';
 
@@ -67,8 +70,10 @@ export function Segmented<T extends string>({ value, options, onChange, testId, 
   );
 }
 
-/** The service's error for a field, from an Api rejection (errors carry `field`). */
+/** The service's error for a field, from an Api rejection (errors carry `field`), worded with the form's names. */
 export function errorField(err: unknown): { field: string | null; message: string } {
   const e = err as { field?: unknown; message?: unknown };
-  return { field: typeof e?.field === 'string' ? e.field : null, message: typeof e?.message === 'string' && e.message ? e.message : 'Something went wrong. Try again.' };
+  const field = typeof e?.field === 'string' ? e.field : null;
+  const message = typeof e?.message === 'string' && e.message ? e.message : 'Something went wrong. Try again.';
+  return { field, message: fieldMessage(field, message) };
 }

@@ -1,4 +1,5 @@
 import type { CreativeKind, CreativeStatus, CreativeTaskView } from '../../../../src-preload/contract';
+import { formatDateTime } from '../../ui/format';
 
 export const KIND_LABEL: Record<CreativeKind, string> = {
   speech: 'Speech',
@@ -48,9 +49,9 @@ export const isActive = (t: CreativeTaskView): boolean => ['waiting', 'pending',
 export function queueText(t: CreativeTaskView): string | null {
   if (!isActive(t) || t.status === 'downloading') return null;
   if (t.queue === null) return null;
-  if (t.queue === 0) return t.status === 'waiting' ? 'next in line' : 'being processed';
-  const ahead = `${t.queue} ahead of you`;
-  return t.status === 'waiting' ? `waiting — ${ahead}` : ahead;
+  // The status beside it already says Waiting or Processing: the queue adds only where in line.
+  if (t.queue === 0) return t.status === 'waiting' ? 'next in line' : null;
+  return `${t.queue} ahead of you`;
 }
 
 export function seconds(s: number): string {
@@ -61,13 +62,6 @@ export function seconds(s: number): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
-/** The ETA as the service reports it (seconds by observation; the interface does not say). */
-export function etaText(t: CreativeTaskView): string | null {
-  if (!isActive(t) || t.eta === null || t.eta <= 0) return null;
-  // The interface does not state the ETA's unit: the number is shown as the service sent it.
-  return `service ETA ${Math.round(t.eta * 10) / 10} (unit not stated)`;
-}
-
 export function elapsedMs(t: CreativeTaskView, now: number): number | null {
   if (t.elapsedMs !== null && !isActive(t)) return t.elapsedMs;
   const from = t.startedAt ?? t.createdAt;
@@ -75,7 +69,7 @@ export function elapsedMs(t: CreativeTaskView, now: number): number | null {
 }
 
 export function when(ms: number): string {
-  return new Date(ms).toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  return formatDateTime(ms);
 }
 
 /** One line that says what the task was asked to do. */

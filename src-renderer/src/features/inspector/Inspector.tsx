@@ -13,6 +13,7 @@ import { SyncBadge } from '../writing/SyncBadge';
 import { ProvenanceSection, useCreationOf } from '../create/Provenance';
 import { MeasurementsSection } from '../analysis/Measurements';
 import { exposureLine, formatBias, formatFlash, formatFocal, hasExposure } from '../../ui/exposure';
+import { Histogram } from '../loupe/Histogram';
 
 export function useAssetDetail(id: number | null) {
   return useQuery<AssetDetail>(id === null ? null : `asset:${id}`, ['assets', 'keywords'], (a) => a.getAsset({ id: id! }));
@@ -28,11 +29,11 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** The right-hand panel: one asset in detail, or the shared edits for a multi-selection. */
-export function Inspector({ focusId, selectedIds, onJump }: { focusId: number | null; selectedIds: number[]; onJump(id: number): void }) {
+export function Inspector({ focusId, selectedIds, onJump, loupe = false }: { focusId: number | null; selectedIds: number[]; onJump(id: number): void; /** In the loupe: the histogram and the capture details first, as in Lightroom. */ loupe?: boolean }) {
   const multi = selectedIds.length > 1;
   return (
     <aside className="inspector" data-testid="inspector">
-      {multi ? <MultiInspector ids={selectedIds} sampleId={focusId !== null && selectedIds.includes(focusId) ? focusId : selectedIds[0]} /> : focusId !== null ? <SingleInspector id={focusId} onJump={onJump} /> : <p className="inspector-empty muted">Select a photo to see its details and edit its keywords.</p>}
+      {multi ? <MultiInspector ids={selectedIds} sampleId={focusId !== null && selectedIds.includes(focusId) ? focusId : selectedIds[0]} /> : focusId !== null ? <SingleInspector id={focusId} onJump={onJump} loupe={loupe} /> : <p className="inspector-empty muted">Select a photo to see its details and edit its keywords.</p>}
     </aside>
   );
 }
@@ -43,7 +44,7 @@ export function Inspector({ focusId, selectedIds, onJump }: { focusId: number | 
  * so moving through photos never blanks the panel, loses its scroll position or remounts its
  * sections. A refetch of the shown asset updates it in place.
  */
-function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void }) {
+function SingleInspector({ id, onJump, loupe }: { id: number; onJump(id: number): void; loupe: boolean }) {
   const wanted = useAssetDetail(id);
   const wantedCreation = useCreationOf(id);
   const wantedReady = wanted.data?.id === id && (wantedCreation.data !== undefined || wantedCreation.error !== undefined);
@@ -68,6 +69,8 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
         <LabelPicker value={a.label} onChange={(l) => void edits.setLabel(ids, l)} testId="inspector-label" />
         {a.colorLabel && !a.label && <span className="muted small" title="A label another program set; choosing one of the five replaces it">“{a.colorLabel}”</span>}
       </div>
+      {loupe && a.kind === 'image' && <Histogram id={a.id} />}
+      {loupe && <CaptureSummary a={a} />}
       <ProvenanceSection assetId={a.id} onJump={onJump} />
       <Section title="Keywords">
         <KeywordEditor keywords={a.keywords} onAdd={(words) => edits.addKeywords(ids, words)} onRemove={(k) => edits.removeKeywords(ids, [k])} />
@@ -102,7 +105,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
           {!a.folderOnline && <Row label="Status">Offline — reconnect the drive or relink the folder</Row>}
         </dl>
       </Section>
-      <Section title="Capture">
+      {!loupe && <Section title="Capture">
         <dl className="meta">
           <Row label="Taken">{formatTaken(a.takenAt)}</Row>
           <Row label="Camera">{cameraName(a.cameraMake, a.cameraModel)}</Row>
@@ -117,7 +120,7 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
           )}
           <Row label="GPS">{a.gps ? `${a.gps.lat.toFixed(5)}, ${a.gps.lon.toFixed(5)}` : '—'}</Row>
         </dl>
-      </Section>
+      </Section>}
       {(a.stack.length > 0 || a.duplicates.length > 0) && (
         <Section title="Related">
           {a.stack.length > 0 && (
@@ -142,6 +145,28 @@ function SingleInspector({ id, onJump }: { id: number; onJump(id: number): void 
           )}
         </Section>
       )}
+    </div>
+  );
+}
+
+/**
+ * The capture details at the top of the panel in the loupe, under the histogram (Lightroom
+ * shows them there): exposure first, then camera and lens, focal length, when, and where.
+ */
+function CaptureSummary({ a }: { a: AssetDetail }) {
+  const exposure = exposureLine(a.exposure);
+  const camera = [cameraName(a.cameraMake, a.cameraModel), a.lens].filter((x) => x && x !== '—').join(' · ');
+  const extra = [formatFocal(a.exposure), formatBias(a.exposure.exposureBias), formatFlash(a.exposure.flash)].filter(Boolean).join(' · ');
+  return (
+    <div className="capture-summary" data-testid="capture-summary">
+      {exposure ? <div className="capture-exposure" data-testid="capture-exposure">{exposure}</div> : a.kind === 'image' && <div className="muted">No exposure recorded in this file</div>}
+      {camera && <div data-testid="capture-camera">{camera}</div>}
+      {extra && <div className="muted">{extra}</div>}
+      <div className="muted" data-testid="capture-taken">
+        {formatTaken(a.takenAt)}
+        {a.width !== null && a.height !== null ? ` · ${a.width} × ${a.height}` : ''}
+        {a.gps ? ` · ${a.gps.lat.toFixed(4)}, ${a.gps.lon.toFixed(4)}` : ''}
+      </div>
     </div>
   );
 }

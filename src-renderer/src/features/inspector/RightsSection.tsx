@@ -186,7 +186,7 @@ export function RightsSection({ ids, values }: { ids: number[]; values: Required
             </form>
           ) : (
             <button type="button" className="btn btn-sm btn-ghost" onClick={() => setNaming(true)} data-testid="preset-new">
-              Save these fields as a template…
+              Save these fields as a metadata preset…
             </button>
           )}
         </div>

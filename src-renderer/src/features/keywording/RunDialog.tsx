@@ -5,6 +5,7 @@ import { useDebounced } from '../../state/useDebounced';
 import { IconWarn } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { Button, Spinner, formatCount } from '../../ui/primitives';
+import { formatMoney } from '../../ui/format';
 import { errorText, useToast } from '../../ui/Toasts';
 
 export type RunKindUi = 'keywords' | 'caption';
@@ -42,9 +43,6 @@ interface KeywordDraft {
 let lastKeyword: KeywordDraft = { lang: 'en', numKeywords: 30, threshold: 0.2, colors: false };
 let lastLength: CaptionLength = 'normal';
 
-function money(n: number): string {
-  return n < 1 ? n.toFixed(3).replace(/0$/, '') : n.toFixed(2);
-}
 
 /**
  * Keyword… / Caption…: the options, then what the run will cost before anything is sent —
@@ -218,7 +216,7 @@ export function RunDialog({ kind, scope, onClose, onStarted }: { kind: RunKindUi
           <span className="form-label">Again</span>
           <span>
             <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} data-testid="run-force" />
-            <span className="muted small">Analyse photos already done with these settings (answers in the cache cost nothing)</span>
+            <span className="muted small">Run on photos already done with these settings (answers in the cache cost nothing)</span>
           </span>
         </label>
         <label className="form-row form-row-tight">
@@ -266,7 +264,7 @@ function RunCost({ preview, problem, done, other, otherReason }: { preview: RunP
         </span>
       </div>
       <div className="run-cost-sub">
-        <span>{preview.estimatedCost !== null ? `Est. cost ${money(preview.estimatedCost)}` : 'No price set — add one in Settings to see the cost'}</span>
+        <span>{preview.estimatedCost !== null ? `Est. cost ${formatMoney(preview.estimatedCost)}` : 'No price set — add one in Settings to see the cost'}</span>
         <span className="muted">·</span>
         <span>{left.length ? `${left.join(', ')} under your caps` : 'No usage caps set'}</span>
       </div>

@@ -1,9 +1,11 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LibraryKeyword, VocabularyEditResult } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { useQuery } from '../../api/useQuery';
 import { useEdits } from '../inspector/useEdits';
+import { useDismiss } from '../../state/useDismiss';
 import { ConfirmDialog } from '../../ui/Dialog';
+import '../collections/collections.css';
 import { Button, Section, formatCount } from '../../ui/primitives';
 import { errorText, pastTense, useToast } from '../../ui/Toasts';
 
@@ -31,12 +33,63 @@ function withParents(list: LibraryKeyword[]): (LibraryKeyword & { parentOnly?: b
 
 type Pending = { kind: 'rename'; from: string } | { kind: 'merge'; from: string[] } | { kind: 'delete'; names: string[] };
 
+/** Above this many target photos, who has a keyword is asked per keyword instead of per photo. */
+const PER_PHOTO_LIMIT = 300;
+
+/** How many of `ids` carry each keyword (lower-cased name), for the assign boxes. */
+function useTargetCounts(ids: number[], names: string[]) {
+  const key = ids.length ? `kwl-targets:${ids.length}:${ids.reduce((h, id) => (h * 31 + id) | 0, 0)}${ids.length > PER_PHOTO_LIMIT ? `:${names.length}` : ''}` : null;
+  return useQuery<Map<string, number>>(key, ['assets', 'keywords'], async (api) => {
+    const counts = new Map<string, number>();
+    if (ids.length <= PER_PHOTO_LIMIT) {
+      for (const d of await Promise.all(ids.map((id) => api.getAsset({ id })))) {
+        for (const k of new Set(d.keywords.map((x) => x.toLocaleLowerCase()))) counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+    } else {
+      const want = new Set(ids);
+      for (const name of names) {
+        let n = 0;
+        for (const id of await api.searchIds({ query: { keywords: [name] } })) if (want.has(id)) n++;
+        if (n) counts.set(name.toLocaleLowerCase(), n);
+      }
+    }
+    return counts;
+  });
+}
+
+/** A checkbox that can show "some of them" (HTML's indeterminate is a property, not an attribute). */
+function AssignBox({ state, disabled, label, onToggle }: { state: 'all' | 'some' | 'none'; disabled: boolean; label: string; onToggle(): void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = state === 'some';
+  }, [state]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      className="kwl-assign"
+      checked={state === 'all'}
+      disabled={disabled}
+      aria-label={label}
+      title={label}
+      data-state={state}
+      onClick={(e) => e.stopPropagation()}
+      onChange={onToggle}
+      data-testid="library-keyword-assign"
+    />
+  );
+}
+
 /**
  * Every keyword in the library with how many photos carry it; hierarchies indented under
- * their parent (Animals › Cat). Click filters the grid; Ctrl/Cmd-click or the box selects
- * several for merge; rename, merge and delete apply across the whole library (one undo each).
+ * their parent (Animals › Cat). As in Lightroom's Keyword List, the box assigns the keyword to
+ * the photos the panel edits (the selection in the grid, the photo in view elsewhere), or takes
+ * it off them; a dash says some of them have it. A click on the name filters the grid. Rename,
+ * merge and delete are in the row's menu (Ctrl/Cmd-click picks several to merge) and apply
+ * across the whole library (one undo each). Lightroom's [bracketed] keywords, left out of
+ * exported files, show without brackets, muted, marked "not exported".
  */
-export function KeywordList({ active, onFilter }: { active: string[]; onFilter(name: string | null): void }) {
+export function KeywordList({ active, onFilter, targets = [] }: { active: string[]; onFilter(name: string | null): void; targets?: number[] }) {
   const { api } = useClient();
   const toast = useToast();
   const edits = useEdits();
@@ -45,6 +98,10 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const [pending, setPending] = useState<Pending | null>(null);
   const [text, setText] = useState('');
+  const [menu, setMenu] = useState<{ x: number; y: number; name: string } | null>(null);
+  const [listMenu, setListMenu] = useState<{ x: number; y: number } | null>(null);
+  useDismiss(menu !== null, () => setMenu(null));
+  useDismiss(listMenu !== null, () => setListMenu(null));
 
   const all = useMemo(() => withParents(list.data ?? []), [list.data]);
   const rows = useMemo(() => {
@@ -52,6 +109,19 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
     return f ? all.filter((k) => k.name.toLocaleLowerCase().includes(f)) : all;
   }, [all, filter]);
   const pickedNow = [...picked].filter((n) => all.some((k) => k.name === n));
+  const counts = useTargetCounts(targets, useMemo(() => all.map((k) => k.name), [all]));
+  const stateOf = (name: string): 'all' | 'some' | 'none' => {
+    const n = counts.data?.get(name.toLocaleLowerCase()) ?? 0;
+    return n === 0 ? 'none' : n >= targets.length ? 'all' : 'some';
+  };
+  const photos = (n: number) => `${formatCount(n)} photo${n === 1 ? '' : 's'}`;
+  const assign = async (name: string) => {
+    const ids = [...targets];
+    if (!ids.length) return;
+    const remove = stateOf(name) === 'all';
+    const ok = await edits.commit(() => api.editKeywords(remove ? { ids, remove: [name] } : { ids, add: [name] }));
+    if (ok) toast.info(remove ? `Removed “${name}” from ${photos(ids.length)}.` : `Added “${name}” to ${photos(ids.length)}.`, { undo: () => void edits.undo() });
+  };
 
   const toggle = (name: string) =>
     setPicked((s) => {
@@ -122,11 +192,20 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
               Show all
             </button>
           )}
-          <button type="button" className="link-btn" title="Import a keyword list (Lightroom’s text format, with synonyms)" onClick={() => fileInput.current?.click()} data-testid="keyword-list-import">
-            Import…
-          </button>
-          <button type="button" className="link-btn" title="Export the keyword list (Lightroom’s text format)" onClick={() => void exportList()} data-testid="keyword-list-export">
-            Export…
+          <button
+            type="button"
+            className="icon-btn kwl-menu-btn"
+            aria-label="Keyword list: import, export"
+            title="Import or export the keyword list (Lightroom’s text format)"
+            aria-haspopup="menu"
+            onMouseDown={(e) => e.stopPropagation()}
+            onClick={(e) => {
+              const r = e.currentTarget.getBoundingClientRect();
+              setListMenu(listMenu ? null : { x: r.left, y: r.bottom + 2 });
+            }}
+            data-testid="keyword-list-menu"
+          >
+            ⋯
           </button>
         </>
       }
@@ -143,6 +222,19 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
           if (file) void importList(file);
         }}
       />
+      {listMenu && (
+        <div className="context-menu" role="menu" style={{ left: Math.min(listMenu.x, window.innerWidth - 260), top: listMenu.y }} data-testid="keyword-list-menu-items" onMouseDown={(e) => e.stopPropagation()}>
+          <button type="button" role="menuitem" title="Lightroom’s text format, with synonyms" onClick={() => { setListMenu(null); fileInput.current?.click(); }} data-testid="keyword-list-import">
+            Import keyword list…
+          </button>
+          <button type="button" role="menuitem" title="Lightroom’s text format" onClick={() => { setListMenu(null); void exportList(); }} data-testid="keyword-list-export">
+            Export keyword list…
+          </button>
+        </div>
+      )}
+      {all.length > 0 && <p className="kwl-hint muted small" data-testid="keyword-list-target">
+        {targets.length ? `Boxes add to or remove from ${targets.length === 1 ? 'the photo in the panel' : `the ${photos(targets.length)} selected`}.` : 'Select photos to add keywords with the boxes.'}
+      </p>}
       <input type="search" className="kwl-filter" placeholder="Filter keywords" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="keyword-list-filter" aria-label="Filter keywords" />
       {pickedNow.length > 0 && (
         <div className="kwl-actions" data-testid="keyword-list-actions">
@@ -181,17 +273,24 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
                 else onFilter(on ? null : k.name);
               }}
             >
-              <input
-                type="checkbox"
-                checked={picked.has(k.name)}
-                aria-label={`Select ${k.name}`}
-                onClick={(e) => e.stopPropagation()}
-                onChange={() => toggle(k.name)}
-                data-testid="library-keyword-pick"
+              <AssignBox
+                state={stateOf(k.name)}
+                disabled={targets.length === 0 || counts.data === undefined}
+                label={
+                  stateOf(k.name) === 'all'
+                    ? `Remove “${k.name}” from ${targets.length === 1 ? 'this photo' : `the ${photos(targets.length)} selected`}`
+                    : `Add “${k.name}” to ${targets.length === 1 ? 'this photo' : `the ${photos(targets.length)} selected`}`
+                }
+                onToggle={() => void assign(k.name)}
               />
               {depth > 0 && <span className="kwl-branch">›</span>}
-              <span className="kwl-name">
-                {k.notExported ? `[${k.path[k.path.length - 1]}]` : k.path[k.path.length - 1]}
+              <span className={`kwl-name${k.notExported ? ' is-not-exported' : ''}`}>
+                {k.path[k.path.length - 1]}
+                {k.notExported && (
+                  <span className="kwl-tag" data-testid="library-keyword-not-exported" title="Lightroom’s [bracketed] keyword: a category, not written into exported files">
+                    not exported
+                  </span>
+                )}
                 {k.synonyms?.length ? (
                   <span className="kwl-syn" data-testid="library-keyword-synonyms">
                     {' '}= {k.synonyms.join(', ')}
@@ -199,10 +298,49 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
                 ) : null}
               </span>
               <span className="kwl-count">{k.parentOnly ? '' : formatCount(k.count)}</span>
+              <button
+                type="button"
+                className="kwl-row-menu"
+                aria-label={`More for “${k.name}”: rename, merge, delete`}
+                title="Rename, merge, delete"
+                aria-haspopup="menu"
+                onMouseDown={(e) => e.stopPropagation()}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  const r = e.currentTarget.getBoundingClientRect();
+                  setMenu(menu?.name === k.name ? null : { x: r.right, y: r.bottom + 2, name: k.name });
+                }}
+                data-testid="library-keyword-menu"
+              >
+                ⋯
+              </button>
             </li>
           );
         })}
       </ul>
+      {menu && (
+        <div className="context-menu" role="menu" style={{ left: Math.min(menu.x, window.innerWidth - 260), top: menu.y }} data-testid="keyword-menu" onMouseDown={(e) => e.stopPropagation()}>
+          <button type="button" role="menuitem" onClick={() => { const n = menu.name; setMenu(null); setText(n); setPending({ kind: 'rename', from: n }); }} data-testid="keyword-menu-rename">
+            Rename…
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => {
+              const from = [...new Set([menu.name, ...pickedNow])];
+              setMenu(null);
+              setText(from.length > 1 ? (from.find((n) => n !== menu.name) ?? '') : '');
+              setPending({ kind: 'merge', from });
+            }}
+            data-testid="keyword-menu-merge"
+          >
+            {pickedNow.filter((n) => n !== menu.name).length ? `Merge with the ${pickedNow.filter((n) => n !== menu.name).length} picked…` : 'Merge into…'}
+          </button>
+          <button type="button" role="menuitem" onClick={() => { const n = menu.name; setMenu(null); setPending({ kind: 'delete', names: [n] }); }} data-testid="keyword-menu-delete">
+            Delete…
+          </button>
+        </div>
+      )}
       {pending?.kind === 'rename' && (
         <ConfirmDialog title={`Rename “${pending.from}”`} confirmLabel="Rename" onConfirm={() => void confirmPending()} onCancel={() => setPending(null)} testId="confirm-keyword-rename">
           <input type="text" className="dialog-input" value={text} autoFocus onChange={(e) => setText(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void confirmPending()} data-testid="keyword-rename-input" />
@@ -210,18 +348,18 @@ export function KeywordList({ active, onFilter }: { active: string[]; onFilter(n
         </ConfirmDialog>
       )}
       {pending?.kind === 'merge' && (
-        <ConfirmDialog title={`Merge ${pending.from.length} keywords`} confirmLabel="Merge" onConfirm={() => void confirmPending()} onCancel={() => setPending(null)} testId="confirm-keyword-merge">
-          <p>{pending.from.map((n) => `“${n}”`).join(', ')}</p>
+        <ConfirmDialog title={pending.from.length === 1 ? `Merge “${pending.from[0]}” into another keyword` : `Merge ${pending.from.length} keywords`} confirmLabel="Merge" onConfirm={() => void confirmPending()} onCancel={() => setPending(null)} testId="confirm-keyword-merge">
+          {pending.from.length > 1 && <p>{pending.from.map((n) => `“${n}”`).join(', ')}</p>}
           <label className="form-field">
             <span className="form-label">Into</span>
-            <input type="text" className="dialog-input" list="merge-into" value={text} onChange={(e) => setText(e.target.value)} data-testid="keyword-merge-into" />
+            <input type="text" className="dialog-input" list="merge-into" value={text} autoFocus onChange={(e) => setText(e.target.value)} data-testid="keyword-merge-into" />
             <datalist id="merge-into">
-              {pending.from.map((n) => (
+              {(pending.from.length > 1 ? pending.from : all.filter((k) => !k.parentOnly && k.name !== pending.from[0]).map((k) => k.name)).map((n) => (
                 <option key={n} value={n} />
               ))}
             </datalist>
           </label>
-          <p className="muted small">Every photo with any of them gets the one keyword instead, where the first of them stood.</p>
+          <p className="muted small">Every photo with {pending.from.length > 1 ? 'any of them' : 'it'} gets the one keyword instead, where the first of them stood. Undo with Ctrl+Z.</p>
         </ConfirmDialog>
       )}
       {pending?.kind === 'delete' && (

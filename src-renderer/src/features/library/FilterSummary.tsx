@@ -1,5 +1,6 @@
 import type { NumberRange } from '../../../../src-preload/contract';
 import type { FilterState } from './Filters';
+import { UGC_LABELS } from '../analysis/format';
 
 type Key = keyof FilterState;
 
@@ -29,9 +30,9 @@ const DESCRIBE: { [K in Key]?: (v: NonNullable<FilterState[K]>) => string } = {
   errorsOnly: () => 'With errors',
   similarGroups: (v) => (v === 'burst' ? 'In bursts' : 'In similar groups'),
   flag: (v) => (v === 'unflagged' ? 'Unflagged' : v === 'pick' ? 'Picks' : 'Rejects'),
-  minQuality: (v) => `Quality ≥ ${Math.round(v * 100)}%`,
-  maxQuality: (v) => `Quality ≤ ${Math.round(v * 100)}%`,
-  ugcClasses: (v) => `UGC class ${v.join(', ')}`,
+  minQuality: (v) => `Stock quality ≥ ${Math.round(v * 100)}%`,
+  maxQuality: (v) => `Stock quality ≤ ${Math.round(v * 100)}%`,
+  ugcClasses: (v) => `Everyday quality: ${v.map((c) => (UGC_LABELS[c] ?? String(c)).toLowerCase()).join(', ')}`,
   hasFaces: (v) => (v ? 'With faces' : 'No faces'),
   minFaces: (v) => `≥ ${v} faces`,
   maxFaces: (v) => `≤ ${v} faces`,

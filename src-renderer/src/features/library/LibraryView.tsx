@@ -13,6 +13,7 @@ import { FolderList, PathForm } from './FolderList';
 import { TopBar } from './TopBar';
 import { useFolders, useScanProgress } from './useFolders';
 import { Loupe } from '../loupe/Loupe';
+import { QueueRuns } from '../activity/QueueRuns';
 import { useKeyboard } from '../../state/useKeyboard';
 import { useSelection } from '../../state/useSelection';
 import { useDebounced } from '../../state/useDebounced';
@@ -31,7 +32,6 @@ import { RenameDialog } from './RenameDialog';
 import { useLibraryReveal } from '../create/useLibraryReveal';
 import { IconCull } from '../culling/IconCull';
 import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
-import { AnalysisFilters } from '../analysis/AnalysisFilters';
 import { AnalysisProgress } from '../analysis/AnalysisProgress';
 import { CellDecorationsContext } from '../analysis/CellBadges';
 import { QualityHistogramPanel } from '../analysis/QualityHistogram';
@@ -528,6 +528,7 @@ export function LibraryView({ active }: { active: boolean }) {
         zoomed={loupeZoomed}
         onFindSimilar={(id) => findSimilar(id, 'loupe')}
         onMenu={(id, x, y) => setCellMenu({ id, x, y })}
+        store={store}
       />
     );
   } else {
@@ -586,6 +587,7 @@ export function LibraryView({ active }: { active: boolean }) {
       >
         <RunProgress runIds={runIds.slice(0, 1)} onReview={() => void openReview()} onDismiss={(id) => setRunIds((l) => l.filter((x) => x !== id))} />
         <AnalysisProgress runs={analysisRuns} onDismiss={(b) => setAnalysisRuns((l) => l.filter((r) => r.run.batchId !== b))} />
+        <QueueRuns exceptRuns={runIds.slice(0, 1)} exceptBatches={analysisRuns.map((r) => r.run.batchId)} />
       </TopBar>
       <div className="workspace" style={{ '--sidebar-w': `${sidebarWidth}px`, '--inspector-w': `${inspectorWidth}px` } as CSSProperties}>
         <aside className="sidebar" data-testid="sidebar" hidden={panelsHidden}>
@@ -647,11 +649,15 @@ export function LibraryView({ active }: { active: boolean }) {
           {view !== 'loupe' && view !== 'cull' && (
             <>
               <Filters filters={filters} onChange={setFilters} />
-              <QualityHistogramPanel query={query} total={total} />
-              <AnalysisFilters filters={filters} onChange={setFilters} />
+              <QualityHistogramPanel query={query} total={total} filters={filters} onChange={setFilters} />
             </>
           )}
-          <KeywordList active={filters.keywords ?? []} onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))} />
+          <KeywordList
+            active={filters.keywords ?? []}
+            onFilter={(name) => setFilters((f) => ({ ...f, keywords: name ? [name] : undefined }))}
+            // Its boxes assign to the photos the inspector edits: the selection in the grid, else the photo in view.
+            targets={view === 'grid' && selectedIds.length > 1 ? selectedIds : [view === 'grid' || view === 'loupe' || view === 'similar' ? sel.focusId : inView].filter((id): id is number => id !== null)}
+          />
         </aside>
         {!panelsHidden && (
           <Splitter side="left" width={sidebarWidth} min={PANELS.sidebar.min} max={PANELS.sidebar.max} defaultWidth={PANELS.sidebar.default} onWidth={setSidebarWidth} label="Sidebar width" testId="splitter-sidebar" />
@@ -696,8 +702,8 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={() => openWith('write')} disabled={!total} title="Write to files: keywords, captions and titles into the files themselves (IPTC/XMP)" data-testid="action-write">
                 Write…
               </Button>
-              <Button small onClick={() => openWith('csv')} disabled={!total} title="Export a stock agency CSV" data-testid="action-csv">
-                Export CSV…
+              <Button small onClick={() => openWith('csv')} disabled={!total} title="Check the photos against a stock agency's rules, then export its upload CSV or send them" data-testid="action-csv">
+                Check & export…
               </Button>
             </div>
 
@@ -735,6 +741,7 @@ export function LibraryView({ active }: { active: boolean }) {
           // The panel belongs to the photo in view: several photos are edited at once only in the grid.
           focusId={view === 'grid' || view === 'loupe' || view === 'similar' ? sel.focusId : inView}
           selectedIds={view === 'grid' ? selectedIds : []}
+          loupe={view === 'loupe'}
           onJump={async (id) => {
             try {
               const index = (await store.allIds()).indexOf(id);

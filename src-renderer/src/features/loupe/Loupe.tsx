@@ -12,6 +12,9 @@ import { FaceOverlay } from '../analysis/FaceOverlay';
 import { exposureLine, formatBias, formatFlash, formatFocal } from '../../ui/exposure';
 import type { AssetDetail } from '../../../../src-preload/contract';
 import { cameraName } from '../inspector/Inspector';
+import type { PageStore } from '../grid/pageStore';
+import { Filmstrip } from './Filmstrip';
+import './loupe.css';
 
 /** One asset large: the preview for photos, the original for playback. Arrows step. */
 /**
@@ -36,9 +39,11 @@ function InfoOverlay({ a }: { a: AssetDetail }) {
 }
 
 export function Loupe({
-  item, index, total, onStep, info = false, zoomed = false, onFindSimilar, onMenu,
+  item, index, total, onStep, info = false, zoomed = false, onFindSimilar, onMenu, store,
 }: {
-  item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void; info?: boolean; /** Open at 100 % (Z from the grid). */ zoomed?: boolean;
+  item: AssetSummary | undefined; index: number; total: number; onStep(delta: number): void;
+  /** The photo list the grid shows: the filmstrip under the stage. */
+  store?: PageStore; info?: boolean; /** Open at 100 % (Z from the grid). */ zoomed?: boolean;
   /** "Find similar" for the photo shown (the caption's button, Shift+F). */
   onFindSimilar?(id: number): void;
   /** A right-click on the photo: the library's photo menu (Find similar…) at that point. */
@@ -71,10 +76,11 @@ export function Loupe({
         return;
       }
       const pan: Record<string, [number, number]> = { arrowleft: [-1, 0], arrowright: [1, 0], arrowup: [0, -1], arrowdown: [0, 1] };
-      if (key === 'z' && can) setZoom(toggled(z));
+      // Z or Space toggles fit and 1:1 (Lightroom's loupe); a drag pans at 1:1.
+      if ((key === 'z' || key === ' ') && can) setZoom(toggled(z));
       else if (z.on && can && pan[key]) setZoom(panned(z, pan[key][0] * ARROW_PAN, pan[key][1] * ARROW_PAN));
-      else if (key === ' ' && z.on && can) {
-        // Space-drag pans (the drag alone does); the space must not leave the loupe.
+      else if (key === ' ') {
+        // Nothing to zoom (a video, no preview): the space must not leave the loupe.
       } else return;
       e.preventDefault();
     };
@@ -85,7 +91,7 @@ export function Loupe({
   if (!item || !a) body = <Spinner label="Loading preview" />;
   else if (a.kind === 'video' && a.original) body = <video key={a.id} src={mediaUrl(a.original)} poster={a.preview ? mediaUrl(a.preview) : undefined} controls data-testid="loupe-video" />;
   else if (a.kind === 'audio' && a.original) body = <audio key={a.id} src={mediaUrl(a.original)} controls data-testid="loupe-audio" />;
-  else if (a.preview || a.thumb) body = <ZoomImage key={a.id} id={a.id} fitSrc={mediaUrl((a.preview ?? a.thumb)!)} alt={a.name} zoom={zoom} onZoom={setZoom} testId="loupe-zoom" fitTestId="loupe-img" />;
+  else if (a.preview || a.thumb) body = <ZoomImage key={a.id} id={a.id} fitSrc={mediaUrl((a.preview ?? a.thumb)!)} alt={a.name} zoom={zoom} onZoom={setZoom} testId="loupe-zoom" fitTestId="loupe-img" navigator />;
   else body = <p className="muted">No preview can be shown for this file{a.errors[0] ? `: ${a.errors[0].reason}` : '.'}</p>;
 
   return (
@@ -122,9 +128,10 @@ export function Loupe({
               Find similar
             </Button>
           )}
-          <span className="muted small">{zoom.on ? 'Z or click: fit · drag or arrows: pan' : 'Z or click: 100 %'} · Esc or G: grid · ←/→: step · 0–5: rate · 6–9: label · I: info</span>
+          <span className="muted small">{zoom.on ? 'Z, Space or click: fit · drag, arrows or the navigator: pan' : 'Z, Space or click: 1:1'} · Esc or G: grid · ←/→: step · 0–5: rate · 6–9: label · I: info</span>
         </div>
       )}
+      {store && total > 0 && <Filmstrip store={store} total={total} current={index} onGo={(i) => i !== index && onStep(i - index)} />}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import type { KeywordRunOptions, LimitPreset, RunView } from '../../../../src-preload/contract';
 import { LANGS } from '../keywording/RunDialog';
+import { formatDateTime } from '../../ui/format';
 
-const when = (ms: number): string => new Date(ms).toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const when = (ms: number): string => formatDateTime(ms);
 
 export function langName(code: string | null): string {
   return LANGS.find((l) => l.code === code)?.label ?? code ?? '';

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { AgencyAccountView, AgencyId, AgencyProfileView } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { Button } from '../../ui/primitives';
+import { formatDate } from '../../ui/format';
 import { errorText } from '../../ui/Toasts';
 
 /**
@@ -138,7 +139,7 @@ export function AgenciesCard({ active }: { active: boolean }) {
                 <span className="form-label">{k.host}:{k.port}</span>
                 <span>
                   <code data-testid="agency-host-key-fingerprint">{k.fingerprint}</code>{' '}
-                  <span className="muted small">{k.keyType}, since {new Date(k.firstSeen).toLocaleDateString()}</span>{' '}
+                  <span className="muted small">{k.keyType}, since {formatDate(k.firstSeen)}</span>{' '}
                   <Button variant="ghost" onClick={() => void forgetHostKey(k.host, k.port)} data-testid="agency-host-key-forget">Forget host key</Button>
                 </span>
               </li>

@@ -3,6 +3,7 @@ import type { BackupView } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, formatBytes } from '../../ui/primitives';
+import { formatDateTime } from '../../ui/format';
 import { errorText, useToast } from '../../ui/Toasts';
 
 const REASON_TEXT: Record<BackupView['reason'], string> = {
@@ -89,7 +90,7 @@ export function BackupsCard({ active }: { active: boolean }) {
         <ul className="backup-list">
           {backups.map((b) => (
             <li key={b.path} data-testid="backup-row" data-reason={b.reason}>
-              <span>{new Date(b.createdAt).toLocaleString()}</span>
+              <span>{formatDateTime(b.createdAt)}</span>
               <span className="muted small">{REASON_TEXT[b.reason]} · {formatBytes(b.bytes)}</span>
               {b.reason !== 'damaged' && (
                 <Button small onClick={() => setRestoring(b)} data-testid="backup-restore">
@@ -120,7 +121,7 @@ export function BackupsCard({ active }: { active: boolean }) {
           testId="confirm-restore"
         >
           <p>
-            The catalogue goes back to {new Date(restoring.createdAt).toLocaleString()}: keywords, captions and ratings changed since then in Tagsmith are lost
+            The catalogue goes back to {formatDateTime(restoring.createdAt)}: keywords, captions and ratings changed since then in Tagsmith are lost
             (what was already written into the files stays there). The current catalogue is kept as a backup first.
           </p>
         </ConfirmDialog>

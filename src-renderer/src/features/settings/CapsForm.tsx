@@ -3,6 +3,7 @@ import type { QueueCaps } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { Button, Spinner } from '../../ui/primitives';
 import { errorText, useToast } from '../../ui/Toasts';
+import { CURRENCY } from '../../ui/format';
 import { BILLING_KEYS, modelLabel } from '../activity/labels';
 
 // Usage caps the queue enforces by pausing before a billed call would cross them. The
@@ -159,19 +160,20 @@ export function CapsForm({ active }: { active: boolean }) {
       <form className="form" onSubmit={(e) => void save(e)} noValidate>
         {field('dailyCalls', 'Calls per day', 'billed calls', 'no cap')}
         {field('monthlyCalls', 'Calls per month', 'billed calls', 'no cap')}
-        {field('accountRatePerSecond', 'Whole account', 'requests / s', 'off')}
+        {field('accountRatePerSecond', 'Speed limit', 'requests per second, all tasks together', 'off')}
         <p className="muted small" data-testid="caps-account-rate-note">
-          The interface gives its request limits per endpoint (30/s; faces 10/s; captioning and video 1/s) but does not say whether the service counts them per endpoint or for the whole account. Tagsmith paces each endpoint; set a ceiling here (e.g. 25) to hold all of them together under 30/s. Off by default.
+          Tagsmith already keeps each kind of task within the service’s speed limits. If the service turns requests away as too many (“busy”), set a limit for all of them together here, e.g. 25. Off by default.
         </p>
         <details className="prices" open={pricesSet > 0 || !!problems.prices || undefined}>
           <summary>
             Prices and spend caps <span className="muted small">(optional{pricesSet ? ` · ${pricesSet} price${pricesSet > 1 ? 's' : ''} set` : ''})</span>
           </summary>
-          <p className="muted small prices-note">The service publishes no prices: enter what your plan charges per call to see estimates and cap spending.</p>
+          <p className="muted small prices-note">The service publishes no prices: enter what your plan charges per call, in {CURRENCY}, to see estimates and cap spending.</p>
           <div className="price-grid" data-testid="caps-prices">
             {keys.map((k) => (
               <label key={k} className="price-row">
                 <span>{modelLabel(k)}</span>
+                <span className="muted small price-currency">US$</span>
                 <input
                   type="text"
                   inputMode="decimal"
@@ -179,7 +181,7 @@ export function CapsForm({ active }: { active: boolean }) {
                   placeholder="—"
                   onChange={(e) => edit({ prices: { ...draft.prices, [k]: e.target.value } })}
                   aria-invalid={!!problems[`price.${k}`]}
-                  title={problems[`price.${k}`] ?? `Price per ${k} call`}
+                  title={problems[`price.${k}`] ?? `Price per ${modelLabel(k)} call, in ${CURRENCY}`}
                   data-testid={`caps-price-${k}`}
                 />
               </label>
@@ -206,8 +208,8 @@ export function CapsForm({ active }: { active: boolean }) {
                 {m}
               </p>
             ))}
-          {field('dailySpend', 'Spend per day', 'at your prices', 'no cap')}
-          {field('monthlySpend', 'Spend per month', 'at your prices', 'no cap')}
+          {field('dailySpend', 'Spend per day', 'US$, at your prices', 'no cap')}
+          {field('monthlySpend', 'Spend per month', 'US$, at your prices', 'no cap')}
         </details>
         <div className="form-row">
           <span className="form-label" />

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ConnectionVerdict, CredentialInfo, ServiceSettings } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { ConfirmDialog } from '../../ui/Dialog';
@@ -26,44 +26,119 @@ export function SettingsView({ active }: { active: boolean }) {
     );
   }
   return (
-    <div className="page" data-testid="settings">
-      <div className="page-body page-narrow">
-        <Credentials
-          info={settings.credentials}
-          onChange={(info) => {
-            setCredentialInfo(info);
-            setVerdict(null);
-          }}
-        />
-        <ServiceAddress
-          settings={settings}
-          onChange={(s) => {
-            setSettings(s);
-            setVerdict(null);
-          }}
-        />
-        <Connection verdict={verdict} onVerdict={setVerdict} configured={settings.credentials.configured} />
-        <CapsForm active={active} />
-        <KeywordSettingsCard active={active} />
-        <AgenciesCard active={active} />
-        <StudioCard />
-        <BackupsCard active={active} />
-        <SystemCard active={active} />
-        <section className="card" data-testid="privacy-note">
-          <header className="card-head">
-            <h2>What leaves this computer</h2>
-          </header>
-          <div className="card-text">
-            <p>
-              For analysis, Tagsmith sends a small copy of each photo (about 300 pixels on the short side) with all metadata removed: no location, camera or
-              name. Creative tasks send copies of the files you choose for them, with the same metadata removed (below, per kind of task). Your originals
-              themselves are never sent and never changed by the service.
-            </p>
-            <p>In a studio, your keywords, captions, ratings, labels and rights fields go to the studio’s own server (Studio, above), never to the service.</p>
-            <p className="muted">The service keeps queued inputs for up to 24 hours while it works on them.</p>
-          </div>
-        </section>
-        <PrivacySection />
+    <SettingsPage
+      sections={[
+        {
+          id: 'service',
+          title: 'Service',
+          body: (
+            <>
+              <Credentials
+                info={settings.credentials}
+                onChange={(info) => {
+                  setCredentialInfo(info);
+                  setVerdict(null);
+                }}
+              />
+              <ServiceAddress
+                settings={settings}
+                onChange={(s) => {
+                  setSettings(s);
+                  setVerdict(null);
+                }}
+              />
+              <Connection verdict={verdict} onVerdict={setVerdict} configured={settings.credentials.configured} />
+            </>
+          ),
+        },
+        { id: 'spending', title: 'Spending', body: <CapsForm active={active} /> },
+        { id: 'keywords', title: 'Keywords', body: <KeywordSettingsCard active={active} /> },
+        { id: 'agencies', title: 'Agencies', body: <AgenciesCard active={active} /> },
+        { id: 'studio', title: 'Studio', body: <StudioCard /> },
+        { id: 'backups', title: 'Backups', body: <BackupsCard active={active} /> },
+        { id: 'system', title: 'System', body: <SystemCard active={active} /> },
+        {
+          id: 'privacy',
+          title: 'Privacy',
+          body: (
+            <>
+              <section className="card" data-testid="privacy-note">
+                <header className="card-head">
+                  <h2>What leaves this computer</h2>
+                </header>
+                <div className="card-text">
+                  <p>
+                    For analysis, Tagsmith sends a small copy of each photo (about 300 pixels on the short side) with all metadata removed: no location, camera or
+                    name. Creative tasks send copies of the files you choose for them, with the same metadata removed (below, per kind of task). Your originals
+                    themselves are never sent and never changed by the service.
+                  </p>
+                  <p>In a studio, your keywords, captions, ratings, labels and rights fields go to the studio’s own server (Studio, above), never to the service.</p>
+                  <p className="muted">The service keeps queued inputs for up to 24 hours while it works on them.</p>
+                </div>
+              </section>
+              <PrivacySection />
+            </>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+interface SettingsSection {
+  id: string;
+  title: string;
+  body: ReactNode;
+}
+
+/**
+ * Settings as sections with an index on the side (as in Lightroom's and the system's preference
+ * windows): a click goes to its section, and the index marks the section being read.
+ */
+function SettingsPage({ sections }: { sections: SettingsSection[] }) {
+  const page = useRef<HTMLDivElement>(null);
+  const [current, setCurrent] = useState(sections[0].id);
+  useEffect(() => {
+    const el = page.current;
+    if (!el) return;
+    const onScroll = () => {
+      const top = el.getBoundingClientRect().top;
+      let at = sections[0].id;
+      for (const s of sections) {
+        const sec = el.querySelector<HTMLElement>(`[data-section="${s.id}"]`);
+        if (sec && sec.getBoundingClientRect().top - top <= 48) at = s.id;
+      }
+      // At the bottom, the last section is the one being read even when it is short.
+      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) at = sections[sections.length - 1].id;
+      setCurrent(at);
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, [sections]);
+  const go = (id: string) => {
+    page.current?.querySelector<HTMLElement>(`[data-section="${id}"]`)?.scrollIntoView({ block: 'start' });
+    setCurrent(id);
+  };
+  return (
+    <div className="page settings-page" data-testid="settings" ref={page}>
+      <div className="settings-layout">
+        <nav className="settings-index" aria-label="Settings sections" data-testid="settings-index">
+          {sections.map((s) => (
+            <button key={s.id} type="button" className={current === s.id ? 'on' : ''} aria-current={current === s.id ? 'true' : undefined} onClick={() => go(s.id)} data-testid={`settings-index-${s.id}`}>
+              {s.title}
+            </button>
+          ))}
+        </nav>
+        <div className="settings-body">
+          {sections.map((s) => (
+            <section key={s.id} className="settings-section" data-section={s.id} data-testid={`settings-section-${s.id}`} aria-labelledby={`settings-title-${s.id}`}>
+              <h1 className="settings-section-title" id={`settings-title-${s.id}`}>
+                {s.title}
+              </h1>
+              {s.body}
+            </section>
+          ))}
+        </div>
       </div>
     </div>
   );

@@ -1,10 +1,14 @@
 import { useEffect, useState } from 'react';
-import type { AgencyId, AgencyProfileView, AgencyVerdict } from '../../../../src-preload/contract';
+import type { AgencyId, AgencyIssue, AgencyProfileView, AgencyVerdict } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
-import { IconWarn } from '../../ui/icons';
+import { IconCheck, IconWarn } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { Button, formatCount } from '../../ui/primitives';
 import { errorText, useToast } from '../../ui/Toasts';
+import { usePersistentState } from '../../state/viewState';
+import { useAssetDetail } from '../inspector/Inspector';
+import { useEdits } from '../inspector/useEdits';
+import './check.css';
 
 /** Hand the CSV to the browser as a file download (no native save dialog here). */
 function download(name: string, csv: string): void {
@@ -30,7 +34,8 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
   const { api } = useClient();
   const toast = useToast();
   const [agencies, setAgencies] = useState<AgencyProfileView[] | null>(null);
-  const [agency, setAgency] = useState<AgencyId>('adobe');
+  // The agency last checked for, also after a restart (most people send to one or two).
+  const [agency, setAgency] = usePersistentState<AgencyId>('export.agency', 'adobe', (v): v is AgencyId => typeof v === 'string' && /^[a-z0-9-]+$/.test(v));
   // Verdicts are kept with the check they answer, so a stale answer never shows for another agency.
   const [round, setRound] = useState(0);
   const [checked, setChecked] = useState<{ key: string; list: AgencyVerdict[] } | null>(null);
@@ -54,6 +59,10 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
   const check = () => setRound((n) => n + 1);
 
   const profile = agencies?.find((a) => a.id === agency);
+  // An agency remembered from an older version that is no longer offered: back to the first.
+  useEffect(() => {
+    if (agencies?.length && !agencies.some((a) => a.id === agency)) setAgency(agencies[0].id);
+  }, [agencies, agency, setAgency]);
   const failing = verdicts?.filter((v) => !v.ok) ?? [];
   const sendable = verdicts ? (override ? verdicts.length : verdicts.length - failing.length) : 0;
 
@@ -110,6 +119,7 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
       subtitle="Each photo against the agency’s published rules, then its upload CSV (UTF-8, keywords in your order)."
       onClose={onClose}
       testId="export-csv"
+      wide
       footer={
         done || sent ? (
           <>
@@ -134,17 +144,52 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
         )
       }
     >
-      <div className="agency-choice" role="radiogroup" aria-label="Agency">
-        {(agencies ?? []).map((a) => (
-          <label key={a.id} className={`agency${agency === a.id ? ' on' : ''}`} data-testid={`csv-agency-${a.id}`}>
-            <input type="radio" name="agency" checked={agency === a.id} onChange={() => { setAgency(a.id); setOverride(false); setDone(null); setSent(null); }} />
-            <span className="agency-text">
-              <strong>{a.name}</strong>
-              <span className="muted small">{a.csvHeader ? a.csvHeader.join(', ') : 'No metadata CSV documented: check only'}</span>
-            </span>
-          </label>
-        ))}
+      <div className="check-picker">
+        <label className="check-picker-label" htmlFor="csv-agency">Agency</label>
+        <select
+          id="csv-agency"
+          className="select-sm"
+          data-testid="csv-agency"
+          value={agency}
+          onChange={(e) => {
+            setAgency(e.target.value as AgencyId);
+            setOverride(false);
+            setDone(null);
+            setSent(null);
+          }}
+        >
+          {(agencies ?? []).map((a) => (
+            <option key={a.id} value={a.id}>{a.name}</option>
+          ))}
+        </select>
+        {profile && <span className="muted small check-picker-csv">{profile.csvHeader ? `CSV: ${profile.csvHeader.join(', ')}` : 'No metadata CSV documented: check only'}</span>}
       </div>
+      {verdicts ? (
+        <div data-testid="csv-verdicts">
+          <p className={`check-verdict${failing.length ? ' is-problem' : ' is-ok'}`} data-testid="csv-summary">
+            {failing.length ? <IconWarn /> : <IconCheck />}
+            <span>
+              {formatCount(verdicts.length - failing.length)} of {formatCount(verdicts.length)} pass {profile?.name ?? ''}’s rules
+              {failing.length ? `; ${formatCount(failing.length)} to fix.` : '.'}
+            </span>
+          </p>
+          {failing.length > 0 && (
+            <ul className="check-photos" data-testid="csv-warnings">
+              {failing.slice(0, SHOWN).map((v) => (
+                <ProblemPhoto key={v.assetId} verdict={v} agency={agency} profile={profile} onFixed={check} />
+              ))}
+              {failing.length > SHOWN && <li className="muted small">and {formatCount(failing.length - SHOWN)} more: fix these, then check again.</li>}
+            </ul>
+          )}
+          {failing.length > 0 && !done && !sent && (
+            <label className="small" data-testid="csv-override">
+              <input type="checkbox" checked={override} onChange={(e) => setOverride(e.target.checked)} /> Include the {formatCount(failing.length)} failing {failing.length === 1 ? 'photo' : 'photos'} anyway
+            </label>
+          )}
+        </div>
+      ) : (
+        !problem && <p className="muted small">Checking…</p>
+      )}
       {profile && (
         <details className="muted small" data-testid="csv-rules">
           <summary>{profile.name}’s rules ({profile.sources.map((x) => x.checked).sort().at(-1)})</summary>
@@ -158,32 +203,117 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
           <ul>{profile.notFound.map((n) => <li key={n}>{n}</li>)}</ul>
         </details>
       )}
-      {verdicts && (
-        <div data-testid="csv-verdicts">
-          <p className="small" data-testid="csv-summary">
-            {formatCount(verdicts.length - failing.length)} of {formatCount(verdicts.length)} pass {profile?.name ?? ''}’s rules
-            {failing.length ? `; ${formatCount(failing.length)} to fix.` : '.'}
-          </p>
-          {failing.length > 0 && (
-            <ul className="write-warnings" data-testid="csv-warnings">
-              {failing.map((v) => (
-                <li key={v.assetId} data-testid="csv-verdict" data-path={v.path}>
-                  <IconWarn />
-                  <span><strong>{baseName(v.path)}</strong>: {v.problems.join(' ')}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-          {failing.length > 0 && !done && !sent && (
-            <label className="small" data-testid="csv-override">
-              <input type="checkbox" checked={override} onChange={(e) => setOverride(e.target.checked)} /> Include the {formatCount(failing.length)} failing {failing.length === 1 ? 'photo' : 'photos'} anyway
-            </label>
-          )}
-        </div>
-      )}
       {done && <p className="small" data-testid="csv-result">{done}</p>}
       {sent && <p className="small" data-testid="csv-upload-result">{sent}</p>}
       {problem && <p className="error-text" data-testid="csv-error">{problem}</p>}
     </Modal>
+  );
+}
+
+/** Photos with problems listed at once (the rest are counted). */
+const SHOWN = 100;
+
+/**
+ * One photo that fails the check: its thumbnail and name, then each problem with its fix right
+ * there — the title or caption in an input (and a one-click fix where one edit does it), keywords
+ * to add, the agency's category. A fix is an ordinary edit (undoable), then the check runs again.
+ */
+function ProblemPhoto({ verdict, agency, profile, onFixed }: { verdict: AgencyVerdict; agency: AgencyId; profile: AgencyProfileView | undefined; onFixed(): void }) {
+  const { mediaUrl } = useClient();
+  const detail = useAssetDetail(verdict.assetId);
+  const a = detail.data?.id === verdict.assetId ? detail.data : undefined;
+  const issues: AgencyIssue[] = verdict.issues ?? verdict.problems.map((text) => ({ text, field: 'file' as const }));
+  return (
+    <li className="check-photo" data-testid="csv-verdict" data-path={verdict.path} data-asset-id={verdict.assetId}>
+      <div className="check-photo-thumb">{a?.thumb && <img src={mediaUrl(a.thumb)} alt="" draggable={false} />}</div>
+      <div className="check-photo-body">
+        <strong className="check-photo-name">{baseName(verdict.path)}</strong>
+        <ul className="check-issues">
+          {issues.map((issue, n) => (
+            <li key={`${verdict.assetId}:${n}`} data-testid="csv-issue" data-field={issue.field}>
+              <span className="check-issue-text"><IconWarn />{issue.text}</span>
+              <IssueFix issue={issue} id={verdict.assetId} agency={agency} profile={profile} title={a?.title ?? ''} caption={a?.caption ?? ''} onFixed={onFixed} />
+            </li>
+          ))}
+        </ul>
+      </div>
+    </li>
+  );
+}
+
+function IssueFix({ issue, id, agency, profile, title, caption, onFixed }: { issue: AgencyIssue; id: number; agency: AgencyId; profile: AgencyProfileView | undefined; title: string; caption: string; onFixed(): void }) {
+  const { api } = useClient();
+  const edits = useEdits();
+  const done = (ok: boolean) => ok && onFixed();
+  if (issue.field === 'title' || issue.field === 'caption') {
+    const field = issue.field;
+    const save = (v: string) => void (field === 'title' ? edits.setTitle([id], v.trim() || null) : edits.setCaption([id], v.trim() || null)).then(done);
+    return (
+      <div className="check-fix">
+        <TextFix key={`${id}:${field}:${field === 'title' ? title : caption}`} label={field === 'title' ? 'Title' : 'Caption'} value={field === 'title' ? title : caption} onSave={save} />
+        {issue.fixed !== undefined && (
+          <Button small onClick={() => save(issue.fixed!)} data-testid="csv-fix-oneclick" title={`Set the ${field} to “${issue.fixed}”`}>
+            {issue.fixLabel ?? 'Fix'}
+          </Button>
+        )}
+      </div>
+    );
+  }
+  if (issue.field === 'keywords' && /add \d+ more/.test(issue.text)) {
+    return (
+      <div className="check-fix">
+        <TextFix label="Add keywords" value="" placeholder="Keywords to add, comma-separated" onSave={(v) => {
+          const words = v.split(',').map((w) => w.trim()).filter(Boolean);
+          if (words.length) void edits.addKeywords([id], words).then(done);
+        }} />
+      </div>
+    );
+  }
+  if (issue.field === 'category' && profile && profile.categories.length > 0) {
+    return (
+      <div className="check-fix">
+        <select
+          className="select-sm"
+          aria-label={`${profile.name} category`}
+          data-testid="csv-fix-category"
+          defaultValue=""
+          onChange={(e) => e.target.value && void edits.commit(() => api.setStockFields({ ids: [id], categories: { agency, values: [e.target.value] } })).then(done)}
+        >
+          <option value="">Choose a category…</option>
+          {profile.categories.map((c) => (
+            <option key={c.value} value={c.value}>{c.label}</option>
+          ))}
+        </select>
+      </div>
+    );
+  }
+  return null;
+}
+
+/** An input with its Save: Enter or the button saves, Escape puts the value back. */
+function TextFix({ label, value, placeholder, onSave }: { label: string; value: string; placeholder?: string; onSave(v: string): void }) {
+  const [text, setText] = useState(value);
+  const changed = text !== value;
+  return (
+    <>
+      <input
+        className="check-fix-input"
+        aria-label={label}
+        data-testid="csv-fix-input"
+        value={text}
+        placeholder={placeholder ?? label}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && changed) onSave(text);
+          if (e.key === 'Escape' && changed) {
+            e.stopPropagation();
+            setText(value);
+          }
+        }}
+      />
+      <Button small disabled={!changed} onClick={() => onSave(text)} data-testid="csv-fix-save">
+        Save
+      </Button>
+    </>
   );
 }
