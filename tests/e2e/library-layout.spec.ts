@@ -49,6 +49,8 @@ test('1440 px: toolbar and sidebar fit, panels fold and stay folded, filters in 
   await page.getByTestId('quality-histogram-toggle').click();
   await page.getByTestId('filters-more-toggle').click();
   await expect(page.getByTestId('filters-more')).toBeVisible();
+  // Saved a moment after the last change (one write per burst): wait until it is.
+  await expect.poll(async () => (await api.getViewState())['library.filters.more']).toBe(true);
   await page.reload();
   await expect(page.getByTestId('grid-cell')).toHaveCount(PHOTOS.length);
   await expect(page.getByTestId('quality-histogram')).toHaveAttribute('data-open', 'false');

@@ -17,19 +17,26 @@ const Ctx = createContext<Store | null>(null);
 export function ViewStateProvider({ api, initial, children }: { api: Pick<Client, 'setViewState'>; initial: Record<string, unknown>; children: ReactNode }) {
   const pending = useRef<Record<string, unknown>>({});
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const flush = useCallback(() => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    const state = pending.current;
+    pending.current = {};
+    if (Object.keys(state).length) api.setViewState({ state }).catch(() => undefined);
+  }, [api]);
   const [store] = useState<Store>(() => ({
     initial,
     save(key, value) {
       pending.current[key] = value;
       if (timer.current) clearTimeout(timer.current);
-      timer.current = setTimeout(() => {
-        const state = pending.current;
-        pending.current = {};
-        timer.current = null;
-        api.setViewState({ state }).catch(() => undefined);
-      }, SAVE_DELAY_MS);
+      timer.current = setTimeout(flush, SAVE_DELAY_MS);
     },
   }));
+  // A change made just before the window closes or reloads is not lost to the delay.
+  useEffect(() => {
+    window.addEventListener('pagehide', flush);
+    return () => window.removeEventListener('pagehide', flush);
+  }, [flush]);
   return <Ctx.Provider value={store}>{children}</Ctx.Provider>;
 }
 

@@ -13,7 +13,7 @@ const LANES: Record<string, string> = {
   lipsync: 'Lipsync',
   imageGenerate: 'Image generation',
   imageEdit: 'Image editing',
-  imageVectorize: 'Vectorise',
+  imageVectorize: 'Vectorize',
   faceswap: 'Face swap',
   'local:fingerprints': 'Fingerprints (similar photos)',
 };
@@ -51,7 +51,7 @@ export const BILLING_KEYS: { key: string; label: string }[] = [
   { key: 'tts', label: 'Text to speech' },
   { key: 'video_lipsync', label: 'Video lipsync' },
   { key: 'image_lipsync', label: 'Image lipsync' },
-  { key: 'image_vectorize', label: 'Vectorise' },
+  { key: 'image_vectorize', label: 'Vectorize' },
   { key: 'imageswap', label: 'Face swap' },
 ];
 
@@ -106,7 +106,7 @@ export const ENDPOINT_LABEL: Record<string, string> = {
   imageLipsync: 'Image lipsync',
   imageGenerate: 'Image generation',
   imageEdit: 'Image editing',
-  imageVectorize: 'Vectorise',
+  imageVectorize: 'Vectorize',
   faceSwap: 'Face swap',
 };
 

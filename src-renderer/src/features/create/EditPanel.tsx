@@ -110,7 +110,7 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
         <p className="muted small cr-privacy" data-testid="edit-privacy">The pictures are sent as copies without metadata (no location, camera or names); your originals stay as they are.</p>
         {caps && (
           <p className="muted small" data-testid="edit-role-caps">
-            {m} counts references by role: {roleOptions.map((r) => `up to ${caps[r]} ${r}`).join(', ')}. The interface names no field that marks a role: Tagsmith checks the caps and sends the pictures in role order; say in the instructions which picture is which.
+            {m} counts references by role: {roleOptions.map((r) => `up to ${caps[r]} ${r}`).join(', ')}. The pictures go in the order of their roles; say in the instructions which picture is which.
           </p>
         )}
         <Field label="Instructions" wide>

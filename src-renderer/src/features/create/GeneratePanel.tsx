@@ -134,7 +134,7 @@ export function GeneratePanel() {
             <input type="text" value={lora} onChange={(e) => setLora(e.target.value)} placeholder="https://… (optional)" data-testid="gen-lora" />
           </Field>
         </div>
-        {!rule?.resolutions && !rule?.vector && rule && <p className="muted small cr-footnote">The interface names no resolutions for {m}: the service uses its own.</p>}
+        {!rule?.resolutions && !rule?.vector && rule && <p className="muted small cr-footnote">No resolution choices are published for {m}: the service decides.</p>}
         {needsImage && (
           <div className="slots">
             <SourceSlot label="Style source image" asset={styleImage} onChoose={() => setPicking(true)} onClear={() => setStyleImage(null)} error={!styleImage ? 'The transfer style needs a source image.' : null} testId="gen-style-image" />
