@@ -32,7 +32,7 @@ describe('agency fields', () => {
     // Shutterstock needs a category: both fail until one is set.
     const before = await api.checkForAgency({ ids, agency: 'shutterstock' });
     expect(before.map((v) => v.ok)).toEqual([false, false]);
-    expect(before[0].problems).toEqual([expect.stringMatching(/No category: Shutterstock needs 1 to 2\. Choose one in the inspector's Agencies section/)]);
+    expect(before[0].problems).toEqual([expect.stringMatching(/No category: Shutterstock needs 1 to 2\. Choose one here or in the inspector's Agencies section/)]);
 
     await api.setStockFields({ ids, categories: { agency: 'shutterstock', values: ['Nature', 'Transportation'] } });
     await api.setStockFields({ ids, categories: { agency: 'adobe', values: ['20'] } });

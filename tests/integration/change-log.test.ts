@@ -77,13 +77,15 @@ describe('the change log', () => {
     const c = createCollection(ctx, { name: 'Harbour', kind: 'manual' });
     await addToCollection(ctx, c.id, [ids[1]]);
     await removeFromCollection(ctx, c.id, [ids[1]]);
+    // A collection is named across a studio's replicas by its uid (migration 36).
+    const uid = expect.stringMatching(/^[0-9a-f]{32}$/);
     expect(all().map(brief)).toEqual([
       ['remove', ids[0], 'keywords', 'Sea', false],
       ['add', ids[0], 'keywords', 'Boat', false],
       ['add', ids[1], 'keywords', 'Boat', false],
-      ['collection.create', null, null, { id: c.id, name: 'Harbour', kind: 'manual', parentId: null, query: null }, false],
-      ['add', ids[1], 'collections', { collection: c.id, position: 1 }, false],
-      ['remove', ids[1], 'collections', { collection: c.id }, false],
+      ['collection.create', null, null, { id: c.id, uid, name: 'Harbour', kind: 'manual', parentId: null, parentUid: null, query: null }, false],
+      ['add', ids[1], 'collections', { collection: c.id, uid, position: 1 }, false],
+      ['remove', ids[1], 'collections', { collection: c.id, uid }, false],
     ]);
   });
 
