@@ -293,11 +293,11 @@ export class JobQueue {
 
   /** How many billable calls a batch would make (cache hits and in-batch duplicates excluded) and whether it fits the caps. */
   async preview(specs: JobSpec[]): Promise<BatchPreview> {
-    // Each described as it is counted, never all kept: a million descriptions alive at once
-    // cost the main thread major garbage collections.
+    // Each described once, a page at a time (never all kept); a studio member first brings the
+    // studio's results for the page into the result cache, so they count as cached.
     const describe = (i: number) => this.handlerOf(specs[i].kind).describe(specs[i].payload as never);
-    await this.fetchShared(specs.length, (i) => describe(i).cacheKey);
-    return previewBatch(this.store, specs.length, describe);
+    const shared = this.sharing() ? (page: readonly JobDescription[]) => this.fetchShared(page.length, (i) => page[i].cacheKey) : undefined;
+    return previewBatch(this.store, specs.length, describe, shared);
   }
 
   /** Every spec described (validated, its cache and billing keys made), a chunk at a time with the event loop let run in between. */
