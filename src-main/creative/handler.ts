@@ -1,14 +1,13 @@
 import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { JobOutcome, type JobHandler } from '../jobs/job-handler';
-import { statusEndpointOf, taskHandler, taskStatus, type TaskEndpoint, type TaskPayload } from '../jobs/handlers';
+import { createTask, statusEndpointOf, taskHandler, taskStatus, type TaskEndpoint, type TaskPayload } from '../jobs/handlers';
 import type { ServiceClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import { taskIdIn } from '../service/parse';
 import { resultOf } from './result';
 import { UNREADABLE_PREFIX } from './store';
 import type { TaskCreated, TaskState } from '../service/types';
-import type { ImageEditParams, ImageGenerateParams, ImageVectorizeParams, LipsyncParams, TtsJsonParams, TtsParams, FaceSwapParams } from '../service/types';
 
 // The 'creative' job kind: the built-in 'task' flow (create -> poll status -> download), plus
 // what a creative task shows while it runs: the service's status, queue position and ETA on
@@ -46,22 +45,6 @@ export interface CreativeJobResult {
   file: string | null;
 }
 
-function create(client: ServiceClient, endpoint: TaskEndpoint, params: CreativePayload['params'], signal: AbortSignal): Promise<TaskCreated> {
-  const o = { signal };
-  switch (endpoint) {
-    case 'tts': return client.tts(params as TtsParams, o);
-    case 'ttsCreateJson': return client.ttsJson(params as TtsJsonParams, o);
-    case 'videoLipsync': return client.videoLipsync(params as LipsyncParams, o);
-    case 'imageLipsync': return client.imageLipsync(params as LipsyncParams, o);
-    case 'imageGenerate': return client.imageGenerate(params as ImageGenerateParams, o);
-    case 'imageEdit': return client.imageEdit(params as ImageEditParams, o);
-    case 'faceSwap': return client.faceSwap(params as FaceSwapParams, o);
-    case 'videoFaceSwap': return client.videoFaceSwap(params as FaceSwapParams, o);
-    case 'imageVectorize': return client.imageVectorize(params as ImageVectorizeParams, o);
-    default: throw new Error(`not a creative endpoint: ${endpoint}`);
-  }
-}
-
 /** Status of a task: face swaps have their own status paths (interface 4.8). */
 export function remoteStatus(client: ServiceClient, endpoint: string, taskId: string, signal?: AbortSignal): Promise<TaskState> {
   return taskStatus(client, endpoint, taskId, signal);
@@ -82,7 +65,7 @@ export function creativeHandler(onProgress: (p: CreativePayload, progress: Creat
         ctx.checkpoint({ phase: null });
         let created: TaskCreated;
         try {
-          created = await ctx.call(p.endpoint, (signal) => create(ctx.client, p.endpoint, p.params, signal), {
+          created = await ctx.call(p.endpoint, (signal) => createTask(ctx.client, p.endpoint, p.params, signal), {
             onBilled: (t) => {
               ctx.checkpoint({ taskId: t.task_id, phase: 'poll' });
               onProgress(p, { remoteTaskId: t.task_id, remoteStatus: String(t.status), queue: t.queue, eta: eta(t.eta) });

@@ -150,7 +150,8 @@ function checkTask(endpoint: TaskEndpoint, params: TaskParams): void {
   }
 }
 
-function create(client: ServiceClient, endpoint: TaskEndpoint, params: TaskParams, signal: AbortSignal) {
+/** Create a task at the service (the first call of every asynchronous endpoint). */
+export function createTask(client: ServiceClient, endpoint: TaskEndpoint, params: TaskParams, signal: AbortSignal) {
   const o = { signal };
   switch (endpoint) {
     case 'tts': return client.tts(params as TtsParams, o);
@@ -181,7 +182,7 @@ export const taskHandler: JobHandler<TaskPayload> = {
     let taskId = ctx.job.taskId;
     if (!taskId) {
       ctx.checkpoint({ phase: null });
-      const created = await ctx.call(p.endpoint, (signal) => create(ctx.client, p.endpoint, p.params, signal), {
+      const created = await ctx.call(p.endpoint, (signal) => createTask(ctx.client, p.endpoint, p.params, signal), {
         onBilled: (t) => ctx.checkpoint({ taskId: t.task_id, phase: 'poll' }),
       });
       taskId = created.task_id;
