@@ -155,6 +155,14 @@ export function heifSize(buf: Buffer): Promise<{ width: number; height: number }
   });
 }
 
+/** The primary picture's size and handle, refused before any pixel is decoded when it is larger than `maxPixels` (a decompression bomb). */
+function checkedPrimary(img: HeifImageHandle, maxPixels: number): { picture: { width: number; height: number }; primary: number } {
+  const width = img.get_width();
+  const height = img.get_height();
+  if (width * height > maxPixels) throw new HeifDecodeError(`The image is too large to decode safely (${width} x ${height} px).`);
+  return { picture: { width, height }, primary: img.handle.$$.ptr };
+}
+
 /**
  * Decode the primary picture to RGB (RGBA when it has alpha). `maxPixels` refuses a
  * decompression bomb from its header before any pixel is decoded. With `fitInside`, the
@@ -166,11 +174,8 @@ export function decodeHeif(buf: Buffer, maxPixels: number, fitInside = 0): Promi
   return oneAtATime(async () => {
     const lib = await loadLibheif();
     return withPrimary(lib, buf, async (img) => {
-      const width = img.get_width();
-      const height = img.get_height();
-      if (width * height > maxPixels) throw new HeifDecodeError(`The image is too large to decode safely (${width} x ${height} px).`);
-      const picture = { width, height };
-      const primary = img.handle.$$.ptr;
+      const { picture, primary } = checkedPrimary(img, maxPixels);
+      const { width, height } = picture;
       if (fitInside > 0 && Math.max(width, height) > fitInside) {
         const thumb = largeEnoughThumbnail(lib, primary, picture, fitInside);
         if (thumb) {
@@ -363,12 +368,10 @@ export function heifTiling(buf: Buffer, maxPixels: number, fitInside = 0): Promi
   return oneAtATime(async () => {
     const lib = await loadLibheif();
     return withPrimary(lib, buf, async (img) => {
-      const width = img.get_width();
-      const height = img.get_height();
-      if (width * height > maxPixels) throw new HeifDecodeError(`The image is too large to decode safely (${width} x ${height} px).`);
-      const primary = img.handle.$$.ptr;
+      const { picture, primary } = checkedPrimary(img, maxPixels);
+      const { width, height } = picture;
       if (fitInside > 0 && Math.max(width, height) > fitInside) {
-        const thumb = largeEnoughThumbnail(lib, primary, { width, height }, fitInside);
+        const thumb = largeEnoughThumbnail(lib, primary, picture, fitInside);
         if (thumb) {
           lib._heif_image_handle_release(thumb);
           return null;
