@@ -1,6 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import { decodeHeif, heifExifOrientation, heifHasTransform, HeifDecodeError, heifSize, looksLikeHeif } from './heif';
+import { decodeHeifNative } from './heif-native';
 
 // The one door through which a picture's pixels are read: grid thumbnails, large previews
 // (the loupe), the derivatives sent to the service and editing sources all open pictures
@@ -107,7 +108,8 @@ export async function openImage(input: Buffer | string, opts: OpenOptions = {}):
     const buf = Buffer.isBuffer(input) ? input : await readFile(input);
     let px;
     try {
-      px = await decodeHeif(buf, maxPixels, opts.fitInside ?? 0);
+      // The bundled ffmpeg's native HEVC decoder first; libheif (WebAssembly) for what it does not take.
+      px = (await decodeHeifNative(buf, maxPixels, opts.fitInside ?? 0)) ?? (await decodeHeif(buf, maxPixels, opts.fitInside ?? 0));
     } catch (err) {
       if (err instanceof HeifDecodeError && /too large/.test(err.message)) throw new PictureError(err.message, 'too-large');
       throw new PictureError(`The HEIF picture could not be decoded (${errText(err)}). The file may be damaged.`, 'unreadable');

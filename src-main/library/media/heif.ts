@@ -203,9 +203,24 @@ async function decodeTiled(buf: Buffer, tiling: HeifTiling, transforms: HeifTran
   const failed = done.find((d): d is PromiseRejectedResult => d.status === 'rejected');
   if (failed) throw failed.reason instanceof Error ? failed.reason : new HeifDecodeError(String(failed.reason));
 
-  let data: Buffer = Buffer.from(canvas);
-  let width = tiling.width;
-  let height = tiling.height;
+  return shapedPixels(Buffer.from(canvas), tiling.width, tiling.height, transforms, fitInside, tiling);
+}
+
+/**
+ * A decoded picture's RGB (before its transforms, `picture` its full size then) shrunk to fit
+ * inside `fitInside` when given and turned by the file's transforms, as the decoder answers it.
+ */
+export async function shapedPixels(
+  pixels: Buffer,
+  pixelsWidth: number,
+  pixelsHeight: number,
+  transforms: readonly HeifTransform[],
+  fitInside: number,
+  picture: { width: number; height: number },
+): Promise<HeifPixels> {
+  let data = pixels;
+  let width = pixelsWidth;
+  let height = pixelsHeight;
   const raw = () => ({ raw: { width, height, channels: 3 as const } });
   const step = async (img: Sharp) => {
     const out = await img.raw().toBuffer({ resolveWithObject: true });
@@ -224,8 +239,8 @@ async function decodeTiled(buf: Buffer, tiling: HeifTiling, transforms: HeifTran
     }
   }
   const quarter = transforms.filter((t) => t.type === 'irot' && t.angle % 2 === 1).length % 2 === 1;
-  const picture = quarter ? { width: tiling.height, height: tiling.width } : { width: tiling.width, height: tiling.height };
-  return { data, width, height, channels: 3, picture, source: 'primary' };
+  const shown = quarter ? { width: picture.height, height: picture.width } : { width: picture.width, height: picture.height };
+  return { data, width, height, channels: 3, picture: shown, source: 'primary' };
 }
 
 /**
