@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { changesSince } from '../../src-main/catalogue/change-log';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { migrate, openDb } from '../../src-main/library/db';
@@ -77,6 +78,12 @@ describe('caption runs', () => {
     const s = review.captions.find((c) => c.runId === short.runId)!;
     const l = review.captions.find((c) => c.runId === long.runId)!;
     expect(s).toMatchObject({ length: 'short', state: 'pending' });
+    // Each suggested caption went through the catalogue's door: a caption.add on its photo in the change log.
+    const added = changesSince(ctx.db, 0, 1000).filter((c) => c.op === 'caption.add' && c.assetId === ids[0]);
+    expect(added.map((c) => c.value)).toEqual([
+      { suggestion: s.id, run: short.runId, text: s.text, length: 'short' },
+      { suggestion: l.id, run: long.runId, text: l.text, length: 'long' },
+    ]);
     expect(words(s.text)).toBeGreaterThanOrEqual(3);
     expect(words(s.text)).toBeLessThanOrEqual(6);
     expect(words(l.text)).toBeGreaterThanOrEqual(13);

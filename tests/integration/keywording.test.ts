@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { changesSince } from '../../src-main/catalogue/change-log';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { editKeywords, setRating, undo } from '../../src-main/library/edits';
@@ -111,6 +112,12 @@ describe('keyword runs', () => {
     expect(review.suggestions[0].params).toEqual({ lang: 'en', numKeywords: 8 });
     // Same picture, same answer.
     expect(getAssetReview(ctx, ids[6]).suggestions.map((s) => s.keyword)).toEqual(getAssetReview(ctx, ids[0]).suggestions.map((s) => s.keyword));
+    // Each photo's suggestions went through the catalogue's door: one suggestion.add on it in the change log.
+    const added = changesSince(ctx.db, 0, 1000).filter((c) => c.op === 'suggestion.add');
+    expect(added.map((c) => c.assetId).sort()).toEqual([ids[0], ids[1], ids[2], ids[6]].sort());
+    const ofP1 = added.find((c) => c.assetId === ids[1])!.value as { run: number; lang: string; keywords: Array<{ keyword: string; score: number }> };
+    expect(ofP1).toMatchObject({ run: started.runId, lang: 'en' });
+    expect(ofP1.keywords.map((k) => k.keyword).sort()).toEqual(review.suggestions.map((s) => s.keyword).sort());
 
     // Again with the same parameters: nothing to do. "en" and no language are the same request.
     const again = await previewKeywordRun(ctx, q, { assetIds: sel }, { numKeywords: 8 });
