@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createTagsmith } from '../src-main/api/tagsmith';
 import { rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLibrary, type LibraryCtx } from '../src-main/library/context';
@@ -15,9 +16,7 @@ import { editKeywords, setCaption, setRating, undo } from '../src-main/library/e
 import { acceptAbove, acceptCaptions, pendingCaptionIds, rejectPending } from '../src-main/workflows/review';
 import { revertRun } from '../src-main/workflows/revert';
 import { renameKeyword } from '../src-main/workflows/vocabulary';
-import { JobQueue } from '../src-main/jobs/queue';
-import { ServiceClient } from '../src-main/service/client';
-import { WRITE_KIND, writeMetadataHandler, writeThroughQueue } from '../src-main/metadata/write-job';
+import { writeThroughQueue } from '../src-main/metadata/write-job';
 
 // Indexing with the real Scanner against fresh libraries:
 // 1. first scan of a mixed tree (metadata + hashes + thumbnails + video probes/posters),
@@ -220,19 +219,14 @@ export async function benchWriteLoop(workDir: string, figures: Figure[], notes: 
   await editKeywords(ctx, ids, ['bench', 'event loop'], []);
   await setCaption(ctx, ids, 'A caption written by the benchmark');
   // A metadata write is a local job: it never calls the service (nothing listens there).
-  const service = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', credentials: null });
-  const queue = new JobQueue({
-    db: ctx.db,
-    client: service,
-    handlers: { [WRITE_KIND]: writeMetadataHandler(ctx) as never },
-  });
-  queue.start();
+  // The app as Electron main assembles it (its queue runs every job kind; only writes are queued here).
+  const app = createTagsmith(ctx, { serviceUrl: 'http://127.0.0.1:9' });
+  const queue = app.queue;
   const idle = await idleLoopDelay();
   const t = now();
   const { result, delay } = await loopDelayDuring(() => writeThroughQueue(ctx, queue, ids, 'bench write'));
   const ms = now() - t;
-  await queue.stop();
-  await service.close();
+  await app.dispose();
   ctx.db.close();
   const written = result.results.filter((r) => r.status === 'written').length;
   const failed = result.results.length - written;

@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createTagsmith } from '../src-main/api/tagsmith';
 import { JobQueue, builtinHandlers, type AnalyzePayload, type JobSpec, type QueueTuning } from '../src-main/jobs';
 import { openLibrary } from '../src-main/library/context';
 import { openDb } from '../src-main/library/db';
 import { addFolder } from '../src-main/library/folders';
 import { ServiceClient } from '../src-main/service/client';
-import { attachWorkflows, previewKeywordRun, startKeywordRun } from '../src-main/workflows';
+import { previewKeywordRun, startKeywordRun } from '../src-main/workflows';
 import { startSimulator } from '../tests/simulator/index.js';
 import { check, log, median, now, pick, round, type AreaResult, type Figure } from './common';
 import { makePhoto, uniqueCopy } from './data';
@@ -126,9 +127,9 @@ async function benchRunStart(dir: string, photo: string, figures: Figure[], deta
     for (let i = 0; i < RUN_PHOTOS; i++) insert.run(folder.id, i === 0 ? name : `run/${i}.jpg`, `${i}.jpg`, `run-content-${i}`, `run-media-${i}`, `run/${i}`);
   })();
   const ids = ctx.db.prepare('SELECT id FROM assets ORDER BY id').pluck().all() as number[];
-  const client = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', credentials: null });
-  const queue = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers });
-  const off = attachWorkflows(ctx, queue);
+  // The app as Electron main assembles it; its queue does not run, so nothing is sent.
+  const app = createTagsmith(ctx, { serviceUrl: 'http://127.0.0.1:9', startQueue: false });
+  const queue = app.queue;
   try {
     const idle = await idleLoopDelay();
     const t = now();
@@ -149,9 +150,7 @@ async function benchRunStart(dir: string, photo: string, figures: Figure[], deta
     ));
     log('service', `run start: p99 ${delay.p99} ms, max ${delay.max} ms, ${round(ms)} ms in all`);
   } finally {
-    off();
-    await queue.stop();
-    await client.close();
+    await app.dispose();
     ctx.db.close();
   }
 }

@@ -2,6 +2,7 @@ import type { Api, ConnectionVerdict, CredentialInfo, JobView, QueueTarget, Serv
 import { CredentialsError, CredentialStore } from '../credentials';
 import { JobQueue } from '../jobs/queue';
 import { builtinHandlers } from '../jobs/handlers';
+import type { QueueTuning } from '../jobs/job-handler';
 import type { LibraryCtx } from '../library/context';
 import { jobAssets } from '../library/job-assets';
 import { DEFAULT_BASE_URL, insecureAddressProblem, ServiceClient } from '../service/client';
@@ -39,6 +40,8 @@ export interface ServiceOptions {
   serviceUrl?: string;
   /** Start working through queued jobs (default true). */
   startQueue?: boolean;
+  /** the queue's pace and retry timing (tests and the bench; the app uses the defaults) */
+  tuning?: QueueTuning;
 }
 
 export interface ServiceHost {
@@ -75,7 +78,7 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
     void old?.close();
   };
 
-  const queue = new JobQueue({ db: ctx.db, client: currentClient, handlers: { ...builtinHandlers, [WRITE_KIND]: writeMetadataHandler(ctx) as never } });
+  const queue = new JobQueue({ db: ctx.db, client: currentClient, handlers: { ...builtinHandlers, [WRITE_KIND]: writeMetadataHandler(ctx) as never }, tuning: opts.tuning });
   // A member of a studio shares the service account with the studio's other machines: their
   // result cache and the account's pace (a private library: nothing changes).
   const studioAccount = new StudioAccount(ctx.paths.dataDir);

@@ -2,7 +2,8 @@ import { stmt, type Db } from './statements';
 
 // The scalar fields of a photo as an edit writes them (caption, title, rating, flag, colour
 // label, the rights fields): one fixed statement per field, so no SQL is ever built from input.
-// The edit that calls this logs the change (edit-log.ts).
+// The edit that calls this logs the change (edit-log.ts); the file writer's adoption of what a
+// file holds (metadata/writer.ts) is the scan's kind of change, not recorded.
 
 const COLUMN_UPDATE = {
   caption: 'UPDATE assets SET caption = ? WHERE id = ?',

@@ -76,3 +76,8 @@ export function removeAssetRow(db: Db, id: number): string | null {
 export function markFolderRemovedRemotely(db: Db, id: number): void {
   stmt(db, 'UPDATE folders SET removing_at = ? WHERE id = ?').run(Date.now(), id);
 }
+
+/** Whether this machine reaches a folder now (per machine: not recorded as a change). */
+export function setFolderOnline(db: Db, id: number, online: boolean): void {
+  stmt(db, 'UPDATE folders SET online = ? WHERE id = ?').run(online ? 1 : 0, id);
+}

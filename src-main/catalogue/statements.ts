@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
 
-// The catalogue room's own statement cache (library/db.ts has the same for the floors above;
-// the catalogue sits below them and cannot import it).
+// The one prepared-statement cache, per connection: the catalogue's door and the floors above
+// it (library/db.ts hands it on as `prepared`) share it, so one SQL text is prepared once.
 
 export type Db = Database.Database;
-type Stmt = Database.Statement<unknown[], unknown>;
+export type Stmt = Database.Statement<unknown[], unknown>;
 const statements = new WeakMap<Db, Map<string, Stmt>>();
 
-/** A prepared statement cached per connection. */
+/** A prepared statement cached per connection (the SQL shapes in use are few). */
 export function stmt(db: Db, sql: string): Stmt {
   let byDb = statements.get(db);
   if (!byDb) {
@@ -17,6 +17,7 @@ export function stmt(db: Db, sql: string): Stmt {
   let s = byDb.get(sql);
   if (!s) {
     s = db.prepare(sql);
+    if (byDb.size > 300) byDb.clear(); // bounded: a pathological mix of filters cannot grow it forever
     byDb.set(sql, s);
   }
   return s;

@@ -1,10 +1,10 @@
 import { recordOperations } from './change-log';
 import { stmt, type Db } from './statements';
 
-// The review of AI suggestions, through the door: a keyword or caption suggestion accepted,
-// rejected or put back to pending, and a suggested caption edited, each recorded in the change
-// log (suggestion.accept | suggestion.reject | suggestion.reset | caption.accept |
-// caption.reject | caption.edit) on its asset. What an acceptance does to the asset (its
+// AI suggestions, through the door: what a run suggests, and its review (a keyword or caption
+// suggestion accepted, rejected or put back to pending, a suggested caption edited), each
+// recorded in the change log on its asset (suggestion.add | caption.add | suggestion.accept |
+// suggestion.reject | suggestion.reset | caption.accept | caption.reject | caption.edit). What an acceptance does to the asset (its
 // keywords, caption or title) is an edit of its own (edit-log.ts).
 
 type Decision = 'accepted' | 'rejected' | 'pending';
@@ -43,4 +43,42 @@ export function editCaptionSuggestionText(db: Db, s: { id: number; assetId: numb
     stmt(db, 'UPDATE caption_suggestions SET text = ? WHERE id = ?').run(text, s.id);
     recordOperations(db, null, [{ op: 'caption.edit', assetId: s.assetId, field: 'caption_suggestions', value: { suggestion: s.id, text } }]);
   })();
+}
+
+/** A keyword an AI run suggests for a photo, as stored (spelled as the library spells it; `raw` as the service said it). */
+export interface KeywordSuggestion {
+  keyword: string;
+  raw: string;
+  score: number;
+  position: number;
+}
+
+/**
+ * Store what a keyword run suggests for a photo (inside the caller's transaction); a suggestion
+ * already stored for that run and photo is kept (collecting a job twice adds nothing). The new
+ * ones are recorded as one suggestion.add on the photo.
+ */
+export function addKeywordSuggestions(db: Db, to: { assetId: number; runId: number; lang: string }, list: readonly KeywordSuggestion[]): void {
+  const insert = stmt(
+    db,
+    `INSERT INTO suggestions (asset_id, run_id, keyword, raw, lang, score, position) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (run_id, asset_id, keyword) DO NOTHING`,
+  );
+  const added: Array<{ keyword: string; score: number }> = [];
+  for (const k of list) {
+    if (insert.run(to.assetId, to.runId, k.keyword, k.raw, to.lang, k.score, k.position).changes) added.push({ keyword: k.keyword, score: k.score });
+  }
+  if (added.length) recordOperations(db, null, [{ op: 'suggestion.add', assetId: to.assetId, field: 'suggestions', value: { run: to.runId, lang: to.lang, keywords: added } }]);
+}
+
+/** Store the caption a caption run suggests for a photo (inside the caller's transaction), recorded as a caption.add; one already stored for that run is kept. */
+export function addCaptionSuggestion(db: Db, to: { assetId: number; runId: number }, text: string, raw: string, length: string): void {
+  const id = stmt(
+    db,
+    `INSERT INTO caption_suggestions (asset_id, run_id, text, raw, caption_len) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (run_id, asset_id) DO NOTHING RETURNING id`,
+  )
+    .pluck()
+    .get(to.assetId, to.runId, text, raw, length) as number | undefined;
+  if (id !== undefined) recordOperations(db, null, [{ op: 'caption.add', assetId: to.assetId, field: 'caption_suggestions', value: { suggestion: id, run: to.runId, text, length } }]);
 }

@@ -4,24 +4,8 @@ import { migrations, type Migration } from './migrations';
 
 export type Db = Database.Database;
 
-export type Stmt = Database.Statement<unknown[], unknown>;
-const statements = new WeakMap<Db, Map<string, Stmt>>();
-
-/** A prepared statement cached per connection (the SQL shapes in use are few). */
-export function prepared(db: Db, sql: string): Stmt {
-  let byDb = statements.get(db);
-  if (!byDb) {
-    byDb = new Map();
-    statements.set(db, byDb);
-  }
-  let stmt = byDb.get(sql);
-  if (!stmt) {
-    stmt = db.prepare(sql);
-    if (byDb.size > 300) byDb.clear(); // bounded: a pathological mix of filters cannot grow it forever
-    byDb.set(sql, stmt);
-  }
-  return stmt;
-}
+/** A prepared statement cached per connection: the catalogue's cache (catalogue/statements.ts), one for the whole app. */
+export { stmt as prepared, type Stmt } from '../catalogue/statements';
 
 export interface OpenOptions {
   /** Stop at this migration version (tests of N-1 -> N). */

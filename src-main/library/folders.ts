@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FolderInfo } from '../../src-preload/contract';
-import { addFolderRow, deleteAssets, deleteFolderRow, markFolderRemoving, relinkFolderRow } from '../catalogue/folders';
+import { addFolderRow, deleteAssets, deleteFolderRow, markFolderRemoving, relinkFolderRow, setFolderOnline } from '../catalogue/folders';
 import { ApiError, notFound } from '../core/errors';
 import { isInside } from '../core/media';
 import { STEP, turnBudget } from '../core/steps';
@@ -225,12 +225,11 @@ function reachable(path: string): boolean {
 /** Mark each folder online or offline by whether its root can be reached now. */
 export function refreshOnline(ctx: LibraryCtx): boolean {
   const rows = ctx.db.prepare<[], { id: number; path: string; online: number }>('SELECT id, path, online FROM folders WHERE removing_at IS NULL').all();
-  const set = ctx.db.prepare('UPDATE folders SET online = ? WHERE id = ?');
   let changed = false;
   for (const r of rows) {
     const online = reachable(r.path) ? 1 : 0;
     if (online !== r.online) {
-      set.run(online, r.id);
+      setFolderOnline(ctx.db, r.id, online === 1);
       changed = true;
     }
   }

@@ -1,3 +1,4 @@
+import { deleteUnusedKeywords, storeAssetKeywords } from '../catalogue/keywords';
 import { prepared, type Db } from './db';
 
 // Keyword hygiene shared by every writer (indexing, hand edits, later AI runs):
@@ -28,25 +29,7 @@ export function cleanKeywordList(raw: readonly string[]): string[] {
  * transaction when it is part of a larger change. Returns the list as stored (library casing).
  */
 export function setAssetKeywords(db: Db, assetId: number, names: readonly string[]): string[] {
-  const list = cleanKeywordList(names);
-  const find = prepared(db, 'SELECT id, name FROM keywords WHERE name = ?');
-  const insert = prepared(db, 'INSERT INTO keywords (name) VALUES (?)');
-  const stored: string[] = [];
-  const ids: number[] = [];
-  for (const name of list) {
-    let row = find.get(name) as { id: number; name: string } | undefined;
-    if (!row) {
-      const info = insert.run(name);
-      row = { id: Number(info.lastInsertRowid), name };
-    }
-    ids.push(row.id);
-    stored.push(row.name);
-  }
-  prepared(db, 'DELETE FROM asset_keywords WHERE asset_id = ?').run(assetId);
-  const link = prepared(db, 'INSERT INTO asset_keywords (asset_id, keyword_id, position) VALUES (?, ?, ?)');
-  ids.forEach((id, i) => link.run(assetId, id, i));
-  prepared(db, 'UPDATE assets SET keywords_text = ?, keyword_count = ? WHERE id = ?').run(stored.join('\n'), stored.length, assetId);
-  return stored;
+  return storeAssetKeywords(db, assetId, cleanKeywordList(names));
 }
 
 export function getAssetKeywords(db: Db, assetId: number): string[] {
@@ -56,5 +39,5 @@ export function getAssetKeywords(db: Db, assetId: number): string[] {
 
 /** Remove keywords no asset uses any more (after deletes, renames, folder removal). */
 export function pruneUnusedKeywords(db: Db): void {
-  db.prepare('DELETE FROM keywords WHERE id NOT IN (SELECT DISTINCT keyword_id FROM asset_keywords)').run();
+  deleteUnusedKeywords(db);
 }

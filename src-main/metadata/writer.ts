@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import { setAssetColumn } from '../catalogue/asset-fields';
+import { setBlockDisagreement, setFileFacts } from '../catalogue/file-facts';
 import { notFound } from '../core/errors';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
@@ -74,8 +76,8 @@ function adoptFileValues(ctx: LibraryCtx, assetId: number, library: ManagedField
   if (!keywords && !text.length && !rating) return false;
   ctx.db.transaction(() => {
     if (keywords) setAssetKeywords(ctx.db, assetId, [...library.keywords, ...foreign]);
-    for (const f of text) ctx.db.prepare(`UPDATE assets SET ${f} = ? WHERE id = ?`).run(after[f], assetId);
-    if (rating) ctx.db.prepare('UPDATE assets SET rating = ? WHERE id = ?').run(after.rating, assetId);
+    for (const f of text) setAssetColumn(ctx.db, assetId, f, after[f]);
+    if (rating) setAssetColumn(ctx.db, assetId, 'rating', after.rating);
   })();
   return true;
 }
@@ -116,7 +118,7 @@ export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts:
   if (adopted) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [assetId] });
   if (inPlace && result.files[0]) {
     const d = result.files[0].blockDisagreement;
-    ctx.db.prepare('UPDATE assets SET block_disagreement = ? WHERE id = ?').run(d ? JSON.stringify(d) : null, assetId);
+    setBlockDisagreement(ctx.db, assetId, d ? JSON.stringify(d) : null);
   }
   // One file holds everything the catalogue read: record what it holds. A file with a sidecar
   // (or a RAW's sidecar alone) holds it between them: record the library's values, which are
@@ -133,5 +135,5 @@ export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts:
 async function refreshFileFacts(ctx: LibraryCtx, assetId: number, path: string): Promise<void> {
   const st = await stat(path);
   const hash = st.size <= FULL_HASH_LIMIT ? await hashFile(path) : await sampledHash(path, st.size);
-  ctx.db.prepare('UPDATE assets SET size = ?, mtime_ms = ?, content_hash = ? WHERE id = ?').run(st.size, Math.floor(st.mtimeMs), hash, assetId);
+  setFileFacts(ctx.db, assetId, st.size, Math.floor(st.mtimeMs), hash);
 }

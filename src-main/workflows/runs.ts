@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { extname } from 'node:path';
+import { addCaptionSuggestion, addKeywordSuggestions, type KeywordSuggestion } from '../catalogue/suggestions';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
 import { inSteps } from '../core/steps';
@@ -338,12 +339,8 @@ function storeKeywords(ctx: LibraryCtx, ra: RunAssetRow, result: KeywordsResult,
   const vocab = new Vocabulary(ctx);
   // Video keywording has no lang parameter: its keywords come in English.
   const lang = endpoint === 'videoKeywords' ? 'en' : ra.lang ?? 'en';
-  const insert = prepared(
-    ctx.db,
-    `INSERT INTO suggestions (asset_id, run_id, keyword, raw, lang, score, position) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (run_id, asset_id, keyword) DO NOTHING`,
-  );
   const seen = new Set<string>();
+  const suggested: KeywordSuggestion[] = [];
   const list = [...(result.keywords ?? [])].map((k, i) => ({ ...k, i })).sort((a, b) => b.score - a.score || a.i - b.i);
   for (const k of list) {
     if (typeof k.keyword !== 'string' || !cleanKeyword(k.keyword)) continue;
@@ -352,8 +349,9 @@ function storeKeywords(ctx: LibraryCtx, ra: RunAssetRow, result: KeywordsResult,
     if (seen.has(key)) continue; // the strongest of two spellings of one word
     seen.add(key);
     const score = Number.isFinite(k.score) ? Math.max(0, Math.min(1, k.score)) : 0;
-    insert.run(ra.asset_id, ra.run_id, spelled, k.keyword, lang, score, k.i);
+    suggested.push({ keyword: spelled, raw: k.keyword, score, position: k.i });
   }
+  addKeywordSuggestions(ctx.db, { assetId: ra.asset_id, runId: ra.run_id, lang }, suggested);
   if (result.colors) prepared(ctx.db, 'UPDATE ai_run_assets SET colors = ? WHERE run_id = ? AND asset_id = ?').run(JSON.stringify(result.colors), ra.run_id, ra.asset_id);
 }
 
@@ -361,11 +359,7 @@ function storeCaption(ctx: LibraryCtx, ra: RunAssetRow, result: CaptionResult): 
   const text = typeof result.caption === 'string' ? result.caption.normalize('NFC').replace(/\s+/g, ' ').trim() : '';
   if (!text) return;
   const len = (JSON.parse(ra.params) as CaptionRunOptions).length ?? 'normal';
-  prepared(
-    ctx.db,
-    `INSERT INTO caption_suggestions (asset_id, run_id, text, raw, caption_len) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (run_id, asset_id) DO NOTHING`,
-  ).run(ra.asset_id, ra.run_id, text, result.caption, len);
+  addCaptionSuggestion(ctx.db, { assetId: ra.asset_id, runId: ra.run_id }, text, result.caption, len);
 }
 
 /**

@@ -6,28 +6,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { JobQueue, builtinHandlers } from '../../src-main/jobs';
+import { changesSince } from '../../src-main/catalogue/change-log';
+import type { Tagsmith } from '../../src-main/api/tagsmith';
+import type { JobQueue } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { migrate, openDb } from '../../src-main/library/db';
 import { migrations } from '../../src-main/library/migrations';
 import { setCaption, setTitle, undo } from '../../src-main/library/edits';
 import { hashFile } from '../../src-main/library/hash';
-import { ServiceClient } from '../../src-main/service/client';
 import {
-  acceptCaptions, attachWorkflows, editCaptionSuggestion, getAssetReview, getRun, pendingCaptionIds, previewCaptionRun, rejectCaptions,
+  acceptCaptions, editCaptionSuggestion, getAssetReview, getRun, pendingCaptionIds, previewCaptionRun, rejectCaptions,
   revertRun, startCaptionRun,
 } from '../../src-main/workflows';
 import { seedAssets, seedFolder } from '../helpers/seed';
+import { startTagsmith } from '../helpers/tagsmith';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
 const creds = { clientId: 'cap', clientSecret: 'cap-secret' };
 let dir: string;
 let sim: Simulator;
-let client: ServiceClient;
 let ctx: LibraryCtx;
 let ids: number[];
 let queue: JobQueue;
-let off: () => void;
+let app: Tagsmith;
 
 const fields = (id: number) => ctx.db.prepare('SELECT caption, title FROM assets WHERE id = ?').get(id) as { caption: string | null; title: string | null };
 const words = (s: string) => s.split(/\s+/).length;
@@ -41,23 +42,19 @@ beforeAll(async () => {
     files.push({ rel: `c${i}.jpg`, hash: await hashFile(f) });
   }
   sim = await startSimulator({ port: 0, accounts: [creds] });
-  client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
   ctx = openLibrary(await mkdtemp(join(dir, 'lib-')));
   const folder = seedFolder(ctx.db, dir);
   ids = seedAssets(ctx.db, [
     ...files.map((f) => ({ folderId: folder, relPath: f.rel, contentHash: f.hash, format: 'jpeg' })),
     { folderId: folder, relPath: 'clip.mp4', kind: 'video' as const, format: 'mp4', contentHash: 'clip' },
   ]);
-  queue = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers });
-  off = attachWorkflows(ctx, queue);
-  queue.start();
+  app = startTagsmith(ctx, { url: sim.url, creds });
+  queue = app.queue;
 });
 
 afterAll(async () => {
-  off();
-  await queue.stop();
+  await app.dispose();
   ctx.db.close();
-  await client.close();
   await sim.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -77,6 +74,12 @@ describe('caption runs', () => {
     const s = review.captions.find((c) => c.runId === short.runId)!;
     const l = review.captions.find((c) => c.runId === long.runId)!;
     expect(s).toMatchObject({ length: 'short', state: 'pending' });
+    // Each suggested caption went through the catalogue's door: a caption.add on its photo in the change log.
+    const added = changesSince(ctx.db, 0, 1000).filter((c) => c.op === 'caption.add' && c.assetId === ids[0]);
+    expect(added.map((c) => c.value)).toEqual([
+      { suggestion: s.id, run: short.runId, text: s.text, length: 'short' },
+      { suggestion: l.id, run: long.runId, text: l.text, length: 'long' },
+    ]);
     expect(words(s.text)).toBeGreaterThanOrEqual(3);
     expect(words(s.text)).toBeLessThanOrEqual(6);
     expect(words(l.text)).toBeGreaterThanOrEqual(13);

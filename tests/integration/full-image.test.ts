@@ -1,53 +1,39 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, type ApiHost } from '../../src-main/api';
-import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import type { ApiHost } from '../../src-main/api';
 import { heifEnc, markedPicture } from '../fixtures/heif';
+import { apiLibrary, type ApiLibrary } from '../helpers/api-library';
 
 // The picture behind 100 % zoom (loupe, compare, survey): every pixel of the file. JPEG is
 // its own; TIFF and HEIC are rendered once at their own size (bigger than the 2048 px
 // preview, upright); what cannot be shown says why, through the Api the renderer calls.
 
-let root: string;
+let lib: ApiLibrary;
 let photos: string;
-let ctx: LibraryCtx;
 let host: ApiHost;
-const ids = new Map<string, number>();
+let ids: Map<string, number>;
 
 const pathOf = (token: string): string => decodeURIComponent(token.replace(/^m\//, ''));
 
 beforeAll(async () => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-full-')));
-  photos = join(root, 'photos');
-  mkdirSync(photos);
-  const src = join(root, 'src');
-  mkdirSync(src);
-  const noise = { create: { width: 2600, height: 1800, channels: 3 as const, background: '#808080', noise: { type: 'gaussian' as const, mean: 128, sigma: 40 } } };
-  await sharp(noise).jpeg({ quality: 80 }).toFile(join(photos, 'big.jpg'));
-  await sharp(noise).tiff().toFile(join(photos, 'scan.tif'));
-  // A portrait phone picture: EXIF orientation 6 turns the 600x400 pixels upright to 400x600.
-  await markedPicture(join(src, 'marked.jpg'));
-  await sharp(join(src, 'marked.jpg')).withMetadata({ orientation: 6 }).jpeg().toFile(join(src, 'marked-6.jpg'));
-  await heifEnc(join(photos, 'phone.heic'), join(src, 'marked-6.jpg'));
-  await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } }).jpeg().toFile(join(photos, 'gone.jpg'));
-  ctx = openLibrary(join(root, 'lib'));
-  host = createApi(ctx, { watch: false });
-  await host.api.addFolder({ path: photos });
-  await host.scanner.waitForIdle();
-  const found = await host.api.search({ query: {}, page: { offset: 0, limit: 50 } });
-  for (const a of found.items) ids.set(a.name, a.id);
+  lib = await apiLibrary('tagsmith-full-', async (photos, root) => {
+    const src = join(root, 'src');
+    mkdirSync(src);
+    const noise = { create: { width: 2600, height: 1800, channels: 3 as const, background: '#808080', noise: { type: 'gaussian' as const, mean: 128, sigma: 40 } } };
+    await sharp(noise).jpeg({ quality: 80 }).toFile(join(photos, 'big.jpg'));
+    await sharp(noise).tiff().toFile(join(photos, 'scan.tif'));
+    // A portrait phone picture: EXIF orientation 6 turns the 600x400 pixels upright to 400x600.
+    await markedPicture(join(src, 'marked.jpg'));
+    await sharp(join(src, 'marked.jpg')).withMetadata({ orientation: 6 }).jpeg().toFile(join(src, 'marked-6.jpg'));
+    await heifEnc(join(photos, 'phone.heic'), join(src, 'marked-6.jpg'));
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } }).jpeg().toFile(join(photos, 'gone.jpg'));
+  });
+  ({ photos, host, ids } = lib);
 });
 
-afterAll(async () => {
-  await host.dispose();
-  ctx.db.close();
-  await closeMetadataReader();
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => lib.close());
 
 describe('getFullImage', () => {
   it('a JPEG is shown from the original itself', async () => {

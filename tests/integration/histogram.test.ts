@@ -1,48 +1,34 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, type ApiHost } from '../../src-main/api';
-import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import type { ApiHost } from '../../src-main/api';
+import { apiLibrary, type ApiLibrary } from '../helpers/api-library';
 
 // The loupe's histogram, through the Api the renderer calls: the levels of the picture the
 // loupe shows, per channel, with what is clipped; a reason where there is none.
 
-let root: string;
+let lib: ApiLibrary;
 let photos: string;
-let ctx: LibraryCtx;
 let host: ApiHost;
-const ids = new Map<string, number>();
+let ids: Map<string, number>;
 
 beforeAll(async () => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-histogram-')));
-  photos = join(root, 'photos');
-  mkdirSync(photos);
-  // Left half pure red, right half white: half the pixels at red 255 only, half at 255 in all.
-  const half = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#ff0000' } }).png().toBuffer();
-  await sharp({ create: { width: 400, height: 200, channels: 3, background: '#ffffff' } })
-    .composite([{ input: half, left: 0, top: 0 }])
-    .png()
-    .toFile(join(photos, 'red-white.png'));
-  // A TIFF is shown through its rendered preview: the histogram is that preview's.
-  await sharp({ create: { width: 300, height: 200, channels: 3, background: '#000000' } }).tiff().toFile(join(photos, 'black.tif'));
-  await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } }).jpeg().toFile(join(photos, 'gone.jpg'));
-  ctx = openLibrary(join(root, 'lib'));
-  host = createApi(ctx, { watch: false });
-  await host.api.addFolder({ path: photos });
-  await host.scanner.waitForIdle();
-  const found = await host.api.search({ query: {}, page: { offset: 0, limit: 50 } });
-  for (const a of found.items) ids.set(a.name, a.id);
+  lib = await apiLibrary('tagsmith-histogram-', async (photos) => {
+    // Left half pure red, right half white: half the pixels at red 255 only, half at 255 in all.
+    const half = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    await sharp({ create: { width: 400, height: 200, channels: 3, background: '#ffffff' } })
+      .composite([{ input: half, left: 0, top: 0 }])
+      .png()
+      .toFile(join(photos, 'red-white.png'));
+    // A TIFF is shown through its rendered preview: the histogram is that preview's.
+    await sharp({ create: { width: 300, height: 200, channels: 3, background: '#000000' } }).tiff().toFile(join(photos, 'black.tif'));
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } }).jpeg().toFile(join(photos, 'gone.jpg'));
+  });
+  ({ photos, host, ids } = lib);
 });
 
-afterAll(async () => {
-  await host.dispose();
-  ctx.db.close();
-  await closeMetadataReader();
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => lib.close());
 
 describe('getHistogram', () => {
   it('counts each channel and the luminance of the picture shown', async () => {

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { changesSince } from '../../src-main/catalogue/change-log';
+import type { Tagsmith } from '../../src-main/api/tagsmith';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { editKeywords, setRating, undo } from '../../src-main/library/edits';
@@ -14,13 +16,14 @@ import { hashFile } from '../../src-main/library/hash';
 import { getAssetKeywords } from '../../src-main/library/keywords';
 import { ServiceClient } from '../../src-main/service/client';
 import {
-  acceptAbove, acceptKeyword, acceptSuggestions, attachWorkflows, deleteKeyword, getAssetReview, getRun,
+  acceptAbove, acceptKeyword, acceptSuggestions, deleteKeyword, getAssetReview, getRun,
   listLibraryKeywords, mergeKeywords, moveKeyword, previewKeywordRun, rejectPending, rejectSuggestions, renameKeyword, revertRun,
   setKeywordSettings, startKeywordRun,
 } from '../../src-main/workflows';
 import { LIMIT_PRESETS, checkKeywords, checkTextLimits } from '../../src-main/metadata/stock-limits';
 import { caseKeyword, unshout } from '../../src-main/workflows/hygiene';
 import { seedAssets, seedFolder } from '../helpers/seed';
+import { startTagsmith } from '../helpers/tagsmith';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
 const creds = { clientId: 'kw', clientSecret: 'kw-secret' };
@@ -31,14 +34,13 @@ let sim: Simulator;
 let ctx: LibraryCtx;
 let ids: number[];
 let client: ServiceClient;
-const queues: { q: JobQueue; off: () => void }[] = [];
+const apps: Tagsmith[] = [];
 
+/** The app's queue, as the app starts it (createTagsmith); `start: false` leaves it stopped. */
 function newQueue(start = true): JobQueue {
-  const q = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers, tuning: { pollMs: 40, retryBaseMs: 50, retryMaxMs: 200 } });
-  const off = attachWorkflows(ctx, q);
-  queues.push({ q, off });
-  if (start) q.start();
-  return q;
+  const app = startTagsmith(ctx, { url: sim.url, creds }, { tuning: { pollMs: 40, retryBaseMs: 50, retryMaxMs: 200 }, startQueue: start });
+  apps.push(app);
+  return app.queue;
 }
 
 const keywordCalls = () => sim.log.filter((e) => e.path === '/v1/keywords' && e.status === 200).length;
@@ -75,10 +77,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const { q, off } of queues.splice(0)) {
-    off();
-    await q.stop();
-  }
+  for (const app of apps.splice(0)) await app.dispose();
   ctx.db.close();
 });
 
@@ -111,6 +110,12 @@ describe('keyword runs', () => {
     expect(review.suggestions[0].params).toEqual({ lang: 'en', numKeywords: 8 });
     // Same picture, same answer.
     expect(getAssetReview(ctx, ids[6]).suggestions.map((s) => s.keyword)).toEqual(getAssetReview(ctx, ids[0]).suggestions.map((s) => s.keyword));
+    // Each photo's suggestions went through the catalogue's door: one suggestion.add on it in the change log.
+    const added = changesSince(ctx.db, 0, 1000).filter((c) => c.op === 'suggestion.add');
+    expect(added.map((c) => c.assetId).sort()).toEqual([ids[0], ids[1], ids[2], ids[6]].sort());
+    const ofP1 = added.find((c) => c.assetId === ids[1])!.value as { run: number; lang: string; keywords: Array<{ keyword: string; score: number }> };
+    expect(ofP1).toMatchObject({ run: started.runId, lang: 'en' });
+    expect(ofP1.keywords.map((k) => k.keyword).sort()).toEqual(review.suggestions.map((s) => s.keyword).sort());
 
     // Again with the same parameters: nothing to do. "en" and no language are the same request.
     const again = await previewKeywordRun(ctx, q, { assetIds: sel }, { numKeywords: 8 });
@@ -293,8 +298,7 @@ describe('keyword runs', () => {
     const q1 = newQueue(false);
     const started = await startKeywordRun(ctx, q1, { assetIds: [ids[1], ids[2]] }, { lang: 'it' });
     expect(getRun(ctx, started.runId)!.counts.queued).toBe(2);
-    await q1.stop();
-    queues.splice(0).forEach(({ off }) => off());
+    for (const app of apps.splice(0)) await app.dispose();
     const q2 = newQueue();
     await q2.waitForIdle();
     expect(getRun(ctx, started.runId)).toMatchObject({ status: 'done', counts: { done: 2, queued: 0 } });

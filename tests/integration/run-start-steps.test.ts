@@ -9,15 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { attachAnalysis, getAssetAnalysis, startAnalysisRun } from '../../src-main/analysis';
-import { AgencyAccounts } from '../../src-main/credentials/agencies';
-import { JobQueue, builtinHandlers } from '../../src-main/jobs';
+import { getAssetAnalysis, startAnalysisRun } from '../../src-main/analysis';
+import type { Tagsmith } from '../../src-main/api/tagsmith';
+import type { JobQueue } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { checkAssets } from '../../src-main/metadata/agency-check';
-import { UPLOAD_KIND, startUpload, uploadHandler } from '../../src-main/metadata/upload';
-import { ServiceClient } from '../../src-main/service/client';
-import { attachWorkflows, getRun, startKeywordRun } from '../../src-main/workflows';
+import { UPLOAD_KIND, startUpload } from '../../src-main/metadata/upload';
+import { getRun, startKeywordRun } from '../../src-main/workflows';
 import { seedAssets, seedFolder } from '../helpers/seed';
+import { startTagsmith } from '../helpers/tagsmith';
 import { watchTurns } from '../helpers/turns';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
@@ -27,17 +27,15 @@ const UNIQUE = 200;
 const COPIES = 100;
 let dir: string;
 let sim: Simulator;
-let client: ServiceClient;
 let ctx: LibraryCtx;
 let ids: number[];
-const queues: { q: JobQueue; off: () => void }[] = [];
+const apps: Tagsmith[] = [];
 
-function newQueue(): JobQueue {
-  const q = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers, tuning: { pollMs: 40, retryBaseMs: 50, retryMaxMs: 200 } });
-  const offs = [attachWorkflows(ctx, q), attachAnalysis(ctx, q)];
-  queues.push({ q, off: () => offs.forEach((off) => off()) });
-  q.start();
-  return q;
+/** The app's queue, started as the app starts it (createTagsmith: every job kind and collector). */
+function newQueue(start = true): JobQueue {
+  const app = startTagsmith(ctx, { url: sim.url, creds }, { tuning: { pollMs: 40, retryBaseMs: 50, retryMaxMs: 200 }, startQueue: start });
+  apps.push(app);
+  return app.queue;
 }
 
 const count = (sql: string, ...args: unknown[]): number => (ctx.db.prepare(sql).get(...args) as { n: number }).n;
@@ -51,11 +49,9 @@ beforeAll(async () => {
   }
   for (let i = 0; i < COPIES; i++) await copyFile(join(dir, `p${i}.jpg`), join(dir, `copy${i}.jpg`));
   sim = await startSimulator({ port: 0, accounts: [creds] });
-  client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
 });
 
 afterAll(async () => {
-  await client.close();
   await sim.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -70,10 +66,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const { q, off } of queues.splice(0)) {
-    off();
-    await q.stop();
-  }
+  for (const app of apps.splice(0)) await app.dispose();
   ctx.db.close();
 });
 
@@ -197,9 +190,7 @@ describe('checking and sending many photos to an agency', () => {
 
   it("two uploads of the same photos started at once queue each photo once: the second takes over the first one's jobs", async () => {
     // The queue is not started: nothing is sent (no server listens there); only the queueing is looked at.
-    const q = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers });
-    q.registerHandler(UPLOAD_KIND, uploadHandler(ctx, () => q, new AgencyAccounts()));
-    queues.push({ q, off: () => undefined });
+    const q = newQueue(false);
     const args = { ids, agency: 'adobe' as const, url: 'ftp://127.0.0.1:9/incoming', force: true };
     const [a, b] = await Promise.all([startUpload(ctx, q, args), startUpload(ctx, q, args)]);
     expect(a.jobs).toHaveLength(ids.length);

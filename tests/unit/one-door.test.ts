@@ -21,17 +21,9 @@ const NOT_YET_THROUGH_THE_DOOR: Record<string, string[]> = {
   // whose file went (removed_at). Next step: an asset.add / asset.change / asset.remove per photo
   // in the BatchWriter's transaction.
   'src-main/library/scan.ts': ['assets', 'folders'],
-  // Keywords of a photo as the edit lane writes them (edit-log.ts records the change), and the
-  // vocabulary's pruning of unused words (derived).
-  'src-main/library/keywords.ts': ['asset_keywords', 'assets', 'keywords'],
-  // Folder online/offline as this machine sees it (per machine, not recorded).
-  'src-main/library/folders.ts': ['folders'],
-  // What the scan and the file writer learn of files (media hash, thumbnails, written state).
+  // What the scan learns of files (media hash, thumbnails).
   'src-main/library/media-hash.ts': ['assets'],
   'src-main/library/thumb-queue.ts': ['assets'],
-  'src-main/metadata/writer.ts': ['assets'],
-  // AI runs store their suggestions.
-  'src-main/workflows/runs.ts': ['caption_suggestions', 'suggestions'],
 };
 
 const CATALOGUE_TABLES = new Set([

@@ -1,4 +1,4 @@
-import { createServiceHost } from '../../api/service';
+import { createTagsmith } from '../../api/tagsmith';
 import { systemReport } from '../../api/system';
 import { UsageError } from '../args';
 import type { Command } from '../command';
@@ -11,7 +11,7 @@ export const command: Command = {
   options: {},
   async run(ctx, { positionals, globals }, out) {
     if (positionals.length) throw new UsageError('doctor takes no arguments.', 'doctor');
-    const service = createServiceHost(ctx, { startQueue: false, serviceUrl: globals.serviceUrl });
+    const service = createTagsmith(ctx, { startQueue: false, serviceUrl: globals.serviceUrl });
     try {
       const report = await systemReport(ctx, service);
       out.result(report, () => {

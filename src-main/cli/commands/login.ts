@@ -1,4 +1,4 @@
-import { createServiceHost } from '../../api/service';
+import { createTagsmith } from '../../api/tagsmith';
 import { ApiError } from '../../core/errors';
 import { CliError, UsageError } from '../args';
 import type { Command } from '../command';
@@ -14,7 +14,7 @@ export const command: Command = {
   options: { 'client-id': { type: 'string' }, 'secret-stdin': { type: 'boolean' } },
   async run(ctx, { values, positionals, globals }, out) {
     if (positionals.length) throw new UsageError('login takes no arguments; use --client-id.', 'login');
-    const service = createServiceHost(ctx, { serviceUrl: globals.serviceUrl, startQueue: false });
+    const service = createTagsmith(ctx, { serviceUrl: globals.serviceUrl, startQueue: false });
     try {
       const clientId =
         (values['client-id'] as string | undefined)?.trim() ||

@@ -1,4 +1,4 @@
-import { createServiceHost } from '../../api/service';
+import { createTagsmith } from '../../api/tagsmith';
 import { ApiError } from '../../core/errors';
 import { CliError, UsageError } from '../args';
 import type { Command } from '../command';
@@ -11,7 +11,7 @@ export const command: Command = {
   options: {},
   async run(ctx, { positionals }, out) {
     if (positionals.length) throw new UsageError('logout takes no arguments.', 'logout');
-    const service = createServiceHost(ctx, { startQueue: false });
+    const service = createTagsmith(ctx, { startQueue: false });
     try {
       const info = await service.methods.removeCredentials();
       out.result({ removed: true, credentials: info }, () => 'The stored Client ID and Secret Key were removed.');
