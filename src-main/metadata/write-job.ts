@@ -5,7 +5,7 @@ import { LOCAL, LOCAL_LANE_PREFIX } from '../jobs/lanes';
 import type { JobQueue } from '../jobs/queue';
 import { waitForJobs } from '../jobs/wait';
 import type { LibraryCtx } from '../library/context';
-import { FileBusy } from '../studio/file-lease';
+import { FileBusy } from './file-hold';
 import { writeAssetMetadata } from './writer';
 
 // Writing metadata into files is a durable job: a batch survives a restart (a write is

@@ -8,7 +8,7 @@ import { sameField, type FieldName, type FileFields, type ManagedFields } from '
 import { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
 import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from '../library/file-state';
 import { targetsFor } from './targets';
-import { holdFile } from '../studio/file-lease';
+import { holdFile } from './file-hold';
 
 export { MetadataWriteError, removeStaleTemps, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
 
@@ -85,7 +85,7 @@ function adoptFileValues(ctx: LibraryCtx, assetId: number, library: ManagedField
 }
 
 export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts: WriteAssetOptions = {}): Promise<WriteResult> {
-  // A studio member writes only while it holds the file's lease (studio/file-lease.ts).
+  // A studio member writes only while it holds the file's lease (file-hold.ts).
   const release = await holdFile(ctx, assetId, opts.leaseWaitS);
   try {
     return await writeHeld(ctx, assetId, opts);

@@ -1,5 +1,8 @@
 import type { LibraryCtx } from '../library/context';
+import { FileBusy, setFileHold } from '../metadata/file-hold';
 import { studioAccountOf } from './account';
+
+export { FileBusy };
 
 // Writing into a file takes the studio's lease on it (issue 34, point 7): one writer at a time
 // across the studio, so two machines never rewrite the same file at the same moment. The
@@ -7,17 +10,6 @@ import { studioAccountOf } from './account';
 // other machine wrote is kept. A private library takes no lease. A member whose studio cannot
 // be reached writes anyway: offline-first, and the re-read before the write keeps what another
 // machine wrote before (README, "A studio library").
-
-/** Another member is writing this file now. */
-export class FileBusy extends Error {
-  constructor(
-    readonly user: string,
-    readonly device: string,
-  ) {
-    super(`Being written by ${user} on ${device}; will try again.`);
-    this.name = 'FileBusy';
-  }
-}
 
 /**
  * How the studio names a photo's file, the key of its lease: the folder and the path inside it
@@ -34,7 +26,7 @@ export function fileLeaseKey(ctx: LibraryCtx, assetId: number): string | null {
  * when no lease is needed or the studio cannot be reached). Waits up to `waitS` seconds while
  * another member writes it, then throws FileBusy.
  */
-export async function holdFile(ctx: LibraryCtx, assetId: number, waitS = 0): Promise<(() => Promise<void>) | null> {
+export async function holdStudioFile(ctx: LibraryCtx, assetId: number, waitS = 0): Promise<(() => Promise<void>) | null> {
   const account = studioAccountOf(ctx.paths.dataDir);
   if (!account.active()) return null;
   const key = fileLeaseKey(ctx, assetId);
@@ -43,4 +35,9 @@ export async function holdFile(ctx: LibraryCtx, assetId: number, waitS = 0): Pro
   if (!got) return null;
   if ('busy' in got) throw new FileBusy(got.busy.user, got.busy.device);
   return () => got.lease.release();
+}
+
+/** Writers of this process take the studio's lease on a file (a private library's write holds nothing still). */
+export function useStudioLeases(): void {
+  setFileHold(holdStudioFile);
 }

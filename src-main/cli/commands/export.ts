@@ -60,7 +60,8 @@ export const command: Command = {
     }
 
     const { writeAssetMetadata } = await import('../../metadata/writer');
-    const { FileBusy } = await import('../../studio/file-lease');
+    const { FileBusy, useStudioLeases } = await import('../../studio/file-lease');
+    useStudioLeases();
     // A studio member waits while another member writes the same file (the server holds the
     // request up to 25 s at a time), saying so once per writer.
     const writeWhenFree = async (c: typeof ctx, id: number, o: typeof out) => {
