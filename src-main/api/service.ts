@@ -13,6 +13,7 @@ import { ApiError } from '../core/errors';
 import { AgencyAccounts } from '../credentials/agencies';
 import { UPLOAD_KIND, uploadHandler } from '../metadata/upload';
 import { StudioAccount } from '../studio/account';
+import { useStudioLeases } from '../studio/file-lease';
 
 // The cloud side of the Api: settings, credentials, the connection check and the job queue.
 // The secret goes in through setCredentials and never comes back out of main.
@@ -83,6 +84,8 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
   // result cache and the account's pace (a private library: nothing changes).
   const studioAccount = new StudioAccount(ctx.paths.dataDir);
   queue.setSharedAccount(studioAccount);
+  // and writes into files take the studio's lease on each file.
+  useStudioLeases();
   const agencyAccounts = opts.agencyAccounts ?? new AgencyAccounts();
   queue.registerHandler(UPLOAD_KIND, uploadHandler(ctx, () => queue, agencyAccounts));
   queue.on('job', (job) => ctx.events.emit('queueJob', job));

@@ -4,35 +4,70 @@ import { ManySet, pace } from '../core/steps';
 import { ServiceError } from '../service/errors';
 import type { JobDescription } from './job-handler';
 import type { JobStore } from './store';
-import type { BatchPreview, QueueCaps } from './types';
+import type { StudioCaps, UsageRow } from './shared-account';
+import type { BatchPreview, QueueCaps, UsageSummary } from './types';
 
 /** A billed call that would cross a cap: the queue holds billed work. */
 export class CapReached extends Error {}
 
-type Usage = ReturnType<JobStore['usage']>;
+type Usage = UsageSummary;
 
-export function spendSoFar(store: JobStore, usage: Usage): { today: number; month: number } {
+/**
+ * Where the caps and billed counts come from: this machine's (its JobStore), or, for a machine
+ * that shares its account (a studio), the account's together (`shared`).
+ */
+export interface Accounting {
+  caps(): QueueCaps;
+  usage(): UsageSummary;
+  /** set when the caps are the shared account's (an admin sets them, not this user) */
+  shared?: boolean;
+}
+
+/** This machine's counts plus the other machines' of the same month: the account's total. */
+export function addUsage(own: UsageSummary, others: readonly UsageRow[]): UsageSummary {
+  const out: UsageSummary = { ...own, byModelToday: { ...own.byModelToday }, byModelMonth: { ...own.byModelMonth } };
+  for (const r of others) {
+    if (!r.day.startsWith(own.month)) continue;
+    out.thisMonth += r.calls;
+    out.byModelMonth[r.billingKey] = (out.byModelMonth[r.billingKey] ?? 0) + r.calls;
+    if (r.day === own.day) {
+      out.today += r.calls;
+      out.byModelToday[r.billingKey] = (out.byModelToday[r.billingKey] ?? 0) + r.calls;
+    }
+  }
+  return out;
+}
+
+/** The caps that apply when the account's are set: its counts and spend caps, this machine's prices and ceiling. */
+export function withSharedCaps(own: QueueCaps, shared: StudioCaps): QueueCaps {
+  return { ...own, dailyCalls: shared.dailyCalls ?? null, monthlyCalls: shared.monthlyCalls ?? null, dailySpend: shared.dailySpend ?? null, monthlySpend: shared.monthlySpend ?? null };
+}
+
+export function spendSoFar(store: Accounting, usage: Usage): { today: number; month: number } {
   const prices = store.caps().pricePerCall ?? {};
   const sum = (m: Record<string, number>) => Object.entries(m).reduce((a, [k, n]) => a + n * (prices[k] ?? 0), 0);
   return { today: sum(usage.byModelToday), month: sum(usage.byModelMonth) };
 }
 
 /** Throws CapReached when one more billed call (beyond `reserved` already on their way) would cross a cap. */
-export function checkCaps(store: JobStore, reserved: number, billing: string): void {
+export function checkCaps(store: Accounting, reserved: number, billing: string): void {
   const caps = store.caps();
   const usage = store.usage();
   const next = reserved + 1;
   let msg: string | null = null;
+  // A studio's caps are its admin's: say so, and who can raise them.
+  const whose = store.shared ? 'the studio’s' : 'your';
+  const raise = store.shared ? 'Ask the studio’s admin to raise it (tagsmith studio caps)' : null;
   if (caps.dailyCalls != null && usage.today + next > caps.dailyCalls) {
-    msg = `Paused before crossing your daily cap of ${caps.dailyCalls} billed calls (${usage.today} used today). Raise the cap in Settings or resume tomorrow.`;
+    msg = `Paused before crossing ${whose} daily cap of ${caps.dailyCalls} billed calls (${usage.today} used today${store.shared ? ' by the whole studio' : ''}). ${raise ?? 'Raise the cap in Settings'} or resume tomorrow.`;
   } else if (caps.monthlyCalls != null && usage.thisMonth + next > caps.monthlyCalls) {
-    msg = `Paused before crossing your monthly cap of ${caps.monthlyCalls} billed calls (${usage.thisMonth} used this month). Raise the cap in Settings to go on.`;
+    msg = `Paused before crossing ${whose} monthly cap of ${caps.monthlyCalls} billed calls (${usage.thisMonth} used this month${store.shared ? ' by the whole studio' : ''}). ${raise ?? 'Raise the cap in Settings'} to go on.`;
   } else {
     const price = caps.pricePerCall?.[billing];
     if (price !== undefined) {
       const spend = spendSoFar(store, usage);
-      if (caps.dailySpend != null && spend.today + price * next > caps.dailySpend) msg = `Paused before crossing your daily spend cap of ${caps.dailySpend}. Raise it in Settings or resume tomorrow.`;
-      else if (caps.monthlySpend != null && spend.month + price * next > caps.monthlySpend) msg = `Paused before crossing your monthly spend cap of ${caps.monthlySpend}. Raise it in Settings to go on.`;
+      if (caps.dailySpend != null && spend.today + price * next > caps.dailySpend) msg = `Paused before crossing ${whose} daily spend cap of ${caps.dailySpend}. ${raise ?? 'Raise it in Settings'} or resume tomorrow.`;
+      else if (caps.monthlySpend != null && spend.month + price * next > caps.monthlySpend) msg = `Paused before crossing ${whose} monthly spend cap of ${caps.monthlySpend}. ${raise ?? 'Raise it in Settings'} to go on.`;
     }
   }
   if (msg) throw new CapReached(msg);
@@ -44,7 +79,7 @@ export function checkCaps(store: JobStore, reserved: number, billing: string): v
  * million answers up in the result cache (2.9 s in one piece before).
  */
 export async function previewBatch(
-  store: JobStore,
+  store: Accounting & Pick<JobStore, 'cacheHas'>,
   count: number,
   describe: (i: number) => JobDescription,
   /** Called with each page of descriptions before it is counted (a studio member fetches the studio's results for them here). */

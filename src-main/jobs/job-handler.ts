@@ -77,3 +77,13 @@ export class JobOutcome extends Error {
     super(message);
   }
 }
+
+/** A job that cannot run just now (a file another machine is writing): queued again, tried after `afterMs`; never a failure. */
+export class TryLater extends Error {
+  constructor(
+    message: string,
+    readonly afterMs: number,
+  ) {
+    super(message);
+  }
+}

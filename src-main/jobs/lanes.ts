@@ -20,6 +20,9 @@ export function laneOf(endpoint: EndpointName | typeof LOCAL): string {
   return ENDPOINTS[endpoint].serialGroup ?? endpoint;
 }
 
+/** A lane the service runs one task at a time per account (text to speech, lip sync, face swap). */
+export const isSerialLane = (lane: string): boolean => Object.values(ENDPOINTS).some((e) => e.serialGroup === lane);
+
 const laneEndpoint = (lane: string): EndpointName =>
   (Object.values(ENDPOINTS).find((e) => e.serialGroup === lane)?.name ?? lane) as EndpointName;
 

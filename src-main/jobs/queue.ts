@@ -8,11 +8,11 @@ import type { ServiceClient } from '../service/client';
 import { ENDPOINTS, rateKeyOf, type EndpointName } from '../service/endpoints';
 import { ServiceError } from '../service/errors';
 import { CANCEL_UNCONFIRMED, CANCEL_UNCONFIRMED_MESSAGE, NOT_CANCELLABLE, NOT_CANCELLABLE_MESSAGE, cancelRemoteTask } from './cancel';
-import { checkCaps, previewBatch, validateCaps } from './caps';
+import { addUsage, checkCaps, previewBatch, validateCaps, withSharedCaps, type Accounting } from './caps';
 import { QueueEmitter } from './events';
 import { QueueHolds } from './holds';
 import { DEFAULT_TUNING, type JobContext, type JobDescription, type JobHandler, type QueueTuning, type Tuning } from './job-handler';
-import { LOCAL, LOCAL_LANE_PREFIX, Lanes, isLocalLane, laneOf } from './lanes';
+import { LOCAL, LOCAL_LANE_PREFIX, Lanes, isLocalLane, isSerialLane, laneOf } from './lanes';
 import { sleep } from './rate';
 import type { SharedAccount } from './shared-account';
 import { settleFailure, type StopIntent } from './retry';
@@ -91,6 +91,35 @@ export class JobQueue {
 
   private sharing(): SharedAccount | null {
     return this.shared?.active() ? this.shared : null;
+  }
+
+  /**
+   * The caps and billed counts that apply: for a machine sharing its account (a studio), the
+   * account's total (this machine's count plus the others' as last heard, also while offline)
+   * and the caps its admin set; otherwise this machine's own.
+   */
+  private accounting(): Accounting {
+    const heard = this.shared?.accounting() ?? null;
+    const store = this.store;
+    if (!heard) return store;
+    return {
+      shared: heard.caps !== null,
+      caps: () => (heard.caps ? withSharedCaps(store.caps(), heard.caps) : store.caps()),
+      usage: () => addUsage(store.usage(), heard.others),
+    };
+  }
+
+  /** For a machine sharing its account: hear the other machines' billed counts and the account's caps now. */
+  refreshUsage(): Promise<void> {
+    return this.reportUsage();
+  }
+
+  /** Tell the shared account this machine's billed counts (and hear the others' and its caps). */
+  private reportUsage(): Promise<void> {
+    const shared = this.sharing();
+    if (!shared) return Promise.resolve();
+    const usage = this.store.usage();
+    return shared.report(usage.month, this.store.usageRows()).then(() => this.events.statusSoon());
   }
 
   /**
@@ -247,6 +276,7 @@ export class JobQueue {
   ): Promise<{ batch: BatchView; jobIds: number[] }> {
     const described = await this.describeInSteps(specs, step);
     await this.fetchShared(described.length, (i) => described[i].cacheKey);
+    await this.reportUsage();
     for (const d of described) if (d.endpoint === LOCAL && d.lane && !isLocalLane(d.lane)) throw new Error(`A local job's lane must start with '${LOCAL_LANE_PREFIX}'.`);
     const id = randomUUID();
     const jobIds: number[] = [];
@@ -297,7 +327,9 @@ export class JobQueue {
     // studio's results for the page into the result cache, so they count as cached.
     const describe = (i: number) => this.handlerOf(specs[i].kind).describe(specs[i].payload as never);
     const shared = this.sharing() ? (page: readonly JobDescription[]) => this.fetchShared(page.length, (i) => page[i].cacheKey) : undefined;
-    return previewBatch(this.store, specs.length, describe, shared);
+    await this.reportUsage();
+    const accounting = this.accounting();
+    return previewBatch({ caps: () => accounting.caps(), usage: () => accounting.usage(), cacheHas: (k) => this.store.cacheHas(k) }, specs.length, describe, shared);
   }
 
   /** Every spec described (validated, its cache and billing keys made), a chunk at a time with the event loop let run in between. */
@@ -455,7 +487,7 @@ export class JobQueue {
   }
 
   status(): QueueStatus {
-    return { hold: this.hold, counts: this.store.countByState(), lanes: this.lanes(), usage: this.store.usage() };
+    return { hold: this.hold, counts: this.store.countByState(), lanes: this.lanes(), usage: this.accounting().usage() };
   }
 
   lanes(): LaneView[] {
@@ -558,6 +590,17 @@ export class JobQueue {
         return;
       }
     }
+    // A one-at-a-time lane is one at a time for every machine of a shared account too.
+    let turn: (() => void) | null = null;
+    if (shared && isSerialLane(row.lane)) {
+      try {
+        turn = await shared.lane(row.lane, f.controller.signal);
+      } catch (e) {
+        claim?.release();
+        await this.failed(row.id, handler, f, f.controller.signal.aborted ? new ServiceError('cancelled', 'The job was stopped.') : e);
+        return;
+      }
+    }
     let fromCache = false;
     const ctx = this.context(row, f, () => { fromCache = true; });
     try {
@@ -577,6 +620,7 @@ export class JobQueue {
     } finally {
       // Shared (cachePut below) or failed: another machine waiting for this answer goes on.
       claim?.release();
+      turn?.();
     }
   }
 
@@ -610,7 +654,7 @@ export class JobQueue {
         const billing = opts.billingKey !== undefined ? opts.billingKey : endpoint === row.endpoint ? row.billing_key : null;
         if (f.intent) throw new ServiceError('cancelled', 'The job was stopped.');
         q.holds.check(billing);
-        if (billing) checkCaps(q.store, q.reserved, billing);
+        if (billing) checkCaps(q.accounting(), q.reserved, billing);
         let release: () => void;
         try {
           const own = await q.pacing.limiter(endpoint).acquire(f.controller.signal);
@@ -643,7 +687,7 @@ export class JobQueue {
         }
         try {
           q.holds.check(billing);
-          if (billing) checkCaps(q.store, q.reserved, billing);
+          if (billing) checkCaps(q.accounting(), q.reserved, billing);
         } catch (e) {
           release();
           throw e;
@@ -662,12 +706,16 @@ export class JobQueue {
               opts.onBilled?.(result);
             })();
             q.events.statusSoon();
+            void q.reportUsage();
           }
           return result;
         } catch (e) {
           if (e instanceof ServiceError && e.kind === 'rate_limited') q.pacing.limiter(endpoint).penalize(1000);
           // Answered success in a shape that cannot be read: carried out, so counted as billed.
-          if (billing && e instanceof ServiceError && e.kind === 'unreadable') q.store.countBilled(billing);
+          if (billing && e instanceof ServiceError && e.kind === 'unreadable') {
+            q.store.countBilled(billing);
+            void q.reportUsage();
+          }
           // Only an answer that may have been lost keeps the 'sent' mark.
           if (billing && !(e instanceof ServiceError && e.kind === 'unknown_outcome') && !(e instanceof ServiceError && e.kind === 'cancelled')) {
             q.store.update(row.id, { phase: null });

@@ -4,7 +4,7 @@ import { log } from '../core/log';
 import { ServiceError } from '../service/errors';
 import { CapReached } from './caps';
 import { Held } from './holds';
-import { JobOutcome, type Tuning } from './job-handler';
+import { JobOutcome, TryLater, type Tuning } from './job-handler';
 import { backoff } from './rate';
 import type { JobRow } from './store';
 import type { HoldReason, JobState } from './types';
@@ -38,6 +38,7 @@ export function settleFailure(job: FailedJob, e: unknown, tuning: Tuning, now = 
   if (job.intent === 'requeue' && !(e instanceof ServiceError && e.kind === 'unknown_outcome')) return { state: 'queued', patch: {} };
   if (e instanceof Held) return { state: 'queued', patch: {} };
   if (e instanceof CapReached) return { state: 'queued', patch: {}, hold: { reason: 'cap', message: e.message } };
+  if (e instanceof TryLater) return { state: 'queued', patch: { error_kind: 'busy', error_message: e.message, retry_after: now + e.afterMs } };
   if (e instanceof JobOutcome) {
     if (e.state === 'cancelled') return { state: e.state, patch: { error_kind: null, error_message: null } };
     return { state: e.state, patch: { error_kind: e.errorKind ?? (e.state === 'failed' ? 'task_failed' : 'unknown_outcome'), error_message: e.message } };

@@ -13,6 +13,21 @@ export interface SharedResult {
   result: unknown;
 }
 
+/** Billed calls of one day under one billing key, as one machine counted them. */
+export interface UsageRow {
+  billingKey: string;
+  day: string;
+  calls: number;
+}
+
+/** Caps on billed calls and spend for every machine of the account together (set by an admin). */
+export interface StudioCaps {
+  dailyCalls?: number | null;
+  monthlyCalls?: number | null;
+  dailySpend?: number | null;
+  monthlySpend?: number | null;
+}
+
 export type Claim =
   /** another machine has the answer: no call */
   | { result: SharedResult }
@@ -37,4 +52,17 @@ export interface SharedAccount {
    * this machine's own pacing alone applies.
    */
   slot(rateKey: string, limit: number, signal: AbortSignal): Promise<(() => void) | null>;
+  /**
+   * The account-wide turn of a one-at-a-time lane, held for a whole job (so two machines never
+   * run it at once); resolves with its release. null: not shared now.
+   */
+  lane(lane: string, signal: AbortSignal): Promise<(() => void) | null>;
+  /**
+   * This machine's billed calls of `month` (its whole count per day and billing key), for the
+   * account's total; resolves once the other machines' counts and the account's caps are known
+   * again (or could not be: never throws).
+   */
+  report(month: string, rows: readonly UsageRow[]): Promise<void>;
+  /** What the other machines were billed and the account's caps, as last heard; null when never heard. */
+  accounting(): { month: string; others: UsageRow[]; caps: StudioCaps | null } | null;
 }

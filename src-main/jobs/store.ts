@@ -247,6 +247,13 @@ export class JobStore {
     return out;
   }
 
+  /** This machine's billed calls of the month holding `t`, per day and billing key. */
+  usageRows(t = Date.now()): { billingKey: string; day: string; calls: number }[] {
+    const month = localDay(t).slice(0, 7);
+    return this.prepare<[string], { billing_key: string; day: string; calls: number }>("SELECT billing_key, day, calls FROM service_usage WHERE day LIKE ? || '%'")
+      .all(month).map((r) => ({ billingKey: r.billing_key, day: r.day, calls: r.calls }));
+  }
+
   getSetting<T>(key: string, fallback: T): T {
     const r = this.prepare<[string], { value: string }>('SELECT value FROM service_settings WHERE key = ?').get(key);
     return r ? (JSON.parse(r.value) as T) : fallback;

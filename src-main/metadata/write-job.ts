@@ -1,10 +1,11 @@
 import type { WriteSummary } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
-import { JobOutcome, type JobHandler } from '../jobs/job-handler';
+import { JobOutcome, TryLater, type JobHandler } from '../jobs/job-handler';
 import { LOCAL, LOCAL_LANE_PREFIX } from '../jobs/lanes';
 import type { JobQueue } from '../jobs/queue';
 import { waitForJobs } from '../jobs/wait';
 import type { LibraryCtx } from '../library/context';
+import { FileBusy } from './file-hold';
 import { writeAssetMetadata } from './writer';
 
 // Writing metadata into files is a durable job: a batch survives a restart (a write is
@@ -13,6 +14,9 @@ import { writeAssetMetadata } from './writer';
 
 export const WRITE_KIND = 'writeMetadata';
 export const WRITE_LANE = LOCAL_LANE_PREFIX + 'files';
+
+/** How soon a write waits for a file another member is writing is tried again. */
+const BUSY_RETRY_MS = 3000;
 
 interface WritePayload {
   assetId: number;
@@ -31,6 +35,8 @@ export function writeMetadataHandler(ctx: LibraryCtx): JobHandler<WritePayload> 
       } catch (err) {
         // The photo left the library after the batch was queued: nothing to write.
         if (err instanceof ApiError && err.kind === 'not_found') throw new JobOutcome('failed', err.message);
+        // Another member of the studio is writing this file: this one waits its turn.
+        if (err instanceof FileBusy) throw new TryLater(err.message, BUSY_RETRY_MS);
         throw err;
       }
       const summary: WriteSummary = {

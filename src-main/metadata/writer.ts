@@ -10,6 +10,7 @@ import { sameField, type FieldName, type FileFields, type ManagedFields } from '
 import { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
 import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from '../library/file-state';
 import { targetsFor } from './targets';
+import { holdFile } from './file-hold';
 
 export { MetadataWriteError, removeStaleTemps, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
 
@@ -30,7 +31,10 @@ export interface WriteResult {
   error: string | null;
 }
 
-export type WriteAssetOptions = Pick<WriteFileOptions, 'beforeCommit' | 'tamperReadBack'>;
+export type WriteAssetOptions = Pick<WriteFileOptions, 'beforeCommit' | 'tamperReadBack'> & {
+  /** a studio member: how long to wait while another member writes the file (then FileBusy) */
+  leaseWaitS?: number;
+};
 
 /**
  * file_state for a file read together with its sidecar: the catalogue read both, so the
@@ -83,6 +87,16 @@ function adoptFileValues(ctx: LibraryCtx, assetId: number, library: ManagedField
 }
 
 export async function writeAssetMetadata(ctx: LibraryCtx, assetId: number, opts: WriteAssetOptions = {}): Promise<WriteResult> {
+  // A studio member writes only while it holds the file's lease (file-hold.ts).
+  const release = await holdFile(ctx, assetId, opts.leaseWaitS);
+  try {
+    return await writeHeld(ctx, assetId, opts);
+  } finally {
+    await release?.();
+  }
+}
+
+async function writeHeld(ctx: LibraryCtx, assetId: number, opts: WriteAssetOptions): Promise<WriteResult> {
   const row = getAssetRow(ctx, assetId);
   if (!row) throw notFound('That photo');
   const result: WriteResult = { assetId, status: 'in_sync', files: [], changedFields: [], warnings: [], error: null };

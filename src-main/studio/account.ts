@@ -1,8 +1,8 @@
 import { log } from '../core/log';
-import type { Claim, SharedAccount, SharedResult } from '../jobs/shared-account';
+import type { Claim, SharedAccount, SharedResult, StudioCaps, UsageRow } from '../jobs/shared-account';
 import { StudioError } from './client';
 import { readMembership, type Membership } from './membership';
-import type { ClaimAnswer, SlotAnswer } from './protocol';
+import type { ClaimAnswer, LeaseAnswer, SlotAnswer, UsageAnswer } from './protocol';
 import { connect } from './replica';
 
 // The studio's service account as the job queue sees it (jobs/shared-account.ts): results
@@ -15,6 +15,23 @@ const WAIT_S = 25;
 /** After the studio failed to answer, go on alone for this long before asking again. */
 const ALONE_MS = 10_000;
 
+/** A lease held from the studio (renewed while held); release it once the work is done. */
+export interface Lease {
+  release(): Promise<void>;
+}
+
+/** A lease, who holds it now, or null: not a member, or the studio cannot be reached (go on alone). */
+export type LeaseOutcome = { lease: Lease } | { busy: { user: string; device: string } } | null;
+
+const accounts = new Map<string, StudioAccount>();
+
+/** The studio account of the library in `dataDir` (one per library in a process, so "going on alone" is shared). */
+export function studioAccountOf(dataDir: string): StudioAccount {
+  let a = accounts.get(dataDir);
+  if (!a) accounts.set(dataDir, (a = new StudioAccount(dataDir)));
+  return a;
+}
+
 type Call = <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => Promise<T>;
 
 export class StudioAccount implements SharedAccount {
@@ -22,6 +39,11 @@ export class StudioAccount implements SharedAccount {
   private aloneUntil = 0;
   /** shares on their way, by key: a claim is released only once its result is shared (or failed to be) */
   private readonly sharing = new Map<string, Promise<boolean>>();
+
+  /** the other machines' billed counts and the studio's caps, as last heard, for the studio it was heard from */
+  private heard: { conn: string; month: string; others: UsageRow[]; caps: StudioCaps | null } | null = null;
+  private reporting: Promise<void> | null = null;
+  private nextReport: { month: string; rows: readonly UsageRow[] } | null = null;
 
   constructor(private readonly dataDir: string) {}
 
@@ -102,6 +124,109 @@ export class StudioAccount implements SharedAccount {
           call('POST', '/v1/account/release', { slot: id }).catch((err: unknown) => this.failed(err));
         };
       }
+    }
+  }
+
+  /**
+   * The studio's lease on `key` (a file being written, a one-at-a-time lane), waiting up to
+   * `waitS` seconds while another machine holds it. Held leases are renewed until released, so
+   * a long write keeps its file; a machine that dies loses its lease when it expires.
+   */
+  async lease(key: string, waitS: number, signal?: AbortSignal): Promise<LeaseOutcome> {
+    const call = await this.ready();
+    if (!call) return null;
+    let a: LeaseAnswer;
+    try {
+      a = await call<LeaseAnswer>('POST', '/v1/leases/take', { key, wait: waitS }, signal);
+    } catch (err) {
+      this.failed(err, signal);
+      return null;
+    }
+    if ('busy' in a) return { busy: a.busy };
+    const { id, ttlMs } = a.lease;
+    const renew = setInterval(() => {
+      call<LeaseAnswer>('POST', '/v1/leases/renew', { key, id }).then(
+        (r) => { if ('busy' in r) log.warn(`studio: the hold on ${key} lapsed; ${r.busy.user} on ${r.busy.device} holds it now.`); },
+        (err: unknown) => this.failed(err),
+      );
+    }, Math.max(200, Math.floor(ttlMs / 3)));
+    renew.unref();
+    let released: Promise<void> | null = null;
+    return {
+      lease: {
+        release: () => {
+          clearInterval(renew);
+          released ??= call('POST', '/v1/leases/release', { key, id }).then(() => undefined, (err: unknown) => this.failed(err));
+          return released;
+        },
+      },
+    };
+  }
+
+  /**
+   * The studio-wide turn of a one-at-a-time lane (text to speech, lip sync, face swap): held
+   * for a whole job, so two machines never run that lane at once. Waits while another machine
+   * has it; null when not shared now (this machine's own one-at-a-time lane alone applies).
+   */
+  async lane(lane: string, signal: AbortSignal): Promise<(() => void) | null> {
+    for (;;) {
+      if (!(await this.ready(true))) return null;
+      const got = await this.lease(`lane:${lane}`, WAIT_S, signal);
+      if (!got) return null;
+      if ('lease' in got) return () => void got.lease.release();
+      if (signal.aborted) throw new StudioError('aborted', 'Stopped.');
+      // Another machine runs this lane now: wait for its turn to end (ask again).
+    }
+  }
+
+  report(month: string, rows: readonly UsageRow[]): Promise<void> {
+    // One report at a time; the newest counts wait for the one on its way (they include it).
+    this.nextReport = { month, rows };
+    if (this.reporting) return this.reporting.then(() => this.reporting ?? undefined);
+    const run = async (): Promise<void> => {
+      while (this.nextReport) {
+        const next = this.nextReport;
+        this.nextReport = null;
+        const call = await this.ready();
+        const conn = this.memberKey();
+        if (!call || !conn) return;
+        try {
+          const a = await call<UsageAnswer>('POST', '/v1/account/usage', { month: next.month, rows: this.canEdit() ? next.rows : [] });
+          this.heard = { conn, month: next.month, others: a.others, caps: a.caps };
+        } catch (err) {
+          this.failed(err);
+          return;
+        }
+      }
+    };
+    this.reporting = run().finally(() => {
+      this.reporting = null;
+    });
+    return this.reporting;
+  }
+
+  accounting(): { month: string; others: UsageRow[]; caps: StudioCaps | null } | null {
+    const h = this.heard;
+    // Offline, the last heard counts and caps still hold (a cap the admin set keeps applying).
+    if (!h || this.memberKey() !== h.conn) return null;
+    return { month: h.month, others: h.others, caps: h.caps };
+  }
+
+  private memberKey(): string | null {
+    try {
+      const m = readMembership(this.dataDir);
+      return m ? `${m.server} ${m.studio.id} ${m.device.id} ${m.user}` : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private canEdit(): boolean {
+    try {
+      const m = readMembership(this.dataDir);
+      return !!m && m.role !== 'viewer';
+    } catch {
+      return false;
     }
   }
 

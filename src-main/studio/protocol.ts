@@ -2,7 +2,9 @@
 // Both sides import these types and constants; the server is the only process that talks to
 // PostgreSQL, clients hold a session token, never database credentials.
 
-import type { SharedResult } from '../jobs/shared-account';
+import type { SharedResult, StudioCaps, UsageRow } from '../jobs/shared-account';
+
+export type { StudioCaps, UsageRow };
 
 /** The protocol this build speaks. A server accepts clients from MIN_PROTOCOL to PROTOCOL. */
 export const PROTOCOL = 1;
@@ -76,6 +78,22 @@ export type ClaimAnswer = { result: SharedResult } | { claimed: true } | { busy:
 /** POST /v1/account/slot: a slot of the account's pace, or none yet (ask again). */
 export interface SlotAnswer {
   slot: string | null;
+}
+
+/**
+ * POST /v1/leases/take and /renew: the lease (one holder at a time across the studio, for
+ * `ttlMs` unless renewed), or who holds it now.
+ */
+export type LeaseAnswer = { lease: { id: string; key: string; ttlMs: number } } | { busy: { user: string; device: string } };
+
+/**
+ * POST /v1/account/usage: what the other machines of the studio have been billed this month
+ * (this device's own calls left out: it knows them better), and the studio's caps when an
+ * admin set them (null: none, each machine's own apply).
+ */
+export interface UsageAnswer {
+  others: UsageRow[];
+  caps: StudioCaps | null;
 }
 
 /** The error body of every refused request: a message a person can act on. */

@@ -60,12 +60,28 @@ export const command: Command = {
     }
 
     const { writeAssetMetadata } = await import('../../metadata/writer');
+    const { FileBusy, useStudioLeases } = await import('../../studio/file-lease');
+    useStudioLeases();
+    // A studio member waits while another member writes the same file (the server holds the
+    // request up to 25 s at a time), saying so once per writer.
+    const writeWhenFree = async (c: typeof ctx, id: number, o: typeof out) => {
+      let told = '';
+      for (;;) {
+        try {
+          return await writeAssetMetadata(c, id, { leaseWaitS: told ? 25 : 0 });
+        } catch (err) {
+          if (!(err instanceof FileBusy)) throw err;
+          if (err.message !== told) o.warn(`${pathOf(c, id)}: ${err.message}`);
+          told = err.message;
+        }
+      }
+    };
     const { closeMetadataReader } = await import('../../library/metadata');
     try {
       const assets: { path: string; status: string; changedFields: string[]; warnings: string[]; error?: string }[] = [];
       for (const [i, id] of ids.entries()) {
         out.progress(`Writing ${i + 1}/${ids.length}`);
-        const r = await writeAssetMetadata(ctx, id);
+        const r = await writeWhenFree(ctx, id, out);
         const entry: { path: string; status: string; changedFields: string[]; warnings: string[]; error?: string } = {
           path: pathOf(ctx, id), status: r.status, changedFields: r.changedFields, warnings: r.warnings,
         };

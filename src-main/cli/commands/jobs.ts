@@ -20,6 +20,8 @@ export const command: Command = {
     // Read-only: the queue is not started, so nothing is sent.
     const service = createTagsmith(ctx, { startQueue: false });
     try {
+      // A studio member's billed counts are the studio's: hear the other machines' first.
+      await service.queue.refreshUsage();
       const status = service.queue.status();
       const batches = service.queue.listBatches();
       const jobs = service.queue.listJobs({

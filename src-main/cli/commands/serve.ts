@@ -10,7 +10,7 @@ import { ask, readStdin } from '../prompt';
 // The database URL may leave the password out (PGPASSWORD or ~/.pgpass then give it), so it
 // does not show in the process list.
 
-const USAGE = 'serve --database URL --listen HOST:PORT [--tls-cert FILE --tls-key FILE] | serve user add|list|set|remove ... --database URL';
+const USAGE = 'serve --database URL --listen HOST:PORT [--tls-cert FILE --tls-key FILE] [--lease-seconds N] | serve user add|list|set|remove ... --database URL';
 
 function database(values: Parsed['values']): string {
   const url = values.database as string | undefined;
@@ -82,6 +82,9 @@ async function serve(args: Parsed, out: Output): Promise<number> {
   if (args.positionals.length) throw new UsageError(`unknown: serve ${args.positionals.join(' ')}.`, 'serve');
   const where = listen(args.values.listen as string | undefined);
   const url = database(args.values);
+  const leaseText = args.values['lease-seconds'] as string | undefined;
+  const leaseS = leaseText === undefined ? undefined : Number(leaseText);
+  if (leaseS !== undefined && !(Number.isFinite(leaseS) && leaseS >= 1 && leaseS <= 3600)) throw new UsageError(`--lease-seconds needs a number of seconds from 1 to 3600 (got “${leaseText}”).`, 'serve');
   const store = await openStore(url);
   const { loadIdentity } = await import('../../studio/server/identity');
   const { startStudioServer } = await import('../../studio/server/http');
@@ -89,7 +92,7 @@ async function serve(args: Parsed, out: Output): Promise<number> {
   try {
     const tls = await loadIdentity(store, { cert: args.values['tls-cert'] as string | undefined, key: args.values['tls-key'] as string | undefined });
     if (args.values.name) await store.renameStudio(String(args.values.name));
-    running = await startStudioServer(store, { ...where, tls });
+    running = await startStudioServer(store, { ...where, tls, leaseMs: leaseS === undefined ? undefined : leaseS * 1000 });
   } catch (err) {
     await store.close();
     if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') throw new CliError(`cannot listen on ${where.host}:${where.port}: the port is in use.`);
@@ -117,11 +120,12 @@ export const command: Command = {
     '--listen HOST:PORT   where to serve, e.g. 0.0.0.0:8443',
     '--tls-cert FILE      a certificate (PEM) with --tls-key FILE; without them a self-signed one is made once and kept in the database',
     '--name NAME          the studio’s name, shown to members',
+    '--lease-seconds N    how long a member’s hold on a file it writes lasts unless renewed (default 60): a writer that dies blocks the file no longer',
     'user add NAME --role admin|editor|viewer [--password-stdin]',
     'user list | user set NAME [--role R] [--password-stdin] | user remove NAME',
   ],
   options: {
-    database: { type: 'string' }, listen: { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, 'password-stdin': { type: 'boolean' },
+    database: { type: 'string' }, listen: { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'lease-seconds': { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, 'password-stdin': { type: 'boolean' },
   },
   run: () => Promise.reject(new Error('serve runs without a library')),
   runWithoutLibrary(_dataDir, args, out) {

@@ -72,18 +72,55 @@ async function sync(ctx: LibraryCtx, out: Output): Promise<number> {
   }
 }
 
+const CAP_FLAGS = { dailyCalls: 'daily-calls', monthlyCalls: 'monthly-calls', dailySpend: 'daily-spend', monthlySpend: 'monthly-spend' } as const;
+
+/** `studio caps`: the studio's caps on billed calls and spend; an admin sets them with the flags (the ones left out: none). */
+async function caps(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> {
+  const { readMembership } = await import('../../studio/membership');
+  const { connect } = await import('../../studio/replica');
+  const { localDay } = await import('../../jobs/store');
+  const m = readMembership(ctx.paths.dataDir);
+  if (!m) throw new CliError('This library is not a member of a studio: a private library’s caps are set in Settings › Service.');
+  const given = Object.entries(CAP_FLAGS).filter(([, flag]) => args.values[flag] !== undefined);
+  if (given.length && args.values.none) throw new UsageError('--none takes no other caps.', 'studio');
+  const body: Record<string, number> = {};
+  for (const [k, flag] of given) {
+    const n = Number(args.values[flag]);
+    if (!(Number.isFinite(n) && n >= 0)) throw new UsageError(`--${flag} needs a number of 0 or more (got “${String(args.values[flag])}”).`, 'studio');
+    body[k] = n;
+  }
+  const { call } = await connect(m);
+  const set = given.length > 0 || args.values.none === true;
+  const answer = set
+    ? await call<{ caps: Record<string, number> | null }>('POST', '/v1/account/caps', { caps: args.values.none ? null : body })
+    : await call<{ caps: Record<string, number> | null }>('POST', '/v1/account/usage', { month: localDay().slice(0, 7), rows: [] });
+  const c = answer.caps;
+  const words = { dailyCalls: 'billed calls a day', monthlyCalls: 'billed calls a month', dailySpend: 'spend a day', monthlySpend: 'spend a month' } as const;
+  out.result({ caps: c }, () =>
+    c
+      ? `Studio “${m.studio.name}” caps, for all its machines together: ${Object.entries(words).filter(([k]) => typeof c[k] === 'number').map(([k, w]) => `${c[k]} ${w}`).join(', ')}.`
+      : `Studio “${m.studio.name}” has no caps of its own: each machine’s own caps (Settings › Service) apply.`,
+  );
+  return 0;
+}
+
 export const command: Command = {
   name: 'studio',
-  usage: 'studio join URL --user NAME [--password-stdin] [--yes] | studio status | studio sync | studio leave',
+  usage: 'studio join URL --user NAME [--password-stdin] [--yes] | studio status | studio sync | studio caps [--daily-calls N] [--monthly-calls N] [--daily-spend X] [--monthly-spend X] [--none] | studio leave',
   summary: 'Make this library a member of a studio library (served by tagsmith serve), sync it, or leave it.',
   help: [
     'join URL --user NAME     sign in to the studio server at URL (https://HOST:PORT) and trust its certificate',
     '--password-stdin          read the password from standard input',
     'status                    the server, the user, whether it answers, changes not yet sent, the last sync',
     'sync                      send this library\'s changes and receive the others\' once (returns when this library holds what the server held)',
+    'caps                      the studio\'s caps on billed calls and spend, for all its machines together',
+    'caps --daily-calls N ...  set them (an admin; caps left out are none); --none: no studio caps, each machine\'s own apply',
     'leave                     stop being a member; the library keeps what it holds',
   ],
-  options: { user: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+  options: {
+    user: { type: 'string' }, 'password-stdin': { type: 'boolean' },
+    'daily-calls': { type: 'string' }, 'monthly-calls': { type: 'string' }, 'daily-spend': { type: 'string' }, 'monthly-spend': { type: 'string' }, none: { type: 'boolean' },
+  },
   async run(ctx, args, out) {
     const verb = args.positionals[0];
     const { StudioError } = await import('../../studio/client');
@@ -91,11 +128,12 @@ export const command: Command = {
       if (verb === 'join') return await join(ctx, args, out);
       if (verb === 'status') return await status(ctx, out);
       if (verb === 'sync') return await sync(ctx, out);
+      if (verb === 'caps') return await caps(ctx, args, out);
       if (verb === 'leave') return await leave(ctx.paths.dataDir, out);
     } catch (err) {
       if (err instanceof StudioError) throw new CliError(err.message);
       throw err;
     }
-    throw new UsageError(`unknown: studio ${verb ?? ''} (join, status, sync or leave).`, 'studio');
+    throw new UsageError(`unknown: studio ${verb ?? ''} (join, status, sync, caps or leave).`, 'studio');
   },
 };

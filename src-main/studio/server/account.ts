@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RateLimiter } from '../../jobs/rate';
 import { ENDPOINTS, rateKeyOf } from '../../service/endpoints';
-import type { ClaimAnswer, SharedResult } from '../protocol';
+import type { ClaimAnswer, SharedResult, StudioCaps, UsageAnswer, UsageRow } from '../protocol';
 import type { Session } from './accounts';
 import type { StudioStore } from './store';
 
@@ -12,6 +12,9 @@ import type { StudioStore } from './store';
 // - the account's rate limits hold for all machines together: every call to the service takes
 //   a slot from the same limiter here (jobs/rate.ts, the one each machine paces itself with),
 //   held until its answer is back.
+// - billed counts and caps are the studio's: each machine reports its own count of billed calls
+//   per day and billing key (a count, not an increment: a report sent twice, or late after a
+//   week offline, counts once), and learns the others' sum and the caps an admin set.
 // Claims and slots live in memory: after a restart of the server the machines claim again.
 // A machine that dies holding one loses it after CLAIM_MS / SLOT_MS.
 
@@ -73,6 +76,35 @@ export class SharedAccountHub {
       this.end(r.key);
     }
     return stored;
+  }
+
+  /**
+   * This device's billed counts of `month` (its own, whole: the larger of what is kept and what
+   * comes wins, so a repeated or late report counts once), and the other machines' counts.
+   */
+  async usage(s: Session, month: string, rows: readonly UsageRow[]): Promise<UsageAnswer> {
+    for (const r of rows) {
+      if (!r.day.startsWith(month)) continue;
+      await this.store.pool.query(
+        `INSERT INTO usage (device_id, billing_key, day, calls, user_id) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (device_id, billing_key, day) DO UPDATE SET calls = GREATEST(usage.calls, excluded.calls)`,
+        [s.deviceId, r.billingKey, r.day, r.calls, s.user.id],
+      );
+    }
+    const others = await this.store.pool.query<{ billing_key: string; day: string; calls: string }>(
+      `SELECT billing_key, day, sum(calls)::bigint AS calls FROM usage WHERE day LIKE $1 || '%' AND device_id <> $2 GROUP BY billing_key, day`,
+      [month, s.deviceId],
+    );
+    return { others: others.rows.map((r) => ({ billingKey: r.billing_key, day: r.day, calls: Number(r.calls) })), caps: await this.caps() };
+  }
+
+  async caps(): Promise<StudioCaps | null> {
+    const r = await this.store.pool.query<{ value: StudioCaps | null }>("SELECT value FROM settings WHERE key = 'caps'");
+    return r.rows[0]?.value ?? null;
+  }
+
+  async setCaps(caps: StudioCaps | null): Promise<void> {
+    await this.store.pool.query("INSERT INTO settings (key, value) VALUES ('caps', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [JSON.stringify(caps)]);
   }
 
   /** The claim's holder did not get an answer (failed, cancelled): another device may make it. */

@@ -2,10 +2,12 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { log } from '../../core/log';
-import { MIN_PROTOCOL, PROTOCOL, PROTOCOL_HEADER, tokenStudio, type ChangeIn, type ClaimAnswer, type ErrorAnswer, type SharedResult, type SlotAnswer, type HelloAnswer, type LoginAnswer, type LoginRequest, type Role } from '../protocol';
+import { MIN_PROTOCOL, PROTOCOL, PROTOCOL_HEADER, tokenStudio, type ChangeIn, type ClaimAnswer, type ErrorAnswer, type SharedResult, type SlotAnswer, type HelloAnswer, type LeaseAnswer, type UsageAnswer, type UsageRow, type StudioCaps, type LoginAnswer, type LoginRequest, type Role } from '../protocol';
 import { AccountError, addUser, checkLogin, closeSession, findSession, listUsers, openSession, type Session } from './accounts';
 import { MAX_KEYS, SharedAccountHub } from './account';
 import { ChangeConflict, ChangeLog } from './changes';
+import { LeaseHub, MAX_LEASE_KEY } from './leases';
+import { ENDPOINTS } from '../../service/endpoints';
 import type { TlsIdentity } from './identity';
 import { LoginLimiter } from './login-limit';
 import type { StudioStore } from './store';
@@ -40,6 +42,8 @@ export interface ServeOptions {
   port: number;
   tls: TlsIdentity;
   limiter?: LoginLimiter;
+  /** how long a lease lasts unless renewed (`--lease-seconds`; 60 s) */
+  leaseMs?: number;
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -91,6 +95,40 @@ function sharedResults(v: unknown): SharedResult[] {
   });
 }
 
+/** A lease's key: a file (`file:…`) or one of the service's one-at-a-time lanes (`lane:tts`). */
+function leaseKeyOf(v: unknown): string {
+  const key = isObject(v) && typeof v.key === 'string' ? v.key : '';
+  const lanes = new Set(Object.values(ENDPOINTS).map((e) => e.serialGroup).filter(Boolean));
+  const ok = key.length <= MAX_LEASE_KEY && ((key.startsWith('file:') && key.length > 5) || (key.startsWith('lane:') && lanes.has(key.slice(5) as never)));
+  if (!ok) throw new HttpError(400, 'bad_request', 'A lease is on a file (file:…) or on one of the service’s one-at-a-time lanes (lane:tts, lane:lipsync, lane:faceswap).');
+  return key;
+}
+
+const isCount = (v: unknown): boolean => v === null || v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+
+function usageRows(v: unknown): UsageRow[] {
+  const list = isObject(v) ? v.rows : null;
+  if (!Array.isArray(list) || list.length > MAX_KEYS) throw new HttpError(400, 'bad_request', `Billed counts go as a list of at most ${MAX_KEYS}.`);
+  return list.map((r, i) => {
+    if (!isObject(r) || typeof r.billingKey !== 'string' || !r.billingKey || typeof r.day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(r.day) || !Number.isSafeInteger(r.calls) || (r.calls as number) < 0) {
+      throw new HttpError(400, 'bad_usage', `Billed count ${i + 1} needs billingKey, day (YYYY-MM-DD) and calls.`);
+    }
+    return { billingKey: r.billingKey, day: r.day, calls: r.calls as number };
+  });
+}
+
+function studioCaps(v: unknown): StudioCaps | null {
+  const c = isObject(v) ? v.caps : undefined;
+  if (c === null) return null;
+  if (!isObject(c)) throw new HttpError(400, 'bad_request', 'Caps go as { dailyCalls, monthlyCalls, dailySpend, monthlySpend } (each a number of 0 or more, or null for none), or null for no studio caps.');
+  const out: StudioCaps = {};
+  for (const k of ['dailyCalls', 'monthlyCalls', 'dailySpend', 'monthlySpend'] as const) {
+    if (!isCount(c[k])) throw new HttpError(400, 'bad_request', `${k}: a number of 0 or more, or null for none.`);
+    if (typeof c[k] === 'number') out[k] = c[k] as number;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
 function keyOf(v: unknown): string {
   if (!isObject(v) || typeof v.key !== 'string' || !v.key) throw new HttpError(400, 'bad_request', 'A result key is needed.');
   return v.key;
@@ -113,6 +151,7 @@ export async function startStudioServer(store: StudioStore, opts: ServeOptions):
   const studio = await store.studio();
   const changes = new ChangeLog(store);
   const account = new SharedAccountHub(store);
+  const leases = new LeaseHub(store, opts.leaseMs);
   const limiter = opts.limiter ?? new LoginLimiter();
   const open = new Set<AbortController>();
 
@@ -227,6 +266,43 @@ export async function startStudioServer(store: StudioStore, opts: ServeOptions):
       if (isObject(b) && typeof b.slot === 'string') account.releaseSlot(b.slot);
       return { released: true };
     }
+    if (key === 'POST /v1/leases/take' || key === 'POST /v1/leases/renew') {
+      const b = await readJson(req);
+      const k = leaseKeyOf(b);
+      const id = isObject(b) && typeof b.id === 'string' && b.id ? b.id : undefined;
+      if (key === 'POST /v1/leases/renew') {
+        if (!id) throw new HttpError(400, 'bad_request', 'A renewal names its lease (id).');
+        return (await leases.renew(s, k, id)) satisfies LeaseAnswer;
+      }
+      const wait = Math.min(MAX_WAIT_S, Number((b as Record<string, unknown>).wait ?? 0));
+      if (!Number.isFinite(wait) || wait < 0) throw new HttpError(400, 'bad_request', 'wait must be a number of seconds.');
+      const w = whileConnected(req, open);
+      try {
+        return (await leases.take(s, k, wait * 1000, w.signal)) satisfies LeaseAnswer;
+      } finally {
+        w.done();
+      }
+    }
+    if (key === 'POST /v1/leases/release') {
+      const b = await readJson(req);
+      const k = leaseKeyOf(b);
+      if (isObject(b) && typeof b.id === 'string') leases.release(s, k, b.id);
+      return { released: true };
+    }
+    if (key === 'POST /v1/account/usage') {
+      const b = await readJson(req);
+      const month = isObject(b) && typeof b.month === 'string' && /^\d{4}-\d{2}$/.test(b.month) ? b.month : null;
+      if (!month) throw new HttpError(400, 'bad_request', 'Billed counts are asked for a month (YYYY-MM).');
+      const rows = usageRows(b);
+      if (rows.length) needRole(s, ['admin', 'editor'], 'use the studio\'s service account');
+      return (await account.usage(s, month, rows)) satisfies UsageAnswer;
+    }
+    if (key === 'POST /v1/account/caps') {
+      needRole(s, ['admin'], 'set the studio’s caps');
+      const caps = studioCaps(await readJson(req));
+      await account.setCaps(caps);
+      return { caps };
+    }
     if (key === 'GET /v1/users') {
       needRole(s, ['admin'], 'manage users');
       return { users: await listUsers(store) };
@@ -287,6 +363,7 @@ export async function startStudioServer(store: StudioStore, opts: ServeOptions):
     close: async () => {
       for (const ac of open) ac.abort();
       account.close();
+      leases.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -83,4 +83,25 @@ export const STUDIO_MIGRATIONS: readonly StudioMigration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'billed counts and caps for the whole studio',
+    async up(db) {
+      await db.query(`
+        CREATE TABLE usage (
+          device_id text NOT NULL REFERENCES devices (id),
+          billing_key text NOT NULL,
+          day text NOT NULL,
+          calls bigint NOT NULL CHECK (calls >= 0),
+          user_id bigint NOT NULL REFERENCES users (id),
+          PRIMARY KEY (device_id, billing_key, day)
+        );
+        CREATE INDEX usage_day ON usage (day);
+        CREATE TABLE settings (
+          key text PRIMARY KEY,
+          value jsonb NOT NULL
+        );
+      `);
+    },
+  },
 ];
