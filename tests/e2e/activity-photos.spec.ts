@@ -89,6 +89,10 @@ test('activity: a failed job shows its photo, the whole message and tries, Show 
     // Tries: how many times it was sent (this one failed before it could be: none, said as 0).
     await expect(failed.getByTestId('job-tries')).toHaveText(/^\d+$/);
     await expect(failed.getByTestId('job-retry')).toBeVisible();
+    // Show and Retry side by side, both inside the jobs' box (Retry was cut off at its edge).
+    const jobsBox = (await batch.getByTestId('batch-jobs').boundingBox())!;
+    const retryBox = (await failed.getByTestId('job-retry').boundingBox())!;
+    expect(retryBox.x + retryBox.width).toBeLessThanOrEqual(jobsBox.x + jobsBox.width);
     await page.screenshot({ path: `${SCREENS}/activity-failed.png` });
 
     // The job with no photo: no thumbnail and no Show, but its whole message, tries and Retry.
