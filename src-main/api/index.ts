@@ -199,8 +199,8 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     async undo() {
       return await undo(ctx);
     },
-    async listKeywords({ prefix, limit }) {
-      return listKeywords(ctx, prefix, limit);
+    async listKeywords({ prefix, limit, ids }) {
+      return listKeywords(ctx, prefix, limit, ids);
     },
     ...service.methods,
     ...workflowMethods(ctx, service, opts),

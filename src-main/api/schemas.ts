@@ -262,7 +262,7 @@ export const schemas = {
   addToCollection: z.strictObject({ id, ids }),
   removeFromCollection: z.strictObject({ id, ids }),
   reorderCollection: z.strictObject({ id, ids, beforeId: id.nullable() }),
-  listKeywords: z.strictObject({ prefix: z.string().max(500).optional(), limit: z.number().int().min(1).max(10_000).optional() }),
+  listKeywords: z.strictObject({ prefix: z.string().max(500).optional(), limit: z.number().int().min(1).max(10_000).optional(), ids: ids.optional() }),
 
   serviceSettings: none,
   setServiceUrl: z.strictObject({ baseUrl: z.string().min(1).max(2048).nullable() }),

@@ -36,8 +36,8 @@ export async function resolveRef(ctx: LibraryCtx, ref: MediaRef, field: string):
 export type MediaRule = 'audio' | 'video' | 'image';
 
 const RULES: Record<MediaRule, { ext: Record<string, string>; what: string }> = {
-  audio: { ext: LIPSYNC_AUDIO_EXT, what: 'Lipsync audio must be MP3, WAV, M4A, OGG, FLAC, OPUS, AIFF, WMA, WEBM, WEBA, OGA, MID or AU (interface 4.9)' },
-  video: { ext: LIPSYNC_VIDEO_EXT, what: 'Lipsync video must be MP4, MOV, AVI, WEBM, MPEG, MPG, M4V, WMV, OGV, OGM or ASX (interface 4.9)' },
+  audio: { ext: LIPSYNC_AUDIO_EXT, what: 'Lipsync audio must be MP3, WAV, M4A, OGG, FLAC, OPUS, AIFF, WMA, WEBM, WEBA, OGA, MID or AU' },
+  video: { ext: LIPSYNC_VIDEO_EXT, what: 'Lipsync video must be MP4, MOV, AVI, WEBM, MPEG, MPG, M4V, WMV, OGV, OGM or ASX' },
   image: { ext: IMAGE_EXT, what: 'The image must be JPEG, PNG or WebP' },
 };
 

@@ -1,6 +1,6 @@
 import type { EditRequest, GenerateRequest, ImageJobArgs, ImageJobPreview, SpeechPreview, SpeechRequest } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
-import { billingKey, DEFAULT_EDIT_MODEL, DEFAULT_GENERATE_MODEL, EDIT_ALIASES } from '../service/endpoints';
+import { DEFAULT_EDIT_MODEL, DEFAULT_GENERATE_MODEL, EDIT_ALIASES } from '../service/endpoints';
 import { ServiceError } from '../service/errors';
 import type { ImageEditParams, ImageGenerateParams } from '../service/types';
 import * as v from '../service/validate';
@@ -94,7 +94,7 @@ export function previewImageJob(a: ImageJobArgs): ImageJobPreview {
     if (a.kind === 'generate') {
       model = a.request.model ?? DEFAULT_GENERATE_MODEL;
       v.checkGenerateParams(generateParams(a.request, null));
-      if (a.request.style !== undefined && model !== 'flux') notes.push('Style values for models other than flux are not documented by the service; external models ignore the style.');
+      if (a.request.style !== undefined && model !== 'flux') notes.push(`The service documents styles for flux only: ${model} may ignore the style.`);
     } else {
       const raw = a.request.model ?? DEFAULT_EDIT_MODEL;
       model = EDIT_ALIASES[raw] ?? raw;
@@ -102,7 +102,7 @@ export function previewImageJob(a: ImageJobArgs): ImageJobPreview {
       const roles = rolesOf(model, a.request);
       if (roles.note) notes.push(roles.note);
       const per = costPerSourceImage(model);
-      if (per) costNotes.push(`${model} costs $${per.toFixed(2)} per source image in addition to the output: ${a.request.sources.length} source image${a.request.sources.length === 1 ? '' : 's'} = $${(per * a.request.sources.length).toFixed(2)}.`);
+      if (per) costNotes.push(`${model} costs US$${per.toFixed(2)} per source image in addition to the output: ${a.request.sources.length} source image${a.request.sources.length === 1 ? '' : 's'} = US$${(per * a.request.sources.length).toFixed(2)}.`);
       notes.push(`Sources are sent as downscaled copies (at most 2048 px on the long side, metadata removed).`);
     }
   } catch (e) {
@@ -110,6 +110,6 @@ export function previewImageJob(a: ImageJobArgs): ImageJobPreview {
     if (e instanceof ServiceError) return { ok: false, model: m, error: { field: (e as ServiceError & { field?: string }).field ?? null, message: e.message }, billedTasks: 0, costNotes, notes };
     throw e;
   }
-  notes.push(`Billed under ${billingKey(a.kind === 'generate' ? 'imageGenerate' : 'imageEdit', { model })}; prices per model are not published in the interface.`);
+  notes.push(`Billed as one ${model} ${a.kind === 'generate' ? 'generation' : 'edit'}; the service publishes no price per model.`);
   return { ok: true, model, error: null, billedTasks: 1, costNotes, notes };
 }

@@ -13,20 +13,20 @@ export function checkReferenceRoles(model: string, count: number, roles: Referen
   const caps = REFERENCE_CAPS[model];
   const identity = Array.from({ length: count }, (_, i) => i);
   if (!roles || roles.length === 0) return { order: identity, note: null };
-  if (!caps) throw new Error(`sourceRoles: ${model} takes no reference roles (only the Gemini models do).`);
-  if (roles.length !== count) throw new Error(`sourceRoles: give one role per source image (${count}), not ${roles.length}.`);
+  if (!caps) throw new Error(`${model} takes no reference roles (only the Gemini models do): choose a Gemini model, or leave the pictures unmarked.`);
+  if (roles.length !== count) throw new Error(`give each source picture one role: ${count} picture${count === 1 ? '' : 's'}, ${roles.length} role${roles.length === 1 ? '' : 's'} marked.`);
   for (const role of REFERENCE_ROLES) {
     const n = roles.filter((r) => r === role).length;
     const cap = caps[role] ?? 0;
     if (n > cap) {
       throw new Error(cap === 0
-        ? `sourceRoles: ${model} takes no ${role} references; mark them as ${REFERENCE_ROLES.filter((r) => (caps[r] ?? 0) > 0).join(' or ')}.`
-        : `sourceRoles: ${model} takes at most ${cap} ${role} reference${cap === 1 ? '' : 's'} (${n} marked).`);
+        ? `${model} takes no ${role} references; mark them as ${REFERENCE_ROLES.filter((r) => (caps[r] ?? 0) > 0).join(' or ')}.`
+        : `${model} takes at most ${cap} ${role} reference${cap === 1 ? '' : 's'} (${n} marked).`);
     }
   }
   const order = REFERENCE_ROLES.flatMap((role) => identity.filter((i) => roles[i] === role));
   const counts = REFERENCE_ROLES.map((r) => [r, roles.filter((x) => x === r).length] as const).filter(([, n]) => n > 0);
-  return { order, note: `Sent in role order (${counts.map(([r, n]) => `${n} ${r}`).join(', ')}); the interface names no field that marks a role, so say in the instructions which picture is which.` };
+  return { order, note: `Sent in role order (${counts.map(([r, n]) => `${n} ${r}`).join(', ')}). The service cannot be told which picture plays which role: say it in the instructions (“the person from the second picture…”).` };
 }
 import { ruleExtensions } from './media';
 

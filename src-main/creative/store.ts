@@ -124,7 +124,7 @@ function attentionOf(row: CreativeTaskRow, active: CreativePartRow | undefined, 
     return { kind: 'unknown_state', message: `The service reports a state Tagsmith does not know (“${st}”); it keeps asking. Cancel it if it does not move on.` };
   }
   if (row.deadline_at !== null && now > row.deadline_at && row.status !== 'downloading') {
-    return { kind: 'slow', message: `Taking unusually long: more than ${minutes(row.budget_ms ?? 0)} at the service, past the interface's typical time for this. Cancel it, or keep waiting.` };
+    return { kind: 'slow', message: `Taking unusually long: more than ${minutes(row.budget_ms ?? 0)} at the service, longer than such a task usually takes. Cancel it, or keep waiting.` };
   }
   return null;
 }

@@ -440,7 +440,8 @@ async function undoNow(ctx: LibraryCtx): Promise<string | null> {
 }
 
 /** Keywords in use on live assets, most used first; `prefix` matches case-insensitively (autocomplete). */
-export function listKeywords(ctx: LibraryCtx, prefix?: string, limit = 50): KeywordCount[] {
+export function listKeywords(ctx: LibraryCtx, prefix?: string, limit = 50, ids?: readonly number[]): KeywordCount[] {
+  if (ids) return keywordsOf(ctx, ids, prefix, limit);
   const p = prefix ? normalizeKeyword(prefix) : '';
   // LIKE with the wildcards of the user's text escaped: a prefix match, never a pattern.
   // SQLite's LIKE folds ASCII case only, so a non-ASCII prefix is matched in JS below.
@@ -462,4 +463,21 @@ export function listKeywords(ctx: LibraryCtx, prefix?: string, limit = 50): Keyw
   if (ascii) return rows;
   const want = p.toLocaleLowerCase();
   return rows.filter((r) => r.name.toLocaleLowerCase().startsWith(want)).slice(0, max);
+}
+
+/**
+ * How many of `ids` carry each keyword, in one read however many photos are selected (the
+ * keyword list's assign boxes: all, some or none of the photos the panel edits).
+ */
+function keywordsOf(ctx: LibraryCtx, ids: readonly number[], prefix: string | undefined, limit: number): KeywordCount[] {
+  const want = prefix ? normalizeKeyword(prefix).toLocaleLowerCase() : '';
+  const rows = prepared(
+    ctx.db,
+    `SELECT k.name AS name, count(*) AS count FROM (SELECT DISTINCT value AS id FROM json_each(?)) s
+     JOIN asset_keywords ak ON ak.asset_id = s.id
+     JOIN assets a ON a.id = s.id AND a.removed_at IS NULL
+     JOIN keywords k ON k.id = ak.keyword_id
+     GROUP BY k.id ORDER BY count DESC, k.name COLLATE NOCASE, k.name`,
+  ).all(JSON.stringify(ids)) as KeywordCount[];
+  return rows.filter((r) => !want || r.name.toLocaleLowerCase().startsWith(want)).slice(0, Math.max(1, Math.min(limit, 10_000)));
 }

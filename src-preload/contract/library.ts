@@ -417,8 +417,8 @@ export interface LibraryApi {
   applyPreset(args: { id: number; ids: number[] }): Promise<void>;
   /** Undo the most recent edit (any of the above); returns a description, or null when nothing to undo. */
   undo(): Promise<string | null>;
-  /** Library keywords with usage counts, most used first; optional prefix for autocomplete. */
-  listKeywords(args: { prefix?: string; limit?: number }): Promise<KeywordCount[]>;
+  /** Library keywords with usage counts, most used first; optional prefix for autocomplete; with `ids`, counted among those photos only. */
+  listKeywords(args: { prefix?: string; limit?: number; ids?: number[] }): Promise<KeywordCount[]>;
 }
 
 export interface LibraryEvents {

@@ -63,6 +63,11 @@ test('activity: a failed job shows its photo, the whole message and tries, Show 
       { kind: 'analyze', payload: { file: goodFile, contentHash: await hashFile(goodFile), endpoint: 'keywords', params: {}, assetId: good.id } },
       { kind: 'analyze', payload: { file: broken, contentHash: await hashFile(broken), endpoint: 'keywords', params: {}, assetId: bad.id } },
     ]);
+    // A job on a file that is no photo of the library (as a creative upload or a file given on
+    // the command line): it fails the same way, and its row says it has no photo to show.
+    const { batch: loose } = queue.enqueueBatch('Keyword 1 file', [
+      { kind: 'analyze', payload: { file: broken, contentHash: await hashFile(broken), endpoint: 'keywords', params: {} } },
+    ]);
     await queue.waitForIdle();
 
     await page.getByTestId('nav-activity').click();
@@ -84,7 +89,30 @@ test('activity: a failed job shows its photo, the whole message and tries, Show 
     // Tries: how many times it was sent (this one failed before it could be: none, said as 0).
     await expect(failed.getByTestId('job-tries')).toHaveText(/^\d+$/);
     await expect(failed.getByTestId('job-retry')).toBeVisible();
+    // Show and Retry side by side, both inside the jobs' box (Retry was cut off at its edge).
+    const jobsBox = (await batch.getByTestId('batch-jobs').boundingBox())!;
+    const retryBox = (await failed.getByTestId('job-retry').boundingBox())!;
+    expect(retryBox.x + retryBox.width).toBeLessThanOrEqual(jobsBox.x + jobsBox.width);
     await page.screenshot({ path: `${SCREENS}/activity-failed.png` });
+
+    // The job with no photo: no thumbnail and no Show, but its whole message, tries and Retry.
+    const looseRow = page.locator(`[data-testid="batch-row"][data-batch-id="${loose.id}"]`);
+    await expect(looseRow.getByTestId('batch-failed')).toHaveText('1 failed');
+    await expect(looseRow.getByTestId('batch-count')).toHaveText('0 / 1');
+    await expect.poll(() => looseRow.getByTestId('batch-bar-failed').evaluate((el) => Math.round((el.getBoundingClientRect().width / el.parentElement!.getBoundingClientRect().width) * 100))).toBe(100);
+    await looseRow.getByTestId('batch-toggle').click();
+    const lone = looseRow.locator('[data-testid="job-row"][data-state="failed"]');
+    await expect(lone).toHaveCount(1);
+    await expect(lone.getByTestId('job-no-asset')).toHaveText('No library photo');
+    await expect(lone.getByTestId('job-thumb')).toHaveCount(0);
+    await expect(lone.getByTestId('job-show')).toHaveCount(0);
+    const loneMessage = lone.getByTestId('job-message');
+    await expect(loneMessage).toHaveText(((await failed.getByTestId('job-message').textContent()) ?? '').trim());
+    expect(await loneMessage.evaluate((el) => el.scrollWidth <= el.clientWidth && !/…$/.test((el.textContent ?? '').trim()))).toBe(true);
+    await expect(lone.getByTestId('job-tries')).toHaveText('0');
+    await expect(lone.getByTestId('job-retry')).toBeVisible();
+    await lone.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENS}/activity-failed-no-photo.png` });
 
     // Show: the library, with that photo selected and named in the panel.
     await failed.getByTestId('job-show').click();

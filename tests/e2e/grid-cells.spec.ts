@@ -58,7 +58,13 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 800
 
     // The info line: capture date · dimensions, and stars; switched to the file type, and kept.
     await api.setRating({ ids: [beach], rating: 3 });
-    await expect(beachCell.getByTestId('cell-info')).toContainText('14 Jul 2023 · 640×427');
+    // The capture date in the system's one date format (ui/format.ts), the same as the panel's
+    // Taken (which adds the time), not a format of the grid's own.
+    const day = await page.evaluate(() => new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(2023, 6, 14)));
+    await expect(beachCell.getByTestId('cell-info')).toContainText(`${day} · 640×427`);
+    const taken = page.locator('.meta-row').filter({ has: page.locator('dt', { hasText: /^Taken$/ }) }).locator('dd');
+    await expect(taken).toContainText(day);
+    expect((await taken.textContent())!.startsWith(day)).toBe(true);
     await expect(beachCell.getByTestId('cell-stars')).toHaveAttribute('data-rating', '3');
     await page.getByTestId('cell-info-toggle').click();
     await expect(beachCell.getByTestId('cell-info')).toHaveAttribute('data-info', 'type');

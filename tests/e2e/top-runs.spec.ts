@@ -56,3 +56,38 @@ test('a write under way shows in the top bar with its counts and a Cancel; nothi
   // Nothing was written to the files.
   for (const id of ids) expect((await api.syncState({ id })).writtenAt).toBeNull();
 });
+
+// A run with a failure says so in the top bar, in red, while the rest of it is still to go:
+// here a write whose first photo left the library (it fails at once) and whose second is held
+// (paused by itself), so the run stays under way with one failed.
+test('a run with a failed job shows its failure count in red in the top bar while the rest is to go', async ({ launchApp }) => {
+  const app = await launchApp({ viewport: { width: 1280, height: 800 } });
+  const { page, api } = app;
+  await api.addFolder({ path: await makePhotoTree() });
+  await expect(page.getByTestId('grid-cell')).toHaveCount(PHOTOS.length);
+  await expect.poll(async () => (await api.listFolders())[0]?.scanning).toBe(false);
+  const [one] = await api.searchIds({ query: {} });
+  await api.setLabel({ ids: [one], label: 'green' });
+
+  const queue = app.host.service.queue;
+  await api.controlQueue({ action: 'pause', target: { type: 'all' } });
+  const gone = 9_999_999;
+  const { batch, jobIds } = queue.enqueueBatch('Write metadata into 2 files', [
+    { kind: 'writeMetadata', payload: { assetId: gone } },
+    { kind: 'writeMetadata', payload: { assetId: one } },
+  ]);
+  queue.pauseJob(jobIds[1]);
+  await api.controlQueue({ action: 'resume', target: { type: 'all' } });
+  await expect.poll(() => queue.getJob(jobIds[0])?.state).toBe('failed');
+
+  const run = page.locator(`[data-testid="queue-run"][data-batch-id="${batch.id}"]`);
+  await expect(run).toHaveAttribute('data-failed', '1');
+  await expect(run.getByTestId('queue-run-count')).toHaveText('1 / 2 · 1 failed');
+  const failed = run.getByTestId('queue-run-failed');
+  const [r, g] = (await failed.evaluate((el) => getComputedStyle(el).color)).match(/\d+/g)!.map(Number);
+  expect(r).toBeGreaterThan(g + 60);
+  await expect(run).toHaveAttribute('title', /1 failed, 1 to go/);
+  expect(await lowContrast(page.locator('header').first()), 'top bar').toEqual([]);
+  await shot(page, 'top-runs-failed-1280');
+  expect(queue.getJob(jobIds[1])?.state).toBe('paused');
+});

@@ -103,7 +103,7 @@ test('check against Adobe Stock, fix a title, export the CSV, upload with progre
     await page.getByTestId('filter-sent').selectOption({ label: 'Sent to Adobe Stock' });
     await expect(page.getByTestId('grid-cell')).toHaveCount(2);
     await page.locator('[data-testid="grid-cell"][data-name="harbour-nets.jpg"]').click();
-    const today = new Date().toISOString().slice(0, 10);
+    const today = await page.evaluate(() => new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' }).format(new Date()));
     await expect(page.getByTestId('stock-sent')).toHaveText(`Sent to Adobe Stock on ${today}`);
     await page.screenshot({ path: `${SCREENS}/upload-sent-filter.png` });
     await page.getByTestId('filter-sent').selectOption({ label: 'Not sent to Adobe Stock' });

@@ -116,4 +116,19 @@ describe('listKeywords', () => {
     await setKeywords(ctx, ids[2], ['Éclair']);
     expect(listKeywords(ctx, 'éc')).toEqual([{ name: 'Éclair', count: 1 }]);
   });
+
+  it('counts among given photos only, in one read however many (the keyword list with 1,200 selected)', async () => {
+    const folder = seedFolder(ctx.db, '/more');
+    const many = seedAssets(ctx.db, Array.from({ length: 1200 }, (_, i) => ({ folderId: folder, relPath: `m${i}.jpg`, keywords: i % 3 === 0 ? ['Harbour', 'Boats'] : ['Harbour'] })));
+    await editKeywords(ctx, [many[5], ids[1]], ['dog'], []);
+    const counts = listKeywords(ctx, undefined, 10_000, [...many, many[0], ids[3]]);
+    expect(counts).toEqual([
+      { name: 'Harbour', count: 1200 },
+      { name: 'Boats', count: 400 },
+      { name: 'dog', count: 1 },
+    ]);
+    // A removed photo counts for nothing; a prefix narrows as in the library-wide list.
+    expect(listKeywords(ctx, undefined, 10_000, [ids[3]])).toEqual([]);
+    expect(listKeywords(ctx, 'bo', 10_000, many)).toEqual([{ name: 'Boats', count: 400 }]);
+  });
 });

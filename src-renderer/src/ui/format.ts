@@ -15,6 +15,29 @@ export function formatDateTime(when: number | string | Date): string {
   return DATE_TIME.format(new Date(when));
 }
 
+const DATE_UTC = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const DATE_TIME_UTC = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+
+/** "14:05" (in the system's locale). */
+export function formatTime(when: number | string | Date): string {
+  return TIME.format(new Date(when));
+}
+
+/**
+ * A capture date as the camera wrote it ('2024-05-31T14:03:22', its own wall clock, no zone)
+ * in the same format as every other date: "31 May 2024, 14:03", or the day alone with
+ * `withTime` false or when no time was recorded. Never shifted by the computer's time zone.
+ */
+export function formatCaptureDate(takenAt: string | null | undefined, withTime = true): string {
+  if (!takenAt) return '—';
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(takenAt);
+  if (!m) return takenAt;
+  const at = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0)));
+  if (Number.isNaN(at.getTime())) return takenAt;
+  return withTime && m[4] ? DATE_TIME_UTC.format(at) : DATE_UTC.format(at);
+}
+
 const USD = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const USD_SMALL = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 3 });
 

@@ -1,4 +1,5 @@
 import { useState, type ButtonHTMLAttributes, type ComponentProps, type ReactNode } from 'react';
+import { formatCaptureDate } from './format';
 
 type ButtonProps = ComponentProps<'button'> & { variant?: 'default' | 'primary' | 'ghost' | 'danger'; small?: boolean };
 
@@ -87,12 +88,7 @@ export function formatDuration(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${r}` : `${m}:${r}`;
 }
 
-/** '2024-05-31T14:03:22' (camera wall-clock) -> '31 May 2024, 14:03' without shifting time zones. */
+/** '2024-05-31T14:03:22' (camera wall-clock) -> '31 May 2024, 14:03' in the system's date format (ui/format.ts), without shifting time zones. */
 export function formatTaken(takenAt: string | null): string {
-  if (!takenAt) return '—';
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(takenAt);
-  if (!m) return takenAt;
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  const date = `${Number(m[3])} ${months[Number(m[2]) - 1] ?? m[2]} ${m[1]}`;
-  return m[4] ? `${date}, ${m[4]}:${m[5]}${m[6] ? `:${m[6]}` : ''}` : date;
+  return formatCaptureDate(takenAt);
 }

@@ -8,6 +8,7 @@ import { BATCH_PHASE_LABEL, JOB_PHASE_LABEL, JOB_STATE_LABEL, batchNumbers, batc
 import { JOBS_SHOWN, useBatchJobs, type QueueSnapshot, type QueueStore } from './queueStore';
 import { useQueueControl } from './useQueueControl';
 import { revealAsset } from '../create/reveal';
+import { formatDateTime } from '../../ui/format';
 
 export function Batches({ store, snap, held }: { store: QueueStore; snap: QueueSnapshot; held: boolean }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
@@ -243,5 +244,4 @@ function JobTries({ job: j }: { job: JobView }) {
   );
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-const formatTime = (ms: number): string => `Started ${timeFormat.format(new Date(ms))}`;
+const formatTime = (ms: number): string => `Started ${formatDateTime(ms)}`;

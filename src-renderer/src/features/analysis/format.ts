@@ -1,5 +1,5 @@
 import type { AnalysisKind, MeasurementInfo } from '../../../../src-preload/contract';
-import { formatDateTime } from '../../ui/format';
+import { formatDateTime, formatTime } from '../../ui/format';
 
 // Wording of measurements for people: percentages, the interface's UGC labels, and when and
 // with which settings something was measured.
@@ -31,7 +31,7 @@ export function formatWhen(ms: number): string {
   const d = new Date(ms);
   const today = new Date();
   const sameDay = d.toDateString() === today.toDateString();
-  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = formatTime(d);
   return sameDay ? `today, ${time}` : formatDateTime(d);
 }
 

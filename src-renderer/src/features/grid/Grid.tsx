@@ -5,7 +5,8 @@ import { useClient } from '../../api/ClientContext';
 import { LabelDot } from '../../ui/ColorLabel';
 import { Stars } from '../../ui/Stars';
 import { IconAudio, IconPlay, IconWarn } from '../../ui/icons';
-import { formatDuration, formatTaken } from '../../ui/primitives';
+import { formatCaptureDate } from '../../ui/format';
+import { formatDuration } from '../../ui/primitives';
 import { splitName, useCellState } from './cellState';
 import { AGENCY_NAMES } from '../activity/labels';
 import type { Modifiers } from '../../state/useSelection';
@@ -361,7 +362,7 @@ function CellName({ name }: { name: string }) {
 /** Capture date · dimensions (the stars and label follow on the right). */
 function detailsLine(item: AssetSummary): string {
   const parts: string[] = [];
-  if (item.takenAt) parts.push(formatTaken(item.takenAt.slice(0, 10)));
+  if (item.takenAt) parts.push(formatCaptureDate(item.takenAt, false));
   if (item.width && item.height) parts.push(`${item.width}×${item.height}`);
   if (!parts.length) parts.push(item.format.toUpperCase());
   return parts.join(' · ');

@@ -1,6 +1,7 @@
 import type { AgencyId, AgencyProfileView, StockFieldsView } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { useQuery } from '../../api/useQuery';
+import { formatDate } from '../../ui/format';
 import { Section } from '../../ui/primitives';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
@@ -31,7 +32,7 @@ export function AgencySection({ ids, sampleId }: { ids: number[]; sampleId: numb
     <Section title="Agencies" testId="agency-section">
       {(values?.sent ?? []).map((s) => (
         <p key={s.agency} className="small" data-testid="stock-sent" data-agency={s.agency} title={s.remote}>
-          Sent to {s.name} on {new Date(s.sentAt).toISOString().slice(0, 10)}
+          Sent to {s.name} on {formatDate(s.sentAt)}
         </p>
       ))}
       <label className="small" data-testid="stock-editorial-label">

@@ -31,27 +31,22 @@ function withParents(list: LibraryKeyword[]): (LibraryKeyword & { parentOnly?: b
   return out.sort(byPath);
 }
 
+/** Room the row menu needs below its button; nearer the window's bottom it opens upwards. */
+const MENU_HEIGHT = 140;
+
 type Pending = { kind: 'rename'; from: string } | { kind: 'merge'; from: string[] } | { kind: 'delete'; names: string[] };
 
-/** Above this many target photos, who has a keyword is asked per keyword instead of per photo. */
-const PER_PHOTO_LIMIT = 300;
-
-/** How many of `ids` carry each keyword (lower-cased name), for the assign boxes. */
-function useTargetCounts(ids: number[], names: string[]) {
-  const key = ids.length ? `kwl-targets:${ids.length}:${ids.reduce((h, id) => (h * 31 + id) | 0, 0)}${ids.length > PER_PHOTO_LIMIT ? `:${names.length}` : ''}` : null;
+/**
+ * How many of `ids` carry each keyword (lower-cased name), for the assign boxes: counted by the
+ * main side in one read, so a selection of thousands shows all, some or none correctly.
+ */
+function useTargetCounts(ids: number[]) {
+  const key = ids.length ? `kwl-targets:${ids.length}:${ids.reduce((h, id) => (h * 31 + id) | 0, 0)}` : null;
   return useQuery<Map<string, number>>(key, ['assets', 'keywords'], async (api) => {
     const counts = new Map<string, number>();
-    if (ids.length <= PER_PHOTO_LIMIT) {
-      for (const d of await Promise.all(ids.map((id) => api.getAsset({ id })))) {
-        for (const k of new Set(d.keywords.map((x) => x.toLocaleLowerCase()))) counts.set(k, (counts.get(k) ?? 0) + 1);
-      }
-    } else {
-      const want = new Set(ids);
-      for (const name of names) {
-        let n = 0;
-        for (const id of await api.searchIds({ query: { keywords: [name] } })) if (want.has(id)) n++;
-        if (n) counts.set(name.toLocaleLowerCase(), n);
-      }
+    for (const k of await api.listKeywords({ ids, limit: 10_000 })) {
+      const name = k.name.toLocaleLowerCase();
+      counts.set(name, (counts.get(name) ?? 0) + k.count);
     }
     return counts;
   });
@@ -98,7 +93,7 @@ export function KeywordList({ active, onFilter, targets = [] }: { active: string
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const [pending, setPending] = useState<Pending | null>(null);
   const [text, setText] = useState('');
-  const [menu, setMenu] = useState<{ x: number; y: number; name: string } | null>(null);
+  const [menu, setMenu] = useState<{ x: number; y: number; above: number; name: string } | null>(null);
   const [listMenu, setListMenu] = useState<{ x: number; y: number } | null>(null);
   useDismiss(menu !== null, () => setMenu(null));
   useDismiss(listMenu !== null, () => setListMenu(null));
@@ -109,7 +104,7 @@ export function KeywordList({ active, onFilter, targets = [] }: { active: string
     return f ? all.filter((k) => k.name.toLocaleLowerCase().includes(f)) : all;
   }, [all, filter]);
   const pickedNow = [...picked].filter((n) => all.some((k) => k.name === n));
-  const counts = useTargetCounts(targets, useMemo(() => all.map((k) => k.name), [all]));
+  const counts = useTargetCounts(targets);
   const stateOf = (name: string): 'all' | 'some' | 'none' => {
     const n = counts.data?.get(name.toLocaleLowerCase()) ?? 0;
     return n === 0 ? 'none' : n >= targets.length ? 'all' : 'some';
@@ -308,7 +303,7 @@ export function KeywordList({ active, onFilter, targets = [] }: { active: string
                 onClick={(e) => {
                   e.stopPropagation();
                   const r = e.currentTarget.getBoundingClientRect();
-                  setMenu(menu?.name === k.name ? null : { x: r.right, y: r.bottom + 2, name: k.name });
+                  setMenu(menu?.name === k.name ? null : { x: r.right, y: r.bottom + 2, above: r.top - 2, name: k.name });
                 }}
                 data-testid="library-keyword-menu"
               >
@@ -319,7 +314,7 @@ export function KeywordList({ active, onFilter, targets = [] }: { active: string
         })}
       </ul>
       {menu && (
-        <div className="context-menu" role="menu" style={{ left: Math.min(menu.x, window.innerWidth - 260), top: menu.y }} data-testid="keyword-menu" onMouseDown={(e) => e.stopPropagation()}>
+        <div className="context-menu" role="menu" style={{ left: Math.min(menu.x, window.innerWidth - 260), ...(menu.y + MENU_HEIGHT > window.innerHeight ? { bottom: window.innerHeight - menu.above } : { top: menu.y }) }} data-testid="keyword-menu" onMouseDown={(e) => e.stopPropagation()}>
           <button type="button" role="menuitem" onClick={() => { const n = menu.name; setMenu(null); setText(n); setPending({ kind: 'rename', from: n }); }} data-testid="keyword-menu-rename">
             Rename…
           </button>

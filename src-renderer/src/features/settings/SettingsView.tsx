@@ -329,7 +329,7 @@ function ServiceAddress({ settings, onChange }: { settings: ServiceSettings; onC
               </span>
             ) : (
               <span className="muted small" data-testid="service-url-current">
-                {isDefault ? 'The vendor’s public address.' : `Default: ${settings.defaultBaseUrl}`}
+                {isDefault ? 'The service’s standard address.' : `Default: ${settings.defaultBaseUrl}`}
               </span>
             )}
           </div>

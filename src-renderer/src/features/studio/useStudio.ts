@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { StudioState } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
+import { formatDateTime } from '../../ui/format';
 
 /** The studio state main keeps, current: read once, then followed through studioChanged events. */
 export function useStudio(): [StudioState | null, (s: StudioState) => void] {
@@ -28,7 +29,7 @@ export function whenText(iso: string | null, now: number): string {
   const s = Math.max(0, Math.round((now - t) / 1000));
   if (s < 45) return 'just now';
   if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  return new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(t);
 }
 
 export const changesText = (n: number): string => `${n} change${n === 1 ? '' : 's'}`;

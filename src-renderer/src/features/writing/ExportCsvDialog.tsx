@@ -47,6 +47,8 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
+  const [shown, setShown] = useState(PAGE);
+  const edits = useEdits();
 
   useEffect(() => {
     api.listAgencies().then(setAgencies, (err: unknown) => setProblem(errorText(err)));
@@ -64,6 +66,22 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
     if (agencies?.length && !agencies.some((a) => a.id === agency)) setAgency(agencies[0].id);
   }, [agencies, agency, setAgency]);
   const failing = verdicts?.filter((v) => !v.ok) ?? [];
+  // The same one-click fix on many photos ("Remove commas" from 150 titles): offered once for all.
+  const fixAll = oneClickGroups(failing);
+  const applyAll = async (group: FixGroup) => {
+    setBusy(true);
+    // Photos whose fixed text is the same get it in one edit (one undo step for all of them).
+    const byValue = new Map<string, number[]>();
+    for (const f of group.fixes) byValue.set(f.value.trim(), [...(byValue.get(f.value.trim()) ?? []), f.id]);
+    const ok = await edits.commit(async () => {
+      for (const [value, ids] of byValue) await (group.field === 'title' ? api.setTitle({ ids, title: value || null }) : api.setCaption({ ids, caption: value || null }));
+    });
+    setBusy(false);
+    if (ok) {
+      toast.info(`${group.label}: ${formatCount(group.fixes.length)} ${group.field === 'title' ? 'titles' : 'captions'} fixed.`);
+      check();
+    }
+  };
   const sendable = verdicts ? (override ? verdicts.length : verdicts.length - failing.length) : 0;
 
   const run = async () => {
@@ -173,12 +191,28 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
               {failing.length ? `; ${formatCount(failing.length)} to fix.` : '.'}
             </span>
           </p>
+          {fixAll.length > 0 && (
+            <div className="check-fixall" data-testid="csv-fixall">
+              {fixAll.map((g) => (
+                <Button key={g.key} small disabled={busy} onClick={() => void applyAll(g)} data-testid="csv-fixall-button" data-field={g.field}>
+                  {g.label} in {formatCount(g.fixes.length)} {g.field === 'title' ? 'titles' : 'captions'}
+                </Button>
+              ))}
+            </div>
+          )}
           {failing.length > 0 && (
             <ul className="check-photos" data-testid="csv-warnings">
-              {failing.slice(0, SHOWN).map((v) => (
+              {failing.slice(0, shown).map((v) => (
                 <ProblemPhoto key={v.assetId} verdict={v} agency={agency} profile={profile} onFixed={check} />
               ))}
-              {failing.length > SHOWN && <li className="muted small">and {formatCount(failing.length - SHOWN)} more: fix these, then check again.</li>}
+              {failing.length > shown && (
+                <li className="check-more">
+                  <span className="muted small">Showing {formatCount(shown)} of {formatCount(failing.length)} photos to fix.</span>
+                  <Button small onClick={() => setShown((n) => n + PAGE)} data-testid="csv-show-more">
+                    Show {formatCount(Math.min(PAGE, failing.length - shown))} more
+                  </Button>
+                </li>
+              )}
             </ul>
           )}
           {failing.length > 0 && !done && !sent && (
@@ -210,8 +244,31 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
   );
 }
 
-/** Photos with problems listed at once (the rest are counted). */
-const SHOWN = 100;
+/** Photos with problems listed at a time; "Show more" adds as many again. */
+const PAGE = 100;
+
+interface FixGroup {
+  key: string;
+  label: string;
+  field: 'title' | 'caption';
+  fixes: { id: number; field: 'title' | 'caption'; value: string }[];
+}
+
+/** One-click fixes of the same kind (same field, same label) that apply to two or more photos. */
+function oneClickGroups(failing: AgencyVerdict[]): FixGroup[] {
+  const groups = new Map<string, FixGroup>();
+  for (const v of failing) {
+    for (const issue of v.issues ?? []) {
+      if ((issue.field !== 'title' && issue.field !== 'caption') || issue.fixed === undefined) continue;
+      const label = issue.fixLabel ?? 'Fix';
+      const key = `${issue.field}:${label}`;
+      const g = groups.get(key) ?? { key, label, field: issue.field, fixes: [] };
+      if (!g.fixes.some((f) => f.id === v.assetId)) g.fixes.push({ id: v.assetId, field: issue.field, value: issue.fixed });
+      groups.set(key, g);
+    }
+  }
+  return [...groups.values()].filter((g) => g.fixes.length > 1);
+}
 
 /**
  * One photo that fails the check: its thumbnail and name, then each problem with its fix right

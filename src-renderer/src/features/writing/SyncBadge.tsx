@@ -1,5 +1,6 @@
 import type { SyncStateView } from '../../../../src-preload/contract';
 import { useQuery } from '../../api/useQuery';
+import { formatDateTime } from '../../ui/format';
 
 const LABEL: Record<SyncStateView['status'], string> = {
   in_sync: 'In sync with the file',
@@ -22,7 +23,7 @@ export function SyncBadge({ id }: { id: number }) {
       : v.status === 'unsaved' && v.unsavedFields.length
         ? `Not yet in the file: ${v.unsavedFields.map((f) => FIELD[f] ?? f).join(', ')}`
         : v.status === 'written' && v.writtenAt
-          ? `Written ${new Date(v.writtenAt).toLocaleString()}`
+          ? `Written ${formatDateTime(v.writtenAt)}`
           : null;
   return (
     <div className={`sync sync-${v.status}`} data-testid="sync-badge" data-status={v.status}>
