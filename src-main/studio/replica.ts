@@ -5,7 +5,7 @@ import { applyRemoteChanges, type ApplyOutcome } from '../library/remote';
 import { StudioClient, StudioError, studioUrl } from './client';
 import { readMembership, readSecret, studioKeychain, writeMembership, type Membership } from './membership';
 import type { ChangeIn, LoginAnswer, PullAnswer, PushAnswer, SharedResult } from './protocol';
-import { applyWaiting, prepareChanges, refreshVolumes, toWire } from './volumes';
+import { applyWaiting, prepareChanges, refreshVolumes, toWire, valueToWire } from './volumes';
 
 // A replica's sync with its studio: push this library's own changes (its change log, from the
 // first one the server has not acknowledged), then pull the studio's changes of the other
@@ -82,7 +82,7 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
     if (!page.length) break;
     const mine: ChangeIn[] = page
       .filter((c) => c.device === me)
-      .map((c) => ({ deviceSeq: c.seq, hlc: c.hlc, kind: c.op, body: { asset: vols ? toWire(c.asset, vols) : c.asset, field: c.field, value: c.value, undo: c.undo } }));
+      .map((c) => ({ deviceSeq: c.seq, hlc: c.hlc, kind: c.op, body: { asset: vols ? toWire(c.asset, vols) : c.asset, field: c.field, value: vols ? valueToWire(c.op, c.value, vols) : c.value, undo: c.undo } }));
     if (mine.length) {
       const answer = await call<PushAnswer>('POST', '/v1/changes', { changes: mine });
       result.pushed += answer.applied;

@@ -48,6 +48,9 @@ export interface VolumeState {
 }
 
 const WAITING = 'studio-waiting.json';
+
+/** The volume a waiting change waits for. */
+const waitsFor = (c: IncomingChange): string | undefined => (c.asset as WireAsset | null)?.volume?.id ?? (c.op === 'folder.remove' ? (c.value as { volume?: WireVolume } | null)?.volume?.id : undefined);
 const ASSET_FILE_OPS = new Set(['asset.add', 'asset.change', 'asset.move', 'asset.vanish']);
 
 const isDir = (p: string): boolean => {
@@ -81,6 +84,14 @@ export function toWire(asset: RemoteAsset | null, vols: readonly LocalVolume[]):
   return at ? { ...asset, volume: { id: at.volume.id, folder: at.rel } } : asset;
 }
 
+/** A removed folder's path named by its volume too (other machines find the folder at their own mount). */
+export function valueToWire(op: string, value: unknown, vols: readonly LocalVolume[]): unknown {
+  if (op !== 'folder.remove' || typeof value !== 'object' || value === null) return value;
+  const path = (value as { path?: unknown }).path;
+  const at = typeof path === 'string' ? volumeAt(vols, path) : null;
+  return at ? { ...value, volume: { id: at.volume.id, folder: at.rel } } : value;
+}
+
 type Localized = { change: IncomingChange } | { waitFor: string };
 
 /**
@@ -89,6 +100,12 @@ type Localized = { change: IncomingChange } | { waitFor: string };
  * A photo on a volume not mapped here: the change waits for it.
  */
 function localize(ctx: LibraryCtx, c: IncomingChange, vols: readonly LocalVolume[]): Localized {
+  const removed = c.op === 'folder.remove' && typeof c.value === 'object' && c.value !== null ? (c.value as { volume?: WireVolume }).volume : undefined;
+  if (removed) {
+    const v = vols.find((x) => x.id === removed.id);
+    if (!v?.mount) return { waitFor: removed.id };
+    return { change: { ...c, value: { ...(c.value as object), path: joinInside(v.mount, removed.folder) } } };
+  }
   const a = c.asset as WireAsset | null;
   if (!a?.volume) return { change: c };
   const v = vols.find((x) => x.id === a.volume!.id);
@@ -203,7 +220,7 @@ export async function applyWaiting(ctx: LibraryCtx, m: Membership, vols: readonl
   const counts: Record<ApplyOutcome, number> = { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 };
   const all = readWaiting(ctx.paths.dataDir);
   const mapped = new Set(vols.filter((v) => v.mount).map((v) => v.id));
-  const isReady = (c: IncomingChange): boolean => mapped.has((c.asset as WireAsset | null)?.volume?.id ?? '');
+  const isReady = (c: IncomingChange): boolean => mapped.has(waitsFor(c) ?? '');
   const ready = all.filter(isReady);
   if (!ready.length) return counts;
   // Cleared first: prepareChanges keeps again whatever still cannot be applied.
@@ -222,7 +239,7 @@ export function volumeStates(m: Membership, dataDir: string): VolumeState[] {
     name: v.name,
     mount: v.mount,
     online: v.mount !== null && isDir(v.mount),
-    waiting: waiting.filter((c) => (c.asset as WireAsset | null)?.volume?.id === v.id).length,
+    waiting: waiting.filter((c) => waitsFor(c) === v.id).length,
   }));
 }
 

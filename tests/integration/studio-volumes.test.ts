@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLibrary } from '../../src-main/library/context';
+import { folderRemovals, listFolders, removeFolder } from '../../src-main/library/folders';
 import { tagsmith } from '../helpers/cli';
 import { startPostgres, type Postgres } from '../helpers/postgres';
 import { serveStudio, studioTestsMissing } from '../helpers/studio';
@@ -139,5 +141,20 @@ describe.skipIf(missing !== null)('studio volumes', () => {
     const after = (await ok(libB, ['show', join(mountB, 'shoot', 'red.jpg'), '--json'])).json<{ contentHash?: string; size?: number; keywords: string[] }>();
     expect(after).not.toEqual(before);
     expect(after.keywords).toEqual(['boat']);
+  });
+
+  it('removes a folder removed on one member from the other, where it has its own mount', async () => {
+    expect(await show(libB, join(mountB, 'shoot', 'sand.jpg'))).not.toBeNull();
+    const ctx = openLibrary(libA);
+    try {
+      await removeFolder(ctx, listFolders(ctx).find((f) => f.path === mountA)!.id);
+      await folderRemovals(ctx);
+    } finally {
+      ctx.db.close();
+    }
+    await ok(libA, ['studio', 'sync', '--json']);
+    await ok(libB, ['studio', 'sync', '--json']);
+    expect(await show(libB, join(mountB, 'shoot', 'sand.jpg'))).toBeNull();
+    expect(await show(libB, join(mountB, 'shoot', 'red.jpg'))).toBeNull();
   });
 });
