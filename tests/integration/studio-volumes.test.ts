@@ -80,7 +80,7 @@ describe.skipIf(missing !== null)('studio volumes', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('keeps a volume offline where it is not mapped, and applies its changes after studio map', async () => {
+  it('keeps a volume offline where it is not mapped, with the studio’s changes of its photos', async () => {
     await ok(libA, ['index', mountA]);
     await ok(libA, ['studio', 'join', served.url, '--user', 'ana', '--password-stdin', '--yes'], 'ana-secret-1\n');
     await ok(libA, ['studio', 'sync', '--json']);
@@ -107,7 +107,9 @@ describe.skipIf(missing !== null)('studio volumes', () => {
     await ok(libB, ['studio', 'sync', '--json']);
     expect((await status(libB)).volumes[0]).toMatchObject({ mount: null, online: false, waiting: 1 });
     expect(await show(libB, join(mountB, 'shoot', 'red.jpg'))).toBeNull();
+  });
 
+  it('maps the volume with studio map: the folder is read here and the changes that waited apply', async () => {
     const mapped = (await ok(libB, ['studio', 'map', 'Archive', mountB, '--json'])).json<{ volume: Status['volumes'][number]; scanned: { added: number }; applied: { applied: number } }>();
     expect(mapped).toMatchObject({ volume: { name: 'Archive', mount: mountB, online: true, waiting: 0 }, scanned: { added: 1 }, applied: { applied: 1 } });
     const red = await show(libB, join(mountB, 'shoot', 'red.jpg'));
