@@ -4,6 +4,7 @@ import type { LibraryCtx } from '../library/context';
 import { StudioError } from '../studio/client';
 import { joinPreview, joinStudio, leaveStudio, probeStudio } from '../studio/join';
 import type { StudioLive } from '../studio/live';
+import { mapVolume } from '../studio/volumes';
 
 // Settings › Studio: join, leave, sync now, and the state the top bar shows.
 
@@ -36,6 +37,16 @@ export function studioMethods(ctx: LibraryCtx, live: StudioLive): StudioApi {
     async studioSyncNow() {
       if (!live.state().member) throw new ApiError('validation', 'This library is not a member of a studio.');
       return live.syncNow();
+    },
+    async studioMapVolume({ volume, path }) {
+      if (!live.state().member) throw new ApiError('validation', 'This library is not a member of a studio.');
+      await mapVolume(ctx, volume, path).catch((err: unknown) => {
+        if (err instanceof StudioError && err.code === 'bad_path') throw new ApiError('validation', err.message, 'path');
+        return asApiError(err);
+      });
+      const state = live.state();
+      ctx.events.emit('studioChanged', state);
+      return state;
     },
   };
 }

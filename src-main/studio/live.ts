@@ -4,6 +4,7 @@ import type { LibraryCtx } from '../library/context';
 import { StudioError } from './client';
 import { readMembership } from './membership';
 import { pendingChanges, syncOnce, waitForStudio } from './replica';
+import { volumeStates } from './volumes';
 
 // The app's continuous sync with its studio: sync once, then wait for either a change made
 // here (sent at once) or changes of other members (the server's long poll wakes it), and
@@ -28,7 +29,7 @@ export class StudioLive {
 
   state(): StudioState {
     const m = readMembership(this.ctx.paths.dataDir);
-    if (!m) return { member: false, server: null, studio: null, user: null, role: null, fingerprint: null, connected: false, pendingChanges: 0, lastSyncAt: null, error: null };
+    if (!m) return { member: false, server: null, studio: null, user: null, role: null, fingerprint: null, connected: false, pendingChanges: 0, lastSyncAt: null, error: null, volumes: [] };
     return {
       member: true,
       server: m.server,
@@ -40,6 +41,7 @@ export class StudioLive {
       pendingChanges: pendingChanges(this.ctx, m),
       lastSyncAt: m.lastSyncAt,
       error: this.error,
+      volumes: volumeStates(m, this.ctx.paths.dataDir),
     };
   }
 

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { osKeychain, type KeychainBackend } from '../credentials';
 import type { Role } from './protocol';
+import type { LocalVolume } from './volumes';
 
 // Which studio this library is a replica of: the server, its pinned certificate and who signed
 // in, in <library>/studio.json (nothing secret); the password and session token in the OS
@@ -25,6 +26,8 @@ export interface Membership {
   pulledSeq?: number;
   /** the result cache's row up to which this library's paid answers are in the studio's cache */
   resultsSharedRow?: number;
+  /** the studio's volumes and where each is on this computer (studio/volumes.ts) */
+  volumes?: LocalVolume[];
 }
 
 export interface StudioSecret {

@@ -96,6 +96,13 @@ export interface UsageAnswer {
   caps: StudioCaps | null;
 }
 
+/** A shared disk (or a folder on one) of the studio: its id, its name, its path on the machine that first shared it. */
+export interface Volume {
+  id: string;
+  name: string;
+  path: string;
+}
+
 /** The error body of every refused request: a message a person can act on. */
 export interface ErrorAnswer {
   error: { code: string; message: string };

@@ -5,6 +5,7 @@ import { applyRemoteChanges, type ApplyOutcome } from '../library/remote';
 import { StudioClient, StudioError, studioUrl } from './client';
 import { readMembership, readSecret, studioKeychain, writeMembership, type Membership } from './membership';
 import type { ChangeIn, LoginAnswer, PullAnswer, PushAnswer, SharedResult } from './protocol';
+import { applyWaiting, prepareChanges, refreshVolumes, toWire, valueToWire } from './volumes';
 
 // A replica's sync with its studio: push this library's own changes (its change log, from the
 // first one the server has not acknowledged), then pull the studio's changes of the other
@@ -61,9 +62,19 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
   const me = deviceId(ctx.db);
   const result: SyncResult = { pushed: 0, pulled: 0, applied: { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 }, upTo: m.pulledSeq ?? 0 };
   const save = (patch: Partial<Membership>) => {
-    m = { ...m!, ...patch };
+    // A volume mapped meanwhile (studio map, Settings › Studio) is kept.
+    m = { ...m!, volumes: readMembership(dataDir)?.volumes ?? m!.volumes, ...patch };
     writeMembership(dataDir, m);
   };
+
+  // The studio's volumes: where each is here (a photo travels named by its volume).
+  const vols = await refreshVolumes(m, ctx, call);
+  if (vols) {
+    save({ volumes: vols });
+    // Changes that waited for a volume mapped itself since (or by studio map).
+    const got = await applyWaiting(ctx, m, vols);
+    for (const k of Object.keys(got) as ApplyOutcome[]) result.applied[k] += got[k];
+  }
 
   // Push: this device's changes, a page at a time.
   for (;;) {
@@ -71,7 +82,7 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
     if (!page.length) break;
     const mine: ChangeIn[] = page
       .filter((c) => c.device === me)
-      .map((c) => ({ deviceSeq: c.seq, hlc: c.hlc, kind: c.op, body: { asset: c.asset, field: c.field, value: c.value, undo: c.undo } }));
+      .map((c) => ({ deviceSeq: c.seq, hlc: c.hlc, kind: c.op, body: { asset: vols ? toWire(c.asset, vols) : c.asset, field: c.field, value: vols ? valueToWire(c.op, c.value, vols) : c.value, undo: c.undo } }));
     if (mine.length) {
       const answer = await call<PushAnswer>('POST', '/v1/changes', { changes: mine });
       result.pushed += answer.applied;
@@ -109,14 +120,12 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
     target ??= page.head;
     const theirs = page.changes.filter((c) => c.deviceId !== me);
     if (theirs.length) {
-      const counts = applyRemoteChanges(
-        ctx,
-        theirs.map((c) => {
-          const body = (c.body ?? {}) as { asset?: { folder: string | null; path: string | null; hash: string | null } | null; field?: string | null; value?: unknown; undo?: boolean };
-          return { device: c.deviceId, seq: c.deviceSeq, hlc: c.hlc, op: c.kind, asset: body.asset ?? null, field: body.field ?? null, value: body.value ?? null, undo: body.undo === true, author: c.user };
-        }),
-        m.joinPosition ?? 0,
-      );
+      const incoming = theirs.map((c) => {
+        const body = (c.body ?? {}) as { asset?: { folder: string | null; path: string | null; hash: string | null } | null; field?: string | null; value?: unknown; undo?: boolean };
+        return { device: c.deviceId, seq: c.deviceSeq, hlc: c.hlc, op: c.kind, asset: body.asset ?? null, field: body.field ?? null, value: body.value ?? null, undo: body.undo === true, author: c.user };
+      });
+      // Photos named by volume found here; a scan elsewhere scanned here; a volume not mapped here waits.
+      const counts = applyRemoteChanges(ctx, vols ? await prepareChanges(ctx, incoming, vols) : incoming, m.joinPosition ?? 0);
       // A folder another member removed: what is left of it here is gone before the next page.
       await folderRemovals(ctx);
       for (const k of Object.keys(counts) as ApplyOutcome[]) result.applied[k] += counts[k];

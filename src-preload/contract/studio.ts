@@ -17,6 +17,20 @@ export interface StudioState {
   lastSyncAt: string | null;
   /** why the last sync did not go through, for the user */
   error: string | null;
+  /** the studio's shared disks and where each is on this computer */
+  volumes: StudioVolume[];
+}
+
+/** A shared disk (or a folder on one) of the studio, as this computer sees it. */
+export interface StudioVolume {
+  id: string;
+  name: string;
+  /** where it is on this computer; null: not mapped here (its photos are offline here) */
+  mount: string | null;
+  /** mapped and reachable now */
+  online: boolean;
+  /** studio changes of its photos kept until it is mapped here */
+  waiting: number;
 }
 
 /** What a studio server shows before joining: compare the fingerprint with what `tagsmith serve` printed. */
@@ -38,6 +52,8 @@ export interface StudioApi {
   studioLeave(): Promise<StudioState>;
   /** Send and receive now (the app also syncs by itself). */
   studioSyncNow(): Promise<StudioState>;
+  /** A studio volume (by id) is at `path` on this computer: its photos are read from there, and changes that waited for it apply. */
+  studioMapVolume(args: { volume: string; path: string }): Promise<StudioState>;
 }
 
 export interface StudioEvents {

@@ -54,6 +54,10 @@ test('join a studio from Settings, see the state in the top bar, and receive ano
     const badge = page.getByTestId('studio-badge');
     await expect(badge).toHaveAttribute('data-connected', 'true');
     await expect(badge).toContainText('In sync');
+    // The folder Ana shares is a volume of the studio, found on this computer.
+    const volume = card.getByTestId('studio-volume');
+    await expect(volume).toHaveAttribute('data-online', 'true');
+    await expect(volume.getByTestId('studio-volume-where')).toContainText(`on this computer at ${root}`);
 
     // Ben joins through his app and captions a photo: it reaches Ana's library by itself.
     await ben.api.studioJoin({ url: server.url, user: 'ben', password: 'ben-secret-1', fingerprint: server.fingerprint });

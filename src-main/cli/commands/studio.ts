@@ -4,7 +4,8 @@ import type { LibraryCtx } from '../../library/context';
 import type { Output } from '../output';
 import { ask, canPrompt, readStdin } from '../prompt';
 
-// `tagsmith studio join URL --user NAME [--password-stdin] [--yes]`, `studio status|sync` and
+// `tagsmith studio join URL --user NAME [--password-stdin] [--yes]`, `studio status|sync`,
+// `studio map VOLUME PATH` (where a shared disk is on this computer) and
 // `studio leave`: make this library a member of a studio, see and sync its state, or make it a
 // private library again.
 // Joining checks the server's certificate: its SHA-256 is shown and must be confirmed (or
@@ -50,20 +51,46 @@ async function status(ctx: LibraryCtx, out: Output): Promise<number> {
   const had = m.readMembership(ctx.paths.dataDir);
   if (!had) throw new CliError('This library is not a member of a studio.');
   const { pendingChanges, reachable } = await import('../../studio/replica');
-  const state = { server: had.server, user: had.user, connected: await reachable(had), pendingChanges: pendingChanges(ctx, had), lastSyncAt: had.lastSyncAt };
+  const { volumeStates } = await import('../../studio/volumes');
+  const state = { server: had.server, user: had.user, connected: await reachable(had), pendingChanges: pendingChanges(ctx, had), lastSyncAt: had.lastSyncAt, volumes: volumeStates(had, ctx.paths.dataDir) };
   out.result(state, () =>
     [
       `Studio “${had.studio.name}” at ${had.server}, signed in as ${had.user} (${had.role}): ${state.connected ? 'connected' : 'not reachable now'}.`,
       `${state.pendingChanges} change${state.pendingChanges === 1 ? '' : 's'} of this library not yet sent; last sync ${had.lastSyncAt ?? 'never'}.`,
+      ...state.volumes.map((v) => `Volume “${v.name}”: ${volumeLine(v)}`),
     ].join('\n'),
   );
   return 0;
 }
 
+function volumeLine(v: { mount: string | null; online: boolean; waiting: number }): string {
+  const where = v.mount === null ? 'not mapped on this computer (its photos are offline here): run tagsmith studio map VOLUME PATH' : v.online ? `at ${v.mount}` : `at ${v.mount}, offline (connect the drive)`;
+  return v.waiting ? `${where}; ${v.waiting} change${v.waiting === 1 ? '' : 's'} wait for it.` : `${where}.`;
+}
+
+async function map(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> {
+  const volume = args.positionals[1];
+  const path = args.positionals[2];
+  if (!volume || !path) throw new UsageError('studio map needs the volume and the folder where it is on this computer: studio map VOLUME PATH.', 'studio');
+  const { mapVolume } = await import('../../studio/volumes');
+  const { closeMetadataReader } = await import('../../library/metadata');
+  try {
+    const r = await mapVolume(ctx, volume, path);
+    out.result(r, () =>
+      `Volume “${r.volume.name}” is at ${r.volume.mount} on this computer: ${r.scanned.added} photo${r.scanned.added === 1 ? '' : 's'} added, ${r.scanned.updated} updated${r.scanned.errors ? `, ${r.scanned.errors} could not be read` : ''}; ${r.applied.applied} studio change${r.applied.applied === 1 ? '' : 's'} that waited for it applied.`,
+    );
+    return 0;
+  } finally {
+    await closeMetadataReader();
+  }
+}
+
 async function sync(ctx: LibraryCtx, out: Output): Promise<number> {
   const { syncOnce, NotMember } = await import('../../studio/replica');
   try {
-    const r = await syncOnce(ctx, ctx.paths.dataDir);
+    const { closeMetadataReader } = await import('../../library/metadata');
+    // A scan of a shared volume may run during the sync: exiftool is ended so the CLI exits.
+    const r = await syncOnce(ctx, ctx.paths.dataDir).finally(() => closeMetadataReader());
     out.result(r, () => `Sent ${r.pushed} change${r.pushed === 1 ? '' : 's'}; received ${r.pulled} (${r.applied.applied} applied, ${r.applied.older} already outdated by a later edit${r.applied.not_here ? `, ${r.applied.not_here} of photos this library does not hold` : ''}${r.applied.not_yet ? `, ${r.applied.not_yet} of kinds this version does not apply yet` : ''}).`);
     return 0;
   } catch (err) {
@@ -106,13 +133,14 @@ async function caps(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>
 
 export const command: Command = {
   name: 'studio',
-  usage: 'studio join URL --user NAME [--password-stdin] [--yes] | studio status | studio sync | studio caps [--daily-calls N] [--monthly-calls N] [--daily-spend X] [--monthly-spend X] [--none] | studio leave',
+  usage: 'studio join URL --user NAME [--password-stdin] [--yes] | studio status | studio sync | studio map VOLUME PATH | studio caps [--daily-calls N] [--monthly-calls N] [--daily-spend X] [--monthly-spend X] [--none] | studio leave',
   summary: 'Make this library a member of a studio library (served by tagsmith serve), sync it, or leave it.',
   help: [
     'join URL --user NAME     sign in to the studio server at URL (https://HOST:PORT) and trust its certificate',
     '--password-stdin          read the password from standard input',
     'status                    the server, the user, whether it answers, changes not yet sent, the last sync',
     'sync                      send this library\'s changes and receive the others\' once (returns when this library holds what the server held)',
+    'map VOLUME PATH           the studio volume (a shared disk, by name or id) is at PATH on this computer',
     'caps                      the studio\'s caps on billed calls and spend, for all its machines together',
     'caps --daily-calls N ...  set them (an admin; caps left out are none); --none: no studio caps, each machine\'s own apply',
     'leave                     stop being a member; the library keeps what it holds',
@@ -128,12 +156,13 @@ export const command: Command = {
       if (verb === 'join') return await join(ctx, args, out);
       if (verb === 'status') return await status(ctx, out);
       if (verb === 'sync') return await sync(ctx, out);
+      if (verb === 'map') return await map(ctx, args, out);
       if (verb === 'caps') return await caps(ctx, args, out);
       if (verb === 'leave') return await leave(ctx.paths.dataDir, out);
     } catch (err) {
       if (err instanceof StudioError) throw new CliError(err.message);
       throw err;
     }
-    throw new UsageError(`unknown: studio ${verb ?? ''} (join, status, sync, caps or leave).`, 'studio');
+    throw new UsageError(`unknown: studio ${verb ?? ''} (join, status, sync, map, caps or leave).`, 'studio');
   },
 };

@@ -11,6 +11,7 @@ import { ENDPOINTS } from '../../service/endpoints';
 import type { TlsIdentity } from './identity';
 import { LoginLimiter } from './login-limit';
 import type { StudioStore } from './store';
+import { addVolume, listVolumes } from './volumes';
 
 // `tagsmith serve`'s HTTPS endpoint. JSON in, JSON out; every refusal is an ErrorAnswer with a
 // message a person can act on. Logged: method, path, status and user, never a body, a password
@@ -302,6 +303,14 @@ export async function startStudioServer(store: StudioStore, opts: ServeOptions):
       const caps = studioCaps(await readJson(req));
       await account.setCaps(caps);
       return { caps };
+    }
+    if (key === 'GET /v1/volumes') return { volumes: await listVolumes(store) };
+    if (key === 'POST /v1/volumes') {
+      needRole(s, ['admin', 'editor'], 'share a disk with the studio');
+      const b = await readJson(req);
+      const v = isObject(b) && isObject(b.volume) ? b.volume : null;
+      if (!v || typeof v.id !== 'string' || typeof v.name !== 'string' || typeof v.path !== 'string' || !v.id || !v.name.trim() || !v.path) throw new HttpError(400, 'bad_request', 'A volume needs an id, a name and a path.');
+      return { volume: await addVolume(store, s, { id: v.id, name: v.name.trim(), path: v.path }) };
     }
     if (key === 'GET /v1/users') {
       needRole(s, ['admin'], 'manage users');

@@ -104,4 +104,20 @@ export const STUDIO_MIGRATIONS: readonly StudioMigration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    name: 'the studio\'s volumes (shared disks)',
+    async up(db) {
+      await db.query(`
+        CREATE TABLE volumes (
+          id text PRIMARY KEY,
+          name text NOT NULL,
+          origin_path text NOT NULL UNIQUE,
+          user_id bigint NOT NULL REFERENCES users (id),
+          device_id text NOT NULL REFERENCES devices (id),
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+      `);
+    },
+  },
 ];

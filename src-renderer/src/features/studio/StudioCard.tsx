@@ -53,6 +53,7 @@ function Member({ state, now, onState }: { state: NonNullable<ReturnType<typeof 
           {state.error}
         </p>
       )}
+      <Volumes state={state} busy={busy} onMap={(volume, path) => void act(() => api.studioMapVolume({ volume, path }))} />
       <p className="muted small">Server certificate SHA-256 {state.fingerprint}</p>
       <div className="form-actions">
         <Button onClick={() => void act(() => api.studioSyncNow())} disabled={busy} data-testid="studio-sync">
@@ -84,6 +85,36 @@ function Member({ state, now, onState }: { state: NonNullable<ReturnType<typeof 
           </p>
         </ConfirmDialog>
       )}
+    </div>
+  );
+}
+
+/** Where each of the studio's shared disks is on this computer; one not found here can be pointed to. */
+function Volumes({ state, busy, onMap }: { state: NonNullable<ReturnType<typeof useStudio>[0]>; busy: boolean; onMap(volume: string, path: string): void }) {
+  const { api } = useClient();
+  if (!state.volumes.length) return null;
+  const choose = async (volume: string) => {
+    const path = await api.pickFolder();
+    if (path) onMap(volume, path);
+  };
+  return (
+    <div data-testid="studio-volumes">
+      <h3 className="small">Shared disks</h3>
+      <p className="muted small">Each computer may see a shared disk at its own place. Photos on a disk this computer cannot find show as offline here; choose where it is, and they come in.</p>
+      <ul className="studio-volumes">
+        {state.volumes.map((v) => (
+          <li key={v.id} data-testid="studio-volume" data-online={v.online ? 'true' : 'false'}>
+            <strong>{v.name}</strong>{' '}
+            <span data-testid="studio-volume-where">
+              {v.mount === null ? 'not found on this computer: its photos are offline here' : v.online ? <>on this computer at <code>{v.mount}</code></> : <>offline: connect the drive (it was at <code>{v.mount}</code>)</>}
+              {v.waiting ? ` · ${changesText(v.waiting)} from the studio wait for it` : ''}
+            </span>{' '}
+            <Button variant="ghost" onClick={() => void choose(v.id)} disabled={busy} data-testid="studio-volume-map">
+              {v.mount === null ? 'Choose where it is…' : 'Change…'}
+            </Button>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
