@@ -11,6 +11,7 @@ export const API_METHODS = [
   'studioJoin',
   'studioLeave',
   'studioSyncNow',
+  'assetHistory',
   'appInfo',
   'systemStatus',
   'systemSettings',

@@ -239,6 +239,7 @@ export const schemas = {
   studioJoin: z.strictObject({ url: studioAddress, user: z.string().min(1).max(64), password: z.string().min(1).max(1000), fingerprint: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, 'must be a SHA-256 fingerprint') }),
   studioLeave: none,
   studioSyncNow: none,
+  assetHistory: z.strictObject({ id }),
   similarGroups: z.strictObject({ ids: ids.optional() }),
   setVisibleAssets: z.strictObject({ ids: z.array(id).max(5000) }),
   cellStates: z.strictObject({ ids: z.array(id).min(1).max(2000) }),

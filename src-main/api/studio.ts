@@ -1,6 +1,7 @@
 import type { StudioApi } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
+import { photoHistory } from '../library/history';
 import { StudioError } from '../studio/client';
 import { joinPreview, joinStudio, leaveStudio, probeStudio } from '../studio/join';
 import type { StudioLive } from '../studio/live';
@@ -36,6 +37,9 @@ export function studioMethods(ctx: LibraryCtx, live: StudioLive): StudioApi {
     async studioSyncNow() {
       if (!live.state().member) throw new ApiError('validation', 'This library is not a member of a studio.');
       return live.syncNow();
+    },
+    async assetHistory({ id }) {
+      return photoHistory(ctx, id);
     },
   };
 }
