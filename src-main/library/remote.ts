@@ -14,7 +14,9 @@ import {
   type SeedEntry,
 } from '../catalogue/remote-log';
 import { renameVocabularyPaths } from '../catalogue/vocabulary';
+import { inTurns } from '../core/steps';
 import type { LibraryCtx } from './context';
+import { inEditLane } from './edit-lane';
 import { prepared } from './db';
 import { readField, writeField, type Field, type Value } from './edits';
 import { RIGHTS_FIELDS } from './edits';
@@ -306,16 +308,31 @@ function normalise(ctx: LibraryCtx, b: Batch): void {
 }
 
 /**
- * Apply changes in one transaction; tells listeners which assets changed. `after`: the change
- * log's position when this library joined (what it did before never reached the studio).
+ * Apply changes a turn of the event loop at a time (core/steps.ts: at most STEP changes and a
+ * few milliseconds per turn), each turn one transaction that leaves the catalogue whole (a
+ * rename that arrived folded into the photos), so a large pull never holds the main thread
+ * (the window, its answers) for long; tells listeners which assets changed. `after`: the change log's position
+ * when this library joined (what it did before never reached the studio).
  */
-export function applyRemoteChanges(ctx: LibraryCtx, changes: readonly IncomingChange[], after: number): Record<ApplyOutcome, number> {
+export function applyRemoteChanges(ctx: LibraryCtx, changes: readonly IncomingChange[], after: number): Promise<Record<ApplyOutcome, number>> {
+  // In the edit lane: a local edit's turns and these never mix.
+  return inEditLane(ctx, () => applyInTurns(ctx, changes, after));
+}
+
+async function applyInTurns(ctx: LibraryCtx, changes: readonly IncomingChange[], after: number): Promise<Record<ApplyOutcome, number>> {
   const counts: Record<ApplyOutcome, number> = { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 };
   const b: Batch = { after, renames: keywordRenames(ctx.db, after), touched: new Set(), foldersGone: false, renamed: false };
-  ctx.db.transaction(() => {
-    for (const c of changes) counts[applyOne(ctx, c, b)]++;
-    normalise(ctx, b);
-  })();
+  await inTurns(changes.length, (from, more) =>
+    ctx.db.transaction(() => {
+      let i = from;
+      do counts[applyOne(ctx, changes[i++], b)]++;
+      while (i < changes.length && more());
+      // Photos follow a rename in the turn it arrives; names used here after one, at the end.
+      if (b.renamed || i === changes.length) normalise(ctx, b);
+      b.renamed = false;
+      return i;
+    })(),
+  );
   if (b.touched.size || b.foldersGone) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...b.touched] });
   // A folder removed elsewhere: what is left of it here goes in steps, as a removal here does
   // (folderRemovals() settles when it has).

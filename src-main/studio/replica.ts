@@ -109,7 +109,7 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
     target ??= page.head;
     const theirs = page.changes.filter((c) => c.deviceId !== me);
     if (theirs.length) {
-      const counts = applyRemoteChanges(
+      const counts = await applyRemoteChanges(
         ctx,
         theirs.map((c) => {
           const body = (c.body ?? {}) as { asset?: { folder: string | null; path: string | null; hash: string | null } | null; field?: string | null; value?: unknown; undo?: boolean };
