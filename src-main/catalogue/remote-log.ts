@@ -158,3 +158,8 @@ export function newestNamedTime(db: Db, after: number, ops: readonly string[], k
     .pluck()
     .get(...ops, after, name) as string | null;
 }
+
+/** The keyword-list changes (added, changed, restored) after `hlc` that may speak of entry `path`, oldest first by the clock. */
+export function vocabularyChangesAfter(db: Db, after: number, hlc: string, path: string): Array<{ op: string; value: string }> {
+  return stmt(db, "SELECT op, value FROM change_log WHERE op IN ('vocabulary.add', 'vocabulary.update', 'vocabulary.restore') AND position > ? AND hlc > ? AND instr(lower(value), lower(?)) > 0 ORDER BY hlc").all(after, hlc, JSON.stringify(path).slice(1, -1)) as Array<{ op: string; value: string }>;
+}

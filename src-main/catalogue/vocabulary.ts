@@ -97,3 +97,17 @@ export function deleteVocabularyPaths(db: Db, name: string, children: boolean): 
     if (p === lower || (children && p.startsWith(lower + '|'))) deleteVocabularyEntry(db, r.id);
   }
 }
+
+/** An entry as the studio's changes leave it (made when missing; its synonyms and export flag exactly these). */
+export function setVocabularyEntry(db: Db, path: string, synonyms: readonly string[], exportable: boolean): void {
+  const id = stmt(db, 'SELECT id FROM keyword_vocabulary WHERE path = ?').pluck().get(path) as number | undefined;
+  if (id === undefined) {
+    const next = stmt(db, 'SELECT coalesce(max(position) + 1, 0) FROM keyword_vocabulary').pluck().get() as number;
+    insertVocabularyEntry(db, path, exportable, JSON.stringify([...synonyms]), next);
+  } else updateVocabularyEntry(db, id, exportable, JSON.stringify([...synonyms]));
+}
+
+/** Every entry's path. */
+export function listedPaths(db: Db): string[] {
+  return stmt(db, 'SELECT path FROM keyword_vocabulary').pluck().all() as string[];
+}

@@ -1,6 +1,6 @@
 import { dropPresetByName, putPresetRow } from '../catalogue/presets';
-import { keywordDeletes, newestNamedTime } from '../catalogue/remote-log';
-import { deleteVocabularyPaths, mergeVocabularyEntry } from '../catalogue/vocabulary';
+import { keywordDeletes, newestNamedTime, vocabularyChangesAfter } from '../catalogue/remote-log';
+import { deleteVocabularyPaths, listedPaths, mergeVocabularyEntry, setVocabularyEntry } from '../catalogue/vocabulary';
 import type { LibraryCtx } from './context';
 
 // Another studio member's changes to the library's own lists, applied to this replica (the
@@ -78,11 +78,59 @@ export function applyLibraryList(ctx: LibraryCtx, op: string, value: unknown, hl
   return 'not_yet';
 }
 
-/** A keyword deleted in the studio, taken out of this keyword list (entries added after it stay). */
-export function applyKeywordDeleteToList(ctx: LibraryCtx, value: unknown, hlc: string, after: number): boolean {
-  const v = obj(value);
-  if (typeof v.name !== 'string') return false;
-  const newest = newestNamedTime(ctx.db, after, VOCABULARY_OPS, 'path', v.name);
-  if (newest === null || newest < hlc) deleteVocabularyPaths(ctx.db, v.name, v.children !== false);
+/**
+ * A keyword-list entry the studio deleted at some point, as the studio's changes since leave it:
+ * the changes after its latest delete (by the clock) in order, synonyms gathered and the last
+ * export flag; none: it stays deleted. The same on every replica whatever order the changes
+ * came in. Run once the change that touched it is recorded. False when no delete speaks of it
+ * (then the merge in applyLibraryList stands).
+ */
+export function refoldVocabularyEntry(ctx: LibraryCtx, after: number, path: string): boolean {
+  const p = path.toLocaleLowerCase();
+  const deleted = keywordDeletes(ctx.db, after)
+    .filter((d) => p === d.name.toLocaleLowerCase() || (d.children && p.startsWith(d.name.toLocaleLowerCase() + '|')))
+    .at(-1);
+  if (!deleted) return false;
+  const rows = vocabularyChangesAfter(ctx.db, after, deleted.hlc, path);
+  let synonyms: string[] = [];
+  let exportable: boolean | null = null;
+  for (const r of rows) {
+    const v = obj(JSON.parse(r.value));
+    const entries = r.op === 'vocabulary.restore' ? (Array.isArray(v.entries) ? (v.entries as unknown[]).map(obj) : []) : [v];
+    for (const e of entries) {
+      if (typeof e.path !== 'string' || e.path.toLocaleLowerCase() !== p) continue;
+      const more = r.op === 'vocabulary.update' ? strings(e.addSynonyms) : typeof e.synonyms === 'string' ? parsedList(e.synonyms) : strings(e.synonyms);
+      synonyms = [...synonyms, ...more.filter((s) => !synonyms.some((h) => h.toLocaleLowerCase() === s.toLocaleLowerCase()))];
+      if (typeof e.exportable === 'boolean') exportable = e.exportable;
+      else if (e.exportable === 0 || e.exportable === 1) exportable = e.exportable === 1;
+      else exportable ??= true;
+    }
+  }
+  if (exportable === null) deleteVocabularyPaths(ctx.db, path, false);
+  else setVocabularyEntry(ctx.db, path, synonyms, exportable);
   return true;
+}
+
+/** Whether a keyword delete names a keyword (its list entries follow once it is recorded: settleKeywordList). */
+export function isKeywordDelete(value: unknown): boolean {
+  return typeof obj(value).name === 'string';
+}
+
+/**
+ * Once a change of the keyword list or a keyword delete is recorded: each entry it speaks of as
+ * the studio's changes leave it (refoldVocabularyEntry), where a delete speaks of that entry.
+ */
+export function settleKeywordList(ctx: LibraryCtx, after: number, op: string, value: unknown): void {
+  const v = obj(value);
+  const paths = new Set<string>();
+  if (op === 'vocabulary.add' || op === 'vocabulary.update') {
+    if (typeof v.path === 'string') paths.add(v.path);
+  } else if (op === 'vocabulary.restore') {
+    for (const e of Array.isArray(v.entries) ? (v.entries as unknown[]).map(obj) : []) if (typeof e.path === 'string') paths.add(e.path);
+  } else if (op === 'keyword.delete' && typeof v.name === 'string') {
+    const name = v.name.toLocaleLowerCase();
+    paths.add(v.name);
+    for (const r of listedPaths(ctx.db)) if (r.toLocaleLowerCase().startsWith(name + '|') && v.children !== false) paths.add(r);
+  }
+  for (const p of paths) refoldVocabularyEntry(ctx, after, p);
 }

@@ -23,7 +23,7 @@ import { prepared } from './db';
 import { readField, writeField, type Field, type Value } from './edits';
 import { RIGHTS_FIELDS } from './edits';
 import { resumeRemovals } from './folders';
-import { applyKeywordDeleteToList, applyLibraryList, LIBRARY_LIST_OPS } from './remote-library';
+import { applyLibraryList, isKeywordDelete, LIBRARY_LIST_OPS, settleKeywordList } from './remote-library';
 
 // Another studio member's changes applied to this replica, by the studio's conflict rules:
 // - a change this library already holds (its device and sequence) is not applied again;
@@ -210,6 +210,7 @@ function applyOne(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
     b.deletes = keywordDeletes(ctx.db, b.after);
     refoldHolders(ctx, b, obj(c.value));
   }
+  if (c.op === 'keyword.delete' || c.op.startsWith('vocabulary.')) settleKeywordList(ctx, b.after, c.op, c.value);
   if (assetId !== null && c.field === 'keywords' && (c.op === 'add' || c.op === 'remove')) refold(ctx, assetId, b);
   return outcome;
 }
@@ -221,10 +222,10 @@ function decide(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
     b.lists = true;
     return applyLibraryList(ctx, c.op, c.value, c.hlc, b.after);
   }
-  // A keyword deleted: from the keyword list here, and from the photos once it is recorded (refoldHolders).
+  // A keyword deleted: from the keyword list and the photos once it is recorded (settleKeywordList, refoldHolders).
   if (c.op === 'keyword.delete') {
     b.lists = true;
-    return applyKeywordDeleteToList(ctx, c.value, c.hlc, b.after) ? 'applied' : 'not_yet';
+    return isKeywordDelete(c.value) ? 'applied' : 'not_yet';
   }
   if (c.op === 'keyword.rename' || c.op === 'keyword.merge') {
     const v = obj(c.value);
