@@ -271,7 +271,7 @@ describe.skipIf(missing !== null)('three replicas converge', () => {
     expect(vocab[0].length, 'some keyword-list entries').toBeGreaterThan(0);
     // The collection made before joining reached every replica (the fold above holds it: there
     // unless deleted since, with its photos).
-    for (const ctx of ctxs) expect(ctx.db.prepare("SELECT count(*) FROM change_log WHERE op = 'collection.create' AND instr(value, ?) > 0").pluck().get(earlyUid), 'made before joining').toBe(1);
+    for (const ctx of ctxs) expect(ctx.db.prepare("SELECT count(*) FROM change_log WHERE op = 'collection.create' AND instr(value, ?) > 0").pluck().get(earlyUid), 'made before joining').toBeGreaterThanOrEqual(1);
     if (fold.get(earlyUid)?.alive) for (const a of albums) expect(Object.values(a)).toContainEqual(want[fold.get(earlyUid)!.name]);
 
     // The history shows who changed what and when: on replica 0, member1's and member2's
