@@ -240,6 +240,7 @@ export const schemas = {
   studioLeave: none,
   studioSyncNow: none,
   studioMapVolume: z.strictObject({ volume: z.string().min(1).max(200), path }),
+  assetHistory: z.strictObject({ id }),
   similarGroups: z.strictObject({ ids: ids.optional() }),
   setVisibleAssets: z.strictObject({ ids: z.array(id).max(5000) }),
   cellStates: z.strictObject({ ids: z.array(id).min(1).max(2000) }),

@@ -1,6 +1,7 @@
 import type { StudioApi } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
+import { photoHistory } from '../library/history';
 import { StudioError } from '../studio/client';
 import { joinPreview, joinStudio, leaveStudio, probeStudio } from '../studio/join';
 import type { StudioLive } from '../studio/live';
@@ -47,6 +48,9 @@ export function studioMethods(ctx: LibraryCtx, live: StudioLive): StudioApi {
       const state = live.state();
       ctx.events.emit('studioChanged', state);
       return state;
+    },
+    async assetHistory({ id }) {
+      return photoHistory(ctx, id);
     },
   };
 }

@@ -25,3 +25,17 @@ export function deletePresetRow(db: Db, id: number): boolean {
     return true;
   })();
 }
+
+/** A preset another member of the studio saved, as they saved it (the caller records their change). */
+export function putPresetRow(db: Db, name: string, fields: Record<string, unknown>): void {
+  stmt(
+    db,
+    `INSERT INTO metadata_presets (name, fields, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (name) DO UPDATE SET name = excluded.name, fields = excluded.fields, updated_at = excluded.updated_at`,
+  ).run(name, JSON.stringify(fields), Date.now());
+}
+
+/** A preset another member of the studio deleted, by its name (the caller records their change); false when none is here. */
+export function dropPresetByName(db: Db, name: string): boolean {
+  return stmt(db, 'DELETE FROM metadata_presets WHERE name = ?').run(name).changes > 0;
+}

@@ -39,9 +39,10 @@ export function newestTime(db: Db, after: number, assetId: number, field: string
 
 /** One field value of the catalogue as it stands, for seeding a studio. */
 export interface SeedEntry {
-  assetId: number;
-  op: 'set' | 'add';
-  field: string;
+  /** null: a change of the library itself (a collection made) */
+  assetId: number | null;
+  op: 'set' | 'add' | 'collection.create';
+  field: string | null;
   value: unknown;
 }
 
@@ -127,4 +128,38 @@ export function collectionHistory(db: Db, after: number, uid: string): Array<{ o
 /** The newest time of a photo's membership in a collection (by its studio-wide id) this library knows. */
 export function newestMembershipTime(db: Db, after: number, assetId: number, uid: string): string | null {
   return stmt(db, "SELECT max(hlc) FROM change_log WHERE asset_id = ? AND field = 'collections' AND position > ? AND instr(value, ?) > 0").pluck().get(assetId, after, uid) as string | null;
+}
+
+/** A keyword deleted from the library (and from every photo) in the studio: `name` (with its children when `children`). */
+export interface KeywordDelete {
+  name: string;
+  children: boolean;
+  hlc: string;
+}
+
+/** Every keyword delete the studio made since this library joined, oldest first by the clock. */
+export function keywordDeletes(db: Db, after: number): KeywordDelete[] {
+  const rows = stmt(db, "SELECT value, hlc FROM change_log WHERE op = 'keyword.delete' AND position > ? ORDER BY hlc").all(after) as Array<{ value: string; hlc: string }>;
+  const out: KeywordDelete[] = [];
+  for (const r of rows) {
+    const v = JSON.parse(r.value) as { name?: unknown; children?: unknown };
+    if (typeof v.name === 'string') out.push({ name: v.name, children: v.children !== false, hlc: r.hlc });
+  }
+  return out;
+}
+
+/**
+ * The newest time of the studio's changes of these kinds (`ops`) that name one thing by `key`
+ * of their value (a preset's name, a keyword-list entry's path), compared without case, since
+ * this library joined; null when none.
+ */
+export function newestNamedTime(db: Db, after: number, ops: readonly string[], key: 'name' | 'path', name: string): string | null {
+  return stmt(db, `SELECT max(hlc) FROM change_log WHERE op IN (${ops.map(() => '?').join(', ')}) AND position > ? AND json_extract(value, '$.${key}') = ? COLLATE NOCASE`)
+    .pluck()
+    .get(...ops, after, name) as string | null;
+}
+
+/** The keyword-list changes (added, changed, restored) after `hlc` that may speak of entry `path`, oldest first by the clock. */
+export function vocabularyChangesAfter(db: Db, after: number, hlc: string, path: string): Array<{ op: string; value: string }> {
+  return stmt(db, "SELECT op, value FROM change_log WHERE op IN ('vocabulary.add', 'vocabulary.update', 'vocabulary.restore') AND position > ? AND hlc > ? AND instr(lower(value), lower(?)) > 0 ORDER BY hlc").all(after, hlc, JSON.stringify(path).slice(1, -1)) as Array<{ op: string; value: string }>;
 }

@@ -64,3 +64,50 @@ export function renameVocabularyPaths(db: Db, from: string, to: string, children
     else renameVocabularyEntry(db, r.id, next);
   }
 }
+
+/**
+ * An entry another member of the studio added or changed, applied to this keyword list: made
+ * (after the others) when it is not listed, else given the synonyms it lacks and, when
+ * `exportable` is given, that export flag. The caller records that member's change.
+ */
+export function mergeVocabularyEntry(db: Db, path: string, synonyms: readonly string[], exportable: boolean | null): void {
+  const row = stmt(db, 'SELECT id, exportable, synonyms FROM keyword_vocabulary WHERE path = ?').get(path) as { id: number; exportable: number; synonyms: string } | undefined;
+  if (!row) {
+    const next = (stmt(db, 'SELECT coalesce(max(position) + 1, 0) FROM keyword_vocabulary').pluck().get() as number) ?? 0;
+    insertVocabularyEntry(db, path, exportable ?? true, JSON.stringify([...synonyms]), next);
+    return;
+  }
+  let have: string[] = [];
+  try {
+    const parsed = JSON.parse(row.synonyms) as unknown;
+    if (Array.isArray(parsed)) have = parsed.filter((s): s is string => typeof s === 'string');
+  } catch {
+    have = [];
+  }
+  const fresh = synonyms.filter((s) => !have.some((h) => h.toLocaleLowerCase() === s.toLocaleLowerCase()));
+  updateVocabularyEntry(db, row.id, exportable ?? row.exportable === 1, JSON.stringify([...have, ...fresh]));
+}
+
+/** Entries another member deleted: `name` (and its children when `children`); the caller records that member's change. */
+export function deleteVocabularyPaths(db: Db, name: string, children: boolean): void {
+  const lower = name.toLocaleLowerCase();
+  const rows = stmt(db, 'SELECT id, path FROM keyword_vocabulary').all() as Array<{ id: number; path: string }>;
+  for (const r of rows) {
+    const p = r.path.toLocaleLowerCase();
+    if (p === lower || (children && p.startsWith(lower + '|'))) deleteVocabularyEntry(db, r.id);
+  }
+}
+
+/** An entry as the studio's changes leave it (made when missing; its synonyms and export flag exactly these). */
+export function setVocabularyEntry(db: Db, path: string, synonyms: readonly string[], exportable: boolean): void {
+  const id = stmt(db, 'SELECT id FROM keyword_vocabulary WHERE path = ?').pluck().get(path) as number | undefined;
+  if (id === undefined) {
+    const next = stmt(db, 'SELECT coalesce(max(position) + 1, 0) FROM keyword_vocabulary').pluck().get() as number;
+    insertVocabularyEntry(db, path, exportable, JSON.stringify([...synonyms]), next);
+  } else updateVocabularyEntry(db, id, exportable, JSON.stringify([...synonyms]));
+}
+
+/** Every entry's path. */
+export function listedPaths(db: Db): string[] {
+  return stmt(db, 'SELECT path FROM keyword_vocabulary').pluck().all() as string[];
+}

@@ -3,22 +3,27 @@ import { markFolderRemovedRemotely, removeAssetRow } from '../catalogue/folders'
 import {
   collectionHistory,
   hasChange,
+  keywordDeletes,
   keywordRenames,
   newestKeywordTime,
   newestMembershipTime,
   newestTime,
   recordRemote,
   recordSeed,
+  type KeywordDelete,
   type KeywordRename,
   type RemoteChange,
   type SeedEntry,
 } from '../catalogue/remote-log';
 import { renameVocabularyPaths } from '../catalogue/vocabulary';
+import { inTurns } from '../core/steps';
 import type { LibraryCtx } from './context';
+import { inEditLane } from './edit-lane';
 import { prepared } from './db';
 import { readField, writeField, type Field, type Value } from './edits';
 import { RIGHTS_FIELDS } from './edits';
 import { resumeRemovals } from './folders';
+import { applyLibraryList, isKeywordDelete, LIBRARY_LIST_OPS, settleKeywordList } from './remote-library';
 
 // Another studio member's changes applied to this replica, by the studio's conflict rules:
 // - a change this library already holds (its device and sequence) is not applied again;
@@ -93,6 +98,10 @@ function spellingsOf(renames: readonly KeywordRename[], name: string): string[] 
 interface Batch {
   after: number;
   renames: KeywordRename[];
+  /** keywords deleted in the studio since joining (each from every photo that had it then) */
+  deletes: KeywordDelete[];
+  /** a preset or the keyword list changed */
+  lists: boolean;
   touched: Set<number>;
   foldersGone: boolean;
   /** a rename or merge arrived in this batch */
@@ -197,6 +206,11 @@ function applyOne(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
     b.renames = keywordRenames(ctx.db, b.after);
     b.renamed = true;
   }
+  if (c.op === 'keyword.delete') {
+    b.deletes = keywordDeletes(ctx.db, b.after);
+    refoldHolders(ctx, b, obj(c.value));
+  }
+  if (c.op === 'keyword.delete' || c.op.startsWith('vocabulary.')) settleKeywordList(ctx, b.after, c.op, c.value);
   if (assetId !== null && c.field === 'keywords' && (c.op === 'add' || c.op === 'remove')) refold(ctx, assetId, b);
   return outcome;
 }
@@ -204,6 +218,15 @@ function applyOne(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
 function decide(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
   const field = c.field;
   if (c.op.startsWith('collection.')) return applyCollection(ctx, c, b);
+  if (LIBRARY_LIST_OPS.has(c.op)) {
+    b.lists = true;
+    return applyLibraryList(ctx, c.op, c.value, c.hlc, b.after);
+  }
+  // A keyword deleted: from the keyword list and the photos once it is recorded (settleKeywordList, refoldHolders).
+  if (c.op === 'keyword.delete') {
+    b.lists = true;
+    return isKeywordDelete(c.value) ? 'applied' : 'not_yet';
+  }
   if (c.op === 'keyword.rename' || c.op === 'keyword.merge') {
     const v = obj(c.value);
     const to = str(v.to) ?? str(v.into);
@@ -259,26 +282,51 @@ function decide(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
   return 'applied';
 }
 
+/** Whether a keyword (by its name after every rename) was deleted in the studio after `since` (null: at any time since joining). */
+function deletedSince(b: Batch, name: string, since: string | null): boolean {
+  const k = lower(name);
+  return b.deletes.some((d) => {
+    if (since !== null && d.hlc <= since) return false;
+    const gone = lower(resolveKeyword(b.renames, d.name));
+    return k === gone || (d.children && k.startsWith(gone + '|'));
+  });
+}
+
 /**
  * A photo's keywords as the studio's changes decide them: each keyword (by its name after every
- * rename) is there when its latest add or remove by the clock is an add; a keyword no change
- * since joining speaks of stays as the photo has it. Written only when it differs.
+ * rename) is there when its latest add or remove by the clock is an add, and no delete of that
+ * keyword from the library came after it; a keyword no change since joining speaks of stays as
+ * the photo has it unless it was deleted since. Written only when it differs.
  */
 function refold(ctx: LibraryCtx, assetId: number, b: Batch): void {
   const had = readField(ctx, assetId, 'keywords') as string[];
-  const ops = prepared(ctx.db, "SELECT op, value FROM change_log WHERE asset_id = ? AND field = 'keywords' AND op IN ('add', 'remove') AND position > ? ORDER BY hlc").all(assetId, b.after) as Array<{ op: string; value: string }>;
-  const latest = new Map<string, { on: boolean; name: string }>();
+  const ops = prepared(ctx.db, "SELECT op, value, hlc FROM change_log WHERE asset_id = ? AND field = 'keywords' AND op IN ('add', 'remove') AND position > ? ORDER BY hlc").all(assetId, b.after) as Array<{ op: string; value: string; hlc: string }>;
+  const latest = new Map<string, { on: boolean; name: string; hlc: string }>();
   for (const o of ops) {
     const name = resolveKeyword(b.renames, JSON.parse(o.value) as string);
-    latest.set(lower(name), { on: o.op === 'add', name });
+    latest.set(lower(name), { on: o.op === 'add', name, hlc: o.hlc });
   }
-  const next = resolveList(b.renames, had).filter((k) => latest.get(lower(k))?.on !== false);
+  const kept = (name: string): boolean => {
+    const l = latest.get(lower(name));
+    return l?.on !== false && !deletedSince(b, name, l?.hlc ?? null);
+  };
+  const next = resolveList(b.renames, had).filter(kept);
   const present = new Set(next.map(lower));
-  for (const [key, l] of latest) if (l.on && !present.has(key)) next.push(l.name);
+  for (const [key, l] of latest) if (l.on && !present.has(key) && kept(l.name)) next.push(l.name);
   if (next.length !== had.length || next.some((k, i) => k !== had[i])) {
     writeField(ctx, assetId, 'keywords', next);
     b.touched.add(assetId);
   }
+}
+
+const esc = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
+
+/** Photos holding a keyword the studio deleted (or its children), folded anew (refold). */
+function refoldHolders(ctx: LibraryCtx, b: Batch, v: Obj): void {
+  if (typeof v.name !== 'string') return;
+  const name = resolveKeyword(b.renames, v.name);
+  const holders = prepared(ctx.db, "SELECT DISTINCT ak.asset_id FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE k.name = ? OR k.name LIKE ? ESCAPE '\\'").pluck().all(name, `${esc(name)}|%`) as number[];
+  for (const id of holders) refold(ctx, id, b);
 }
 
 /**
@@ -289,7 +337,6 @@ function refold(ctx: LibraryCtx, assetId: number, b: Batch): void {
 function normalise(ctx: LibraryCtx, b: Batch): void {
   if (!b.renames.length) return;
   const withName = prepared(ctx.db, "SELECT ak.asset_id FROM asset_keywords ak JOIN keywords k ON k.id = ak.keyword_id WHERE k.name = ? OR k.name LIKE ? ESCAPE '\\'");
-  const esc = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
   const ids = new Set<number>();
   const names = new Set<string>();
   for (const r of b.renames) {
@@ -306,17 +353,32 @@ function normalise(ctx: LibraryCtx, b: Batch): void {
 }
 
 /**
- * Apply changes in one transaction; tells listeners which assets changed. `after`: the change
- * log's position when this library joined (what it did before never reached the studio).
+ * Apply changes a turn of the event loop at a time (core/steps.ts: at most STEP changes and a
+ * few milliseconds per turn), each turn one transaction that leaves the catalogue whole (a
+ * rename that arrived folded into the photos), so a large pull never holds the main thread
+ * (the window, its answers) for long; tells listeners which assets changed. `after`: the change log's position
+ * when this library joined (what it did before never reached the studio).
  */
-export function applyRemoteChanges(ctx: LibraryCtx, changes: readonly IncomingChange[], after: number): Record<ApplyOutcome, number> {
+export function applyRemoteChanges(ctx: LibraryCtx, changes: readonly IncomingChange[], after: number): Promise<Record<ApplyOutcome, number>> {
+  // In the edit lane: a local edit's turns and these never mix.
+  return inEditLane(ctx, () => applyInTurns(ctx, changes, after));
+}
+
+async function applyInTurns(ctx: LibraryCtx, changes: readonly IncomingChange[], after: number): Promise<Record<ApplyOutcome, number>> {
   const counts: Record<ApplyOutcome, number> = { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 };
-  const b: Batch = { after, renames: keywordRenames(ctx.db, after), touched: new Set(), foldersGone: false, renamed: false };
-  ctx.db.transaction(() => {
-    for (const c of changes) counts[applyOne(ctx, c, b)]++;
-    normalise(ctx, b);
-  })();
-  if (b.touched.size || b.foldersGone) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...b.touched] });
+  const b: Batch = { after, renames: keywordRenames(ctx.db, after), deletes: keywordDeletes(ctx.db, after), lists: false, touched: new Set(), foldersGone: false, renamed: false };
+  await inTurns(changes.length, (from, more) =>
+    ctx.db.transaction(() => {
+      let i = from;
+      do counts[applyOne(ctx, changes[i++], b)]++;
+      while (i < changes.length && more());
+      // Photos follow a rename in the turn it arrives; names used here after one, at the end.
+      if (b.renamed || i === changes.length) normalise(ctx, b);
+      b.renamed = false;
+      return i;
+    })(),
+  );
+  if (b.touched.size || b.foldersGone || b.lists) ctx.events.emit('libraryChanged', { reason: 'edit', assetIds: [...b.touched] });
   // A folder removed elsewhere: what is left of it here goes in steps, as a removal here does
   // (folderRemovals() settles when it has).
   if (b.foldersGone) void resumeRemovals(ctx);
@@ -357,5 +419,36 @@ export function seedCatalogue(ctx: LibraryCtx, dryRun = false): { photos: number
       })();
     }
   }
+  if (!dryRun) {
+    ctx.db.transaction(() => {
+      index = recordSeed(ctx.db, seedCollections(ctx), index);
+    })();
+  }
   return { photos, changes: index };
+}
+
+/**
+ * The library's collections and sets, and which photos are in each, as seed changes (sets
+ * before what is in them): a library's collections made before it joined reach every replica.
+ */
+function seedCollections(ctx: LibraryCtx): SeedEntry[] {
+  const rows = prepared(ctx.db, 'SELECT c.id, c.name, c.kind, c.parent_id AS parentId, c.query, u.uid FROM collections c JOIN collection_uids u ON u.id = c.id ORDER BY c.id').all() as Array<{ id: number; name: string; kind: string; parentId: number | null; query: string | null; uid: string }>;
+  const uidOf = new Map(rows.map((r) => [r.id, r.uid]));
+  const entries: SeedEntry[] = [];
+  const done = new Set<number>();
+  const add = (r: (typeof rows)[number], path: Set<number>): void => {
+    if (done.has(r.id) || path.has(r.id)) return;
+    path.add(r.id);
+    const parent = r.parentId === null ? undefined : rows.find((p) => p.id === r.parentId);
+    if (parent) add(parent, path);
+    done.add(r.id);
+    entries.push({ assetId: null, op: 'collection.create', field: null, value: { id: r.id, name: r.name, kind: r.kind, parentId: r.parentId, query: r.query, uid: r.uid, parentUid: r.parentId === null ? null : (uidOf.get(r.parentId) ?? null) } });
+  };
+  for (const r of rows) add(r, new Set());
+  const members = prepared(ctx.db, 'SELECT m.collection_id AS id, m.asset_id AS assetId, m.position FROM collection_assets m JOIN assets a ON a.id = m.asset_id WHERE a.removed_at IS NULL ORDER BY m.collection_id, m.position').all() as Array<{ id: number; assetId: number; position: number }>;
+  for (const m of members) {
+    const uid = uidOf.get(m.id);
+    if (uid) entries.push({ assetId: m.assetId, op: 'add', field: 'collections', value: { collection: m.id, position: m.position, uid } });
+  }
+  return entries;
 }

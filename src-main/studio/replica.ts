@@ -125,7 +125,7 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
         return { device: c.deviceId, seq: c.deviceSeq, hlc: c.hlc, op: c.kind, asset: body.asset ?? null, field: body.field ?? null, value: body.value ?? null, undo: body.undo === true, author: c.user };
       });
       // Photos named by volume found here; a scan elsewhere scanned here; a volume not mapped here waits.
-      const counts = applyRemoteChanges(ctx, vols ? await prepareChanges(ctx, incoming, vols) : incoming, m.joinPosition ?? 0);
+      const counts = await applyRemoteChanges(ctx, vols ? await prepareChanges(ctx, incoming, vols) : incoming, m.joinPosition ?? 0);
       // A folder another member removed: what is left of it here is gone before the next page.
       await folderRemovals(ctx);
       for (const k of Object.keys(counts) as ApplyOutcome[]) result.applied[k] += counts[k];

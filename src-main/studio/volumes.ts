@@ -226,7 +226,7 @@ export async function applyWaiting(ctx: LibraryCtx, m: Membership, vols: readonl
   // Cleared first: prepareChanges keeps again whatever still cannot be applied.
   writeWaiting(ctx.paths.dataDir, all.filter((c) => !isReady(c)));
   const now = await prepareChanges(ctx, ready, vols);
-  const got = applyRemoteChanges(ctx, now, m.joinPosition ?? 0);
+  const got = await applyRemoteChanges(ctx, now, m.joinPosition ?? 0);
   for (const k of Object.keys(got) as ApplyOutcome[]) counts[k] += got[k];
   return counts;
 }

@@ -42,6 +42,18 @@ export interface StudioProbe {
   sharedPhotos: number;
 }
 
+/** One line of a photo's history (the inspector's History section). */
+export interface AssetHistoryLine {
+  /** when (ISO 8601); null: what a library held when it joined the studio */
+  at: string | null;
+  /** 'you': made in this library, on this computer; 'member': another member of the studio */
+  by: 'you' | 'member';
+  /** the studio user who made it, as the server named them (null for this computer's own changes) */
+  user: string | null;
+  /** what changed, for a photographer: "Added keyword “beach”", "Rating 3 → 5" */
+  what: string;
+}
+
 export interface StudioApi {
   studioStatus(): Promise<StudioState>;
   /** First contact: the server's name and certificate fingerprint; nothing secret is sent. */
@@ -54,6 +66,8 @@ export interface StudioApi {
   studioSyncNow(): Promise<StudioState>;
   /** A studio volume (by id) is at `path` on this computer: its photos are read from there, and changes that waited for it apply. */
   studioMapVolume(args: { volume: string; path: string }): Promise<StudioState>;
+  /** A photo's history, newest first: who changed what, and when (this computer's changes and the studio's). */
+  assetHistory(args: { id: number }): Promise<AssetHistoryLine[]>;
 }
 
 export interface StudioEvents {

@@ -17,7 +17,7 @@ import { tagsmithSync } from '../helpers/cli';
 /** Methods that only read, or that change nothing the catalogue holds (the queue, settings, credentials, creative tasks, files written out). */
 const NO_CATALOGUE_CHANGE = [
   'appInfo', 'systemStatus', 'systemSettings', 'setSystemSettings', 'listBackups', 'backupNow', 'reportError', 'getViewState', 'setViewState',
-  'listFolders', 'cancelScan', 'pickFolder', 'search', 'searchIds', 'getAsset', 'getFullImage', 'getHistogram', 'similarGroups', 'setVisibleAssets', 'facets',
+  'listFolders', 'cancelScan', 'pickFolder', 'search', 'searchIds', 'getAsset', 'getFullImage', 'getHistogram', 'assetHistory', 'similarGroups', 'setVisibleAssets', 'facets',
   'listPresets', 'listCollections', 'listKeywords', 'serviceSettings', 'setServiceUrl', 'setCredentials', 'removeCredentials', 'testConnection',
   'queueStatus', 'listBatches', 'listJobs', 'controlQueue', 'getCaps', 'setCaps', 'previewKeywordRun', 'previewCaptionRun', 'listRuns',
   'getAssetReview', 'getKeywordSettings', 'checkKeywords', 'checkTextLimits', 'listLibraryKeywords', 'exportKeywordList', 'previewWrite',

@@ -11,7 +11,9 @@ import { folderRemovals, listFolders, removeFolder } from '../../src-main/librar
 import { resolveKeyword } from '../../src-main/library/remote';
 import { assetHistory, deviceId } from '../../src-main/catalogue/change-log';
 import { keywordRenames } from '../../src-main/catalogue/remote-log';
-import { mergeKeywords, renameKeyword } from '../../src-main/workflows/vocabulary';
+import { deleteKeyword, mergeKeywords, renameKeyword } from '../../src-main/workflows/vocabulary';
+import { importKeywordList, listVocabulary } from '../../src-main/library/keyword-list';
+import { deletePreset, listPresets, savePreset } from '../../src-main/library/presets';
 import { syncOnce } from '../../src-main/studio/replica';
 import { tagsmith } from '../helpers/cli';
 import { startPostgres, type Postgres } from '../helpers/postgres';
@@ -25,6 +27,9 @@ import { serveStudio, studioTestsMissing } from '../helpers/studio';
 // rules: each field holds its latest edit by the hybrid logical clock, each keyword (by its name
 // after every rename) and each membership as its latest add or remove left it, a renamed keyword
 // is renamed everywhere, a deleted collection stays deleted and a removed photo stays removed.
+// Also: a collection made before joining, keywords deleted from the library (a photo keyworded
+// apart before the delete loses it), metadata presets saved and deleted (the latest of a name
+// wins) and keyword-list entries added with synonyms (the lists end identical).
 
 const missing = await studioTestsMissing('the convergence test', { keychain: true });
 
@@ -42,6 +47,9 @@ function random(seed: number): () => number {
 
 const KEYWORDS = ['beach', 'sunset', 'harbour', 'boats', 'family', 'winter', 'city', 'dog'];
 const LABELS = ['red', 'yellow', 'green', 'blue', 'purple', null] as const;
+/** Keywords deleted from the library and imported into the keyword list (none of them renamed or merged). */
+const LISTED = ['sunset', 'boats', 'family', 'winter', 'dog'];
+const PRESETS = ['Rights A', 'Rights B'];
 
 interface State {
   keywords: string[];
@@ -71,6 +79,7 @@ describe.skipIf(missing !== null)('three replicas converge', () => {
   const photos = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-shared-')));
   const libs = [0, 1, 2].map((i) => mkdtempSync(join(tmpdir(), `tagsmith-replica-${i}-`)));
   const ctxs: LibraryCtx[] = [];
+  let earlyUid = '';
 
   beforeAll(async () => {
     mkdirSync(join(photos, 'set'));
@@ -90,10 +99,18 @@ describe.skipIf(missing !== null)('three replicas converge', () => {
     for (let i = 0; i < 3; i++) {
       await run(libs[i], ['index', join(photos, 'set')]);
       await run(libs[i], ['index', join(photos, 'extra')]);
+      if (i === 0) {
+        // A collection made before joining, with a photo in it: seeded into the studio on join.
+        const before = openLibrary(libs[0]);
+        const early = createCollection(before, { name: 'made before joining', kind: 'manual' });
+        await addToCollection(before, early.id, [before.db.prepare("SELECT id FROM assets WHERE rel_path = 'p2.jpg'").pluck().get() as number]);
+        earlyUid = before.db.prepare('SELECT uid FROM collection_uids WHERE id = ?').pluck().get(early.id) as string;
+        before.db.close();
+      }
       await run(libs[i], ['studio', 'join', url, '--user', `member${i}`, '--password-stdin', '--yes'], `secret-of-${i}\n`);
       ctxs.push(openLibrary(libs[i]));
     }
-  });
+  }, 600_000);
 
   afterAll(async () => {
     for (const ctx of ctxs) ctx.db.close();
@@ -151,6 +168,12 @@ describe.skipIf(missing !== null)('three replicas converge', () => {
             undone = true;
           } else await editKeywords(ctx, target, [pick(KEYWORDS)], []);
         }
+        // The library's own lists: a keyword deleted, a preset saved or deleted, a keyword-list entry.
+        const list = rnd();
+        if (list < 0.25) await deleteKeyword(ctx, pick(LISTED));
+        else if (list < 0.5) savePreset(ctx, pick(PRESETS), { copyright: `© ${r}.${round}` });
+        else if (list < 0.65 && listPresets(ctx).length) deletePreset(ctx, pick(listPresets(ctx)).id);
+        else await importKeywordList(ctx, `${pick(LISTED)}\n\t{syn ${r}.${round}}\n`);
       }
       // Reconnect in a random order; some replicas stay away this round.
       for (const i of [0, 1, 2].sort(() => rnd() - 0.5)) if (rnd() < 0.7) await syncOnce(ctxs[i], libs[i]);
@@ -175,9 +198,15 @@ describe.skipIf(missing !== null)('three replicas converge', () => {
     for (const p of removed) expect(states[0][p]).toBeUndefined();
     expect(Object.keys(states[0]).sort()).toEqual(['p0.jpg', 'p1.jpg', 'p2.jpg', 'p3.jpg', 'p4.jpg']);
 
-    const log = db.prepare("SELECT asset_path AS path, op, field, value, hlc FROM change_log WHERE asset_path IS NOT NULL AND field IN ('caption', 'rating', 'label', 'keywords') ORDER BY hlc").all() as Array<{ path: string; op: string; field: string; value: string | null; hlc: string }>;
+    const log = db.prepare("SELECT asset_path AS path, op, field, value, hlc FROM change_log WHERE (asset_path IS NOT NULL AND field IN ('caption', 'rating', 'label', 'keywords')) OR op = 'keyword.delete' ORDER BY hlc").all() as Array<{ path: string; op: string; field: string; value: string | null; hlc: string }>;
     const expected: Record<string, { keywords: Map<string, boolean>; caption?: unknown; rating?: unknown; label?: unknown }> = {};
     for (const c of log) {
+      if (c.op === 'keyword.delete') {
+        // Deleted from the library: off every photo that had it, whichever machine keyworded it.
+        const gone = JSON.parse(c.value!) as { name: string; children: boolean };
+        for (const e of Object.values(expected)) for (const k of e.keywords.keys()) if (k === gone.name || (gone.children && k.startsWith(gone.name + '|'))) e.keywords.set(k, false);
+        continue;
+      }
       const e = (expected[c.path] ??= { keywords: new Map() });
       const v = c.value === null ? null : (JSON.parse(c.value) as unknown);
       if (c.field === 'keywords') {
@@ -220,6 +249,31 @@ describe.skipIf(missing !== null)('three replicas converge', () => {
     expect(albums[0], `collections (seed ${seed})`).toEqual(want);
     expect(Object.keys(want).length, 'some collections survive').toBeGreaterThan(0);
 
+    // Keywords deleted: some, and off every photo (an add after the delete may bring one back).
+    expect(log.some((c) => c.op === 'keyword.delete'), 'some keyword deletes').toBe(true);
+    // Presets: the same on every replica, each name as its latest save or delete left it.
+    const presets = ctxs.map((ctx) => listPresets(ctx).map((p) => ({ name: p.name, fields: p.fields, keywords: p.keywords })));
+    expect(presets[1]).toEqual(presets[0]);
+    expect(presets[2]).toEqual(presets[0]);
+    const plog = db.prepare("SELECT op, value FROM change_log WHERE op IN ('preset.save', 'preset.delete') ORDER BY hlc").all() as Array<{ op: string; value: string }>;
+    const wantPresets = new Map<string, unknown>();
+    for (const c of plog) {
+      const v = JSON.parse(c.value) as { name: string; fields?: unknown };
+      if (c.op === 'preset.save') wantPresets.set(v.name, v.fields);
+      else wantPresets.delete(v.name);
+    }
+    expect(presets[0].map((p) => p.name), `presets (seed ${seed})`).toEqual([...wantPresets.keys()].sort());
+    for (const p of presets[0]) expect(p.fields).toEqual(wantPresets.get(p.name));
+    // The keyword list: the same entries, export flags and synonyms on every replica.
+    const vocab = ctxs.map((ctx) => listVocabulary(ctx).sort((a, b) => a.path.localeCompare(b.path)).map((e) => ({ ...e, synonyms: [...e.synonyms].sort() })));
+    expect(vocab[1]).toEqual(vocab[0]);
+    expect(vocab[2]).toEqual(vocab[0]);
+    expect(vocab[0].length, 'some keyword-list entries').toBeGreaterThan(0);
+    // The collection made before joining reached every replica (the fold above holds it: there
+    // unless deleted since, with its photos).
+    for (const ctx of ctxs) expect(ctx.db.prepare("SELECT count(*) FROM change_log WHERE op = 'collection.create' AND instr(value, ?) > 0").pluck().get(earlyUid), 'made before joining').toBeGreaterThanOrEqual(1);
+    if (fold.get(earlyUid)?.alive) for (const a of albums) expect(Object.values(a)).toContainEqual(want[fold.get(earlyUid)!.name]);
+
     // The history shows who changed what and when: on replica 0, member1's and member2's
     // changes under their names, its own under none (this library), newest first.
     const p0 = db.prepare("SELECT id FROM assets WHERE rel_path = 'p0.jpg'").pluck().get() as number;
@@ -227,5 +281,5 @@ describe.skipIf(missing !== null)('three replicas converge', () => {
     expect(new Set(history.map((h) => h.author))).toEqual(new Set([null, 'member1', 'member2']));
     expect(history.map((h) => h.at)).toEqual([...history.map((h) => h.at)].sort().reverse());
     for (const h of history) expect(h.author === null, `${h.at} ${h.op} ${h.field}`).toBe(h.device === deviceId(db));
-  });
+  }, 600_000);
 });

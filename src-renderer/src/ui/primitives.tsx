@@ -20,11 +20,12 @@ export function Spinner({ label = 'Working' }: { label?: string }) {
 }
 
 /** Whether a collapsible section was left open (kept per section across restarts). */
-function readOpen(key: string): boolean {
+function readOpen(key: string, byDefault: boolean): boolean {
   try {
-    return window.localStorage.getItem(`tagsmith.section.${key}`) !== 'closed';
+    const kept = window.localStorage.getItem(`tagsmith.section.${key}`);
+    return kept === null ? byDefault : kept !== 'closed';
   } catch {
-    return true;
+    return byDefault;
   }
 }
 
@@ -38,10 +39,11 @@ function saveOpen(key: string, open: boolean): void {
 
 /**
  * A titled panel. With `collapseKey` its title folds it away (Lightroom's panels), and it
- * opens as it was left, remembered under that key.
+ * opens as it was left, remembered under that key (the first time: open, or closed with
+ * `defaultOpen={false}`).
  */
-export function Section({ title, actions, children, testId, collapseKey }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string; collapseKey?: string }) {
-  const [open, setOpen] = useState(() => (collapseKey ? readOpen(collapseKey) : true));
+export function Section({ title, actions, children, testId, collapseKey, defaultOpen = true }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string; collapseKey?: string; defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(() => (collapseKey ? readOpen(collapseKey, defaultOpen) : true));
   const toggle = () => {
     if (!collapseKey) return;
     saveOpen(collapseKey, !open);

@@ -7,6 +7,7 @@ import { Section, formatBytes, formatCount, formatDuration, formatTaken } from '
 import { KeywordEditor } from './KeywordEditor';
 import { RightsSection } from './RightsSection';
 import { AgencySection } from './AgencySection';
+import { HistorySection } from './HistorySection';
 import { TextField } from './TextField';
 import { useEdits } from './useEdits';
 import { SyncBadge } from '../writing/SyncBadge';
@@ -83,6 +84,7 @@ function SingleInspector({ id, onJump, loupe }: { id: number; onJump(id: number)
       <RightsSection ids={ids} values={a.rights} />
       <AgencySection ids={ids} sampleId={a.id} />
       <MeasurementsSection id={a.id} />
+      <HistorySection id={a.id} />
       {a.errors.length > 0 && (
         <Section title="Problems">
           <ul className="problems" data-testid="inspector-errors">
