@@ -198,9 +198,15 @@ export class ThumbQueue {
     if (!hash) {
       if (row.kind !== 'image') return;
       const got = await takeOwedHashes(this.ctx, { id, path, format: row.format, size: row.size, mtimeMs: row.mtime_ms });
-      if (!got) return; // gone or changed since the scan: the next scan reads it again
-      hash = got.hash;
-      hashedHere = true;
+      if (got) {
+        hash = got.hash;
+        hashedHere = true;
+      } else {
+        // Hashed meanwhile (a service run settling it, Tagsmith's own write into the file):
+        // go on with that hash. Else gone or changed since the scan: the next scan reads it.
+        hash = this.readRow.get(id)?.content_hash ?? null;
+        if (!hash) return;
+      }
     }
     let t: ThumbResult;
     let width = row.width;
