@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { exiftoolUsable, isToolMissing, missingToolReason, type ToolName } from '../core/tools';
@@ -26,6 +27,11 @@ export interface FileProblem {
 
 export interface IndexedFile {
   file: WalkedFile;
+  /**
+   * sha256 of every byte. Null for a file that could not be read, and for a picture whose hash
+   * was left to the pass after the grid (`deferHash`): its full-thumbnail job takes it
+   * (thumb-queue.ts, catalogue/asset-hashes.ts).
+   */
   hash: string | null;
   /**
    * Content without metadata (see media-hash.ts); the content hash where no parser applies.
@@ -55,7 +61,26 @@ function readReason(err: unknown): string {
   return 'This file could not be read from the disk.';
 }
 
-export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: string | null): Promise<IndexedFile> {
+/**
+ * The name a picture's embedded preview is stored under while its content hash is not taken
+ * yet: this version of this file ('p' + sha256 of its path, size and time), never shared with
+ * another file.
+ */
+export function provisionalKey(file: WalkedFile): string {
+  return 'p' + createHash('sha256').update(`${file.absPath}\0${file.size}\0${file.mtimeMs}`).digest('hex');
+}
+
+export interface IndexOptions {
+  /**
+   * Leave the content hash (and the media hash) of a picture the browser shows itself (JPEG,
+   * PNG, WebP, GIF) to its full-thumbnail job, after the grid is whole: of a JPEG only the
+   * metadata head is read now. The scan asks it unless the file could be a moved one (a
+   * vanished or removed row of the same size), whose hash finds its old row.
+   */
+  deferHash?: boolean;
+}
+
+export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: string | null, opts: IndexOptions = {}): Promise<IndexedFile> {
   const out: IndexedFile = {
     file, hash: null, mediaHash: null, meta: emptyMetadata(), width: null, height: null, durationS: null,
     videoCodec: null, audioCodec: null, thumb: null, thumbState: null, problems: [],
@@ -74,15 +99,19 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   let headOnly = false;
   /** Read by the worker: the media hash may be left to the full thumbnail's job. */
   let offThread = false;
+  /** The content hash is left to the full thumbnail's job (deferHash, and the workers run). */
+  let deferred = false;
   try {
     if (file.size > FULL_HASH_LIMIT) {
       out.hash = await sampledHash(file.absPath, file.size);
     } else if (file.format.kind === 'image') {
-      const d = await digestOffThread(file.absPath, file.format.format);
+      const defer = opts.deferHash === true && file.format.browserViewable && !file.format.isRaw;
+      const d = await digestOffThread(file.absPath, file.format.format, { hash: !defer });
       if (d) {
         buf = d.buf;
         headOnly = d.head;
         out.hash = d.hash;
+        deferred = d.hash === null;
         offThread = true;
       } else {
         buf = await readFile(file.absPath);
@@ -126,12 +155,16 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   if (kind === 'image') {
     // The grid shows the file now with the preview it carries; the full thumbnail (and the
     // decoded size, and the fingerprint) follow in the background (thumb-queue.ts).
-    const first = await firstPicture(ctx, out.hash, { path: file.absPath, format, isRaw, buf, orientation: out.meta.orientation });
+    // A picture not hashed yet stores its preview under a name of its own (never a full
+    // thumbnail's, so the cache's full thumbnail of the same content is not looked for).
+    const first = await firstPicture(ctx, out.hash ?? provisionalKey(file), { path: file.absPath, format, isRaw, buf, orientation: out.meta.orientation });
     out.thumb = first.thumb;
     out.thumbState = first.state;
     // A picture owed its full thumbnail gets its media hash in the same background job (which
     // reads the file anyway): while the grid fills, every byte is hashed once, not twice.
     if (!(offThread && (first.state === 'preview' || first.state === 'pending'))) await takeMediaHash();
+    // Not hashed yet: never the content hash's stand-in (none), the job takes both.
+    if (deferred) out.mediaHash = null;
     const w = out.meta.width;
     const h = out.meta.height;
     if ((w === null || h === null) && buf && !isRaw) {

@@ -5,7 +5,8 @@ import type { LibraryCtx } from './context';
 import { prepared, type Db } from './db';
 import { rekeyResults } from './result-cache';
 import { FULL_HASH_LIMIT, hashBuffer } from './hash';
-import { mediaHashOffThread } from './media/pixel-pool';
+import { hashesOffThread, mediaHashOffThread } from './media/pixel-pool';
+import { recordContentHash } from '../catalogue/asset-hashes';
 import { sharedExifTool } from './metadata';
 import { hasImageParts, MEDIA_HASH_PREFIX, mediaHashParts } from './media-hash-parts';
 
@@ -146,12 +147,68 @@ export async function owedMediaHash(path: string, format: string, contentHash: s
   return (await mediaHashOfFile(path, format, null).catch(() => null)) ?? contentHash;
 }
 
+/** A picture the scan showed before taking its content hash (scan.ts, time to grid). */
+export interface UnhashedPicture {
+  id: number;
+  path: string;
+  format: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * Take the content hash and the media hash of a picture the scan left unhashed, from one read
+ * of the file (in a worker thread), and record both. Null when the file is gone or is no longer
+ * the one the row describes (another size or time): the next scan reads it again.
+ */
+export async function takeOwedHashes(ctx: LibraryCtx, p: UnhashedPicture): Promise<{ hash: string; mediaHash: string } | null> {
+  const same = async (): Promise<boolean> => {
+    try {
+      const st = await stat(p.path);
+      return st.size === p.size && Math.floor(st.mtimeMs) === p.mtimeMs;
+    } catch {
+      return false;
+    }
+  };
+  if (!(await same())) return null;
+  let got: { hash: string; mediaHash: string | null } | undefined;
+  try {
+    got = await hashesOffThread(p.path, p.format);
+    if (got === undefined) {
+      const buf = await readFile(p.path);
+      got = { hash: await hashBuffer(buf), mediaHash: await mediaHashOfBuffer(buf, p.format).catch(() => null) };
+    }
+  } catch {
+    return null; // unreadable now: the next scan reads it again
+  }
+  // Written while it was read: its row is out of date, the next scan reads it again.
+  if (!(await same())) return null;
+  const hash = got.hash;
+  const mediaHash = got.mediaHash ?? hash;
+  const recorded = ctx.db.transaction(() => {
+    if (!recordContentHash(ctx.db, p.id, p, hash)) return false;
+    recordOwedMediaHash(ctx.db, p.id, hash, mediaHash);
+    return true;
+  })();
+  return recorded ? { hash, mediaHash } : null;
+}
+
 /**
  * Take the media hashes still owed among these assets now, before a service run keys its
  * answers by them: a run started on a file the scan has only just shown must use the same key
- * as every later run (never paid for twice).
+ * as every later run (never paid for twice). A picture not hashed at all yet gets both hashes.
  */
 export async function settleMediaHashes(ctx: LibraryCtx, assetIds: readonly number[]): Promise<void> {
+  const unhashed = ctx.db
+    .prepare<[string], { id: number; folder_path: string; rel_path: string; format: string; size: number; mtime_ms: number }>(
+      `SELECT a.id, f.path AS folder_path, a.rel_path, a.format, a.size, a.mtime_ms FROM assets a JOIN folders f ON f.id = a.folder_id
+        WHERE a.id IN (SELECT value FROM json_each(?)) AND a.content_hash IS NULL AND a.kind = 'image' AND a.removed_at IS NULL
+          AND a.thumb_state IN ('preview', 'pending')`,
+    )
+    .all(JSON.stringify(assetIds));
+  for (const r of unhashed) {
+    await takeOwedHashes(ctx, { id: r.id, path: join(r.folder_path, ...r.rel_path.split('/')), format: r.format, size: r.size, mtimeMs: r.mtime_ms });
+  }
   const owed = ctx.db
     .prepare<[], { id: number; folder_path: string; rel_path: string; format: string; content_hash: string }>(
       `SELECT a.id, f.path AS folder_path, a.rel_path, a.format, a.content_hash FROM assets a JOIN folders f ON f.id = a.folder_id

@@ -218,16 +218,23 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   // Rows whose file is gone. Folders that could not be listed this time keep their rows.
   const vanished = new Map<number, ExistingRow>();
   const vanishedByHash = new Map<string, ExistingRow[]>();
+  const vanishedUnhashed = new Map<string, ExistingRow[]>();
   for (const r of rows) {
     if (r.removed_at !== null || seen.has(r.rel_path)) continue;
     if (walked.unreadableDirs.some((d) => d === '' || r.rel_path.startsWith(d + '/'))) continue;
     vanished.set(r.id, r);
-    if (r.content_hash) {
-      const list = vanishedByHash.get(r.content_hash) ?? [];
-      list.push(r);
-      vanishedByHash.set(r.content_hash, list);
-    }
+    const key = r.content_hash ?? (isUnhashedPicture(r) ? sizeAndTime(r.size, r.mtime_ms) : null);
+    if (!key) continue;
+    const into = r.content_hash ? vanishedByHash : vanishedUnhashed;
+    const list = into.get(key) ?? [];
+    list.push(r);
+    into.set(key, list);
   }
+  // Time to grid: a new file's content hash is left to the pass after the grid (its full
+  // thumbnail's job), unless the file could be one that moved: a vanished or removed row of
+  // the same size. Those are hashed now, so that their keywords and edits follow them.
+  const movableSizes = new Set<number>([...vanished.values()].map((r) => r.size));
+  for (const r of db.prepare<[], { size: number }>('SELECT DISTINCT size FROM assets WHERE removed_at IS NOT NULL').all()) movableSizes.add(r.size);
 
   progress.found = walked.files.length;
   progress.phase = 'indexing';
@@ -245,7 +252,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   })();
   summary.errors.push(...walked.problems);
 
-  const writer = new BatchWriter(ctx, folderId, root, vanished, vanishedByHash, summary);
+  const writer = new BatchWriter(ctx, folderId, root, vanished, vanishedByHash, vanishedUnhashed, summary);
   // Each file shows in the grid as soon as its batch commits (with its embedded preview);
   // its full thumbnail is made by the background queue, the cells on screen first.
   const thumbs = thumbQueue(ctx);
@@ -294,7 +301,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   const worker = async (): Promise<void> => {
     while (next < work.length && !opts.signal?.aborted) {
       const item = work[next++];
-      const result = await indexFile(ctx, item.file, item.sidecarPath);
+      const result = await indexFile(ctx, item.file, item.sidecarPath, { deferHash: item.existing !== null || !movableSizes.has(item.file.size) });
       pending.push({ result, existing: item.existing });
       progress.done++;
       // A file with no picture yet is committed early when the thumbnail queue has none of
@@ -357,6 +364,13 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   if (vanished.size > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [...vanished.keys()] });
   return finish(false);
 }
+
+/** A picture shown by a scan whose content hash its full-thumbnail job has not taken yet. */
+function isUnhashedPicture(r: { content_hash: string | null; thumb_state: string | null }): boolean {
+  return r.content_hash === null && (r.thumb_state === 'preview' || r.thumb_state === 'pending');
+}
+
+const sizeAndTime = (size: number, mtimeMs: number): string => `${size}:${mtimeMs}`;
 
 /** Waits for `done`, or until the scan is cancelled. */
 function untilIdleOrAborted(done: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
@@ -443,6 +457,10 @@ class BatchWriter {
   private readonly update;
   private readonly move;
   private readonly removedByHash;
+  private readonly removedUnhashed;
+  private readonly removedUnhashedKeys;
+  /** Size and time of every removed picture never hashed, read on the first new file. */
+  private removedKeys: Set<string> | null = null;
   private readonly clearErrors;
   private readonly addError;
   private readonly readLibrary;
@@ -455,6 +473,8 @@ class BatchWriter {
     private readonly root: string,
     private readonly vanished: Map<number, ExistingRow>,
     private readonly vanishedByHash: Map<string, ExistingRow[]>,
+    /** Vanished pictures not hashed yet (closed before their job ran), by size and time. */
+    private readonly vanishedUnhashed: Map<string, ExistingRow[]>,
     private readonly summary: ScanSummary,
   ) {
     const db = ctx.db;
@@ -493,6 +513,13 @@ class BatchWriter {
     );
     this.removedByHash = db.prepare<[string], { id: number }>(
       'SELECT id FROM assets WHERE content_hash = ? AND removed_at IS NOT NULL ORDER BY removed_at DESC LIMIT 1',
+    );
+    this.removedUnhashedKeys = db.prepare<[], { size: number; mtime_ms: number }>(
+      "SELECT size, mtime_ms FROM assets WHERE content_hash IS NULL AND thumb_state IN ('preview', 'pending') AND removed_at IS NOT NULL",
+    );
+    this.removedUnhashed = db.prepare<[number, number], { id: number }>(
+      `SELECT id FROM assets WHERE content_hash IS NULL AND thumb_state IN ('preview', 'pending') AND size = ? AND mtime_ms = ?
+         AND removed_at IS NOT NULL ORDER BY removed_at DESC LIMIT 1`,
     );
     this.clearErrors = db.prepare('DELETE FROM scan_errors WHERE asset_id = ?');
     this.readLibrary = db.prepare<[number], Omit<Required<ManagedFields>, 'keywords' | 'rejected'> & { flag: string | null }>(
@@ -567,7 +594,7 @@ class BatchWriter {
       if (existing.removed_at === null) this.summary.updated++;
       else this.summary.added++;
     } else {
-      const movedFrom = this.findMoveSource(r.hash);
+      const movedFrom = this.findMoveSource(r.hash, f);
       if (movedFrom !== null) {
         id = movedFrom;
         this.move.run({ ...params, id });
@@ -595,16 +622,28 @@ class BatchWriter {
     return { ...row, rejected: flag === 'reject', keywords: getAssetKeywords(this.ctx.db, id) };
   }
 
-  /** A vanished row of this scan with the same content, else a previously removed one. */
-  private findMoveSource(hash: string | null): number | null {
-    if (!hash) return null;
-    const candidates = this.vanishedByHash.get(hash);
-    const row = candidates?.shift();
-    if (row) {
+  /**
+   * A vanished row of this scan with the same content, else a previously removed one. A row
+   * whose content hash was never taken (Tagsmith closed before the pass after the grid) is
+   * known by its size and modification time, which a move keeps, to the millisecond.
+   */
+  private findMoveSource(hash: string | null, file: WalkedFile): number | null {
+    const take = (candidates: ExistingRow[] | undefined): number | null => {
+      const row = candidates?.shift();
+      if (!row) return null;
       this.vanished.delete(row.id);
       return row.id;
+    };
+    if (hash) {
+      const id = take(this.vanishedByHash.get(hash)) ?? this.removedByHash.get(hash)?.id;
+      if (id !== undefined && id !== null) return id;
     }
-    return this.removedByHash.get(hash)?.id ?? null;
+    const key = sizeAndTime(file.size, file.mtimeMs);
+    const vanished = take(this.vanishedUnhashed.get(key));
+    if (vanished !== null) return vanished;
+    // Asked only for a size and time some removed row has (no query per new file of a first scan).
+    this.removedKeys ??= new Set(this.removedUnhashedKeys.all().map((r) => sizeAndTime(r.size, r.mtime_ms)));
+    return this.removedKeys.has(key) ? this.removedUnhashed.get(file.size, file.mtimeMs)?.id ?? null : null;
   }
 }
 

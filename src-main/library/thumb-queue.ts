@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { isToolMissing } from '../core/tools';
 import type { LibraryCtx } from './context';
 import { saveFingerprint } from './similarity/store';
-import { owedMediaHash, recordOwedMediaHash } from './media-hash';
+import { owedMediaHash, recordOwedMediaHash, takeOwedHashes } from './media-hash';
 import { makeImageThumb, makePosterThumb, type ThumbResult } from './thumbs';
 import { posterFrame } from './video';
 
@@ -34,6 +34,8 @@ interface OwedRow {
   is_raw: number;
   content_hash: string | null;
   media_hash: string | null;
+  size: number;
+  mtime_ms: number;
   orientation: number | null;
   duration_s: number | null;
   width: number | null;
@@ -68,7 +70,7 @@ export class ThumbQueue {
     private readonly opts: { onStart?: (assetId: number) => void } = {},
   ) {
     this.readRow = ctx.db.prepare<[number], OwedRow>(
-      `SELECT a.id, a.folder_id, f.path AS folder_path, a.rel_path, a.kind, a.format, a.is_raw, a.content_hash, a.media_hash, a.orientation,
+      `SELECT a.id, a.folder_id, f.path AS folder_path, a.rel_path, a.kind, a.format, a.is_raw, a.content_hash, a.media_hash, a.size, a.mtime_ms, a.orientation,
               a.duration_s, a.width, a.height, a.thumb, a.thumb_state
          FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?`,
     );
@@ -187,9 +189,25 @@ export class ThumbQueue {
 
   private async make(id: number): Promise<void> {
     const row = this.readRow.get(id);
-    if (!row || !row.content_hash || (row.thumb_state !== 'preview' && row.thumb_state !== 'pending')) return;
+    if (!row || (row.thumb_state !== 'preview' && row.thumb_state !== 'pending')) return;
     const path = join(row.folder_path, ...row.rel_path.split('/'));
-    const hash = row.content_hash;
+    // A picture the scan showed before hashing it (time to grid) is hashed first, content and
+    // media hash from one read; its thumbnail is then named by it like any other.
+    let hash = row.content_hash;
+    let hashedHere = false;
+    if (!hash) {
+      if (row.kind !== 'image') return;
+      const got = await takeOwedHashes(this.ctx, { id, path, format: row.format, size: row.size, mtimeMs: row.mtime_ms });
+      if (got) {
+        hash = got.hash;
+        hashedHere = true;
+      } else {
+        // Hashed meanwhile (a service run settling it, Tagsmith's own write into the file):
+        // go on with that hash. Else gone or changed since the scan: the next scan reads it.
+        hash = this.readRow.get(id)?.content_hash ?? null;
+        if (!hash) return;
+      }
+    }
     let t: ThumbResult;
     let width = row.width;
     let height = row.height;
@@ -197,7 +215,7 @@ export class ThumbQueue {
     // A picture the scan showed at once has its media hash taken here, beside the thumbnail's
     // decode (the file is read now anyway); one whose structure cannot be walked keeps its
     // content hash as media hash, as the scan would have given it.
-    const media = row.media_hash !== null ? Promise.resolve(null) : owedMediaHash(path, row.format, hash);
+    const media = row.media_hash !== null || hashedHere ? Promise.resolve(null) : owedMediaHash(path, row.format, hash);
     if (row.kind === 'video') {
       try {
         t = await makePosterThumb(this.ctx, hash, await posterFrame(path, row.duration_s));

@@ -85,17 +85,18 @@ export interface Digest {
   /** The whole file, or (`head`) a JPEG's segments before its image data: all its metadata. */
   buf: Buffer;
   head: boolean;
-  /** sha256 of every byte. */
-  hash: string;
+  /** sha256 of every byte; null when it was not asked for (left to the pass after the grid). */
+  hash: string | null;
 }
 
 /**
- * A picture read whole with its content hash, in a worker thread; null when the workers
+ * A picture read whole with its content hash (unless `hash` is false: then a JPEG's head
+ * alone, nothing hashed), in a worker thread; null when the workers
  * cannot run here (the caller does the same on this thread). A file that cannot be read
  * rejects with the error's code (EACCES, ENOENT...) as reading it here would.
  */
-export async function digestOffThread(path: string, format: string): Promise<Digest | null> {
-  const reply = await callOrNull({ op: 'digest', path, format });
+export async function digestOffThread(path: string, format: string, opts: { hash: boolean } = { hash: true }): Promise<Digest | null> {
+  const reply = await callOrNull({ op: 'digest', path, format, hash: opts.hash });
   if (!reply || !('digest' in reply)) return null;
   const d = reply.digest;
   return { buf: Buffer.from(d.buf.buffer, d.buf.byteOffset, d.buf.byteLength), head: d.head, hash: d.hash };
@@ -109,6 +110,16 @@ export async function digestOffThread(path: string, format: string): Promise<Dig
 export async function mediaHashOffThread(path: string, format: string): Promise<string | null | undefined> {
   const reply = await callOrNull({ op: 'media-hash', path, format });
   return reply && 'mediaHash' in reply ? reply.mediaHash : undefined;
+}
+
+/**
+ * A picture's content hash and media hash from one read, in a worker thread (mediaHash null
+ * when the format has no parser or the file no image data); undefined when the workers cannot
+ * run here (the caller does it on this thread).
+ */
+export async function hashesOffThread(path: string, format: string): Promise<{ hash: string; mediaHash: string | null } | undefined> {
+  const reply = await callOrNull({ op: 'hashes', path, format });
+  return reply && 'hashes' in reply ? reply.hashes : undefined;
 }
 
 /** The worker's reply, null once the workers cannot run here; a file error rejects with its code. */

@@ -8,20 +8,26 @@ import { fingerprintPixels, type Fingerprint } from '../similarity/fingerprint';
 // work), each of which would otherwise stall the main thread once per file:
 // - 'digest': read a picture whole, take its content hash, and hand the bytes back by transfer
 //   (no copy) for the metadata reader and the embedded preview;
+//   With `hash: false` (a scan that leaves the content hash to the background pass) nothing is
+//   hashed, and of a JPEG only its metadata head is read: the grid needs no other byte;
 // - 'media-hash': read a picture whole and take its media hash (the image data alone,
 //   media-hash-parts.ts); the scan leaves it to the background thumbnail job, so that each
 //   byte is hashed once while the grid is being filled;
+// - 'hashes': read a picture whole once and take both its content hash and its media hash
+//   (the background pass after a scan that deferred them);
 // - 'fingerprint': the perceptual fingerprint of a thumbnail's pixels (~10 ms each).
 
 export type PixelRequest =
   | { id: number; op: 'fingerprint'; data: Uint8Array; width: number; height: number; channels: number }
-  | { id: number; op: 'digest'; path: string; format: string }
-  | { id: number; op: 'media-hash'; path: string; format: string };
+  | { id: number; op: 'digest'; path: string; format: string; hash: boolean }
+  | { id: number; op: 'media-hash'; path: string; format: string }
+  | { id: number; op: 'hashes'; path: string; format: string };
 
 export type PixelReply =
   | { id: number; fingerprint: Fingerprint }
-  | { id: number; digest: { buf: Uint8Array; head: boolean; hash: string } }
+  | { id: number; digest: { buf: Uint8Array; head: boolean; hash: string | null } }
   | { id: number; mediaHash: string | null }
+  | { id: number; hashes: { hash: string; mediaHash: string | null } }
   | { id: number; error: string; code?: string };
 
 /** Up to `size` bytes from the start of an open file, in a buffer of its own (transferable, not zero-filled first). */
@@ -55,7 +61,7 @@ const scratch = Buffer.allocUnsafeSlow(1024 * 1024);
  * is in its first HEAD_READ bytes: that head alone, and the hash of every byte, the image data
  * streamed through a small reused buffer. Null when the head is longer (the caller reads whole).
  */
-function digestJpeg(path: string): { buf: Uint8Array; head: boolean; hash: string } | null {
+function digestJpeg(path: string, hash: boolean): { buf: Uint8Array; head: boolean; hash: string | null } | null {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -63,6 +69,7 @@ function digestJpeg(path: string): { buf: Uint8Array; head: boolean; hash: strin
     let sos = -1;
     for (const seg of jpegSegments(start)) if (seg.marker === 0xda) sos = seg.at;
     if (sos < 0) return null;
+    if (!hash) return { buf: new Uint8Array(start.subarray(0, sos)), head: true, hash: null };
     const h = createHash('sha256').update(start);
     for (let pos = start.length; pos < size;) {
       const n = readSync(fd, scratch, 0, scratch.length, pos);
@@ -77,18 +84,18 @@ function digestJpeg(path: string): { buf: Uint8Array; head: boolean; hash: strin
   }
 }
 
-function digest(path: string, format: string): { buf: Uint8Array; head: boolean; hash: string } {
+function digest(path: string, format: string, hash: boolean): { buf: Uint8Array; head: boolean; hash: string | null } {
   // A JPEG's metadata all comes before its image data: only that head goes to the main
   // thread, not megabytes of compressed pixels it never reads.
-  const jpeg = format === 'jpeg' ? digestJpeg(path) : null;
+  const jpeg = format === 'jpeg' ? digestJpeg(path, hash) : null;
   if (jpeg) return jpeg;
   const buf = readWhole(path);
-  return { buf, head: false, hash: createHash('sha256').update(buf).digest('hex') };
+  return { buf, head: false, hash: hash ? createHash('sha256').update(buf).digest('hex') : null };
 }
 
 /** 'm:' + sha256 of the image data alone, or null when the format has no parser or the file no image data. */
-function mediaHash(path: string, format: string): string | null {
-  const buf = readWhole(path);
+function mediaHash(path: string, format: string, whole?: Buffer): string | null {
+  const buf = whole ?? readWhole(path);
   const parts = mediaHashParts(buf, format);
   if (!parts) return null;
   const h = createHash('sha256');
@@ -99,8 +106,14 @@ function mediaHash(path: string, format: string): string | null {
 const port = parentPort;
 port?.on('message', (req: PixelRequest) => {
   try {
+    if (req.op === 'hashes') {
+      const buf = readWhole(req.path);
+      const hashes = { hash: createHash('sha256').update(buf).digest('hex'), mediaHash: mediaHash(req.path, req.format, buf) };
+      port.postMessage({ id: req.id, hashes } satisfies PixelReply);
+      return;
+    }
     if (req.op === 'digest') {
-      const d = digest(req.path, req.format);
+      const d = digest(req.path, req.format, req.hash);
       port.postMessage({ id: req.id, digest: d } satisfies PixelReply, [d.buf.buffer as ArrayBuffer]);
       return;
     }
