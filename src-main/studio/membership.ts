@@ -2,8 +2,7 @@ import { hostname } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { osKeychain, type KeychainBackend } from '../credentials';
-import type { Role } from './protocol';
-import type { LocalVolume } from './volumes';
+import type { Role, Volume } from './protocol';
 
 // Which studio this library is a replica of: the server, its pinned certificate and who signed
 // in, in <library>/studio.json (nothing secret); the password and session token in the OS
@@ -30,6 +29,11 @@ export interface Membership {
   volumes?: LocalVolume[];
 }
 
+/** A studio volume as this machine knows it: where it is mounted here (null: not mapped on this machine). */
+export interface LocalVolume extends Volume {
+  mount: string | null;
+}
+
 export interface StudioSecret {
   password: string;
   token: string;
@@ -53,6 +57,7 @@ export function writeMembership(dataDir: string, m: Membership): void {
 export function removeMembership(dataDir: string): void {
   rmSync(join(dataDir, FILE), { force: true });
 }
+
 
 /** This library as the studio sees it: the catalogue's device id, the computer's name. */
 export function thisDevice(id: string): { id: string; name: string } {

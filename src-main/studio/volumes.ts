@@ -8,7 +8,7 @@ import { addFolder, listFolders } from '../library/folders';
 import { applyRemoteChanges, type ApplyOutcome, type IncomingChange, type RemoteAsset } from '../library/remote';
 import { scanFolder } from '../library/scan';
 import { StudioError } from './client';
-import { readMembership, writeMembership, type Membership } from './membership';
+import { readMembership, writeMembership, type LocalVolume, type Membership } from './membership';
 import type { Volume } from './protocol';
 
 // The studio's volumes: the shared disks (or folders on them) its photos live on. Between
@@ -21,11 +21,6 @@ import type { Volume } from './protocol';
 // volume makes this replica scan that folder itself (it reads the file here and makes its own
 // thumbnail), before the changes that came with it are applied. A change of a photo on a volume
 // not mapped here waits (studio-waiting.json) and is applied when the volume is mapped.
-
-/** A volume as this machine knows it: where it is mounted here (null: not mapped on this machine). */
-export interface LocalVolume extends Volume {
-  mount: string | null;
-}
 
 /** How a change names its photo between machines: the volume, and the library folder's path inside it. */
 export interface WireVolume {
