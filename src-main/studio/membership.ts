@@ -58,7 +58,6 @@ export function removeMembership(dataDir: string): void {
   rmSync(join(dataDir, FILE), { force: true });
 }
 
-
 /** This library as the studio sees it: the catalogue's device id, the computer's name. */
 export function thisDevice(id: string): { id: string; name: string } {
   return { id, name: hostname() };
