@@ -120,6 +120,8 @@ for (const viewport of [
     // A click gives it to both; another takes it off both; the third photo is never touched.
     await box('Animals|Mammals|Dog').click();
     await expect(box('Animals|Mammals|Dog')).toHaveAttribute('data-state', 'all');
+    // The notice names the keyword as the list shows it, never in its stored form.
+    await expect(page.getByTestId('toast-info').last()).toContainText('Added “Animals › Mammals › Dog” to 2 photos.');
     expect(await keywordsOf(a)).toEqual(['Animals|Mammals|Dog']);
     expect(await keywordsOf(b)).toEqual(['Animals|Mammals|Dog']);
     await box('Animals|Mammals|Dog').click();

@@ -115,7 +115,9 @@ export function KeywordList({ active, onFilter, targets = [] }: { active: string
     if (!ids.length) return;
     const remove = stateOf(name) === 'all';
     const ok = await edits.commit(() => api.editKeywords(remove ? { ids, remove: [name] } : { ids, add: [name] }));
-    if (ok) toast.info(remove ? `Removed “${name}” from ${photos(ids.length)}.` : `Added “${name}” to ${photos(ids.length)}.`, { undo: () => void edits.undo() });
+    // A keyword below others is named with its path, as the list shows it (Animals › Dog), never its stored form (Animals|Dog).
+    const shown = name.split('|').join(' › ');
+    if (ok) toast.info(remove ? `Removed “${shown}” from ${photos(ids.length)}.` : `Added “${shown}” to ${photos(ids.length)}.`, { undo: () => void edits.undo() });
   };
 
   const toggle = (name: string) =>

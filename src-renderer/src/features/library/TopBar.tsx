@@ -53,7 +53,8 @@ export function TopBar({ active, searchRef, text, onText, sort, order, onSort, o
           ref={searchRef}
           type="search"
           value={text}
-          placeholder="Search names, keywords, captions   Ctrl+F"
+          placeholder="Search   Ctrl+F"
+          title="Search names, keywords and captions (Ctrl+F)"
           spellCheck={false}
           data-testid="search"
           aria-label="Search"
