@@ -122,6 +122,7 @@ for (const viewport of [
     await expect(box('Animals|Mammals|Dog')).toHaveAttribute('data-state', 'all');
     // The notice names the keyword as the list shows it, never in its stored form.
     await expect(page.getByTestId('toast-info').last()).toContainText('Added “Animals › Mammals › Dog” to 2 photos.');
+    await expect(page.getByTestId('inspector-multi').getByTestId('keyword-chip')).toHaveText(['Animals › Mammals › Dog×']);
     expect(await keywordsOf(a)).toEqual(['Animals|Mammals|Dog']);
     expect(await keywordsOf(b)).toEqual(['Animals|Mammals|Dog']);
     await box('Animals|Mammals|Dog').click();

@@ -48,3 +48,6 @@ export function formatMoney(n: number): string {
 
 /** The currency's name as the forms say it. */
 export const CURRENCY = 'US dollars';
+
+/** A keyword as the user reads it: one below others with its path (Animals › Cat), never its stored form (Animals|Cat). */
+export const keywordPath = (k: string): string => k.split('|').join(' › ');

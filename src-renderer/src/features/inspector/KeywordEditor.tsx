@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { KeywordCount } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
+import { keywordPath } from '../../ui/format';
 
 /**
  * Keyword chips: × removes one, typing suggests library keywords (most used first), Enter
@@ -51,8 +52,8 @@ export function KeywordEditor({ keywords, onAdd, onRemove, placeholder = 'Add ke
       <div className="chips" onClick={() => inputRef.current?.focus()}>
         {keywords.map((k) => (
           <span key={k} className="chip" data-testid="keyword-chip" data-keyword={k}>
-            {k}
-            <button type="button" aria-label={`Remove keyword ${k}`} data-testid="keyword-remove" onClick={() => void onRemove(k)}>
+            {keywordPath(k)}
+            <button type="button" aria-label={`Remove keyword ${keywordPath(k)}`} data-testid="keyword-remove" onClick={() => void onRemove(k)}>
               ×
             </button>
           </span>
@@ -111,7 +112,7 @@ export function KeywordEditor({ keywords, onAdd, onRemove, placeholder = 'Add ke
                 void add(s.name);
               }}
             >
-              <span>{s.name}</span>
+              <span>{keywordPath(s.name)}</span>
               <span className="muted small">{s.count}</span>
             </li>
           ))}

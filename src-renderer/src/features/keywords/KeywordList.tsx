@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../ui/Dialog';
 import '../collections/collections.css';
 import { Button, Section, formatCount } from '../../ui/primitives';
 import { errorText, pastTense, useToast } from '../../ui/Toasts';
+import { keywordPath } from '../../ui/format';
 
 /** Levels of a hierarchy nobody uses on its own (Animals of Animals|Cat) still head their children. */
 function withParents(list: LibraryKeyword[]): (LibraryKeyword & { parentOnly?: boolean })[] {
@@ -115,8 +116,7 @@ export function KeywordList({ active, onFilter, targets = [] }: { active: string
     if (!ids.length) return;
     const remove = stateOf(name) === 'all';
     const ok = await edits.commit(() => api.editKeywords(remove ? { ids, remove: [name] } : { ids, add: [name] }));
-    // A keyword below others is named with its path, as the list shows it (Animals › Dog), never its stored form (Animals|Dog).
-    const shown = name.split('|').join(' › ');
+    const shown = keywordPath(name);
     if (ok) toast.info(remove ? `Removed “${shown}” from ${photos(ids.length)}.` : `Added “${shown}” to ${photos(ids.length)}.`, { undo: () => void edits.undo() });
   };
 
