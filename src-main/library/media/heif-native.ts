@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { locateTool } from '../../core/tools';
 import { heifBoxes, heifChild, heifPrimaryTransforms, ilocItems, ilocValue, shapedPixels, type HeifBox, type HeifTransform } from './heif';
 import { HeifDecodeError, type HeifPixels } from './heif-types';
@@ -269,7 +270,11 @@ function runFfmpeg(ffmpeg: string, pic: HevcPicture, f: number): Promise<Buffer>
   const th = pic.tileHeight / f;
   const colour = [pic.matrix ? `in_color_matrix=${pic.matrix}` : '', pic.fullRange === null ? '' : `in_range=${pic.fullRange ? 'full' : 'limited'}`].filter(Boolean);
   const scale = [`scale=${tw}:${th}`, 'flags=area', ...colour].join(':');
-  const args = ['-v', 'error', '-nostdin', '-f', 'hevc', '-i', 'pipe:0', '-vf', scale, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'];
+  // A grid's tiles are frames: ffmpeg decodes several at once (frame threads). A single picture
+  // is one frame: its rows of coding blocks are shared among the cores instead, which encoders
+  // allow by writing them as wavefronts (x265 does by default).
+  const threads = pic.columns * pic.rows === 1 ? ['-threads', String(availableParallelism()), '-thread_type', 'slice'] : [];
+  const args = ['-v', 'error', '-nostdin', ...threads, '-f', 'hevc', '-i', 'pipe:0', '-vf', scale, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'];
   const expected = tw * th * 3 * pic.columns * pic.rows;
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpeg, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
