@@ -12,7 +12,7 @@ import { WRITE_KIND, writeMetadataHandler } from '../metadata/write-job';
 import { ApiError } from '../core/errors';
 import { AgencyAccounts } from '../credentials/agencies';
 import { UPLOAD_KIND, uploadHandler } from '../metadata/upload';
-import { StudioAccount } from '../studio/account';
+import { studioAccountOf } from '../studio/account';
 import { useStudioLeases } from '../studio/file-lease';
 
 // The cloud side of the Api: settings, credentials, the connection check and the job queue.
@@ -82,7 +82,7 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
   const queue = new JobQueue({ db: ctx.db, client: currentClient, handlers: { ...builtinHandlers, [WRITE_KIND]: writeMetadataHandler(ctx) as never }, tuning: opts.tuning });
   // A member of a studio shares the service account with the studio's other machines: their
   // result cache and the account's pace (a private library: nothing changes).
-  const studioAccount = new StudioAccount(ctx.paths.dataDir);
+  const studioAccount = studioAccountOf(ctx.paths.dataDir);
   queue.setSharedAccount(studioAccount);
   // and writes into files take the studio's lease on each file.
   useStudioLeases();

@@ -1,7 +1,8 @@
+import { statSync } from 'node:fs';
 import { log } from '../core/log';
 import type { Claim, SharedAccount, SharedResult, StudioCaps, UsageRow } from '../jobs/shared-account';
 import { StudioError } from './client';
-import { readMembership, type Membership } from './membership';
+import { membershipFile, readMembership, type Membership } from './membership';
 import type { ClaimAnswer, LeaseAnswer, SlotAnswer, UsageAnswer } from './protocol';
 import { connect } from './replica';
 
@@ -45,12 +46,29 @@ export class StudioAccount implements SharedAccount {
   private reporting: Promise<void> | null = null;
   private nextReport: { month: string; rows: readonly UsageRow[] } | null = null;
 
+  /** studio.json as last read, and the file's identity then: read again only when it changed */
+  private known: { stamp: string; m: Membership | null } | null = null;
+
   constructor(private readonly dataDir: string) {}
+
+  /** This library's membership (studio.json), read again only when the file changed: a job asks several times. */
+  private member(): Membership | null {
+    const p = membershipFile(this.dataDir);
+    let stamp = 'none';
+    try {
+      const st = statSync(p);
+      stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      // no file: not a member
+    }
+    if (this.known?.stamp !== stamp) this.known = { stamp, m: stamp === 'none' ? null : readMembership(this.dataDir) };
+    return this.known.m;
+  }
 
   active(): boolean {
     if (Date.now() < this.aloneUntil) return false;
     try {
-      return readMembership(this.dataDir) !== null;
+      return this.member() !== null;
     } catch {
       return false;
     }
@@ -214,7 +232,7 @@ export class StudioAccount implements SharedAccount {
 
   private memberKey(): string | null {
     try {
-      const m = readMembership(this.dataDir);
+      const m = this.member();
       return m ? `${m.server} ${m.studio.id} ${m.device.id} ${m.user}` : null;
     } catch {
       return null;
@@ -223,7 +241,7 @@ export class StudioAccount implements SharedAccount {
 
   private canEdit(): boolean {
     try {
-      const m = readMembership(this.dataDir);
+      const m = this.member();
       return !!m && m.role !== 'viewer';
     } catch {
       return false;
@@ -243,7 +261,7 @@ export class StudioAccount implements SharedAccount {
     if (Date.now() < this.aloneUntil) return null;
     let m: Membership | null;
     try {
-      m = readMembership(this.dataDir);
+      m = this.member();
     } catch {
       return null;
     }

@@ -41,6 +41,9 @@ export interface StudioSecret {
 
 const FILE = 'studio.json';
 
+/** Where a library keeps its membership. */
+export const membershipFile = (dataDir: string): string => join(dataDir, FILE);
+
 export function readMembership(dataDir: string): Membership | null {
   const p = join(dataDir, FILE);
   if (!existsSync(p)) return null;
