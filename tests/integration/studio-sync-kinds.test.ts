@@ -122,6 +122,10 @@ describe.skipIf(missing !== null)('studio sync of collections made before joinin
 
     // Both change it while apart: Ben's later save wins on both; then Ana deletes it, later still.
     savePreset(ana, 'Studio rights', { copyright: '© Ana' });
+    // Ben's save is later than Ana's by the clock: both libraries share this process's clock,
+    // and two saves in one millisecond are ordered by device, not by who saved second.
+    const anaSaved = Date.now();
+    while (Date.now() <= anaSaved) await new Promise((r) => setImmediate(r));
     savePreset(ben, 'Studio rights', { copyright: '© Ben' });
     await sync(1);
     await sync(0);
