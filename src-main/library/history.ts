@@ -59,9 +59,21 @@ function collectionName(ctx: LibraryCtx, v: Obj): string | null {
   return (prepared(ctx.db, 'SELECT name FROM collections WHERE id = ?').pluck().get(id) as string | undefined) ?? null;
 }
 
-function describe(ctx: LibraryCtx, e: HistoryEntry, before: Map<string, unknown>): string {
+/** The file's size and time as the last add, change or move recorded them (a key no field uses). */
+const FILE_FACTS = '\0file';
+
+/** A line for the change, or null for one the photographer did not make and would not see (a hash taken after the grid). */
+function describe(ctx: LibraryCtx, e: HistoryEntry, before: Map<string, unknown>): string | null {
   const v = e.value;
   const field = e.field ?? '';
+  if (e.op === 'asset.add' || e.op === 'asset.change' || e.op === 'asset.move') {
+    const facts = `${String(obj(v).size)}:${String(obj(v).mtimeMs)}`;
+    const same = before.get(FILE_FACTS) === facts;
+    before.set(FILE_FACTS, facts);
+    // The content hash arriving after the grid (catalogue/asset-hashes.ts) is recorded as a
+    // change of the same size and time: the file did not change.
+    if (e.op === 'asset.change' && same) return null;
+  }
   if (field === 'keywords') {
     if (e.op === 'add') return `Added keyword ${q(v)}`;
     if (e.op === 'remove') return `Removed keyword ${q(v)}`;
@@ -91,6 +103,10 @@ function describe(ctx: LibraryCtx, e: HistoryEntry, before: Map<string, unknown>
       return 'Rejected a suggested caption';
     case 'caption.edit':
       return 'Edited a suggested caption';
+    case 'suggestion.add':
+      return 'Keywords suggested by a keyword run';
+    case 'caption.add':
+      return 'A caption suggested by a caption run';
     case 'asset.add':
       return 'Added to the library';
     case 'asset.change':
@@ -130,6 +146,7 @@ export function photoHistory(ctx: LibraryCtx, assetId: number, limit = 200): Ass
     const wall = Date.parse(e.at.slice(0, 24));
     const seeded = !Number.isFinite(wall) || wall < SEEDED_BEFORE;
     const what = describe(ctx, e, before);
+    if (what === null) continue;
     lines.push({
       at: seeded ? null : new Date(wall).toISOString(),
       by: e.device === me ? 'you' : 'member',
