@@ -42,7 +42,10 @@ export async function prepareImage(input: string | Buffer, endpoint: EndpointNam
   try {
     img = await openImage(input, { maxPixels: MAX_INPUT_PIXELS });
   } catch (e) {
-    throw new ServiceError('invalid_input', `The picture could not be read: ${(e as Error).message.split('\n')[0]}`, { local: true });
+    const first = (e as Error).message.split('\n')[0];
+    // The image library's own words ("Input file contains unsupported image format") say nothing to a photographer.
+    const reason = /unsupported image format|not a known file format|bad seek|premature end/i.test(first) ? 'the file may be damaged or not really a picture.' : first;
+    throw new ServiceError('invalid_input', `The picture could not be read: ${reason}`, { local: true });
   }
   const { width: w, height: h } = img;
   if (!w || !h) throw new ServiceError('invalid_input', 'The picture has no readable size.', { local: true });

@@ -84,6 +84,8 @@ test('activity: a failed job shows its photo, the whole message and tries, Show 
     await expect(failed.getByTestId('job-asset-name')).toHaveText('damaged.jpg');
     const message = failed.getByTestId('job-message');
     await expect(message).not.toBeEmpty();
+    // In a photographer's words, not the image library's ("Input file contains unsupported image format").
+    await expect(message).toContainText('The picture could not be read: the file may be damaged or not really a picture.');
     // The whole message is shown, not cut.
     expect(await message.evaluate((el) => el.scrollWidth <= el.clientWidth && !/…$/.test((el.textContent ?? '').trim()))).toBe(true);
     // Tries: how many times it was sent (this one failed before it could be: none, said as 0).
