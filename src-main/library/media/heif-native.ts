@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { locateTool } from '../../core/tools';
-import { heifBoxes, heifChild, heifPrimaryTransforms, ilocItems, ilocValue, shapedPixels, type HeifBox, type HeifTransform } from './heif';
+import { heifBoxes, heifChild, heifPrimaryTransforms, ilocItems, ilocValue, itemPropertyMap, shapedPixels, type HeifBox, type HeifTransform } from './heif';
 import { HeifDecodeError, type HeifPixels } from './heif-types';
 
 // HEIC pictures decoded by the ffmpeg that travels with the app (@ffmpeg-installer), whose
@@ -52,28 +52,6 @@ function itemTypes(buf: Buffer, iinf: HeifBox): Map<number, string> {
     types.set(readId(buf, infe.body + 4, idSize), buf.toString('latin1', infe.body + 4 + idSize + 2, infe.body + 4 + idSize + 6));
   }
   return types;
-}
-
-/** Every item's property indices (1-based, into ipco) from ipma. */
-function itemProperties(buf: Buffer, ipma: HeifBox): Map<number, number[]> {
-  const out = new Map<number, number[]>();
-  const version = buf[ipma.body];
-  const wide = (buf.readUInt32BE(ipma.body) & 1) === 1;
-  let p = ipma.body + 4;
-  const entries = buf.readUInt32BE(p);
-  p += 4;
-  for (let i = 0; i < entries && p < ipma.end; i++) {
-    const id = version < 1 ? buf.readUInt16BE(p) : buf.readUInt32BE(p);
-    p += version < 1 ? 2 : 4;
-    const n = buf[p++];
-    const list: number[] = [];
-    for (let k = 0; k < n; k++) {
-      list.push(wide ? buf.readUInt16BE(p) & 0x7fff : buf[p] & 0x7f);
-      p += wide ? 2 : 1;
-    }
-    out.set(id, list);
-  }
-  return out;
 }
 
 /** References of the iref box: type, from, to. */
@@ -174,7 +152,7 @@ export function heifHevcPicture(buf: Buffer, fitInside = 0): HevcPicture | null 
     const iref = heifChild(buf, meta, 'iref', 4);
     const primary = buf[pitm.body] === 0 ? buf.readUInt16BE(pitm.body + 4) : buf.readUInt32BE(pitm.body + 4);
     const types = itemTypes(buf, iinf);
-    const propsOf = itemProperties(buf, ipma);
+    const propsOf = itemPropertyMap(buf, ipma);
     const props = [...heifBoxes(buf, ipco.body, ipco.end)];
     const refs = iref ? references(buf, iref) : [];
     const propOf = (item: number, type: string): HeifBox | null => {

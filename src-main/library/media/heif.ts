@@ -596,8 +596,9 @@ export function heifGridBand(buf: Buffer, tiling: HeifTiling, from: number, to: 
   }
 }
 
-/** The property indices (1-based, into ipco) an item is associated with in ipma, in order. */
-function itemProperties(buf: Buffer, ipma: HeifBox, itemId: number): number[] {
+/** Every item's property indices (1-based, into ipco) from ipma, each in its order. */
+export function itemPropertyMap(buf: Buffer, ipma: HeifBox): Map<number, number[]> {
+  const out = new Map<number, number[]>();
   const version = buf[ipma.body];
   const wide = (buf.readUInt32BE(ipma.body) & 1) === 1;
   let p = ipma.body + 4;
@@ -612,9 +613,14 @@ function itemProperties(buf: Buffer, ipma: HeifBox, itemId: number): number[] {
       list.push(wide ? buf.readUInt16BE(p) & 0x7fff : buf[p] & 0x7f);
       p += wide ? 2 : 1;
     }
-    if (id === itemId) return list;
+    if (!out.has(id)) out.set(id, list);
   }
-  return [];
+  return out;
+}
+
+/** The property indices (1-based, into ipco) an item is associated with in ipma, in order. */
+function itemProperties(buf: Buffer, ipma: HeifBox, itemId: number): number[] {
+  return itemPropertyMap(buf, ipma).get(itemId) ?? [];
 }
 
 /** Where an item's bytes are: in the file (iloc method 0) or in meta's idat (method 1), one extent. */
