@@ -4,6 +4,7 @@ import { ENDPOINTS, rateKeyOf } from '../../service/endpoints';
 import type { ClaimAnswer, SharedResult, StudioCaps, UsageAnswer, UsageRow } from '../protocol';
 import type { Session } from './accounts';
 import type { StudioStore } from './store';
+import { KeyedWaiters } from './waiters';
 
 // One service account for the whole studio (issue 34, point 8), kept by the server:
 // - the result cache is the studio's: a picture keyworded on one machine is a cache hit on
@@ -30,7 +31,7 @@ interface Claim {
 
 export class SharedAccountHub {
   private readonly claims = new Map<string, Claim>();
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new KeyedWaiters();
   private readonly limiters = new Map<string, RateLimiter>();
   private readonly slots = new Map<string, { release: () => void; timer: NodeJS.Timeout }>();
 
@@ -59,7 +60,7 @@ export class SharedAccountHub {
       }
       const left = Math.min(until, held.expires) - now;
       if (left <= 0 || signal.aborted) return { busy: { user: held.user } };
-      await this.waitFor(key, left, signal);
+      await this.waiters.waitFor(key, left, signal);
     }
   }
 
@@ -151,7 +152,7 @@ export class SharedAccountHub {
 
   close(): void {
     for (const id of [...this.slots.keys()]) this.releaseSlot(id);
-    for (const key of [...this.waiters.keys()]) this.wake(key);
+    this.waiters.wakeAll();
   }
 
   /** Whether `rateKey` is one of the service's rate keys (the server paces only those). */
@@ -171,28 +172,6 @@ export class SharedAccountHub {
 
   private end(key: string): void {
     this.claims.delete(key);
-    this.wake(key);
-  }
-
-  private wake(key: string): void {
-    const set = this.waiters.get(key);
-    this.waiters.delete(key);
-    for (const w of set ?? []) w();
-  }
-
-  private waitFor(key: string, ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      let set = this.waiters.get(key);
-      if (!set) this.waiters.set(key, (set = new Set()));
-      const done = () => {
-        clearTimeout(timer);
-        set!.delete(done);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      set.add(done);
-      signal.addEventListener('abort', done, { once: true });
-    });
+    this.waiters.wake(key);
   }
 }

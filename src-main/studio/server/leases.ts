@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { LeaseAnswer } from '../protocol';
 import type { Session } from './accounts';
 import type { StudioStore } from './store';
+import { KeyedWaiters } from './waiters';
 
 // Leases: one holder at a time across the studio for something two machines must never do at
 // once (issue 34):
@@ -27,7 +28,7 @@ interface Held {
 
 export class LeaseHub {
   private readonly held = new Map<string, Held>();
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new KeyedWaiters();
   private readonly deviceNames = new Map<string, string>();
 
   constructor(
@@ -58,7 +59,7 @@ export class LeaseHub {
       }
       const left = Math.min(until, h.expires) - now;
       if (left <= 0 || signal.aborted) return { busy: { user: h.user, device: h.deviceName } };
-      await this.waitFor(key, left, signal);
+      await this.waiters.waitFor(key, left, signal);
     }
   }
 
@@ -79,7 +80,7 @@ export class LeaseHub {
   }
 
   close(): void {
-    for (const key of [...this.waiters.keys()]) this.wake(key);
+    this.waiters.wakeAll();
   }
 
   private async deviceName(id: string): Promise<string> {
@@ -94,28 +95,6 @@ export class LeaseHub {
 
   private end(key: string): void {
     this.held.delete(key);
-    this.wake(key);
-  }
-
-  private wake(key: string): void {
-    const set = this.waiters.get(key);
-    this.waiters.delete(key);
-    for (const w of set ?? []) w();
-  }
-
-  private waitFor(key: string, ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      let set = this.waiters.get(key);
-      if (!set) this.waiters.set(key, (set = new Set()));
-      const done = () => {
-        clearTimeout(timer);
-        set!.delete(done);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(1, ms));
-      set.add(done);
-      signal.addEventListener('abort', done, { once: true });
-    });
+    this.waiters.wake(key);
   }
 }
