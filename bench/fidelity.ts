@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeMetadataReader, readMetadata } from '../src-main/library/metadata';
+import { closeMetadataReader, readMetadata } from '../src-main/metadata/reader';
 import { buildCorpus, combinedReading, compareReadings, exiftoolReadings } from '../tests/fixtures/real-world';
 import { check, log, median, now, round, type AreaResult } from './common';
 

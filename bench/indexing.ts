@@ -4,7 +4,7 @@ import { rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLibrary, type LibraryCtx } from '../src-main/library/context';
 import { addFolder } from '../src-main/library/folders';
-import { closeMetadataReader } from '../src-main/library/metadata';
+import { closeMetadataReader } from '../src-main/metadata/reader';
 import { scanFolder, Scanner } from '../src-main/library/scan';
 import { thumbQueue } from '../src-main/library/thumb-queue';
 import type { ScanSummary } from '../src-preload/contract';

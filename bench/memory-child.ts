@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { openLibrary } from '../src-main/library/context';
 import { indexReady, startCatalogueIndex } from '../src-main/library/catalogue-index';
 import { addFolder } from '../src-main/library/folders';
-import { closeMetadataReader } from '../src-main/library/metadata';
+import { closeMetadataReader } from '../src-main/metadata/reader';
 import { scanFolder } from '../src-main/library/scan';
 import { facets, search, searchIds } from '../src-main/library/search';
 

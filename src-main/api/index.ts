@@ -17,7 +17,7 @@ import { mediaToken } from '../core/media';
 import { histogram } from '../library/histogram';
 import { fillMissingFingerprints, findGroups } from '../library/similarity';
 import { startWatching } from '../library/watch';
-import { closeMetadataReader } from '../library/metadata';
+import { closeMetadataReader } from '../metadata/reader';
 import { ApiError } from '../core/errors';
 import { errorShape } from './envelope';
 import { schemas } from './schemas';

@@ -117,7 +117,7 @@ const rightsFields = z.strictObject({
   credit: rightsText,
   city: rightsText,
   country: rightsText,
-  // IPTC Core / Extension fields of metadata templates (library/extended-fields.ts).
+  // IPTC Core / Extension fields of metadata templates (metadata/extended-fields.ts).
   creatorJobTitle: rightsText,
   creatorAddress: rightsText,
   creatorCity: rightsText,

@@ -12,7 +12,7 @@ import { sentRecords } from '../library/sent-records';
 import { checkAssets } from '../metadata/agency-check';
 import { buildAgencyCsv } from '../metadata/csv-export';
 import { previewWrite } from '../metadata/preview';
-import { getSyncState } from '../library/file-state';
+import { getSyncState } from '../metadata/file-state';
 import { writeThroughQueue } from '../metadata/write-job';
 import { checkKeywords, checkTextLimits } from '../metadata/stock-limits';
 import * as wf from '../workflows';

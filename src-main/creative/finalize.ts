@@ -7,7 +7,7 @@ import { isToolMissing, runTool, toolErrorLine } from '../core/tools';
 import { findAssetByPath } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, listFolders } from '../library/folders';
-import { sharedExifTool } from '../library/metadata';
+import { sharedExifTool } from '../metadata/reader';
 import { scanFolder, type Scanner } from '../library/scan';
 import { DEFAULT_EDIT_MODEL, DEFAULT_GENERATE_MODEL } from '../service/endpoints';
 import * as store from './store';

@@ -5,7 +5,7 @@ import { notFound } from '../core/errors';
 import { isInside, mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
-import { allExtended, parseExtended } from './extended-fields';
+import { allExtended, parseExtended } from '../metadata/extended-fields';
 import { toSummary } from './search';
 
 // One asset in full (the inspector, the CLI's `show`), and finding an asset by its path.

@@ -1,7 +1,7 @@
 import type { CellState } from '../../src-preload/contract';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
-import { getSyncState } from './file-state';
+import { getSyncState } from '../metadata/file-state';
 
 // What a grid cell shows beside the picture (issue 35): whether the library holds metadata the
 // file does not have yet (or the last write failed), how many AI suggestions wait for review,

@@ -17,7 +17,7 @@ import { LABEL_NAMES, labelOf } from './labels';
 import { undoLibraryChanges } from './library-undo';
 import { isRenameEdit, undoRename } from './rename';
 import { readStockFields, writeStockField } from './stock-fields';
-import { EXTENDED_FIELDS, cleanExtended, readExtended, writeExtended, type ExtendedField, type ExtendedValues } from './extended-fields';
+import { EXTENDED_FIELDS, cleanExtended, readExtended, writeExtended, type ExtendedField, type ExtendedValues } from '../metadata/extended-fields';
 
 // Hand edits. Each one is committed to SQLite before it resolves (a person who saw "saved" never
 // loses it), and logged in edits/edit_changes with the value before and after, so undo can put

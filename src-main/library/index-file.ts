@@ -5,7 +5,7 @@ import { exiftoolUsable, isToolMissing, missingToolReason, type ToolName } from 
 import type { LibraryCtx } from './context';
 import { FULL_HASH_LIMIT, hashBuffer, hashFile, sampledHash } from './hash';
 import { mediaHashOfFile } from './media-hash';
-import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from './metadata';
+import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from '../metadata/reader';
 import type { Fingerprint } from './similarity/fingerprint';
 import { pictureSize } from './media/decode';
 import { digestOffThread } from './media/pixel-pool';

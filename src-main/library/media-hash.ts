@@ -7,7 +7,7 @@ import { rekeyResults } from './result-cache';
 import { FULL_HASH_LIMIT, hashBuffer } from './hash';
 import { hashesOffThread, mediaHashOffThread } from './media/pixel-pool';
 import { recordContentHash } from '../catalogue/asset-hashes';
-import { sharedExifTool } from './metadata';
+import { sharedExifTool } from '../metadata/reader';
 import { hasImageParts, MEDIA_HASH_PREFIX, mediaHashParts } from './media-hash-parts';
 
 export { jpegImageParts, pngImageParts, tiffImageParts, webpImageParts } from './media-hash-parts';

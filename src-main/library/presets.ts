@@ -4,7 +4,7 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { RIGHTS_FIELDS, setRightsFields } from './edits';
 import { prepared } from './db';
-import { EXTENDED_FIELDS } from './extended-fields';
+import { EXTENDED_FIELDS } from '../metadata/extended-fields';
 import { cleanKeywordList } from './keywords';
 
 // Named metadata templates (the "IPTC templates" of Lightroom and digiKam): the IPTC Core /

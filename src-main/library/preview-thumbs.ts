@@ -4,7 +4,7 @@ import type { LibraryCtx } from './context';
 import { embeddedPicture, type EmbeddedPicture, type EmbeddedSource } from './media/embedded';
 import { orient } from './media/decode';
 import { jpegSegments } from './media-hash-parts';
-import { sharedExifTool } from './metadata';
+import { sharedExifTool } from '../metadata/reader';
 import { EMBEDDED_SUFFIX } from './thumb-names';
 import { thumbAbsPath, thumbRelPath, writeAtomic, writeAtomicSync } from './thumbs';
 

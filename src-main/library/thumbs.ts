@@ -7,7 +7,7 @@ import { formatForExt } from './formats';
 import { jpegSegments } from './media-hash-parts';
 import { openImage, PictureError, type OpenedImage } from './media/decode';
 import { exiftoolUsable, missingToolReason, type ToolName } from '../core/tools';
-import { sharedExifTool } from './metadata';
+import { sharedExifTool } from '../metadata/reader';
 import type { Fingerprint } from './similarity/fingerprint';
 import { fingerprintOffThread } from './media/pixel-pool';
 

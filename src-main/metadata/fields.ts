@@ -1,11 +1,11 @@
-import { blocksFromTags } from '../library/metadata';
-import { EXTENDED_FIELDS, type ExtendedField } from '../library/extended-fields';
-import { reconcileBlocks, authorityOf, type BlockDisagreement } from '../library/metadata-blocks';
-import { fileKeywordList, type FileFields, type TextFieldName } from '../library/managed-fields';
+import { blocksFromTags } from './reader';
+import { EXTENDED_FIELDS, type ExtendedField } from './extended-fields';
+import { reconcileBlocks, authorityOf, type BlockDisagreement } from './blocks';
+import { fileKeywordList, type FileFields, type TextFieldName } from './managed-fields';
 
 // The fields Tagsmith manages inside files, how each maps onto IPTC IIM / XMP / EXIF tags,
 // and how a file's tags are turned back into field values. The reading side follows
-// library/metadata.ts (same tag precedence, same keyword folding) so that what the writer
+// metadata/reader.ts (same tag precedence, same keyword folding) so that what the writer
 // puts into a file is what the indexer reads back.
 
 /** Where each text field goes. IPTC limits are bytes (IIM record 2 maximum lengths). */
@@ -105,7 +105,7 @@ export function texts(v: unknown): string[] {
 /**
  * Field values as one target (a file or a sidecar) holds them, read as the indexer reads
  * them: EXIF ImageDescription / Artist / Copyright first, then IPTC and XMP reconciled by the
- * MWG rule (library/metadata-blocks.ts), keywords the union of
+ * MWG rule (metadata/blocks.ts), keywords the union of
  * every keyword tag in the authoritative block's order.
  */
 export function fieldsFromTags(tags: Dict): FileFields {

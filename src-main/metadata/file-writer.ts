@@ -3,18 +3,18 @@ import type { Stats } from 'node:fs';
 import { chmod, link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { WriteTags } from 'exiftool-vendored';
-import { readExiftoolTags, sharedExifTool } from '../library/metadata';
-import type { BlockDisagreement } from '../library/metadata-blocks';
+import { readExiftoolTags, sharedExifTool } from './reader';
+import type { BlockDisagreement } from './blocks';
 import {
   FIELD_NAMES, flattenKeywords, hierarchiesOf, normHierarchy, sameField,
   type FieldName, type FileFields, type ManagedFields, type TextFieldName,
-} from '../library/managed-fields';
+} from './managed-fields';
 import {
   EXTENDED_MAPPINGS, MANAGED_TAGS, TAG, TEXT_MAPPINGS, IPTC_KEYWORD_MAX_BYTES, readFileFields, shortenedWarning, texts, truncateUtf8,
   type Dict, type FileReading,
 } from './fields';
-import { desiredForWrite } from '../library/field-merge';
-import type { ExtendedField } from '../library/extended-fields';
+import { desiredForWrite } from './field-merge';
+import type { ExtendedField } from './extended-fields';
 import { capsForPath, type Caps } from './targets';
 
 // Writes the managed fields into ONE file (an image/video in place, or an XMP sidecar):
@@ -37,7 +37,7 @@ export interface WriteFileOptions {
   /**
    * What the file held when Tagsmith last read or wrote it (file_state). Given (even null),
    * `desired` is the library's values and only what the user changed since is applied to the
-   * file as it is now (library/field-merge.ts desiredForWrite); left out, `desired` is written as it is.
+   * file as it is now (metadata/field-merge.ts desiredForWrite); left out, `desired` is written as it is.
    */
   base?: Partial<ManagedFields> | null;
   /**

@@ -2,10 +2,10 @@ import { access } from 'node:fs/promises';
 import { notFound } from '../core/errors';
 import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
-import { FIELD_NAMES, sameField, type FieldName } from '../library/managed-fields';
+import { FIELD_NAMES, sameField, type FieldName } from './managed-fields';
 import { fieldsFromTags } from './fields';
 import { readTags } from './file-writer';
-import { getFileSnapshot, libraryFields } from '../library/file-state';
+import { getFileSnapshot, libraryFields } from './file-state';
 import { targetsFor } from './targets';
 
 // What a batch write would change, per asset and field, before anything is written.

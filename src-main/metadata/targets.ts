@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { extOf, formatForExt } from '../library/formats';
-import { ownsStemSidecar } from '../library/metadata';
+import { ownsStemSidecar } from './reader';
 
 // Where an asset's metadata goes. Formats exiftool rewrites reliably get it in place; camera
 // RAW (whose maker-specific layouts Lightroom and Capture One also refuse to touch) and
@@ -88,7 +88,7 @@ export async function targetsFor(absPath: string): Promise<Target[]> {
   const byBase = find(`${stemOf(name)}.xmp`);
   const format = formatForExt(extOf(name));
   const isRaw = format?.isRaw === true && format.format !== 'dng';
-  // The other files of the same stem: whether 'stem.xmp' is this file's (library/metadata.ts ownsStemSidecar, as the indexer reads it).
+  // The other files of the same stem: whether 'stem.xmp' is this file's (metadata/reader.ts ownsStemSidecar, as the indexer reads it).
   const siblings = entries.flatMap((e) => {
     if (e === name || stemOf(e).toLowerCase() !== stem) return [];
     const f = formatForExt(extOf(e));

@@ -6,9 +6,9 @@ import { assetPath, getAssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { FULL_HASH_LIMIT, hashFile, sampledHash } from '../library/hash';
 import { setAssetKeywords } from '../library/keywords';
-import { sameField, type FieldName, type FileFields, type ManagedFields } from '../library/managed-fields';
+import { sameField, type FieldName, type FileFields, type ManagedFields } from './managed-fields';
 import { MetadataWriteError, writeFileMetadata, type FileWriteResult, type WriteFileOptions } from './file-writer';
-import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from '../library/file-state';
+import { getFileSnapshot, libraryFields, recordFileFailed, recordFileWritten } from './file-state';
 import { targetsFor } from './targets';
 import { holdFile } from './file-hold';
 
@@ -114,7 +114,7 @@ async function writeHeld(ctx: LibraryCtx, assetId: number, opts: WriteAssetOptio
   let inPlace = false;
   try {
     for (const target of await targetsFor(path)) {
-      // The file as it is now, with only what the user changed applied (library/field-merge.ts desiredForWrite).
+      // The file as it is now, with only what the user changed applied (metadata/field-merge.ts desiredForWrite).
       const r = await writeFileMetadata(target.path, desired, { ...opts, caps: target.caps, base });
       result.files.push({ ...r, role: target.role });
       for (const f of r.changedFields) if (!result.changedFields.includes(f)) result.changedFields.push(f);

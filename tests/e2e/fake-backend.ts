@@ -1,6 +1,6 @@
 import type { ApiEnvelope, AssetDetail, AssetSummary, SearchQuery } from '../../src-preload/contract';
 import { mediaToken } from '../../src-main/core/media';
-import { allExtended } from '../../src-main/library/extended-fields';
+import { allExtended } from '../../src-main/metadata/extended-fields';
 import type { Backend } from './renderer';
 
 // A synthetic catalogue of any size for renderer-only tests (virtualisation, paging,

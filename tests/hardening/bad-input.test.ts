@@ -15,7 +15,7 @@ import type { ScanSummary } from '../../src-preload/contract';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
 import { ServiceClient } from '../../src-main/service/client';
 import { startSimulator, type Simulator } from '../simulator/index.js';

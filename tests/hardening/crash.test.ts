@@ -15,7 +15,7 @@ import { openLibrary } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
 import { hashFile } from '../../src-main/library/hash';
 import { getAssetKeywords } from '../../src-main/library/keywords';
-import { closeMetadataReader, sharedExifTool } from '../../src-main/library/metadata';
+import { closeMetadataReader, sharedExifTool } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
 import { renameAssets } from '../../src-main/library/rename';
 import { undo } from '../../src-main/library/edits';

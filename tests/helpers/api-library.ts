@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApi, type ApiHost } from '../../src-main/api';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 
 /** A library as the window sees it: pictures in a folder, added and scanned through the Api. */
 export interface ApiLibrary {

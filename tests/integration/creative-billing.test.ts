@@ -13,7 +13,7 @@ import type { CreativeTaskView } from '../../src-preload/contract';
 import { CreativeService } from '../../src-main/creative';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { ServiceClient } from '../../src-main/service/client';
 import { parseBody, parseDataUri } from '../simulator/body.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';

@@ -14,7 +14,7 @@ import { budgetFor } from '../../src-main/creative/deadlines';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { getAssetRow } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { ServiceClient } from '../../src-main/service/client';
 import { EDIT_MODELS, GENERATE_MODELS } from '../../src-main/service/endpoints';
 import { startSimulator, type Simulator } from '../simulator/index.js';

@@ -11,7 +11,7 @@ import type { SearchQuery } from '../../src-preload/contract';
 import { getAssetDetail } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
 import { searchIds } from '../../src-main/library/search';
 

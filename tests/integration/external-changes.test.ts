@@ -7,10 +7,10 @@ import { findAssetByPath, getAssetDetail } from '../../src-main/library/assets';
 import { openLibrary } from '../../src-main/library/context';
 import { editKeywords, setCaption, setTitle } from '../../src-main/library/edits';
 import { addFolder } from '../../src-main/library/folders';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
 import { writeFileMetadata } from '../../src-main/metadata/file-writer';
-import { getSyncState } from '../../src-main/library/file-state';
+import { getSyncState } from '../../src-main/metadata/file-state';
 
 // Another program edits a file the library knows: the rescan merges field by field against
 // what the file held when Tagsmith last read it. Nothing is silently dropped.

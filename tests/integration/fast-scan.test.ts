@@ -10,7 +10,7 @@ import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
 import { decodeHeif } from '../../src-main/library/media/heif';
 import { mediaHashOfFile } from '../../src-main/library/media-hash';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
 import { search } from '../../src-main/library/search';
 import { usableAsItIs } from '../../src-main/library/preview-thumbs';

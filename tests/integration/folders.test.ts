@@ -10,7 +10,7 @@ import { STEP } from '../../src-main/core/steps';
 import { createApi } from '../../src-main/api';
 import { addFolder, listFolders, relinkFolder, removeFolder } from '../../src-main/library/folders';
 import { setAssetKeywords } from '../../src-main/library/keywords';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
 import { seedAssets, seedFolder } from '../helpers/seed';
 import { watchTurns } from '../helpers/turns';

@@ -12,7 +12,7 @@ import { editKeywords } from '../../src-main/library/edits';
 import { addFolder } from '../../src-main/library/folders';
 import { getAssetKeywords } from '../../src-main/library/keywords';
 import { mediaHashOfFile } from '../../src-main/library/media-hash';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
 import { thumbQueue } from '../../src-main/library/thumb-queue';
 

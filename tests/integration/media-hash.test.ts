@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashBuffer } from '../../src-main/library/hash';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { isoMediaHash, mediaHashOfBuffer, mediaHashOfFile } from '../../src-main/library/media-hash';
 import { heifEnc } from '../fixtures/heif';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalKeywords, fileKeywordList, flattenKeywords } from '../../src-main/library/managed-fields';
+import { canonicalKeywords, fileKeywordList, flattenKeywords } from '../../src-main/metadata/managed-fields';
 import { truncateUtf8 } from '../../src-main/metadata/fields';
-import { desiredForWrite, mergeKeywords, threeWayMerge } from '../../src-main/library/field-merge';
+import { desiredForWrite, mergeKeywords, threeWayMerge } from '../../src-main/metadata/field-merge';
 
 // The rescan's three-way merge (pure) and the keyword forms the writer relies on.
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { fieldsFromTags } from '../../src-main/metadata/fields';
 import { factOf, readTags, verifyReadBack, writeFileMetadata } from '../../src-main/metadata/file-writer';
 

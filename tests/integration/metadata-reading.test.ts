@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeMetadataReader, readMetadata, type FileMetadata } from '../../src-main/library/metadata';
+import { closeMetadataReader, readMetadata, type FileMetadata } from '../../src-main/metadata/reader';
 
 // Reading what exiftool reads, in every block: XML references decoded, IPTC inside TIFF,
 // EXIF first for description / creator / copyright (exiftool's MWG composites), the ISO a

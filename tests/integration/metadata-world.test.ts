@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tagsmith } from '../helpers/cli';
-import { closeMetadataReader, readMetadata } from '../../src-main/library/metadata';
+import { closeMetadataReader, readMetadata } from '../../src-main/metadata/reader';
 import { extOf, formatForExt } from '../../src-main/library/formats';
 import { factOf } from '../../src-main/metadata/file-writer';
 import { combinedReading, compareReadings, exiftoolJsonMany, exiftoolReadings, type Tags } from '../fixtures/real-world';

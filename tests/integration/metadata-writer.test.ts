@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLibrary } from '../../src-main/library/context';
-import { closeMetadataReader, readMetadata, sharedExifTool } from '../../src-main/library/metadata';
+import { closeMetadataReader, readMetadata, sharedExifTool } from '../../src-main/metadata/reader';
 import { fieldsFromTags } from '../../src-main/metadata/fields';
 import { readTags, removeStaleTemps, writeFileMetadata, MetadataWriteError } from '../../src-main/metadata/file-writer';
 import { previewWrite } from '../../src-main/metadata/preview';
-import { getSyncState } from '../../src-main/library/file-state';
+import { getSyncState } from '../../src-main/metadata/file-state';
 import { writeAssetMetadata } from '../../src-main/metadata/writer';
 import { seedAsset, seedFolder } from '../helpers/seed';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMetadataReader, readMetadata, type Exposure } from '../../src-main/library/metadata';
+import { closeMetadataReader, readMetadata, type Exposure } from '../../src-main/metadata/reader';
 
 // Exposure (aperture, shutter, ISO, focal lengths, compensation, flash) read from real files
 // that Debian's exiftool wrote, through both readers (exifr on the buffer, exiftool on the

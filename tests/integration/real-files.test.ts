@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tagsmith, type CliRun } from '../helpers/cli';
 import { findAssetByPath, getAssetDetail } from '../../src-main/library/assets';
 import { openLibrary } from '../../src-main/library/context';
-import { closeMetadataReader, readMetadata } from '../../src-main/library/metadata';
+import { closeMetadataReader, readMetadata } from '../../src-main/metadata/reader';
 import {
   buildCorpus, combinedReading, compareReadings, exiftoolJsonMany, exiftoolReadings, type CorpusFile, type Reading, type Tags,
 } from '../fixtures/real-world';

@@ -9,7 +9,7 @@ import { setFlag } from '../../src-main/analysis/culling';
 import { findAssetByPath } from '../../src-main/library/assets';
 import { openLibrary } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
 
 // A photo another program rejected (Lightroom's X: XMP Rating -1, in the file or in a RAW's

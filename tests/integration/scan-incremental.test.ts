@@ -6,7 +6,7 @@ import type { ScanProgress } from '../../src-preload/contract';
 import { openLibrary } from '../../src-main/library/context';
 import { addFolder, listFolders, refreshOnline, relinkFolder } from '../../src-main/library/folders';
 import { getAssetKeywords, setAssetKeywords } from '../../src-main/library/keywords';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { OFFLINE_REASON, Scanner, scanFolder } from '../../src-main/library/scan';
 import { startWatching } from '../../src-main/library/watch';
 import { asset, liveCount, setUp, type Fixture } from './scan-helpers';

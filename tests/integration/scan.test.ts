@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanProgress, ScanSummary } from '../../src-preload/contract';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { listFolders } from '../../src-main/library/folders';
 import { scanFolder } from '../../src-main/library/scan';
 import { ensurePreview, renderImage } from '../../src-main/library/thumbs';

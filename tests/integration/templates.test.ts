@@ -9,7 +9,7 @@ import type { RightsFields } from '../../src-preload/contract';
 import { findAssetByPath, getAssetDetail as getAsset } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { undo } from '../../src-main/library/edits';
-import { getSyncState } from '../../src-main/library/file-state';
+import { getSyncState } from '../../src-main/metadata/file-state';
 import { applyPreset, listPresets, savePreset } from '../../src-main/library/presets';
 
 // Metadata templates (issue 16 item 4): a preset holding IPTC Core / Extension fields and

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMetadataReader } from '../../src-main/library/metadata';
+import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
 import { scanFolder } from '../../src-main/library/scan';

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 
 // The layering of the source tree, read from its imports (type-only imports count):
 // inside src-main, core -> catalogue (the one door for every change to the catalogue, and its
-// change log) -> library -> service/jobs/metadata/credentials -> workflows/analysis/creative ->
+// change log) -> library/metadata (the library, and the metadata engine that reads, reconciles,
+// merges and writes a file's fields: one floor, the scan asks the engine what a file holds and the
+// engine keeps its file state in the library) -> service/jobs/credentials and the metadata jobs
+// (metadata/write-job.ts, metadata/upload/) -> workflows/analysis/creative ->
 // api -> cli -> the entry files; a lower layer never imports a
 // higher one, no two files import each other (directly or round a loop), and src-main,
 // src-preload and src-renderer reach each other with `import type` only.
@@ -15,9 +18,9 @@ const RANK: Record<string, number> = {
   core: 0,
   catalogue: 1,
   library: 2,
+  metadata: 2,
   service: 3,
   jobs: 3,
-  metadata: 3,
   credentials: 3,
   workflows: 4,
   analysis: 4,
@@ -27,6 +30,13 @@ const RANK: Record<string, number> = {
   cli: 6,
 };
 const ENTRY_RANK = 7;
+
+/** Files and folders inside a src-main folder that sit on another floor than their folder (longest path wins). */
+const RANK_OF_PATH: Record<string, number> = {
+  // The write job and the upload to agencies run on the job queue.
+  'metadata/write-job.ts': 3,
+  'metadata/upload': 3,
+};
 
 /** Runtime values shared across the process line: the Api's method names and channel names (no code that runs in preload). */
 const SHARED_RUNTIME = new Set(['src-preload/api-methods.ts']);
@@ -86,6 +96,11 @@ function layerOf(file: string): { name: string; rank: number } | null {
   const parts = file.split('/');
   if (parts[0] !== 'src-main') return null;
   if (parts.length === 2) return { name: 'entry', rank: ENTRY_RANK };
+  const inner = parts.slice(1).join('/');
+  const path = Object.keys(RANK_OF_PATH)
+    .filter((p) => inner === p || inner.startsWith(`${p}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (path) return { name: path, rank: RANK_OF_PATH[path] };
   return { name: parts[1], rank: RANK[parts[1]] ?? -1 };
 }
 
@@ -180,6 +195,10 @@ describe('source layering', () => {
     // The catalogue is below the library: it may not reach up into it.
     expect(layerOf('src-main/catalogue/x.ts')!.rank).toBeLessThan(layerOf('src-main/library/db.ts')!.rank);
     expect(layerOf('src-main/catalogue/x.ts')!.rank).toBeGreaterThan(layerOf('src-main/core/steps.ts')!.rank);
+    // The metadata engine is on the library's floor; its jobs sit on the queue's.
+    expect(layerOf('src-main/metadata/reader.ts')!.rank).toBe(layerOf('src-main/library/scan.ts')!.rank);
+    expect(layerOf('src-main/metadata/write-job.ts')!.rank).toBe(layerOf('src-main/jobs/queue.ts')!.rank);
+    expect(layerOf('src-main/metadata/upload/transport.ts')!.rank).toBe(layerOf('src-main/jobs/queue.ts')!.rank);
     const next = (n: string) => sample.filter((e) => e.from === n).map((e) => e.to);
     expect(cycles(['src-main/library/a.ts', 'src-main/api/b.ts'], next)).toEqual([['src-main/api/b.ts', 'src-main/library/a.ts']]);
   });

@@ -76,7 +76,7 @@ export const command: Command = {
         }
       }
     };
-    const { closeMetadataReader } = await import('../../library/metadata');
+    const { closeMetadataReader } = await import('../../metadata/reader');
     try {
       const assets: { path: string; status: string; changedFields: string[]; warnings: string[]; error?: string }[] = [];
       for (const [i, id] of ids.entries()) {

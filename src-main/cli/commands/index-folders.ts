@@ -5,7 +5,7 @@ import { ApiError } from '../../core/errors';
 import { isInside } from '../../core/media';
 import type { LibraryCtx } from '../../library/context';
 import { addFolder, listFolders } from '../../library/folders';
-import { closeMetadataReader } from '../../library/metadata';
+import { closeMetadataReader } from '../../metadata/reader';
 import { Scanner } from '../../library/scan';
 import { CliError, UsageError } from '../args';
 import type { Command } from '../command';

@@ -73,7 +73,7 @@ async function map(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> 
   const path = args.positionals[2];
   if (!volume || !path) throw new UsageError('studio map needs the volume and the folder where it is on this computer: studio map VOLUME PATH.', 'studio');
   const { mapVolume } = await import('../../studio/volumes');
-  const { closeMetadataReader } = await import('../../library/metadata');
+  const { closeMetadataReader } = await import('../../metadata/reader');
   try {
     const r = await mapVolume(ctx, volume, path);
     out.result(r, () =>
@@ -88,7 +88,7 @@ async function map(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> 
 async function sync(ctx: LibraryCtx, out: Output): Promise<number> {
   const { syncOnce, NotMember } = await import('../../studio/replica');
   try {
-    const { closeMetadataReader } = await import('../../library/metadata');
+    const { closeMetadataReader } = await import('../../metadata/reader');
     // A scan of a shared volume may run during the sync: exiftool is ended so the CLI exits.
     const r = await syncOnce(ctx, ctx.paths.dataDir).finally(() => closeMetadataReader());
     out.result(r, () => `Sent ${r.pushed} change${r.pushed === 1 ? '' : 's'}; received ${r.pulled} (${r.applied.applied} applied, ${r.applied.older} already outdated by a later edit${r.applied.not_here ? `, ${r.applied.not_here} of photos this library does not hold` : ''}${r.applied.not_yet ? `, ${r.applied.not_yet} of kinds this version does not apply yet` : ''}).`);

@@ -30,7 +30,7 @@ export const command: Command = {
     if (agency === undefined || !isAgencyId(agency)) throw new UsageError(`upload needs --agency ${AGENCY_IDS.join('|')}.`, 'upload');
     const { ids } = await targetOf(ctx, positionals, values.query, 'upload');
     const { destinationFor, startUpload, uploadOutcome, waitForUpload, DestinationError } = await import('../../metadata/upload');
-    const { closeMetadataReader } = await import('../../library/metadata');
+    const { closeMetadataReader } = await import('../../metadata/reader');
     const service = createTagsmith(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
     const name = agencyProfile(agency).name;
     try {

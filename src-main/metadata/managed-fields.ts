@@ -1,4 +1,4 @@
-import { normalizeKeyword } from './keywords';
+import { normalizeKeyword } from '../library/keywords';
 import type { ExtendedField } from './extended-fields';
 
 // The fields Tagsmith manages inside files (keywords, caption, title, rating, the reject flag,
@@ -75,7 +75,7 @@ export function flattenKeywords(keywords: readonly string[]): string[] {
 export const hierarchiesOf = (keywords: readonly string[]): string[] => keywords.map(normHierarchy).filter((k) => k.includes('|'));
 
 /**
- * The keyword list a file's tags stand for: the same set library/metadata.ts's unionKeywords
+ * The keyword list a file's tags stand for: the same set metadata/reader.ts's unionKeywords
  * reads (all keyword tags, a flat keyword that is a component of a hierarchy folded into it),
  * but ordered by the flat list, so a list written in the library's order reads back in it.
  */

@@ -1,8 +1,8 @@
-import type { LibraryCtx } from './context';
-import { prepared } from './db';
+import type { LibraryCtx } from '../library/context';
+import { prepared } from '../library/db';
 import type { FieldConflict } from './field-merge';
 import { FIELD_NAMES, OPTIONAL_FIELDS, sameField, type FieldName, type ManagedFields } from './managed-fields';
-import { withSynonyms } from './keyword-list';
+import { withSynonyms } from '../library/keyword-list';
 import { EXTENDED_FIELDS, parseExtended } from './extended-fields';
 
 // file_state (migration 4): per asset, what its file holds for the managed fields as last

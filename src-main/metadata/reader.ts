@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import exifr from 'exifr';
 import { DefaultExiftoolArgs, ExifTool } from 'exiftool-vendored';
 import { exiftoolUsable, ToolMissingError } from '../core/tools';
-import { jpegSegments } from './media-hash-parts';
-import { emptyBlocks, keywordUnion, reconcileBlocks, type BlockDisagreement, type BlockTextField, type MetadataBlocks } from './metadata-blocks';
+import { jpegSegments } from '../library/media-hash-parts';
+import { emptyBlocks, keywordUnion, reconcileBlocks, type BlockDisagreement, type BlockTextField, type MetadataBlocks } from './blocks';
 
 // Reads what a file already says about itself: capture date, camera, lens, exposure, GPS,
 // orientation, rating, label, keywords, caption, title and rights, the values exiftool reads.

@@ -1,6 +1,6 @@
 import { setExtendedJson } from '../catalogue/asset-fields';
 import type { ExtendedRightsFields } from '../../src-preload/contract';
-import { prepared, type Db } from './db';
+import { prepared, type Db } from '../library/db';
 
 // The IPTC Core / Extension fields beyond the six rights columns that a metadata template
 // sets (creator contact info, usage terms, rights URL, instructions, source, location created

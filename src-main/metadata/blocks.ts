@@ -1,4 +1,4 @@
-import { cleanKeywordList } from './keywords';
+import { cleanKeywordList } from '../library/keywords';
 
 // One file holds the same facts in up to three blocks: IPTC IIM (old tools, newsrooms), XMP
 // (everything since ~2005) and EXIF (cameras, Windows Explorer). When they disagree, the

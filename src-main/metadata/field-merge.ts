@@ -1,4 +1,4 @@
-import { normalizeKeyword } from './keywords';
+import { normalizeKeyword } from '../library/keywords';
 import { FIELD_NAMES, sameField, type FieldName, type ManagedFields } from './managed-fields';
 
 // The three-way merge a rescan does when another program changed a file Tagsmith manages.
