@@ -208,7 +208,7 @@ export function importKeywordColors(ctx: LibraryCtx, jobId: number | null): void
   ctx.db.transaction(() => {
     for (const r of rows) {
       const params = { source: 'keywords', keywordRun: r.run_id, ...(JSON.parse(r.params) as object) };
-      storeColors(ctx, { run_id: null as unknown as number, asset_id: r.asset_id }, params, { keywords: [], colors: JSON.parse(r.colors) as KeywordsResult['colors'] }, r.at);
+      storeColors(ctx, { run_id: null, asset_id: r.asset_id }, params, { keywords: [], colors: JSON.parse(r.colors) as KeywordsResult['colors'] }, r.at);
     }
   })();
   measured(ctx, rows.map((r) => r.asset_id));

@@ -1,4 +1,5 @@
 import type { AnalysisKind, AssetAnalysis, ColorSwatch, FaceView, MeasurementInfo, UgcClass } from '../../src-preload/contract';
+import { setColors, setFaces, setQualityScore, setUgcScore, type ColorRow, type FaceRow } from '../catalogue/analysis-scores';
 import { ApiError, notFound } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
@@ -16,21 +17,20 @@ export interface RunAssetRow {
   derivative_height: number | null;
 }
 
-// Measurements per asset: the latest of each kind replaces the one before, with the run,
-// the parameters and the time it was made. Called inside collectAnalysisJobs' transaction.
+// Measurements per asset, checked and scaled here and written through the catalogue's door
+// (catalogue/analysis-scores.ts: the latest of each kind replaces the one before, recorded in
+// the change log). Called inside collectAnalysisJobs' transaction.
 
 const clamp01 = (n: number): number => (Number.isFinite(n) ? Math.max(0, Math.min(1, n)) : 0);
 
 export function storeQuality(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: QualityResult): void {
-  prepared(ctx.db, 'INSERT OR REPLACE INTO asset_quality (asset_id, score, run_id, params, measured_at) VALUES (?, ?, ?, ?, ?)')
-    .run(ra.asset_id, clamp01(r.score), ra.run_id, JSON.stringify(params), Date.now());
+  setQualityScore(ctx.db, { assetId: ra.asset_id, runId: ra.run_id, params, at: Date.now() }, clamp01(r.score));
 }
 
 export function storeUgc(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: UgcQualityResult): void {
   const score = clamp01(r.score);
   const cls = Number.isInteger(r.class) && r.class >= 1 && r.class <= 5 ? r.class : ugcClass(score);
-  prepared(ctx.db, 'INSERT OR REPLACE INTO asset_ugc_quality (asset_id, score, class, run_id, params, measured_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(ra.asset_id, score, cls, ra.run_id, JSON.stringify(params), Date.now());
+  setUgcScore(ctx.db, { assetId: ra.asset_id, runId: ra.run_id, params, at: Date.now() }, score, cls);
 }
 
 /**
@@ -51,25 +51,23 @@ export function storeFaces(ctx: LibraryCtx, ra: RunAssetRow, params: object, r: 
   const w = normalised ? 1 : ra.derivative_width;
   const h = normalised ? 1 : ra.derivative_height;
   if (!w || !h) throw new ApiError('io', 'The size of the picture could not be read, so its faces cannot be placed.');
-  prepared(ctx.db, 'DELETE FROM asset_faces WHERE asset_id = ?').run(ra.asset_id);
-  const add = prepared(ctx.db, 'INSERT INTO asset_faces (asset_id, position, age, score, class, x0, y0, x1, y1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  faces.forEach((f, i) => {
+  const rows: FaceRow[] = faces.map((f) => {
     const [bx0, by0, bx1, by1] = f.bbox;
-    const x0 = clamp01(Math.min(bx0, bx1) / w);
-    const x1 = clamp01(Math.max(bx0, bx1) / w);
-    const y0 = clamp01(Math.min(by0, by1) / h);
-    const y1 = clamp01(Math.max(by0, by1) / h);
-    add.run(ra.asset_id, i, f.age, clamp01(f.score), f.class, x0, y0, x1, y1);
+    return {
+      age: f.age,
+      score: clamp01(f.score),
+      class: f.class,
+      x0: clamp01(Math.min(bx0, bx1) / w),
+      y0: clamp01(Math.min(by0, by1) / h),
+      x1: clamp01(Math.max(bx0, bx1) / w),
+      y1: clamp01(Math.max(by0, by1) / h),
+    };
   });
-  const ages = faces.map((f) => f.age);
-  prepared(
-    ctx.db,
-    `INSERT OR REPLACE INTO asset_face_scans (asset_id, face_count, min_age, max_age, derivative_width, derivative_height, run_id, params, measured_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(ra.asset_id, faces.length, ages.length ? Math.min(...ages) : null, ages.length ? Math.max(...ages) : null, ra.derivative_width, ra.derivative_height, ra.run_id, JSON.stringify(params), Date.now());
+  setFaces(ctx.db, { assetId: ra.asset_id, runId: ra.run_id, params, at: Date.now() }, rows, { width: ra.derivative_width, height: ra.derivative_height });
 }
 
-export function storeColors(ctx: LibraryCtx, ra: Pick<RunAssetRow, 'asset_id' | 'run_id'>, params: object, r: KeywordsResult, at = Date.now()): void {
+/** A palette measured by an analysis run, or taken from a keyword run's (`run_id` null). */
+export function storeColors(ctx: LibraryCtx, ra: { asset_id: number; run_id: number | null }, params: object, r: KeywordsResult, at = Date.now()): void {
   const colors = (r.colors ?? [])
     .map((c) => {
       const rgb: Rgb | null = c.rgb.length === 3 && c.rgb.every((v) => Number.isFinite(v)) ? (c.rgb.map((v) => Math.max(0, Math.min(255, Math.round(v)))) as Rgb) : parseHex(c.hex);
@@ -78,18 +76,15 @@ export function storeColors(ctx: LibraryCtx, ra: Pick<RunAssetRow, 'asset_id' | 
     .filter((c): c is NonNullable<typeof c> => c !== null);
   // The interface says "share of the image" without a unit; the service sends percentages.
   const scale = colors.some((c) => c.percentage > 1) ? 100 : 1;
-  prepared(ctx.db, 'DELETE FROM asset_colors WHERE asset_id = ?').run(ra.asset_id);
-  const add = prepared(
-    ctx.db,
-    `INSERT INTO asset_colors (asset_id, position, name, hex, r, g, b, percentage, share, lab_l, lab_a, lab_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  colors.forEach((c, i) => {
-    const lab = rgbToLab(c.rgb);
-    const hex = parseHex(c.hex) ? c.hex.toLowerCase() : '#' + c.rgb.map((v) => v.toString(16).padStart(2, '0')).join('');
-    add.run(ra.asset_id, i, c.name, hex, c.rgb[0], c.rgb[1], c.rgb[2], c.percentage, clamp01(c.percentage / scale), lab[0], lab[1], lab[2]);
-  });
-  prepared(ctx.db, 'INSERT OR REPLACE INTO asset_color_scans (asset_id, run_id, params, measured_at) VALUES (?, ?, ?, ?)')
-    .run(ra.asset_id, ra.run_id, JSON.stringify(params), at);
+  const rows: ColorRow[] = colors.map((c) => ({
+    name: c.name,
+    hex: parseHex(c.hex) ? c.hex.toLowerCase() : '#' + c.rgb.map((v) => v.toString(16).padStart(2, '0')).join(''),
+    rgb: c.rgb,
+    percentage: c.percentage,
+    share: clamp01(c.percentage / scale),
+    lab: rgbToLab(c.rgb),
+  }));
+  setColors(ctx.db, { assetId: ra.asset_id, runId: ra.run_id, params, at }, rows);
 }
 
 // ---- reading ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import { stmt, type Db } from './statements';
 /** What happened to an asset's field: a scalar set, a member of a set added or removed, a member moved in an order. */
 export type AssetOp = 'set' | 'add' | 'remove' | 'move';
 /** What happened to the library itself: `<thing>.<verb>`, e.g. collection.create, keyword.rename, folder.remove. */
-export type LibraryOp = `${'collection' | 'keyword' | 'vocabulary' | 'folder' | 'preset' | 'asset' | 'suggestion' | 'caption'}.${string}`;
+export type LibraryOp = `${'collection' | 'keyword' | 'vocabulary' | 'folder' | 'preset' | 'asset' | 'suggestion' | 'caption' | 'analysis'}.${string}`;
 
 /** One change of one asset's field, as an edit makes it (old and new values as stored). */
 export interface FieldChange {

@@ -107,6 +107,14 @@ function describe(ctx: LibraryCtx, e: HistoryEntry, before: Map<string, unknown>
       return 'Keywords suggested by a keyword run';
     case 'caption.add':
       return 'A caption suggested by a caption run';
+    case 'analysis.quality':
+      return 'Quality scored by an analysis run';
+    case 'analysis.ugc':
+      return 'UGC quality scored by an analysis run';
+    case 'analysis.faces':
+      return 'Faces counted by an analysis run';
+    case 'analysis.colors':
+      return 'Colours measured';
     case 'asset.add':
       return 'Added to the library';
     case 'asset.change':

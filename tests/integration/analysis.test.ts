@@ -16,6 +16,8 @@ import type { JobView } from '../../src-main/jobs/types';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { undo } from '../../src-main/library/edits';
 import { hashFile } from '../../src-main/library/hash';
+import { photoHistory } from '../../src-main/library/history';
+import { changesSince, lastPosition } from '../../src-main/catalogue/change-log';
 import { searchIds } from '../../src-main/library/search';
 import { ServiceClient } from '../../src-main/service/client';
 import { parseQualityUgc } from '../../src-main/service/parse';
@@ -300,6 +302,27 @@ describe('colours', () => {
     expect(byBlue.filter((id) => sel.includes(id)).at(-1)).toBe(ids['red-sharp.jpg']);
     const byRed = searchIds(ctx, { color: { hex: '#d03a2a', minShare: 0 }, sort: 'colorMatch', order: 'desc' });
     expect(byRed[0]).toBe(ids['red-sharp.jpg']);
+  });
+});
+
+describe('through the catalogue\'s door', () => {
+  it('each measurement is recorded in the change log on its photo, and read in the photo\'s history', async () => {
+    const photo = ids['two-portrait.jpg'];
+    const since = lastPosition(ctx.db);
+    const runs: Record<string, number> = {};
+    for (const kind of ['quality', 'qualityUgc', 'faces', 'colors'] as const) runs[kind] = (await measure([photo], kind)).runId;
+    const logged = changesSince(ctx.db, since, 1000).filter((c) => c.assetId === photo && c.op.startsWith('analysis.'));
+    const a = getAssetAnalysis(ctx, photo);
+    expect(logged.map((c) => [c.op, c.value])).toEqual([
+      ['analysis.quality', { run: runs.quality, score: a.quality!.score }],
+      ['analysis.ugc', { run: runs.qualityUgc, score: a.ugc!.score, class: a.ugc!.class }],
+      // How many faces, not their boxes or ages.
+      ['analysis.faces', { run: runs.faces, faces: 2 }],
+      ['analysis.colors', { run: runs.colors, colors: a.colors!.map((c) => ({ name: c.name, hex: c.hex })) }],
+    ]);
+    expect(photoHistory(ctx, photo).map((l) => l.what)).toEqual(
+      expect.arrayContaining(['Quality scored by an analysis run', 'UGC quality scored by an analysis run', 'Faces counted by an analysis run', 'Colours measured']),
+    );
   });
 });
 

@@ -40,10 +40,10 @@ const THROUGH_THE_STUDIO = ['studioJoin', 'studioSyncNow', 'studioMapVolume'];
  * Methods that change the catalogue but are not recorded yet: the shrinking list (see
  * tests/unit/one-door.test.ts, which lists the SQL behind them). Route one through the door and
  * move it to SCENARIOS.
- * - startKeywordRun, startCaptionRun: the suggestions a run stores go through the door
- *   (suggestion.add, caption.add; proven in keywording and captioning), but only when its jobs
- *   come back from the service, after the method has returned.
- * - startAnalysisRun: the scores a run stores are written outside the door.
+ * - startKeywordRun, startCaptionRun, startAnalysisRun: what a run stores goes through the door
+ *   (suggestion.add, caption.add, analysis.quality|ugc|faces|colors; proven in keywording,
+ *   captioning and analysis), but only when its jobs come back from the service, after the
+ *   method has returned.
  * - writeMetadata: what a file now holds (its size, time, written state) is the scan's kind of change.
  * - setKeywordSettings: keyword hygiene settings (not yet counted as catalogue state).
  * - restoreBackup: replaces the catalogue file as a whole (a studio replica re-joins).

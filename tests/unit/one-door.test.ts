@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 //
 // Catalogue tables are what a library holds and a studio would share: its folders and photos,
 // their fields, keywords, collections, the keyword list, presets, the AI's suggestions and
-// their review, the edit log and the change log. Not counted: what one machine keeps for itself
-// or derives again (scan_errors, file_state, thumbnails, similarity, search indexes, the rename
+// their review, what analysis runs measured of each photo, the edit log and the change log.
+// Not counted: what one machine keeps for itself or derives again (scan_errors, file_state, thumbnails, similarity, search indexes, the rename
 // journal), the job queue and its runs, upload records, creative tasks and settings.
 //
 // WHAT STILL WRITES OUTSIDE THE DOOR. Each line is a file and the catalogue tables it still
@@ -38,6 +38,12 @@ const CATALOGUE_TABLES = new Set([
   'metadata_presets',
   'suggestions',
   'caption_suggestions',
+  'asset_quality',
+  'asset_ugc_quality',
+  'asset_faces',
+  'asset_face_scans',
+  'asset_colors',
+  'asset_color_scans',
   'edits',
   'edit_changes',
   'change_log',
