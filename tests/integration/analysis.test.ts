@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  attachAnalysis, collectAnalysisJobs, derivativeSizeOf, getAssetAnalysis, histogram, previewAnalysisRun, rejectBelow, setFlag, startAnalysisRun,
+  collectAnalysisJobs, derivativeSizeOf, getAssetAnalysis, histogram, previewAnalysisRun, rejectBelow, setFlag, startAnalysisRun,
   ugcClass, ugcLabel,
 } from '../../src-main/analysis';
 import { JobQueue, builtinHandlers } from '../../src-main/jobs';
@@ -23,6 +23,8 @@ import { ServiceClient } from '../../src-main/service/client';
 import { parseQualityUgc } from '../../src-main/service/parse';
 import { prepareImage } from '../../src-main/service/prepare';
 import { seedAssets, seedFolder } from '../helpers/seed';
+import { startTagsmith } from '../helpers/tagsmith';
+import type { Tagsmith } from '../../src-main/api/tagsmith';
 import { boxesAreNormalised } from '../../src-main/analysis/store';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 
@@ -31,7 +33,8 @@ let dir: string;
 let sim: Simulator;
 let client: ServiceClient;
 let ctx: LibraryCtx;
-const queues: { q: JobQueue; off: () => void }[] = [];
+const apps: Tagsmith[] = [];
+const TUNING = { pollMs: 40, retryBaseMs: 50, retryMaxMs: 200 };
 const ids: Record<string, number> = {};
 
 type Box = [number, number, number, number];
@@ -72,12 +75,11 @@ const FACE_FILES: { name: string; w: number; h: number; faces: FaceSpec[]; orien
   { name: 'two-portrait.jpg', w: 400, h: 640, faces: [{ box: [40, 60, 160, 180] }, { box: [220, 400, 340, 520], marker: '#00ffff' }], orientation: 1 },
 ];
 
+/** The app's queue, as the app starts it (createTagsmith: every job kind, the analysis collector attached before it starts). */
 function newQueue(): JobQueue {
-  const q = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers, tuning: { pollMs: 40, retryBaseMs: 50, retryMaxMs: 200 } });
-  const off = attachAnalysis(ctx, q);
-  queues.push({ q, off });
-  q.start();
-  return q;
+  const app = startTagsmith(ctx, { url: sim.url, creds }, { tuning: TUNING });
+  apps.push(app);
+  return app.queue;
 }
 
 async function measure(assetIds: number[], kind: 'quality' | 'qualityUgc' | 'faces' | 'colors', q = newQueue()) {
@@ -116,10 +118,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const { q, off } of queues.splice(0)) {
-    off();
-    await q.stop();
-  }
+  for (const app of apps.splice(0)) await app.dispose();
   ctx.db.close();
 });
 
@@ -230,10 +229,8 @@ describe('faces', () => {
 
   it('boxes given as fractions 0..1 (the interface states no unit) are detected and land in the same place', async () => {
     const norm = await startSimulator({ port: 0, accounts: [creds], faceBoxes: 'normalized' });
-    const c = new ServiceClient({ baseUrl: norm.url, credentials: creds });
-    const q = new JobQueue({ db: ctx.db, client: c, handlers: builtinHandlers, tuning: { pollMs: 40, retryBaseMs: 50, retryMaxMs: 200 } });
-    const off = attachAnalysis(ctx, q);
-    q.start();
+    const app = startTagsmith(ctx, { url: norm.url, creds }, { tuning: TUNING });
+    const q = app.queue;
     try {
       await startAnalysisRun(ctx, q, { assetIds: FACE_FILES.map((f) => ids[f.name]) }, { kind: 'faces' });
       await q.waitForIdle();
@@ -246,9 +243,7 @@ describe('faces', () => {
         });
       }
     } finally {
-      off();
-      await q.stop();
-      await c.close();
+      await app.dispose();
       await norm.close();
     }
     expect(boxesAreNormalised([{ bbox: [12, 30, 80, 110] }], 300, 300)).toBe(false);
@@ -328,6 +323,7 @@ describe('through the catalogue\'s door', () => {
 
 describe('restarts', () => {
   it('a run whose jobs ended while nobody listened lands on the next attach', async () => {
+    // A bare queue with no analysis collector (what nobody listening means), then the app.
     const q = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers });
     const started = await startAnalysisRun(ctx, q, { assetIds: [ids['red-sharp.jpg']] }, { kind: 'quality' });
     q.start();

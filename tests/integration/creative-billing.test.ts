@@ -10,15 +10,16 @@ import { ExifTool } from 'exiftool-vendored';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreativeTaskView } from '../../src-preload/contract';
-import { CreativeService } from '../../src-main/creative';
-import { JobQueue, builtinHandlers } from '../../src-main/jobs';
+import type { Tagsmith } from '../../src-main/api/tagsmith';
+import type { CreativeService } from '../../src-main/creative';
+import type { JobQueue } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { closeMetadataReader } from '../../src-main/metadata/reader';
-import { ServiceClient } from '../../src-main/service/client';
 import { parseBody, parseDataUri } from '../simulator/body.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 import { toolPath } from '../../src-main/core/tools';
 import { checkGenerateParams } from '../../src-main/service/validate';
+import { startTagsmith } from '../helpers/tagsmith';
 import { until } from '../helpers/until';
 
 const creds = { clientId: 'billing', clientSecret: 'billing-secret' };
@@ -26,7 +27,7 @@ const TUNING = { pollMs: 20, pollMaxMs: 60, retryBaseMs: 20, retryMaxMs: 60, max
 let sim: Simulator;
 let dir: string;
 let ctx: LibraryCtx;
-let client: ServiceClient;
+let app: Tagsmith;
 let queue: JobQueue;
 let creative: CreativeService;
 let photo: string;
@@ -46,19 +47,16 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 40, startedMs: 80 } });
   dir = await mkdtemp(join(tmpdir(), 'tagsmith-billing-'));
   ctx = openLibrary(join(dir, 'lib'));
-  client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
-  queue = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers, tuning: TUNING });
-  creative = new CreativeService(ctx, queue, { client: () => client });
-  creative.attach();
-  queue.start();
+  // The app as it starts (createTagsmith: the queue with every job kind, the creative service attached).
+  app = startTagsmith(ctx, { url: sim.url, creds }, { tuning: TUNING });
+  queue = app.queue;
+  creative = app.creative;
   photo = join(dir, 'photo.jpg');
   await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3080c0' } }).jpeg().toFile(photo);
 });
 
 afterAll(async () => {
-  await creative.settle();
-  await queue.stop();
-  await client.close();
+  await app.dispose();
   ctx.db.close();
   await closeMetadataReader();
   await sim.close();
@@ -290,7 +288,7 @@ describe('online checks use the interface', () => {
   it('a service without /v1/auth/check: the connection check works, and an offline hold lifts by the voices list', async () => {
     sim.disablePath('/v1/auth/check');
     try {
-      await expect(client.checkConnection({ authCheckToo: true })).resolves.toBe(true);
+      await expect(app.client().checkConnection({ authCheckToo: true })).resolves.toBe(true);
       // One lost status answer puts the queue offline; the probe must find the service again.
       sim.inject({ kind: 'drop', path: '/v1/status', count: 1 });
       const t = await creative.startGenerate({ prompt: 'through an outage' });
