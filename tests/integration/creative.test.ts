@@ -9,15 +9,15 @@ import { ExifTool } from 'exiftool-vendored';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreativeTaskView } from '../../src-preload/contract';
-import { CreativeService, listVoices, modelRules } from '../../src-main/creative';
+import type { Tagsmith } from '../../src-main/api/tagsmith';
+import { listVoices, modelRules, type CreativeService } from '../../src-main/creative';
 import { budgetFor } from '../../src-main/creative/deadlines';
-import { JobQueue, builtinHandlers } from '../../src-main/jobs';
 import { getAssetRow } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { closeMetadataReader } from '../../src-main/metadata/reader';
-import { ServiceClient } from '../../src-main/service/client';
 import { EDIT_MODELS, GENERATE_MODELS } from '../../src-main/service/endpoints';
 import { startSimulator, type Simulator } from '../simulator/index.js';
+import { startTagsmith } from '../helpers/tagsmith';
 import { until } from '../helpers/until';
 
 const creds = { clientId: 'creative', clientSecret: 'creative-secret' };
@@ -25,8 +25,7 @@ const TUNING = { pollMs: 30, pollMaxMs: 100, retryBaseMs: 50, retryMaxMs: 100, m
 let sim: Simulator;
 let dir: string;
 let ctx: LibraryCtx;
-let client: ServiceClient;
-let queue: JobQueue;
+let app: Tagsmith;
 let creative: CreativeService;
 let portrait: string;
 /** the creative service's clock runs this far ahead: deadlines are tested without waiting */
@@ -45,19 +44,15 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, accounts: [creds], taskClock: { pendingMs: 60, startedMs: 120 } });
   dir = await mkdtemp(join(tmpdir(), 'tagsmith-creative-'));
   ctx = openLibrary(join(dir, 'lib'));
-  client = new ServiceClient({ baseUrl: sim.url, credentials: creds });
-  queue = new JobQueue({ db: ctx.db, client, handlers: builtinHandlers, tuning: TUNING });
-  creative = new CreativeService(ctx, queue, { client: () => client, now: () => Date.now() + clockAhead });
-  creative.attach();
-  queue.start();
+  // The app as it starts (createTagsmith: the queue with every job kind, the creative service attached).
+  app = startTagsmith(ctx, { url: sim.url, creds }, { tuning: TUNING, creativeNow: () => Date.now() + clockAhead });
+  creative = app.creative;
   portrait = join(dir, 'portrait.png');
   await sharp({ create: { width: 640, height: 800, channels: 3, background: '#c08060' } }).png().toFile(portrait);
 });
 
 afterAll(async () => {
-  await creative.settle();
-  await queue.stop();
-  await client.close();
+  await app.dispose();
   ctx.db.close();
   await closeMetadataReader();
   await sim.close();
@@ -67,16 +62,16 @@ afterAll(async () => {
 describe('voices', () => {
   it('are fetched once, cached with fetched_at, filtered, and refreshed on request', async () => {
     const before = sim.log.filter((e) => e.path === '/v1/tts/voices').length;
-    const all = await listVoices(ctx, () => client);
+    const all = await listVoices(ctx, () => app.client());
     expect(all.voices.length).toBeGreaterThan(5);
     expect(all.fetchedAt).toBeGreaterThan(0);
-    const spa = await listVoices(ctx, () => client, { lang: 'spa' });
+    const spa = await listVoices(ctx, () => app.client(), { lang: 'spa' });
     expect(spa.voices.map((v) => v.apiName).sort()).toEqual(['Eric', 'Lucia']);
-    const youngWomen = await listVoices(ctx, () => client, { gender: 'female', age: 'young' });
+    const youngWomen = await listVoices(ctx, () => app.client(), { gender: 'female', age: 'young' });
     expect(youngWomen.voices.every((v) => v.gender === 'female' && v.age === 'young')).toBe(true);
-    expect((await listVoices(ctx, () => client, { text: 'uncle' })).voices.map((v) => v.apiName)).toEqual(['Uncle_Fu']);
+    expect((await listVoices(ctx, () => app.client(), { text: 'uncle' })).voices.map((v) => v.apiName)).toEqual(['Uncle_Fu']);
     expect(sim.log.filter((e) => e.path === '/v1/tts/voices').length).toBe(before + 1);
-    await listVoices(ctx, () => client, { refresh: true });
+    await listVoices(ctx, () => app.client(), { refresh: true });
     expect(sim.log.filter((e) => e.path === '/v1/tts/voices').length).toBe(before + 2);
   });
 });
