@@ -19,6 +19,8 @@ export default defineConfig({
           'groups-worker': resolve(__dirname, 'src-main/library/similarity/groups-worker.ts'),
           // And the catalogue's quick_check, for the system panel (src-main/library/integrity.ts).
           'integrity-worker': resolve(__dirname, 'src-main/library/integrity-worker.ts'),
+          // The process that starts ffmpeg, ffprobe and perl for the app (src-main/core/tool-runner.ts).
+          'tool-runner': resolve(__dirname, 'src-main/core/tool-runner-child.mjs'),
         },
       },
     },

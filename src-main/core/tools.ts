@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runProcess, type ProcessFailure } from './tool-runner';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, sep } from 'node:path';
@@ -204,25 +204,18 @@ export interface RunOptions {
 }
 
 /** The tool's stdout; ToolMissingError when it is not there, the process error otherwise (with stderr). */
-export function runTool(name: ToolName, args: string[], opts: RunOptions): Promise<Buffer> {
-  const cmd = toolPath(name);
-  return new Promise((resolve, reject) => {
-    execFile(
-      cmd,
-      args,
-      { timeout: opts.timeoutMs, signal: opts.signal, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer', windowsHide: true },
-      (err, stdout, stderr) => {
-        if (!err) return resolve(stdout);
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'EACCES') {
-          // Removed or made unusable since it was found: look again next time.
-          cache.delete(name);
-          return reject(new ToolMissingError(name));
-        }
-        reject(Object.assign(err, { stderr: stderr.toString('utf8') }));
-      },
-    );
-  });
+export async function runTool(name: ToolName, args: string[], opts: RunOptions): Promise<Buffer> {
+  try {
+    return await runProcess(toolPath(name), args, { timeoutMs: opts.timeoutMs, signal: opts.signal });
+  } catch (err) {
+    const code = (err as ProcessFailure).code;
+    if (code === 'ENOENT' || code === 'EACCES') {
+      // Removed or made unusable since it was found: look again next time.
+      cache.delete(name);
+      throw new ToolMissingError(name);
+    }
+    throw err;
+  }
 }
 
 /** The first line of a tool's stderr (for messages), else the error's message. */

@@ -211,10 +211,11 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
     work.push({ file: f, existing: row, sidecarPath });
   }
   // Files that carry no picture of their own (PNGs, videos...) show an empty cell until their
-  // full thumbnail is made: recorded first, their thumbnails are made while the rest is read.
+  // full thumbnail is made: recorded first, their thumbnails are made while the rest is read,
+  // videos first (a poster frame takes the longest: begun last, it would be the grid's last).
   // (A stable sort in place: spreading a first scan's hundreds of thousands of items as
   // arguments would overflow the stack.)
-  work.sort((a, b) => Number(mayCarryPicture(a.file.format)) - Number(mayCarryPicture(b.file.format)));
+  work.sort((a, b) => readingOrder(a.file) - readingOrder(b.file));
   // Rows whose file is gone. Folders that could not be listed this time keep their rows.
   const vanished = new Map<number, ExistingRow>();
   const vanishedByHash = new Map<string, ExistingRow[]>();
@@ -363,6 +364,11 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   })();
   if (vanished.size > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [...vanished.keys()] });
   return finish(false);
+}
+
+/** Videos, then other files with no picture of their own, then those carrying a preview. */
+function readingOrder(file: WalkedFile): number {
+  return file.format.kind === 'video' ? 0 : mayCarryPicture(file.format) ? 2 : 1;
 }
 
 /** A picture shown by a scan whose content hash its full-thumbnail job has not taken yet. */

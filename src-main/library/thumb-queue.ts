@@ -3,7 +3,7 @@ import { isToolMissing } from '../core/tools';
 import type { LibraryCtx } from './context';
 import { saveFingerprint } from './similarity/store';
 import { owedMediaHash, recordOwedMediaHash, takeOwedHashes } from './media-hash';
-import { makeImageThumb, makePosterThumb, type ThumbResult } from './thumbs';
+import { makeImageThumb, makePosterThumb, THUMB_SIZE, type ThumbResult } from './thumbs';
 import { posterFrame } from './video';
 
 // Full thumbnails, made in the background after the scan has shown each file (with the
@@ -218,7 +218,7 @@ export class ThumbQueue {
     const media = row.media_hash !== null || hashedHere ? Promise.resolve(null) : owedMediaHash(path, row.format, hash);
     if (row.kind === 'video') {
       try {
-        t = await makePosterThumb(this.ctx, hash, await posterFrame(path, row.duration_s));
+        t = await makePosterThumb(this.ctx, hash, await posterFrame(path, row.duration_s, { fit: THUMB_SIZE }));
       } catch (err) {
         const missing = isToolMissing(err);
         if (missing) problemStage = TOOL_STAGE;

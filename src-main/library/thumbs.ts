@@ -16,7 +16,8 @@ import { fingerprintOffThread } from './media/pixel-pool';
 // its thumbnail. Files are written to a temp name and renamed, so a killed scan never leaves
 // a half-written thumbnail that a later scan would reuse.
 
-const THUMB_SIZE = 400;
+/** A grid thumbnail's longer side, in pixels. */
+export const THUMB_SIZE = 400;
 const PREVIEW_SIZE = 2048;
 
 export interface ThumbResult {

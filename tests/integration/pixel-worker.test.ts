@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mediaHashOfBuffer } from '../../src-main/library/media-hash';
@@ -53,11 +54,18 @@ describe('fingerprint off the main thread', () => {
   });
 });
 
+/** The chunk types of a PNG, in order (from the signature to IEND). */
+function pngChunkTypes(buf: Buffer): string[] {
+  const types: string[] = [];
+  for (let i = 8; i + 12 <= buf.length; i += 12 + buf.readUInt32BE(i)) types.push(buf.toString('latin1', i + 4, i + 8));
+  return types;
+}
+
 describe('pictures read and hashed off the main thread', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tagsmith-digest-'));
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it("gives the bytes (a JPEG's metadata head), the content hash and the media hash the main thread would compute", async () => {
+  it("gives the bytes (a JPEG's metadata head, a PNG without its image data), the content hash and the media hash the main thread would compute", async () => {
     const px = await pixels(5, 3);
     const img = (): ReturnType<typeof sharp> => sharp(px.data, { raw: { width: px.width, height: px.height, channels: 3 } }).withMetadata({ exif: { IFD0: { Artist: 'Digest test' } } });
     const files: [string, string][] = [
@@ -83,6 +91,16 @@ describe('pictures read and hashed off the main thread', () => {
         expect(bytes[d.buf.length]).toBe(0xff);
         expect(bytes[d.buf.length + 1]).toBe(0xda); // SOS
         expect(d.buf.includes(Buffer.from('Digest test'))).toBe(true);
+      } else if (format === 'png') {
+        // A PNG's chunks but its image data: the signature, IHDR first, the EXIF chunk, IEND last.
+        expect(d.head).toBe(true);
+        const chunks = pngChunkTypes(d.buf);
+        expect(chunks[0]).toBe('IHDR');
+        expect(chunks.at(-1)).toBe('IEND');
+        expect(chunks).toContain('eXIf');
+        expect(chunks).not.toContain('IDAT');
+        expect(pngChunkTypes(bytes).filter((t) => t !== 'IDAT')).toEqual(chunks);
+        expect(d.buf.includes(Buffer.from('Digest test'))).toBe(true);
       } else {
         expect(d.head).toBe(false);
         expect(d.buf.equals(bytes)).toBe(true);
@@ -92,6 +110,26 @@ describe('pictures read and hashed off the main thread', () => {
     }
     expect(mediaHashes[0]).toMatch(/^m:[0-9a-f]{64}$/);
     expect(mediaHashes[4]).toBeNull(); // no parser: the caller falls back as before
+  });
+
+  it("keeps a PNG's text written after its image data (allowed, and some tools do), in its place", async () => {
+    const file = join(dir, 'late-text.png');
+    const px = await pixels(6, 3);
+    const bytes = await sharp(px.data, { raw: { width: px.width, height: px.height, channels: 3 } }).png().toBuffer();
+    const iend = bytes.length - 12;
+    const data = Buffer.from('Comment\0written after the pixels', 'latin1');
+    const chunk = Buffer.alloc(12 + data.length);
+    chunk.writeUInt32BE(data.length, 0);
+    chunk.write('tEXt', 4, 'latin1');
+    data.copy(chunk, 8);
+    chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length);
+    const late = Buffer.concat([bytes.subarray(0, iend), chunk, bytes.subarray(iend)]);
+    writeFileSync(file, late);
+    const d = (await digestOffThread(file, 'png'))!;
+    expect(d.head).toBe(true);
+    expect(pngChunkTypes(d.buf).slice(-2)).toEqual(['tEXt', 'IEND']);
+    expect(d.buf.includes(data)).toBe(true);
+    expect(d.hash).toBe(createHash('sha256').update(late).digest('hex'));
   });
 
   it("hashes every byte of a JPEG whose metadata head is longer than the first read, and hands all of it over", async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runProcess } from '../../core/tool-runner';
 import { availableParallelism } from 'node:os';
 import { locateTool } from '../../core/tools';
 import { heifBoxes, heifChild, heifPrimaryTransforms, ilocItems, ilocValue, itemPropertyMap, shapedPixels, type HeifBox, type HeifTransform } from './heif';
@@ -242,8 +242,13 @@ export function shrinkFor(pic: Pick<HevcPicture, 'tileWidth' | 'tileHeight' | 'w
   return f;
 }
 
+/** A decode that takes longer is stopped (a hostile file must not hang a scan): libheif then tries. */
+const FFMPEG_TIMEOUT_MS = 120_000;
+/** Outputs up to this size come through the tool runner (a thumbnail's); bigger ones straight from ffmpeg. */
+const RUNNER_MAX_OUTPUT = 16 * 1024 * 1024;
+
 /** ffmpeg's output: every tile's RGB, one after another. Rejects when ffmpeg fails or answers another size. */
-function runFfmpeg(ffmpeg: string, pic: HevcPicture, f: number): Promise<Buffer> {
+async function runFfmpeg(ffmpeg: string, pic: HevcPicture, f: number): Promise<Buffer> {
   const tw = pic.tileWidth / f;
   const th = pic.tileHeight / f;
   const colour = [pic.matrix ? `in_color_matrix=${pic.matrix}` : '', pic.fullRange === null ? '' : `in_range=${pic.fullRange ? 'full' : 'limited'}`].filter(Boolean);
@@ -254,27 +259,12 @@ function runFfmpeg(ffmpeg: string, pic: HevcPicture, f: number): Promise<Buffer>
   const threads = pic.columns * pic.rows === 1 ? ['-threads', String(availableParallelism()), '-thread_type', 'slice'] : [];
   const args = ['-v', 'error', '-nostdin', ...threads, '-f', 'hevc', '-i', 'pipe:0', '-vf', scale, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'];
   const expected = tw * th * 3 * pic.columns * pic.rows;
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-    const out: Buffer[] = [];
-    let got = 0;
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out.push(d);
-      got += d.length;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      if (err.length < 2000) err += d.toString();
-    });
-    child.on('error', reject);
-    child.stdin.on('error', () => undefined); // ffmpeg that stops early closes its input: its exit says why
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`ffmpeg exited with ${code}: ${err.trim().slice(0, 300)}`));
-      else if (got !== expected) reject(new Error(`ffmpeg gave ${got} bytes of pictures, ${expected} expected`));
-      else resolve(Buffer.concat(out, got));
-    });
-    child.stdin.end(pic.stream);
-  });
+  // A thumbnail's pixels come back through the tool runner (started from this process, a
+  // program costs its main thread a copy of the page tables); a full-size picture's tens of MB
+  // straight from ffmpeg (the runner would copy them once more).
+  const out = await runProcess(ffmpeg, args, { timeoutMs: FFMPEG_TIMEOUT_MS, input: pic.stream, maxBuffer: expected, local: expected > RUNNER_MAX_OUTPUT });
+  if (out.length !== expected) throw new Error(`ffmpeg gave ${out.length} bytes of pictures, ${expected} expected`);
+  return out;
 }
 
 /**

@@ -82,7 +82,7 @@ export async function fingerprintOffThread(px: Pixels): Promise<Fingerprint> {
 }
 
 export interface Digest {
-  /** The whole file, or (`head`) a JPEG's segments before its image data: all its metadata. */
+  /** The whole file, or (`head`) its metadata alone: a JPEG's segments before its image data, a PNG without its image data chunks. */
   buf: Buffer;
   head: boolean;
   /** sha256 of every byte; null when it was not asked for (left to the pass after the grid). */
