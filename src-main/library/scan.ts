@@ -88,7 +88,7 @@ async function isAccessibleDir(path: string): Promise<boolean> {
 
 /**
  * 'IMG_1.CR2.xmp' (darktable, digiKam) belongs to exactly one file. 'IMG_1.xmp' (Lightroom,
- * Capture One, Apple Photos) by library/metadata.ts ownsStemSidecar: the RAW of that name,
+ * Capture One, Apple Photos) by metadata/reader.ts ownsStemSidecar: the RAW of that name,
  * else a HEIC/video, else a lone file; never a JPEG twin of a RAW.
  */
 function sidecarFor(file: WalkedFile, sidecars: Map<string, string>, root: string, byStem: Map<string, WalkedFile[]>): string | null {
