@@ -103,13 +103,10 @@ function SettingsPage({ sections }: { sections: SettingsSection[] }) {
     if (!el) return;
     const onScroll = () => {
       const top = el.getBoundingClientRect().top;
-      // The section being read: the last whose heading is in the upper third of the page (a
-      // section of which only the end still shows above it is not).
-      const reading = Math.max(48, el.clientHeight / 3);
       let at = sections[0].id;
       for (const s of sections) {
         const sec = el.querySelector<HTMLElement>(`[data-section="${s.id}"]`);
-        if (sec && sec.getBoundingClientRect().top - top <= reading) at = s.id;
+        if (sec && sec.getBoundingClientRect().top - top <= 48) at = s.id;
       }
       // At the bottom, the last section is the one being read even when it is short.
       if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) at = sections[sections.length - 1].id;
