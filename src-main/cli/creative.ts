@@ -2,7 +2,7 @@ import type { CreativeTaskView } from '../../src-preload/contract';
 import { createTagsmith, type Tagsmith } from '../api/tagsmith';
 import type { Parsed } from './args';
 import { CliError, intValue } from './args';
-import type { Output } from './output';
+import { plainError, type Output } from './output';
 import type { LibraryCtx } from '../library/context';
 import type { CreativeService } from '../creative/service';
 import { FINAL_STATUSES } from '../creative/store';
@@ -111,7 +111,7 @@ export async function waitForTasks(cli: CreativeCli, tasks: CreativeTaskView[], 
 }
 
 const humanLine = (view: CreativeTaskView): string =>
-  view.status === 'done' ? `${view.resultPath}  (asset ${view.resultAssetId ?? 'not indexed'}, task ${view.id})` : `${describeTask(view)}${view.error ? ` — ${view.error}` : ''}`;
+  view.status === 'done' ? `${view.resultPath}  (asset ${view.resultAssetId ?? 'not indexed'}, task ${view.id})` : `${describeTask(view)}${view.error ? ` — ${plainError(view.error)}` : ''}`;
 
 /**
  * Start the queue and wait for the task to end (unless --no-wait); print it with the same
@@ -131,7 +131,7 @@ export async function waitAndReport(cli: CreativeCli, task: CreativeTaskView, ar
 export async function waitAndReportMany(cli: CreativeCli, tasks: CreativeTaskView[], refused: { input: string; error: string }[], args: Parsed, out: Output): Promise<number> {
   const views = await waitForTasks(cli, tasks, args, out);
   const entries: TaskEntry[] = [...views.map(taskEntry), ...refused.map((r) => ({ taskId: null, status: 'failed', result: null, error: `${r.input}: ${r.error}` }))];
-  out.result({ tasks: entries }, () => [...views.map(humanLine), ...refused.map((r) => `${r.input}: ${r.error}`)].join('\n'));
+  out.result({ tasks: entries }, () => [...views.map(humanLine), ...refused.map((r) => `${r.input}: ${plainError(r.error)}`)].join('\n'));
   const ok = refused.length === 0 && views.every((v) => v.status === 'done' || args.values['no-wait'] === true);
   return ok ? 0 : 1;
 }

@@ -4,7 +4,7 @@ import { setToolPaths } from '../core/tools';
 import type { LibraryCtx } from '../library/context';
 import { CliError, UsageError, parseCommandArgs, splitCommand } from './args';
 import type { Command } from './command';
-import { createOutput } from './output';
+import { createOutput, plainError } from './output';
 
 // `tagsmith [--library DIR] [--json] <command> ...` — the same library code the app runs,
 // for batch work and for checks. Exit codes: 0 the command ran (a batch may still report
@@ -167,9 +167,9 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       return fail(2, err.message, `Run \`tagsmith ${err.command ? err.command + ' ' : ''}--help\` for usage.`);
     }
     if (err instanceof CliError) return fail(1, err.message);
-    if (err instanceof Error && err.name === 'ApiError') return fail(1, err.message);
+    if (err instanceof Error && err.name === 'ApiError') return fail(1, plainError(err));
     // The service's answers (401, 429, 502, unreadable, ...) and refusals before sending: one line that says why, no stack.
-    if (err instanceof Error && err.name === 'ServiceError') return fail(1, err.message);
+    if (err instanceof Error && err.name === 'ServiceError') return fail(1, plainError(err));
     return fail(1, `unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   } finally {
     ctx?.db.close();

@@ -1,3 +1,5 @@
+import { fieldMessage } from '../../src-preload/field-messages';
+
 // Where CLI output goes: results on stdout (JSON with --json, text otherwise), messages and
 // progress on stderr, progress only when stderr is a terminal (never in a pipe or a log).
 
@@ -35,4 +37,13 @@ export function createOutput(json: boolean, stdout: NodeJS.WritableStream = proc
       stderr.write(line + '\n');
     },
   };
+}
+
+/**
+ * An error's text as the app's panels word it: a service or Api error keyed by a request field
+ * ("lora_url: must be…") reads with the field's name on the form ("LoRA weights URL: must be…").
+ */
+export function plainError(err: { message: string; field?: unknown } | string): string {
+  if (typeof err === 'string') return fieldMessage(null, err);
+  return fieldMessage(typeof err.field === 'string' ? err.field : null, err.message);
 }

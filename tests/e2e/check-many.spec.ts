@@ -55,3 +55,54 @@ test(`Check & export with ${COUNT} photos to fix: all listed a hundred at a time
   await expect(dialog.getByTestId('csv-verdict')).toHaveCount(0);
   for (const id of [ids[0], ids[COUNT - 1]]) expect((await api.getAsset({ id })).title).toBe('Pier boats and nets at dawn');
 });
+
+// Issue 35: the problems many photos share that one edit fixes — no category, too few keywords —
+// are fixed for all of them at once from the top of the check, each as one undoable edit.
+const SIX: TestPhoto[] = MANY.slice(0, 6).map((p, i) => ({ ...p, file: `quay-${i}.jpg` }));
+
+test('Check & export: one category set on every photo that lacks one, the same keywords added to every photo short of them, each one undo step', async ({ launchApp }) => {
+  const app = await launchApp({ viewport: { width: 1280, height: 800 } });
+  const { page, api } = app;
+  await api.addFolder({ path: await makePhotoTree(SIX) });
+  await expect.poll(async () => (await api.listFolders())[0]?.scanning).toBe(false);
+  const ids = [...(await api.searchIds({ query: {} }))];
+  expect(ids).toHaveLength(SIX.length);
+  await api.editKeywords({ ids, add: ['pier', 'harbour', 'boat', 'dawn', 'sea'] });
+  await api.setCaption({ ids, caption: 'Fishing boats moored at a quiet pier at dawn' });
+  // One photo already has its category: it is not among those the bulk fix changes.
+  await api.setStockFields({ ids: [ids[0]], categories: { agency: 'shutterstock', values: ['Transportation'] } });
+
+  await page.getByTestId('grid-cell').first().click();
+  await page.keyboard.press('Control+a');
+  await expect(page.getByTestId('selected-count')).toHaveText(`${SIX.length} selected`);
+  await page.getByTestId('action-csv').click();
+  const dialog = page.getByTestId('export-csv');
+  await dialog.getByTestId('csv-agency').selectOption('shutterstock');
+  await expect(dialog.getByTestId('csv-summary')).toContainText(`0 of ${SIX.length} pass Shutterstock`);
+
+  const category = dialog.getByTestId('csv-fixall-category');
+  await expect(category).toHaveText(/Set category.*on 5 photos/);
+  const keywords = dialog.getByTestId('csv-fixall-keywords');
+  await expect(keywords.getByTestId('csv-fixall-keywords-add')).toHaveText('Add to 6 photos');
+  await expect(keywords.getByTestId('csv-fixall-keywords-add')).toBeDisabled();
+  await shot(page, 'agency-check-bulk-1280');
+  expect(await lowContrast(dialog), 'check & export, bulk fixes').toEqual([]);
+
+  await category.getByTestId('csv-fixall-category-select').selectOption('Nature');
+  await expect(page.getByTestId('toast-info').filter({ hasText: 'Category “Nature” set on 5 photos.' })).toBeVisible();
+  await expect(category).toHaveCount(0);
+  for (const id of ids.slice(1)) expect((await api.getStockFields({ id })).categories.shutterstock).toEqual(['Nature']);
+  expect((await api.getStockFields({ id: ids[0] })).categories.shutterstock).toEqual(['Transportation']);
+
+  await keywords.getByTestId('csv-fixall-keywords-input').fill('boats, mooring');
+  await keywords.getByTestId('csv-fixall-keywords-add').click();
+  await expect(dialog.getByTestId('csv-summary')).toContainText(`${SIX.length} of ${SIX.length} pass Shutterstock`);
+  await expect(dialog.getByTestId('csv-fixall')).toHaveCount(0);
+  for (const id of ids) expect((await api.getAsset({ id })).keywords).toEqual(expect.arrayContaining(['boats', 'mooring']));
+
+  // Each bulk fix is one step back.
+  expect(await api.undo()).toMatch(/keyword/i);
+  for (const id of ids) expect((await api.getAsset({ id })).keywords).not.toContain('mooring');
+  expect(await api.undo()).toMatch(/categor/i);
+  for (const id of ids.slice(1)) expect((await api.getStockFields({ id })).categories.shutterstock ?? []).toEqual([]);
+});

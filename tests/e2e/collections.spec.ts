@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from './harness';
+import { shotSizes } from './shots';
 import { makePhotoTree, PHOTOS } from './photos';
 
 // Collections as a Lightroom user works with them: make a set and a collection in it, drag
@@ -124,4 +125,5 @@ test('collections: drag photos onto a new collection, custom order, Delete and B
 
   await page.getByTestId('sidebar').screenshot({ path: `${SCREENS}/collections-sidebar.png` });
   await page.screenshot({ path: `${SCREENS}/collections-window.png` });
+  await shotSizes(page, 'collections');
 });

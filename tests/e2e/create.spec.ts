@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { CredentialStore } from '../../src-main/credentials';
 import { startSimulator } from '../simulator/index';
 import { expect, test, type AppHandle } from './harness';
-import { shot } from './shots';
+import { shot, shotSizes } from './shots';
 
 // Create, end to end: the built renderer driving the REAL Api (creative service, durable
 // queue, downloads into the Creations library folder) against the service simulator with a
@@ -88,7 +88,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await expect(speech.getByTestId('speech-preview')).toHaveAttribute('data-billed', '1');
     await speech.getByTestId('voices-refresh').click();
     await expect(speech.getByTestId('voices-refresh')).toBeEnabled();
-    await shot(page, 'create-speech-form');
+    await shotSizes(page, 'create-speech-form');
 
     // Two requests: TTS runs one at a time per account, so the second visibly waits. The
     // simulator's clock stands still until the test has seen that, so the first task cannot
@@ -136,7 +136,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await picker.locator('[data-testid="picker-item"][data-name="portrait-anna.jpg"]').click();
     await lip.getByTestId('lipsync-resolution-720p').click();
     await expect(lip.getByTestId('lipsync-audio-error')).toHaveCount(0);
-    await shot(page, 'create-lipsync-form');
+    await shotSizes(page, 'create-lipsync-form');
     await lip.getByTestId('lipsync-start').click();
     const lipCard = task(page, 'imageLipsync').first();
     await expect(lipCard.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
@@ -185,7 +185,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await gen.getByTestId('gen-resolution-3k').click();
     await gen.getByTestId('gen-seed').fill('4242');
     await expect(gen.getByTestId('gen-rules')).toHaveAttribute('data-ok', 'true');
-    await shot(page, 'create-generate-form');
+    await shotSizes(page, 'create-generate-form');
     await gen.getByTestId('gen-start').click();
     const genCard = task(page, 'generate').first();
     await expect(genCard.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
@@ -213,7 +213,7 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     await expect(edit.getByTestId('edit-cost-note')).toContainText('$0.02 per source image');
     await expect(edit.getByTestId('edit-rules')).toHaveAttribute('data-ok', 'true');
     await edit.getByTestId('edit-seed').fill('7');
-    await shot(page, 'create-edit-form');
+    await shotSizes(page, 'create-edit-form');
     await edit.getByTestId('edit-start').click();
     const editCard = task(page, 'edit').first();
     await expect(editCard.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
@@ -231,13 +231,13 @@ test('speak, lipsync onto a portrait, generate with narrowed model rules and edi
     // Said in the user's words: no endpoint paths, no vendor documents on the panel.
     await expect(page.getByTestId('swap-unspecified')).toContainText('documents face swap only in part');
     await expect(page.getByTestId('panel-faceswap')).not.toContainText(/\/v1\/|OpenAPI|vendor|endpoint/);
-    await shot(page, 'create-faceswap');
+    await shotSizes(page, 'create-faceswap');
     await page.getByTestId('create-nav-tasks').click();
     const tasks = page.getByTestId('panel-tasks');
     await expect(tasks.getByTestId('retention-note')).toContainText('24 hours');
     await expect(tasks.getByTestId('task-row')).toHaveCount(5);
     await expect(tasks.locator('[data-testid="task-row"][data-status="done"]')).toHaveCount(5);
-    await shot(page, 'create-tasks');
+    await shotSizes(page, 'create-tasks');
 
     // All results are library assets: 2 audio, 1 video, 2 generated/edited images + the portrait.
     await expect.poll(async () => (await api.search({ query: { kinds: ['audio'] }, page: { offset: 0, limit: 10 } })).total).toBe(2);

@@ -6,7 +6,7 @@ import { CredentialStore } from '../../src-main/credentials';
 import { startSimulator } from '../simulator/index';
 import { expect, test, type AppHandle } from './harness';
 import { makePhotoTree, type TestPhoto } from './photos';
-import { shot } from './shots';
+import { shot, shotSizes } from './shots';
 
 // Issue 4's proof, end to end: the built renderer driving the REAL Api (queue, workflows,
 // metadata writer) against the loopback service simulator. Twenty photos are keyworded and
@@ -89,7 +89,7 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     await expect(preview).toContainText('Est. cost $0.04');
     await expect(preview).toContainText('left today');
     await expect(preview).toContainText('under your caps');
-    await shot(page, 'keyword-panel');
+    await shotSizes(page, 'keyword-panel');
     await panel.getByTestId('run-confirm').click();
     await expect(panel).toHaveCount(0);
     const kwRun = await runFinishes(page, 'keywords');
@@ -155,7 +155,7 @@ test('keyword 20 photos, review, caption, write into the files and export CSV; t
     expect((await api.getAsset({ id: firstId })).keywords).toEqual(chosenOrder);
     await expect(page.getByTestId('keyword-counter')).toContainText(`${chosenOrder.length} / 50`);
     await page.locator('[data-testid="suggestion"][data-state="pending"]').first().click();
-    await shot(page, 'review');
+    await shotSizes(page, 'review');
 
     // Ctrl+Z still undoes the last edit (the move), and J/K step through the photos.
     await page.keyboard.press('Control+z');

@@ -1,6 +1,6 @@
 import { expect, test } from './harness';
 import { makePhotoTree, PHOTOS } from './photos';
-import { shot } from './shots';
+import { shotSizes } from './shots';
 
 // Issue 35, point 1: the panel always belongs to the photo in view. In culling (with "advance
 // after flagging" on), the loupe, compare (the active side) and survey, the inspector names and
@@ -35,7 +35,7 @@ test('culling: flag with advance on, then type a caption: it lands on the photo 
   await expect(inspector).toHaveAttribute('data-asset-id', String(inView));
   await expect(page.getByTestId('inspector-name')).toHaveText(viewName);
   await expect(page.getByTestId('inspector-multi')).toHaveCount(0);
-  await shot(page, 'panel-follows-cull');
+  await shotSizes(page, 'panel-follows-cull');
 
   await page.getByTestId('caption').fill('Harbour at dawn');
   await page.getByTestId('caption').press('Enter');
@@ -75,7 +75,7 @@ test('loupe, compare and survey: the panel shows the photo in view; "N selected"
   await expect.poll(async () => (await api.getAsset({ id: loupeId })).rating).toBe(4);
   const rated = (await api.searchIds({ query: { minRating: 1 } })).length;
   expect(rated).toBe(1);
-  await shot(page, 'panel-follows-loupe');
+  await shotSizes(page, 'panel-follows-loupe');
   await page.keyboard.press('g');
   await expect(page.getByTestId('selected-count')).toHaveText('3 selected');
 
@@ -102,7 +102,7 @@ test('loupe, compare and survey: the panel shows the photo in view; "N selected"
     if (a.title) withTitle.push(a.name);
   }
   expect(withTitle).toEqual([candidateName]);
-  await shot(page, 'panel-follows-compare');
+  await shotSizes(page, 'panel-follows-compare');
   await page.getByTestId('title').blur();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('grid')).toBeVisible();
@@ -115,5 +115,5 @@ test('loupe, compare and survey: the panel shows the photo in view; "N selected"
   await expect(frames.nth(1)).toHaveAttribute('data-active', 'true');
   await expect(page.getByTestId('inspector-name')).toHaveText((await frames.nth(1).getAttribute('data-name'))!);
   await expect(page.getByTestId('inspector-multi')).toHaveCount(0);
-  await shot(page, 'panel-follows-survey');
+  await shotSizes(page, 'panel-follows-survey');
 });

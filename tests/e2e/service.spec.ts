@@ -7,7 +7,7 @@ import { hashFile } from '../../src-main/library/hash';
 import { startSimulator, type Simulator } from '../simulator/index';
 import { expect, test, type AppHandle } from './harness';
 import { makePhotoTree, type TestPhoto } from './photos';
-import { SCREENS } from './shots';
+import { SCREENS, shotSizes } from './shots';
 
 // Settings and Activity, end to end: the built renderer driving the REAL Api (credential
 // store, service client, durable queue) against the loopback service simulator. The
@@ -297,6 +297,7 @@ test('Activity: a batch advances live, pause stops it, resume and quota running 
     await secretNotInPage(page);
     await row.getByTestId('batch-toggle').click();
     await screenshot(page, 'activity');
+    await shotSizes(page, 'activity');
   });
 });
 

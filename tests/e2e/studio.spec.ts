@@ -8,7 +8,7 @@ import { startPostgres, type Postgres } from '../helpers/postgres';
 import { studioTestsMissing } from '../helpers/studio';
 import { expect, test } from './harness';
 import { makePhotoTree } from './photos';
-import { shot } from './shots';
+import { shot, shotSizes } from './shots';
 
 // Settings › Studio as a member uses it: connect, compare the fingerprint, join; the top bar
 // says whether the library is in step; another member's caption arrives by itself; offline is
@@ -66,6 +66,7 @@ test('join a studio from Settings, see the state in the top bar, and receive ano
     const anaId = findAssetByPath(ana.ctx, file)!;
     await expect.poll(async () => (await ana.api.getAsset({ id: anaId })).caption).toBe('Fishing boats at dawn');
     await shot(page, 'settings-studio-member', card);
+    await shotSizes(page, 'settings-studio');
 
     // The server goes away: Ana's rating waits, and the top bar says so.
     const port = Number(new URL(server.url).port);

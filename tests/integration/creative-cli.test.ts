@@ -183,6 +183,22 @@ describe('task control from the command line (issue 32)', () => {
     expect(creates()).toBe(before + 1);
   });
 
+  it('a field the service refuses reads with the name the app gives it, never the parameter name; --json keeps its shape (issue 35)', async () => {
+    const weights = 'https://example.com/weights.safetensors';
+    sim.inject({ kind: 'fieldError', path: '/v1/image_generate', field: 'lora_url', message: 'must point to a .safetensors file the service can reach', count: 1 });
+    const text = await cli(['generate', '--prompt', 'a harbour with weights', '--model', 'flux', '--lora-url', weights]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('LoRA weights URL: must point to a .safetensors file the service can reach (the service refused the request)');
+    expect(text.stdout + text.stderr).not.toMatch(/lora_url/);
+
+    sim.inject({ kind: 'fieldError', path: '/v1/image_generate', field: 'lora_url', message: 'must point to a .safetensors file the service can reach', count: 1 });
+    const json = await cli(['generate', '--prompt', 'a harbour with weights', '--model', 'flux', '--lora-url', weights, '--json']);
+    expect(json.code).toBe(1);
+    const t = json.json<Record<string, unknown>>();
+    expect(Object.keys(t).sort()).toEqual(['assetId', 'error', 'eta', 'kind', 'path', 'queue', 'remoteTaskIds', 'status', 'task', 'tasks']);
+    expect(t).toMatchObject({ status: 'failed', tasks: [{ status: 'failed', result: null }] });
+  });
+
   it('401, 429 and 502 from voices: exit 1 with one clear line, no stack trace', async () => {
     const wrong = await tagsmith(library, ['voices', '--refresh'], { serviceUrl: sim.url, creds: { clientId: 'cli-creative', clientSecret: 'wrong' } });
     expect(wrong.code).toBe(1);

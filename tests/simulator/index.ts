@@ -264,11 +264,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     if (latency) await sleep(latency.ms ?? 1000);
     if (faults.take(path, ['hold'])) await gate.hold(path);
     if (faults.take(path, ['drop'])) return drop();
-    const fault = faults.take(path, ['5xx', '502', 'quota', 'error', 'quota200']);
+    const fault = faults.take(path, ['5xx', '502', 'quota', 'error', 'fieldError', 'quota200']);
     if (fault?.kind === '5xx') return reply(fault.status ?? 500, { detail: 'Internal Server Error' });
     if (fault?.kind === '502') return reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
     if (fault?.kind === 'quota') return reply(429, { status: 'error', message: 'Quota exhausted' });
     if (fault?.kind === 'error') return reply(fault.status ?? 400, { status: 'error', message: fault.message ?? 'Invalid input' });
+    if (fault?.kind === 'fieldError') return reply(422, { detail: [{ loc: ['body', fault.field ?? 'prompt'], msg: fault.message ?? 'Field required', type: 'value_error' }] });
     if (fault?.kind === 'quota200') return reply(200, { status: 'error', message: fault.message ?? 'Free requests limit exceeded: your balance is insufficient' });
 
     const clientId = authenticate(req, opts.accounts);

@@ -98,6 +98,8 @@ export type FaultKind =
   | 'latency' | 'hold' | 'drop' | 'dropAfter' | '5xx' | '502' | 'quota' | 'taskFailure' | 'slowTask'
   /** `{status: "error", message}` with `status` (default 400): a client error the service states in words */
   | 'error'
+  /** 422 with FastAPI's `{detail: [{loc: ['body', field], msg: message}]}`: the service refusing one field of the request */
+  | 'fieldError'
   /** quota exhaustion answered as 200 `{status: "error", message}` (the old free tier) */
   | 'quota200'
   /** status answers report `message` (default "PAUSED") as the task status: a state outside the interface's five */
@@ -126,6 +128,8 @@ export interface FaultSpec {
   skip?: number;
   /** error / quota200: the message of the answer; oddStatus: the status reported */
   message?: string;
+  /** fieldError: the request field the answer names (default "prompt") */
+  field?: string;
 }
 
 interface ActiveFault extends FaultSpec {

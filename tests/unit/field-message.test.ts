@@ -13,6 +13,8 @@ describe('fieldMessage', () => {
   it('finds the field in the message when the error carries none', () => {
     expect(fieldMessage(null, 'seed: must be an integer (-1 for random)')).toBe('Seed: must be an integer (-1 for random)');
     expect(fieldMessage(null, 'the service is busy')).toBe('The service is busy');
+    expect(fieldMessage(null, 'The service refused the request: lora_url: must be reachable')).toBe('LoRA weights URL: must be reachable (the service refused the request)');
+    expect(fieldMessage(null, 'The service refused the request: the request was refused')).toBe('The service refused the request: the request was refused');
   });
   it('words an unknown field readably', () => {
     expect(fieldLabel('num_images')).toBe('Num images');

@@ -38,8 +38,8 @@ const RANK_OF_PATH: Record<string, number> = {
   'metadata/upload': 3,
 };
 
-/** Runtime values shared across the process line: the Api's method names and channel names (no code that runs in preload). */
-const SHARED_RUNTIME = new Set(['src-preload/api-methods.ts']);
+/** Runtime values shared across the process line: the Api's method names and channel names, and the wording of a field's error (no code that runs in preload). */
+const SHARED_RUNTIME = new Set(['src-preload/api-methods.ts', 'src-preload/field-messages.ts']);
 
 interface Edge {
   from: string;

@@ -34,7 +34,7 @@ export function TasksPanel() {
             </div>
           </header>
           <p className="retention-note" data-testid="retention-note">
-            Tasks survive restarts and keep being polled. The service deletes queued inputs within 24 hours. A task the service accepted is never created again by itself: cancel reaches the service, and Fetch again follows the same task (no new charge).
+            Tasks carry on when Tagsmith is closed, and are followed again when it opens. The service deletes the files sent for a task within 24 hours. Tagsmith never sends a task the service accepted a second time by itself: Cancel stops it at the service, and Fetch again picks up its result (no new charge).
           </p>
           {error && <p className="error-text small">{error.message}</p>}
           {!loaded ? (

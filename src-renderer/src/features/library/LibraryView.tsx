@@ -695,7 +695,7 @@ export function LibraryView({ active }: { active: boolean }) {
               <Button small onClick={() => openRun('caption')} disabled={!total} title="Caption the selection" data-testid="action-caption">
                 Caption…
               </Button>
-              <Button small onClick={openAnalyse} disabled={!total} title="Measure quality, faces and colours" data-testid="action-analyse">
+              <Button small onClick={openAnalyse} disabled={!total} title="Analyse quality, faces and colours" data-testid="action-analyse">
                 Analyse…
               </Button>
               <span className="toolbar-sep" />
@@ -724,7 +724,7 @@ export function LibraryView({ active }: { active: boolean }) {
               />
               Fold
             </label>
-            <label className="score-toggle small" title="Show quality % and UGC class on the thumbnails">
+            <label className="score-toggle small" title="Show the stock quality % and the everyday quality class on the thumbnails">
               <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
               Scores
             </label>

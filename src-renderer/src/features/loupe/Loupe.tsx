@@ -13,6 +13,7 @@ import { exposureLine, formatBias, formatFlash, formatFocal } from '../../ui/exp
 import type { AssetDetail } from '../../../../src-preload/contract';
 import { cameraName } from '../inspector/Inspector';
 import type { PageStore } from '../grid/pageStore';
+import { splitName } from '../grid/cellState';
 import { Filmstrip } from './Filmstrip';
 import './loupe.css';
 
@@ -117,7 +118,11 @@ export function Loupe({
       </button>
       {item && (
         <div className="loupe-caption">
-          <span className="loupe-name">{item.name}</span>
+          <span className="loupe-name" title={item.name}>
+            {/* Shortened in the middle when it does not fit: its start and its extension stay (as in the grid). */}
+            <span className="loupe-name-head">{splitName(item.name)[0]}</span>
+            <span className="loupe-name-tail">{splitName(item.name)[1]}</span>
+          </span>
           <Stars value={item.rating} size="sm" />
           <LabelDot label={item.label} testId="loupe-label" />
           <span className="muted">
@@ -128,7 +133,7 @@ export function Loupe({
               Find similar
             </Button>
           )}
-          <span className="muted small">{zoom.on ? 'Z, Space or click: fit · drag, arrows or the navigator: pan' : 'Z, Space or click: 1:1'} · Esc or G: grid · ←/→: step · 0–5: rate · 6–9: label · I: info</span>
+          <span className="muted small loupe-hint" title="Z, Space or click: 1:1 or fit · Esc or G: grid · ←/→: step · 0–5: rate · 6–9: label · I: info">{zoom.on ? 'Z, Space or click: fit · drag, arrows or the navigator: pan' : 'Z, Space or click: 1:1'} · Esc or G: grid · ←/→: step · 0–5: rate · 6–9: label · I: info</span>
         </div>
       )}
       {store && total > 0 && <Filmstrip store={store} total={total} current={index} onGo={(i) => i !== index && onStep(i - index)} />}

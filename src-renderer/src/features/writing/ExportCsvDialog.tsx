@@ -82,6 +82,28 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
       check();
     }
   };
+  // Problems many photos share that one edit fixes: a category to choose, keywords to add.
+  const bulk = bulkGroups(failing);
+  const setCategoryAll = async (value: string) => {
+    const ids = bulk.category;
+    setBusy(true);
+    const ok = await edits.commit(() => api.setStockFields({ ids, categories: { agency, values: [value] } }));
+    setBusy(false);
+    if (ok) {
+      toast.info(`Category “${profile?.categories.find((c) => c.value === value)?.label ?? value}” set on ${formatCount(ids.length)} photos.`);
+      check();
+    }
+  };
+  const addKeywordsAll = async (words: string[]) => {
+    const ids = bulk.keywords;
+    setBusy(true);
+    const ok = await edits.addKeywords(ids, words);
+    setBusy(false);
+    if (ok) {
+      toast.info(`Added ${words.length === 1 ? `“${words[0]}”` : `${formatCount(words.length)} keywords`} to ${formatCount(ids.length)} photos.`);
+      check();
+    }
+  };
   const sendable = verdicts ? (override ? verdicts.length : verdicts.length - failing.length) : 0;
 
   const run = async () => {
@@ -191,13 +213,33 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
               {failing.length ? `; ${formatCount(failing.length)} to fix.` : '.'}
             </span>
           </p>
-          {fixAll.length > 0 && (
+          {(fixAll.length > 0 || bulk.category.length > 1 || bulk.keywords.length > 1) && (
             <div className="check-fixall" data-testid="csv-fixall">
               {fixAll.map((g) => (
                 <Button key={g.key} small disabled={busy} onClick={() => void applyAll(g)} data-testid="csv-fixall-button" data-field={g.field}>
                   {g.label} in {formatCount(g.fixes.length)} {g.field === 'title' ? 'titles' : 'captions'}
                 </Button>
               ))}
+              {bulk.category.length > 1 && profile && profile.categories.length > 0 && (
+                <label className="check-bulk" data-testid="csv-fixall-category">
+                  <span>Set category</span>
+                  <select
+                    className="select-sm"
+                    aria-label={`${profile.name} category for ${formatCount(bulk.category.length)} photos`}
+                    data-testid="csv-fixall-category-select"
+                    value=""
+                    disabled={busy}
+                    onChange={(e) => e.target.value && void setCategoryAll(e.target.value)}
+                  >
+                    <option value="">Choose…</option>
+                    {profile.categories.map((c) => (
+                      <option key={c.value} value={c.value}>{c.label}</option>
+                    ))}
+                  </select>
+                  <span>on {formatCount(bulk.category.length)} photos</span>
+                </label>
+              )}
+              {bulk.keywords.length > 1 && <AddKeywordsAll count={bulk.keywords.length} busy={busy} onAdd={(words) => void addKeywordsAll(words)} />}
             </div>
           )}
           {failing.length > 0 && (
@@ -270,6 +312,46 @@ function oneClickGroups(failing: AgencyVerdict[]): FixGroup[] {
   return [...groups.values()].filter((g) => g.fixes.length > 1);
 }
 
+/** A keyword problem the user fixes by adding keywords ("…: add 2 more."). */
+const needsKeywords = (issue: AgencyIssue): boolean => issue.field === 'keywords' && /add \d+ more/.test(issue.text);
+/** A category problem fixed by choosing one: none chosen, or one the agency does not list (not "only the first N are sent"). */
+const needsCategory = (issue: AgencyIssue): boolean => issue.field === 'category' && !/takes at most/.test(issue.text);
+
+/** The photos that need a category, and those that need more keywords: each fixed for all of them in one edit. */
+function bulkGroups(failing: AgencyVerdict[]): { category: number[]; keywords: number[] } {
+  const has = (pred: (i: AgencyIssue) => boolean) => failing.filter((v) => (v.issues ?? []).some(pred)).map((v) => v.assetId);
+  return { category: has(needsCategory), keywords: has(needsKeywords) };
+}
+
+/** "Add keywords [ … ] to N photos": the same words on every photo that has too few, as one edit. */
+function AddKeywordsAll({ count, busy, onAdd }: { count: number; busy: boolean; onAdd(words: string[]): void }) {
+  const [text, setText] = useState('');
+  const words = text.split(',').map((w) => w.trim()).filter(Boolean);
+  const add = () => {
+    if (!words.length) return;
+    onAdd(words);
+    setText('');
+  };
+  return (
+    <div className="check-bulk" data-testid="csv-fixall-keywords">
+      <span>Add keywords</span>
+      <input
+        type="text"
+        className="check-fix-input"
+        aria-label={`Keywords to add to ${formatCount(count)} photos`}
+        placeholder="comma-separated"
+        data-testid="csv-fixall-keywords-input"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => e.key === 'Enter' && add()}
+      />
+      <Button small disabled={busy || !words.length} onClick={add} data-testid="csv-fixall-keywords-add">
+        Add to {formatCount(count)} photos
+      </Button>
+    </div>
+  );
+}
+
 /**
  * One photo that fails the check: its thumbnail and name, then each problem with its fix right
  * there — the title or caption in an input (and a one-click fix where one edit does it), keywords
@@ -316,7 +398,7 @@ function IssueFix({ issue, id, agency, profile, title, caption, onFixed }: { iss
       </div>
     );
   }
-  if (issue.field === 'keywords' && /add \d+ more/.test(issue.text)) {
+  if (needsKeywords(issue)) {
     return (
       <div className="check-fix">
         <TextFix label="Add keywords" value="" placeholder="Keywords to add, comma-separated" onSave={(v) => {
@@ -354,6 +436,7 @@ function TextFix({ label, value, placeholder, onSave }: { label: string; value: 
   return (
     <>
       <input
+        type="text"
         className="check-fix-input"
         aria-label={label}
         data-testid="csv-fix-input"
