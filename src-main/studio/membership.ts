@@ -25,6 +25,8 @@ export interface Membership {
   pulledSeq?: number;
   /** the result cache's row up to which this library's paid answers are in the studio's cache */
   resultsSharedRow?: number;
+  /** true while the copy of the studio's catalogue that joining began is not complete (studio join resumes it) */
+  copying?: boolean;
   /** the studio's volumes and where each is on this computer (studio/volumes.ts) */
   volumes?: LocalVolume[];
 }

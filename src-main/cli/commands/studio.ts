@@ -15,12 +15,22 @@ import { ask, canPrompt, readStdin } from '../prompt';
 async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> {
   const { probeStudio, joinStudio, joinPreview } = await import('../../studio/join');
   const { readMembership } = await import('../../studio/membership');
+  const { studioUrl } = await import('../../studio/client');
   const target = args.positionals[1];
   if (!target) throw new UsageError('studio join needs the server address: studio join https://HOST:PORT --user NAME.', 'studio');
   const user = (args.values.user as string | undefined)?.trim();
   if (!user) throw new UsageError('studio join needs --user NAME (the studio account an admin made for you).', 'studio');
   const had = readMembership(ctx.paths.dataDir);
-  if (had) throw new CliError(`This library is already a member of studio “${had.studio.name}” (${had.server}): run tagsmith studio leave first.`);
+  if (had) {
+    // A join whose copy was cut off (a dropped connection, a killed process): the same join again goes on with it.
+    const same = had.copying === true && had.user === user && studioUrl(target).origin === had.server;
+    if (!same) throw new CliError(`This library is already a member of studio “${had.studio.name}” (${had.server}): run tagsmith studio leave first.`);
+    if (args.values['password-stdin']) await readStdin();
+    out.warn(`Going on with the copy of studio “${had.studio.name}” that joining began (the password and certificate given then are kept).`);
+    const copied = await copyCatalogue(ctx);
+    out.result({ server: had.server, studio: had.studio, user: had.user, role: had.role, fingerprint: had.fingerprint, sharedPhotos: 0, copied }, () => `Joined studio “${had.studio.name}” at ${new URL(had.server).host} as ${had.user} (${had.role}): ${copiedLine(copied)} Run tagsmith studio sync to send this library's changes.`);
+    return 0;
+  }
   const probe = await probeStudio(target);
   const { photos } = joinPreview(ctx);
   const sharing = photos
@@ -35,8 +45,34 @@ async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>
   }
   const password = args.values['password-stdin'] ? await readStdin() : await ask(`Password for ${user}: `, { secret: true, command: 'studio', flagHint: 'pipe the password with --password-stdin.' });
   const m = await joinStudio(ctx, { url: probe.url, user, password, fingerprint: probe.fingerprint });
-  out.result({ server: m.server, studio: m.studio, user: m.user, role: m.role, fingerprint: m.fingerprint, sharedPhotos: photos }, () => `Joined studio “${m.studio.name}” at ${new URL(m.server).host} as ${m.user} (${m.role}). ${sharing} Run tagsmith studio sync to exchange them now.`);
+  const copied = await copyCatalogue(ctx);
+  out.result({ server: m.server, studio: m.studio, user: m.user, role: m.role, fingerprint: m.fingerprint, sharedPhotos: photos, copied }, () => `Joined studio “${m.studio.name}” at ${new URL(m.server).host} as ${m.user} (${m.role}): ${copiedLine(copied)} ${sharing} Run tagsmith studio sync to exchange them now.`);
   return 0;
+}
+
+/** What the join's copy of the studio's catalogue brought: the studio's changes received and applied here. */
+interface Copied {
+  pulled: number;
+  applied: number;
+}
+
+const copiedLine = (c: Copied): string => `${c.pulled} change${c.pulled === 1 ? '' : 's'} of the studio's catalogue copied into this library (${c.applied} applied).`;
+
+/** The copy of the studio's catalogue that joining makes, a page at a time; cut off, the same join again goes on from the last page. */
+async function copyCatalogue(ctx: LibraryCtx): Promise<Copied> {
+  const { copyStudio } = await import('../../studio/replica');
+  const { StudioError } = await import('../../studio/client');
+  const { closeMetadataReader } = await import('../../library/metadata');
+  try {
+    const r = await copyStudio(ctx, ctx.paths.dataDir);
+    return { pulled: r.pulled, applied: r.applied.applied };
+  } catch (err) {
+    if (err instanceof StudioError) throw new CliError(`${err.message} Joined, but the copy of the studio's catalogue stopped: run the same tagsmith studio join again to go on from where it stopped.`);
+    throw err;
+  } finally {
+    // A scan of a shared volume may run during the copy: exiftool is ended so the CLI exits.
+    await closeMetadataReader();
+  }
 }
 
 async function leave(dataDir: string, out: Output): Promise<number> {
