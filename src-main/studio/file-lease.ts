@@ -1,6 +1,8 @@
 import type { LibraryCtx } from '../library/context';
 import { FileBusy, setFileHold } from '../metadata/file-hold';
 import { studioAccountOf } from './account';
+import { readMembership } from './membership';
+import { volumeAt } from './volumes';
 
 export { FileBusy };
 
@@ -12,13 +14,17 @@ export { FileBusy };
 // machine wrote before (README, "A studio library").
 
 /**
- * How the studio names a photo's file, the key of its lease: the folder and the path inside it
- * (as the change log names an asset, catalogue/change-log.ts AssetIdentity). The one place to
- * change when files are named by volume (point 6).
+ * How the studio names a photo's file, the key of its lease: the volume and the file's path
+ * inside it (`file:vol:ID/PATH`), so two members who have the same shared disk at different
+ * mount points (`/Volumes/Archive`, `/mnt/archive`) take the same lease (point 6). A file on no
+ * volume this machine has mapped keeps the folder and the path inside it (`file:FOLDER/PATH`).
  */
 export function fileLeaseKey(ctx: LibraryCtx, assetId: number): string | null {
   const r = ctx.db.prepare<[number], { folder: string; path: string }>('SELECT f.path AS folder, a.rel_path AS path FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?').get(assetId);
-  return r ? `file:${r.folder}/${r.path}` : null;
+  if (!r) return null;
+  const at = volumeAt(readMembership(ctx.paths.dataDir)?.volumes ?? [], r.folder);
+  if (!at) return `file:${r.folder}/${r.path}`;
+  return `file:vol:${at.volume.id}/${at.rel ? `${at.rel}/${r.path}` : r.path}`;
 }
 
 /**

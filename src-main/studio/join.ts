@@ -41,6 +41,7 @@ export async function joinStudio(ctx: LibraryCtx, req: { url: string; user: stri
     joinPosition: lastPosition(ctx.db),
     pushedPosition: lastPosition(ctx.db),
     pulledSeq: 0,
+    copying: true,
   };
   writeMembership(dataDir, m);
   // What the library holds goes to the studio as its own changes, stamped before any real edit:

@@ -25,8 +25,17 @@ export interface Membership {
   pulledSeq?: number;
   /** the result cache's row up to which this library's paid answers are in the studio's cache */
   resultsSharedRow?: number;
+  /** true while the copy of the studio's catalogue that joining began is not complete (studio join resumes it) */
+  copying?: boolean;
+  /** the folders this replica holds (a laptop's subset, studio/subset.ts); absent or null: all of the studio */
+  subset?: StudioSubset | null;
   /** the studio's volumes and where each is on this computer (studio/volumes.ts) */
   volumes?: LocalVolume[];
+}
+
+/** A laptop's part of the studio: the folders on this computer whose photos it holds. */
+export interface StudioSubset {
+  folders: string[];
 }
 
 /** A studio volume as this machine knows it: where it is mounted here (null: not mapped on this machine). */

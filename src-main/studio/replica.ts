@@ -3,7 +3,7 @@ import type { LibraryCtx } from '../library/context';
 import { folderRemovals } from '../library/folders';
 import { applyRemoteChanges, type ApplyOutcome } from '../library/remote';
 import { StudioClient, StudioError, studioUrl } from './client';
-import { readMembership, readSecret, studioKeychain, writeMembership, type Membership } from './membership';
+import { readMembership, readSecret, studioKeychain, writeMembership, type LocalVolume, type Membership } from './membership';
 import type { ChangeIn, LoginAnswer, PullAnswer, PushAnswer, SharedResult } from './protocol';
 import { applyWaiting, prepareChanges, refreshVolumes, toWire, valueToWire } from './volumes';
 
@@ -13,7 +13,8 @@ import { applyWaiting, prepareChanges, refreshVolumes, toWire, valueToWire } fro
 // to repeat after a cut: the server recognises a change it holds by device and sequence, and
 // so does this catalogue. How far each direction got is kept in studio.json after every page.
 
-const PAGE = 1000;
+/** Changes per page of a pull or a push; TAGSMITH_STUDIO_PAGE sets another size (tests that cut a copy between pages). */
+const PAGE = Math.max(1, Math.min(5000, Number(process.env.TAGSMITH_STUDIO_PAGE) || 1000));
 
 export interface SyncResult {
   pushed: number;
@@ -113,10 +114,29 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
     }
   }
 
-  // Pull: up to what the server held when the pull started.
+  await pullPages(ctx, call, vols, me, result, () => m!, save);
+  save({ lastSyncAt: new Date().toISOString() });
+  return result;
+}
+
+/**
+ * Pull the studio's changes of the other members, a page at a time, up to what the server held
+ * when the pull started, and apply them; the position is kept in studio.json after every page,
+ * so a pull cut off (a dropped connection, a killed process) goes on from there. Reaching the
+ * end completes the copy a join began.
+ */
+async function pullPages(
+  ctx: LibraryCtx,
+  call: <T>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T>,
+  vols: LocalVolume[] | null,
+  me: string,
+  result: SyncResult,
+  current: () => Membership,
+  save: (patch: Partial<Membership>) => void,
+): Promise<void> {
   let target: number | null = null;
   for (;;) {
-    const page = await call<PullAnswer>('GET', `/v1/changes?after=${m.pulledSeq ?? 0}&limit=${PAGE}`);
+    const page = await call<PullAnswer>('GET', `/v1/changes?after=${current().pulledSeq ?? 0}&limit=${PAGE}`);
     target ??= page.head;
     const theirs = page.changes.filter((c) => c.deviceId !== me);
     if (theirs.length) {
@@ -125,7 +145,7 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
         return { device: c.deviceId, seq: c.deviceSeq, hlc: c.hlc, op: c.kind, asset: body.asset ?? null, field: body.field ?? null, value: body.value ?? null, undo: body.undo === true, author: c.user };
       });
       // Photos named by volume found here; a scan elsewhere scanned here; a volume not mapped here waits.
-      const counts = await applyRemoteChanges(ctx, vols ? await prepareChanges(ctx, incoming, vols) : incoming, m.joinPosition ?? 0);
+      const counts = await applyRemoteChanges(ctx, vols ? await prepareChanges(ctx, incoming, vols) : incoming, current().joinPosition ?? 0);
       // A folder another member removed: what is left of it here is gone before the next page.
       await folderRemovals(ctx);
       for (const k of Object.keys(counts) as ApplyOutcome[]) result.applied[k] += counts[k];
@@ -135,7 +155,30 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
     result.upTo = page.last;
     if (!page.changes.length || page.last >= target) break;
   }
-  save({ lastSyncAt: new Date().toISOString() });
+  if (current().copying) save({ copying: false });
+}
+
+/**
+ * The copy that joining makes: the studio's catalogue pulled into this library, a page at a
+ * time (never the whole catalogue in memory on either side), and resumed from the last page
+ * kept when it was cut off. Sends nothing of this library's own (a sync does).
+ */
+export async function copyStudio(ctx: LibraryCtx, dataDir: string): Promise<SyncResult> {
+  let m = readMembership(dataDir);
+  if (!m) throw new NotMember();
+  const { call } = await connect(m);
+  const result: SyncResult = { pushed: 0, pulled: 0, applied: { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 }, upTo: m.pulledSeq ?? 0 };
+  const save = (patch: Partial<Membership>) => {
+    m = { ...m!, volumes: readMembership(dataDir)?.volumes ?? m!.volumes, ...patch };
+    writeMembership(dataDir, m);
+  };
+  const vols = await refreshVolumes(m, ctx, call);
+  if (vols) {
+    save({ volumes: vols });
+    const got = await applyWaiting(ctx, m, vols);
+    for (const k of Object.keys(got) as ApplyOutcome[]) result.applied[k] += got[k];
+  }
+  await pullPages(ctx, call, vols, deviceId(ctx.db), result, () => m!, save);
   return result;
 }
 

@@ -10,6 +10,7 @@ import { scanFolder } from '../library/scan';
 import { StudioError } from './client';
 import { readMembership, writeMembership, type LocalVolume, type Membership } from './membership';
 import type { Volume } from './protocol';
+import { inSubset, subsetFolderOf } from './subset';
 
 // The studio's volumes: the shared disks (or folders on them) its photos live on. Between
 // machines a photo is named by its volume and its path inside it, never by this machine's mount
@@ -106,10 +107,13 @@ function localize(ctx: LibraryCtx, c: IncomingChange, vols: readonly LocalVolume
   const v = vols.find((x) => x.id === a.volume!.id);
   if (!v?.mount) return { waitFor: a.volume.id };
   const folderHere = joinInside(v.mount, a.volume.folder);
-  const owner = listFolders(ctx).find((f) => isInside(folderHere, f.path));
+  const folders = listFolders(ctx);
+  // The library folder here that holds the sender's folder, else (this library holds a folder
+  // inside it, as a laptop holding part of the studio does) the one that holds the file.
+  const file = a.path === null ? null : joinInside(folderHere, a.path);
+  const owner = folders.find((f) => isInside(folderHere, f.path)) ?? (file ? folders.find((f) => isInside(file, f.path)) : undefined);
   const base = owner?.path ?? folderHere;
-  const prefix = inside(folderHere, base);
-  const path = a.path === null ? null : prefix ? `${prefix}/${a.path}` : a.path;
+  const path = file === null ? null : inside(file, base);
   return { change: { ...c, asset: { folder: base, path, hash: a.hash } } };
 }
 
@@ -165,16 +169,24 @@ export async function prepareChanges(ctx: LibraryCtx, changes: readonly Incoming
   const now: IncomingChange[] = [];
   const later: IncomingChange[] = [];
   const rescan = new Set<number>();
+  // A laptop holding part of the studio: the changes of photos outside it are left out.
+  const subset = readMembership(ctx.paths.dataDir)?.subset ?? null;
+  // Its folders are library folders here (a new one is scanned), so its photos are found in them.
+  for (const f of subset?.folders ?? []) {
+    if (!listFolders(ctx).some((x) => isInside(f, x.path)) && isDir(f)) rescan.add(addFolder(ctx, f).id);
+  }
   for (const c of changes) {
     const l = localize(ctx, c, vols);
     if ('waitFor' in l) {
       later.push(c);
       continue;
     }
-    now.push(l.change);
     const a = l.change.asset;
+    const file = a?.folder ? (a.path ? joinInside(a.folder, a.path) : a.folder) : null;
+    if (file !== null && !inSubset(subset, file)) continue;
+    now.push(l.change);
     if (ASSET_FILE_OPS.has(c.op) && a?.folder && (c.asset as WireAsset | null)?.volume) {
-      for (const id of foldersFor(ctx, a.folder)) rescan.add(id);
+      for (const id of foldersFor(ctx, (file && subsetFolderOf(subset, file)) ?? a.folder)) rescan.add(id);
     }
   }
   if (later.length) writeWaiting(ctx.paths.dataDir, [...readWaiting(ctx.paths.dataDir), ...later]);

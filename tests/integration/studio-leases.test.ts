@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ExifTool } from 'exiftool-vendored';
@@ -45,8 +46,13 @@ describe.skipIf(missing !== null)('one writer at a time, one account for the stu
   const [libA, libB, libC] = libs;
   const users = ['ana', 'ben', 'cem'];
   const pic = (name: string) => join(shoot, name);
-  /** the studio's name of a file (studio/file-lease.ts fileLeaseKey: the folder and the path in it) */
-  const leaseKey = (name: string) => `file:${shoot}/${name}`;
+  /** the studio's volume that holds the shared folder (every member has it at the same path) */
+  let volumeId = '';
+  /** the studio's name of a file (studio/file-lease.ts fileLeaseKey: its volume and the path in it) */
+  const leaseKey = (name: string) => `file:vol:${volumeId}/${name}`;
+  /** a fourth member, whose computer has the shared disk at another mount point */
+  const libD = mkdtempSync(join(tmpdir(), 'tagsmith-lease-d-'));
+  const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'tagsmith-lease-mount-')));
 
   const run = async (lib: string, args: string[], input?: string) => {
     const r = await tagsmith(lib, args, { input, serviceUrl: sim.url, creds });
@@ -111,11 +117,15 @@ describe.skipIf(missing !== null)('one writer at a time, one account for the stu
       await run(lib, ['index', shoot]);
       await run(lib, ['studio', 'join', served.url, '--user', users[i], '--password-stdin', '--yes'], `${users[i]}-secret-1\n`);
     }
+    // Each member learns the studio's volumes (the first one's sync shares the folder as one).
+    for (const lib of libs) await run(lib, ['studio', 'sync']);
+    const vols = (await run(libA, ['studio', 'status', '--json'])).json<{ volumes: { id: string; mount: string | null }[] }>().volumes;
+    volumeId = vols.find((v) => v.mount === shoot)!.id;
   });
 
   afterAll(async () => {
     for (const h of holders) h.kill('SIGKILL');
-    for (const lib of libs) await tagsmith(lib, ['studio', 'leave']);
+    for (const lib of [...libs, libD]) await tagsmith(lib, ['studio', 'leave']);
     server?.kill('SIGKILL');
     pgc?.stop();
     await sim?.close();
@@ -155,6 +165,25 @@ describe.skipIf(missing !== null)('one writer at a time, one account for the stu
     expect(rc.code, rc.stderr).toBe(0);
     expect(rc.json()).toMatchObject({ written: 1, failed: 0 });
     expect(await keywordsOf(pic('p1.jpg'))).toEqual(['gamma']);
+  });
+
+  it('the same shared disk at another mount point is the same file: a write there waits for the writer here', async () => {
+    // Dan's computer has the disk at another place (a copy of the folder stands for it here).
+    await run(libA, ['serve', 'user', 'add', 'dan', '--role', 'editor', '--database', pgc.url('studio'), '--password-stdin'], 'dan-secret-1\n');
+    await cp(shoot, elsewhere, { recursive: true });
+    await run(libD, ['studio', 'join', served.url, '--user', 'dan', '--password-stdin', '--yes'], 'dan-secret-1\n');
+    await run(libD, ['studio', 'sync']);
+    await run(libD, ['studio', 'map', volumeId, elsewhere]);
+    await run(libD, ['tag', join(elsewhere, 'p5.jpg'), '--add', 'delta']);
+    // Ana writes p5.jpg on her volume: Dan's write of the same file, at his mount point, waits for her.
+    const desk = await holdLease('ana', 'ana-desk', leaseKey('p5.jpg'));
+    const d = start(libD, ['export', join(elsewhere, 'p5.jpg'), '--write-files', '--json']);
+    await printed(d, 'Being written by ana on ana-desk; will try again.');
+    desk.child.stdin!.write('release\n');
+    const rd = await d.done;
+    expect(rd.code, rd.stderr).toBe(0);
+    expect(rd.json()).toMatchObject({ written: 1, failed: 0 });
+    expect(await keywordsOf(join(elsewhere, 'p5.jpg'))).toEqual(['delta']);
   });
 
   it('one-at-a-time lanes hold across machines: three members speaking at once never run two tasks together', async () => {

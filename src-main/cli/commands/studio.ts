@@ -15,12 +15,26 @@ import { ask, canPrompt, readStdin } from '../prompt';
 async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> {
   const { probeStudio, joinStudio, joinPreview } = await import('../../studio/join');
   const { readMembership } = await import('../../studio/membership');
+  const { studioUrl } = await import('../../studio/client');
   const target = args.positionals[1];
   if (!target) throw new UsageError('studio join needs the server address: studio join https://HOST:PORT --user NAME.', 'studio');
   const user = (args.values.user as string | undefined)?.trim();
   if (!user) throw new UsageError('studio join needs --user NAME (the studio account an admin made for you).', 'studio');
+  const folders = foldersOf(args);
   const had = readMembership(ctx.paths.dataDir);
-  if (had) throw new CliError(`This library is already a member of studio “${had.studio.name}” (${had.server}): run tagsmith studio leave first.`);
+  if (had) {
+    // A join whose copy was cut off (a dropped connection, a killed process): the same join again goes on with it.
+    const same = had.copying === true && had.user === user && studioUrl(target).origin === had.server;
+    if (!same) throw new CliError(`This library is already a member of studio “${had.studio.name}” (${had.server}): run tagsmith studio leave first.`);
+    if (args.values['password-stdin']) await readStdin();
+    out.warn(`Going on with the copy of studio “${had.studio.name}” that joining began (the password and certificate given then are kept).`);
+    const copied = await copyCatalogue(ctx);
+    out.result({ server: had.server, studio: had.studio, user: had.user, role: had.role, fingerprint: had.fingerprint, sharedPhotos: 0, copied }, () => `Joined studio “${had.studio.name}” at ${new URL(had.server).host} as ${had.user} (${had.role}): ${copiedLine(copied)} Run tagsmith studio sync to send this library's changes.`);
+    return 0;
+  }
+  const { existsSync } = await import('node:fs');
+  const absent = folders?.find((f) => !existsSync(f));
+  if (absent) throw new CliError(`The folder “${absent}” does not exist (or cannot be reached): connect the drive, then join again.`);
   const probe = await probeStudio(target);
   const { photos } = joinPreview(ctx);
   const sharing = photos
@@ -35,8 +49,59 @@ async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>
   }
   const password = args.values['password-stdin'] ? await readStdin() : await ask(`Password for ${user}: `, { secret: true, command: 'studio', flagHint: 'pipe the password with --password-stdin.' });
   const m = await joinStudio(ctx, { url: probe.url, user, password, fingerprint: probe.fingerprint });
-  out.result({ server: m.server, studio: m.studio, user: m.user, role: m.role, fingerprint: m.fingerprint, sharedPhotos: photos }, () => `Joined studio “${m.studio.name}” at ${new URL(m.server).host} as ${m.user} (${m.role}). ${sharing} Run tagsmith studio sync to exchange them now.`);
+  if (folders) {
+    const { setSubset } = await import('../../studio/subset');
+    setSubset(ctx.paths.dataDir, folders);
+  }
+  const copied = await copyCatalogue(ctx);
+  out.result({ server: m.server, studio: m.studio, user: m.user, role: m.role, fingerprint: m.fingerprint, sharedPhotos: photos, copied }, () => `Joined studio “${m.studio.name}” at ${new URL(m.server).host} as ${m.user} (${m.role}): ${copiedLine(copied)} ${sharing} Run tagsmith studio sync to exchange them now.`);
   return 0;
+}
+
+/** `--folders A,B`: the folders a laptop holds of the studio (undefined: not given). */
+function foldersOf(args: Parsed): string[] | undefined {
+  const v = args.values.folders as string | undefined;
+  if (v === undefined) return undefined;
+  const list = v.split(',').map((f) => f.trim()).filter(Boolean);
+  if (!list.length) throw new UsageError('--folders needs the folders this computer holds, separated by commas: --folders /Volumes/Archive/2024,/Volumes/Archive/Clients.', 'studio');
+  return list;
+}
+
+/** `studio subset --folders A,B | --all`: change what this computer holds; the photos now included are copied here. */
+async function subset(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> {
+  const folders = foldersOf(args);
+  if ((folders === undefined) === (args.values.all !== true)) throw new UsageError('studio subset needs either --folders PATH,… (the folders this computer holds) or --all.', 'studio');
+  const { setSubset } = await import('../../studio/subset');
+  const r = setSubset(ctx.paths.dataDir, folders ?? null);
+  const copied = r.widened ? await copyCatalogue(ctx) : { pulled: 0, applied: 0 };
+  const what = r.subset ? `only ${r.subset.folders.join(', ')}` : 'all of the studio';
+  out.result({ subset: r.subset, copied }, () => `This computer now holds ${what}.${r.widened ? ` ${copiedLine(copied)}` : ' Photos already here stay; changes of photos outside it no longer arrive.'}`);
+  return 0;
+}
+
+/** What the join's copy of the studio's catalogue brought: the studio's changes received and applied here. */
+interface Copied {
+  pulled: number;
+  applied: number;
+}
+
+const copiedLine = (c: Copied): string => `${c.pulled} change${c.pulled === 1 ? '' : 's'} of the studio's catalogue copied into this library (${c.applied} applied).`;
+
+/** The copy of the studio's catalogue that joining makes, a page at a time; cut off, the same join again goes on from the last page. */
+async function copyCatalogue(ctx: LibraryCtx): Promise<Copied> {
+  const { copyStudio } = await import('../../studio/replica');
+  const { StudioError } = await import('../../studio/client');
+  const { closeMetadataReader } = await import('../../library/metadata');
+  try {
+    const r = await copyStudio(ctx, ctx.paths.dataDir);
+    return { pulled: r.pulled, applied: r.applied.applied };
+  } catch (err) {
+    if (err instanceof StudioError) throw new CliError(`${err.message} Joined, but the copy of the studio's catalogue stopped: run the same tagsmith studio join again to go on from where it stopped.`);
+    throw err;
+  } finally {
+    // A scan of a shared volume may run during the copy: exiftool is ended so the CLI exits.
+    await closeMetadataReader();
+  }
 }
 
 async function leave(dataDir: string, out: Output): Promise<number> {
@@ -52,12 +117,13 @@ async function status(ctx: LibraryCtx, out: Output): Promise<number> {
   if (!had) throw new CliError('This library is not a member of a studio.');
   const { pendingChanges, reachable } = await import('../../studio/replica');
   const { volumeStates } = await import('../../studio/volumes');
-  const state = { server: had.server, user: had.user, connected: await reachable(had), pendingChanges: pendingChanges(ctx, had), lastSyncAt: had.lastSyncAt, volumes: volumeStates(had, ctx.paths.dataDir) };
+  const state = { server: had.server, user: had.user, connected: await reachable(had), pendingChanges: pendingChanges(ctx, had), lastSyncAt: had.lastSyncAt, volumes: volumeStates(had, ctx.paths.dataDir), subset: had.subset ?? null };
   out.result(state, () =>
     [
       `Studio “${had.studio.name}” at ${had.server}, signed in as ${had.user} (${had.role}): ${state.connected ? 'connected' : 'not reachable now'}.`,
       `${state.pendingChanges} change${state.pendingChanges === 1 ? '' : 's'} of this library not yet sent; last sync ${had.lastSyncAt ?? 'never'}.`,
       ...state.volumes.map((v) => `Volume “${v.name}”: ${volumeLine(v)}`),
+      state.subset ? `This computer holds only ${state.subset.folders.join(', ')}.` : 'This computer holds all of the studio.',
     ].join('\n'),
   );
   return 0;
@@ -133,11 +199,13 @@ async function caps(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>
 
 export const command: Command = {
   name: 'studio',
-  usage: 'studio join URL --user NAME [--password-stdin] [--yes] | studio status | studio sync | studio map VOLUME PATH | studio caps [--daily-calls N] [--monthly-calls N] [--daily-spend X] [--monthly-spend X] [--none] | studio leave',
+  usage: 'studio join URL --user NAME [--folders PATH,…] [--password-stdin] [--yes] | studio subset --folders PATH,… | --all | studio status | studio sync | studio map VOLUME PATH | studio caps [--daily-calls N] [--monthly-calls N] [--daily-spend X] [--monthly-spend X] [--none] | studio leave',
   summary: 'Make this library a member of a studio library (served by tagsmith serve), sync it, or leave it.',
   help: [
     'join URL --user NAME     sign in to the studio server at URL (https://HOST:PORT) and trust its certificate',
     '--password-stdin          read the password from standard input',
+    '--folders PATH,...        hold only these folders of the studio here (a laptop); the rest is not copied',
+    'subset --folders PATH,... change the folders held here (--all: all of the studio); the photos now included are copied',
     'status                    the server, the user, whether it answers, changes not yet sent, the last sync',
     'sync                      send this library\'s changes and receive the others\' once (returns when this library holds what the server held)',
     'map VOLUME PATH           the studio volume (a shared disk, by name or id) is at PATH on this computer',
@@ -146,7 +214,7 @@ export const command: Command = {
     'leave                     stop being a member; the library keeps what it holds',
   ],
   options: {
-    user: { type: 'string' }, 'password-stdin': { type: 'boolean' },
+    user: { type: 'string' }, 'password-stdin': { type: 'boolean' }, folders: { type: 'string' }, all: { type: 'boolean' },
     'daily-calls': { type: 'string' }, 'monthly-calls': { type: 'string' }, 'daily-spend': { type: 'string' }, 'monthly-spend': { type: 'string' }, none: { type: 'boolean' },
   },
   async run(ctx, args, out) {
@@ -158,11 +226,12 @@ export const command: Command = {
       if (verb === 'sync') return await sync(ctx, out);
       if (verb === 'map') return await map(ctx, args, out);
       if (verb === 'caps') return await caps(ctx, args, out);
+      if (verb === 'subset') return await subset(ctx, args, out);
       if (verb === 'leave') return await leave(ctx.paths.dataDir, out);
     } catch (err) {
       if (err instanceof StudioError) throw new CliError(err.message);
       throw err;
     }
-    throw new UsageError(`unknown: studio ${verb ?? ''} (join, status, sync, map, caps or leave).`, 'studio');
+    throw new UsageError(`unknown: studio ${verb ?? ''} (join, status, sync, map, subset, caps or leave).`, 'studio');
   },
 };
