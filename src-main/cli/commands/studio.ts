@@ -91,7 +91,7 @@ const copiedLine = (c: Copied): string => `${c.pulled} change${c.pulled === 1 ? 
 async function copyCatalogue(ctx: LibraryCtx): Promise<Copied> {
   const { copyStudio } = await import('../../studio/replica');
   const { StudioError } = await import('../../studio/client');
-  const { closeMetadataReader } = await import('../../library/metadata');
+  const { closeMetadataReader } = await import('../../metadata/reader');
   try {
     const r = await copyStudio(ctx, ctx.paths.dataDir);
     return { pulled: r.pulled, applied: r.applied.applied };
