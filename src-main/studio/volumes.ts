@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import type { ScanSummary } from '../../src-preload/contract';
 import { isInside } from '../core/media';
 import type { LibraryCtx } from '../library/context';
+import { prepared } from '../library/db';
 import { addFolder, listFolders } from '../library/folders';
 import { applyRemoteChanges, type ApplyOutcome, type IncomingChange, type RemoteAsset } from '../library/remote';
 import { scanFolder } from '../library/scan';
@@ -94,7 +95,7 @@ type Localized = { change: IncomingChange } | { waitFor: string };
  * the library folder that holds the file (the sender's folder may be a subfolder of one here).
  * A photo on a volume not mapped here: the change waits for it.
  */
-function localize(ctx: LibraryCtx, c: IncomingChange, vols: readonly LocalVolume[]): Localized {
+function localize(c: IncomingChange, vols: readonly LocalVolume[], folderPaths: () => readonly string[]): Localized {
   const removed = c.op === 'folder.remove' && typeof c.value === 'object' && c.value !== null ? (c.value as { volume?: WireVolume }).volume : undefined;
   if (removed) {
     const v = vols.find((x) => x.id === removed.id);
@@ -106,8 +107,8 @@ function localize(ctx: LibraryCtx, c: IncomingChange, vols: readonly LocalVolume
   const v = vols.find((x) => x.id === a.volume!.id);
   if (!v?.mount) return { waitFor: a.volume.id };
   const folderHere = joinInside(v.mount, a.volume.folder);
-  const owner = listFolders(ctx).find((f) => isInside(folderHere, f.path));
-  const base = owner?.path ?? folderHere;
+  const owner = folderPaths().find((p) => isInside(folderHere, p));
+  const base = owner ?? folderHere;
   const prefix = inside(folderHere, base);
   const path = a.path === null ? null : prefix ? `${prefix}/${a.path}` : a.path;
   return { change: { ...c, asset: { folder: base, path, hash: a.hash } } };
@@ -165,8 +166,12 @@ export async function prepareChanges(ctx: LibraryCtx, changes: readonly Incoming
   const now: IncomingChange[] = [];
   const later: IncomingChange[] = [];
   const rescan = new Set<number>();
+  // The library's folders, read once for the page (not once per change: listFolders counts
+  // every folder's photos, which made a large join quadratic), again after one is added.
+  let paths: string[] | null = null;
+  const folderPaths = (): readonly string[] => (paths ??= prepared(ctx.db, 'SELECT path FROM folders WHERE removing_at IS NULL ORDER BY path').pluck().all() as string[]);
   for (const c of changes) {
-    const l = localize(ctx, c, vols);
+    const l = localize(c, vols, folderPaths);
     if ('waitFor' in l) {
       later.push(c);
       continue;
@@ -175,6 +180,7 @@ export async function prepareChanges(ctx: LibraryCtx, changes: readonly Incoming
     const a = l.change.asset;
     if (ASSET_FILE_OPS.has(c.op) && a?.folder && (c.asset as WireAsset | null)?.volume) {
       for (const id of foldersFor(ctx, a.folder)) rescan.add(id);
+      paths = null;
     }
   }
   if (later.length) writeWaiting(ctx.paths.dataDir, [...readWaiting(ctx.paths.dataDir), ...later]);
