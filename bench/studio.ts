@@ -67,8 +67,15 @@ function child<T>(wrap: boolean, args: string[]): Promise<T> {
   });
 }
 
-function addUser(url: string, name: string): void {
-  execFileSync(process.execPath, [BIN, 'serve', 'user', 'add', name, '--role', 'editor', '--database', url, '--password-stdin'], { input: `${PASSWORD}\n`, env, stdio: ['pipe', 'ignore', 'pipe'] });
+function addUser(url: string, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, [BIN, 'serve', 'user', 'add', name, '--role', 'editor', '--database', url, '--password-stdin'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    c.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    c.on('error', reject);
+    c.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`serve user add ${name} exited with ${code}: ${err.trim()}`))));
+    c.stdin.end(`${PASSWORD}\n`);
+  });
 }
 
 function missingRows(why: string): AreaResult {
@@ -83,6 +90,7 @@ function missingRows(why: string): AreaResult {
 
 export async function benchStudio(workDir: string): Promise<AreaResult> {
   const t0 = Date.now();
+  const say = (msg: string): void => log('studio', `${round((Date.now() - t0) / 1000, 0)} s: ${msg}`);
   const missing = postgresMissing() ?? (!(await keychainWorks()) && !(hasTool('dbus-run-session') && hasTool('gnome-keyring-daemon')) ? 'no OS keychain and no gnome-keyring-daemon to run a private one' : null);
   if (missing) {
     log('studio', `skipped: ${missing}`);
@@ -101,9 +109,8 @@ export async function benchStudio(workDir: string): Promise<AreaResult> {
     pgc = startPostgres();
     pgc.createDatabase('studio');
     pgc.createDatabase('catalogue');
-    log('studio', 'PostgreSQL started; adding users');
-    for (const u of ['ana', 'ben', 'cai']) addUser(pgc.url('studio'), u);
-    for (const u of ['seed', 'joiner']) addUser(pgc.url('catalogue'), u);
+    say('PostgreSQL started; adding users');
+    await Promise.all([addUser(pgc.url('studio'), 'ana'), addUser(pgc.url('studio'), 'ben'), addUser(pgc.url('catalogue'), 'cat')]);
     const main = await serveStudio(pgc.url('studio'));
     servers.push(main.child);
     const url = main.served.url;
@@ -112,14 +119,14 @@ export async function benchStudio(workDir: string): Promise<AreaResult> {
     const photos1 = shared('photos-live');
     await child(false, ['prep', join(dir, 'live-a'), photos1, '500']);
     await child(false, ['prep', join(dir, 'live-b'), photos1, '500']);
-    log('studio', `latency: ${LATENCY_CHANGES} changes`);
+    say(`latency: ${LATENCY_CHANGES} changes`);
     const lat = await child<{ ms: number[]; hello: number[] }>(wrap, ['latency', join(dir, 'live-a'), join(dir, 'live-b'), url, String(LATENCY_CHANGES), 'ana', 'ben', PASSWORD]);
 
     // 4. Load: lightweight clients speaking the real protocol, pushing on a fixed schedule.
-    log('studio', `load: ${LOAD_REPLICAS} clients x ${LOAD_RATE}/s for ${LOAD_SECONDS} s in ${LOAD_PROCESSES} process(es)`);
+    say(`load: ${LOAD_REPLICAS} clients x ${LOAD_RATE}/s for ${LOAD_SECONDS} s in ${LOAD_PROCESSES} process(es)`);
     const per = Math.ceil(LOAD_REPLICAS / LOAD_PROCESSES);
     const loads = await Promise.all(
-      Array.from({ length: LOAD_PROCESSES }, (_, i) => child<{ latencies: number[]; errors: number }>(false, ['load', url, 'cai', PASSWORD, String(Math.min(per, LOAD_REPLICAS - i * per)), String(LOAD_RATE), String(LOAD_SECONDS)])),
+      Array.from({ length: LOAD_PROCESSES }, (_, i) => child<{ latencies: number[]; errors: number }>(false, ['load', url, 'ana', PASSWORD, String(Math.min(per, LOAD_REPLICAS - i * per)), String(LOAD_RATE), String(LOAD_SECONDS)])),
     );
     const loadMs = loads.flatMap((l) => l.latencies);
     const loadErrors = loads.reduce((n, l) => n + l.errors, 0);
@@ -127,7 +134,7 @@ export async function benchStudio(workDir: string): Promise<AreaResult> {
     // 2. A long offline period: every photo rated while offline, then one sync.
     const photos2 = shared('photos-offline');
     await child(false, ['prep', join(dir, 'offline'), photos2, String(PUSH_CHANGES)]);
-    log('studio', `push: ${PUSH_CHANGES} changes`);
+    say(`push: ${PUSH_CHANGES} changes`);
     const push = await child<{ pushed: number; seconds: number; editSeconds: number; delay: LoopDelay; idle: LoopDelay }>(wrap, ['push', join(dir, 'offline'), url, 'ana', PASSWORD]);
     // Its reference: the same number of change rows written by PostgreSQL alone (one INSERT ... SELECT).
     const db = new pg.Client({ connectionString: pgc.url('studio') });
@@ -145,7 +152,7 @@ export async function benchStudio(workDir: string): Promise<AreaResult> {
     servers.push(cat.child);
     const photos3 = shared('photos-catalogue');
     await child(false, ['prep', join(dir, 'seeder'), photos3, '1']);
-    await child(wrap, ['seed-one', join(dir, 'seeder'), cat.served.url, 'seed', PASSWORD]);
+    await child(wrap, ['seed-one', join(dir, 'seeder'), cat.served.url, 'cat', PASSWORD]);
     const tSeed = now();
     const cdb = new pg.Client({ connectionString: pgc.url('catalogue') });
     await cdb.connect();
@@ -158,11 +165,11 @@ export async function benchStudio(workDir: string): Promise<AreaResult> {
     );
     await cdb.query('ANALYZE changes');
     await cdb.end();
-    log('studio', `catalogue of ${JOIN_PHOTOS} photos seeded in ${round((now() - tSeed) / 1000, 1)} s; preparing the joining library`);
+    say(`catalogue of ${JOIN_PHOTOS} photos seeded in ${round((now() - tSeed) / 1000, 1)} s; preparing the joining library`);
     const prep = await child<{ seconds: number }>(false, ['prep', join(dir, 'joiner'), photos3, String(JOIN_PHOTOS)]);
-    log('studio', `joining (library prepared in ${round(prep.seconds, 1)} s)`);
+    say(`joining (library prepared in ${round(prep.seconds, 1)} s)`);
     const joined = await child<{ seconds: number; joinSeconds: number; pulled: number; applied: Record<string, number>; rated: number; openedMB: number; peakMB: number }>(wrap, [
-      'join', join(dir, 'joiner'), cat.served.url, 'joiner', PASSWORD,
+      'join', join(dir, 'joiner'), cat.served.url, 'cat', PASSWORD,
     ]);
 
     const latP95 = p95(lat.ms);
