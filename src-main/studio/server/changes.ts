@@ -21,6 +21,12 @@ type Waiter = () => void;
 
 export class ChangeLog {
   private readonly waiters = new Set<Waiter>();
+  /** how many pushes have landed: a long poll notes it before its pull, so a push between that pull and its wait is not missed */
+  private landed = 0;
+
+  get pushes(): number {
+    return this.landed;
+  }
 
   constructor(private readonly store: StudioStore) {}
 
@@ -83,9 +89,16 @@ export class ChangeLog {
     return { changes, last: changes.at(-1)?.seq ?? after, head: await this.head() };
   }
 
-  /** Resolves when a push lands or `ms` pass, whichever is first (a long poll's wait). */
-  waitForNew(ms: number, signal: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a push lands or `ms` pass, whichever is first (a long poll's wait); at once
+   * when one landed since `since` (`pushes` read before the pull that found nothing).
+   */
+  waitForNew(ms: number, signal: AbortSignal, since = this.landed): Promise<void> {
     return new Promise((resolve) => {
+      if (this.landed !== since) {
+        resolve();
+        return;
+      }
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
@@ -99,6 +112,7 @@ export class ChangeLog {
   }
 
   private wake(): void {
+    this.landed++;
     for (const w of [...this.waiters]) w();
   }
 }
