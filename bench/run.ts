@@ -9,7 +9,7 @@ import { writeReports } from './report';
 // process, each against data it generates under one temp dir, then writes bench/report.md
 // and bench/report.json. BENCH_SCALE=small shrinks every dataset; BENCH_TMP picks the disk.
 
-const AREAS = ['thumbnails', 'indexing', 'queries', 'service', 'ui', 'memory', 'fidelity', 'similarity'] as const;
+const AREAS = ['thumbnails', 'indexing', 'queries', 'service', 'ui', 'memory', 'fidelity', 'similarity', 'studio'] as const;
 type Area = (typeof AREAS)[number];
 
 async function runArea(area: Area, workDir: string): Promise<AreaResult> {
@@ -22,6 +22,7 @@ async function runArea(area: Area, workDir: string): Promise<AreaResult> {
     case 'memory': return (await import('./memory')).benchMemory(workDir);
     case 'fidelity': return (await import('./fidelity')).benchFidelity(workDir);
     case 'similarity': return (await import('./similarity')).benchSimilarity(workDir);
+    case 'studio': return (await import('./studio')).benchStudio(workDir);
   }
 }
 

@@ -397,7 +397,9 @@ export function seedCatalogue(ctx: LibraryCtx, dryRun = false): { photos: number
   let index = 0;
   let photos = 0;
   let lastId = 0;
-  const page = prepared(ctx.db, `SELECT ${SEED_COLUMNS} FROM assets WHERE removed_at IS NULL AND id > ? ORDER BY id LIMIT ${SEED_CHUNK}`);
+  // By id through the primary key (`+removed_at`: not by the index on removed_at, which made
+  // every page read and sort all the live photos, so seeding a large library was quadratic).
+  const page = prepared(ctx.db, `SELECT ${SEED_COLUMNS} FROM assets WHERE +removed_at IS NULL AND id > ? ORDER BY id LIMIT ${SEED_CHUNK}`);
   for (;;) {
     const rows = page.all(lastId) as Array<Record<string, unknown> & { id: number; keywords_text: string | null }>;
     if (!rows.length) break;

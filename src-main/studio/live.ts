@@ -24,6 +24,8 @@ export class StudioLive {
   private unsubscribe: (() => void) | null = null;
   /** a sync in progress, which syncNow joins instead of starting a second */
   private syncing: Promise<void> | null = null;
+  /** a change made here since the last sync started: sync again before waiting */
+  private again = false;
 
   constructor(private readonly ctx: LibraryCtx) {}
 
@@ -57,6 +59,8 @@ export class StudioLive {
     this.unsubscribe = this.ctx.events.on('libraryChanged', () => {
       const m = readMembership(this.ctx.paths.dataDir);
       if (m && pendingChanges(this.ctx, m) > 0) {
+        // Made during a sync (no wait to end yet): the loop syncs again instead of waiting.
+        this.again = true;
         this.wake?.abort();
         this.announce();
       }
@@ -100,9 +104,11 @@ export class StudioLive {
   private async run(): Promise<void> {
     let backoff = 1000;
     while (this.running) {
+      this.again = false;
       await this.syncOnceShared();
       const m = readMembership(this.ctx.paths.dataDir);
       if (!this.running || !m) break;
+      if (this.again && this.connected) continue;
       this.wake = new AbortController();
       const signal = this.wake.signal;
       try {

@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import type { ScanSummary } from '../../src-preload/contract';
 import { isInside } from '../core/media';
 import type { LibraryCtx } from '../library/context';
+import { prepared } from '../library/db';
 import { addFolder, listFolders } from '../library/folders';
 import { applyRemoteChanges, type ApplyOutcome, type IncomingChange, type RemoteAsset } from '../library/remote';
 import { scanFolder } from '../library/scan';
@@ -95,7 +96,7 @@ type Localized = { change: IncomingChange } | { waitFor: string };
  * the library folder that holds the file (the sender's folder may be a subfolder of one here).
  * A photo on a volume not mapped here: the change waits for it.
  */
-function localize(ctx: LibraryCtx, c: IncomingChange, vols: readonly LocalVolume[]): Localized {
+function localize(c: IncomingChange, vols: readonly LocalVolume[], folderPaths: () => readonly string[]): Localized {
   const removed = c.op === 'folder.remove' && typeof c.value === 'object' && c.value !== null ? (c.value as { volume?: WireVolume }).volume : undefined;
   if (removed) {
     const v = vols.find((x) => x.id === removed.id);
@@ -107,12 +108,12 @@ function localize(ctx: LibraryCtx, c: IncomingChange, vols: readonly LocalVolume
   const v = vols.find((x) => x.id === a.volume!.id);
   if (!v?.mount) return { waitFor: a.volume.id };
   const folderHere = joinInside(v.mount, a.volume.folder);
-  const folders = listFolders(ctx);
+  const folders = folderPaths();
   // The library folder here that holds the sender's folder, else (this library holds a folder
   // inside it, as a laptop holding part of the studio does) the one that holds the file.
   const file = a.path === null ? null : joinInside(folderHere, a.path);
-  const owner = folders.find((f) => isInside(folderHere, f.path)) ?? (file ? folders.find((f) => isInside(file, f.path)) : undefined);
-  const base = owner?.path ?? folderHere;
+  const owner = folders.find((p) => isInside(folderHere, p)) ?? (file ? folders.find((p) => isInside(file, p)) : undefined);
+  const base = owner ?? folderHere;
   const path = file === null ? null : inside(file, base);
   return { change: { ...c, asset: { folder: base, path, hash: a.hash } } };
 }
@@ -175,8 +176,12 @@ export async function prepareChanges(ctx: LibraryCtx, changes: readonly Incoming
   for (const f of subset?.folders ?? []) {
     if (!listFolders(ctx).some((x) => isInside(f, x.path)) && isDir(f)) rescan.add(addFolder(ctx, f).id);
   }
+  // The library's folders, read once for the page (not once per change: listFolders counts
+  // every folder's photos, which made a large join quadratic), again after one is added.
+  let paths: string[] | null = null;
+  const folderPaths = (): readonly string[] => (paths ??= prepared(ctx.db, 'SELECT path FROM folders WHERE removing_at IS NULL ORDER BY path').pluck().all() as string[]);
   for (const c of changes) {
-    const l = localize(ctx, c, vols);
+    const l = localize(c, vols, folderPaths);
     if ('waitFor' in l) {
       later.push(c);
       continue;
@@ -187,6 +192,7 @@ export async function prepareChanges(ctx: LibraryCtx, changes: readonly Incoming
     now.push(l.change);
     if (ASSET_FILE_OPS.has(c.op) && a?.folder && (c.asset as WireAsset | null)?.volume) {
       for (const id of foldersFor(ctx, (file && subsetFolderOf(subset, file)) ?? a.folder)) rescan.add(id);
+      paths = null;
     }
   }
   if (later.length) writeWaiting(ctx.paths.dataDir, [...readWaiting(ctx.paths.dataDir), ...later]);

@@ -39,6 +39,7 @@ import { migration as m033 } from './033-folders-removed-in-steps';
 import { migration as m034 } from './034-change-log';
 import { migration as m035 } from './035-change-log-by-asset';
 import { migration as m036 } from './036-studio-ids';
+import { migration as m037 } from './037-change-log-by-op';
 
 export type { Migration } from './migration';
 
@@ -79,4 +80,5 @@ export const migrations: Migration[] = [
   m034,
   m035,
   m036,
+  m037,
 ];

@@ -21,6 +21,12 @@ type Waiter = () => void;
 
 export class ChangeLog {
   private readonly waiters = new Set<Waiter>();
+  /** how many pushes have landed: a long poll notes it before its pull, so a push between that pull and its wait is not missed */
+  private landed = 0;
+
+  get pushes(): number {
+    return this.landed;
+  }
 
   constructor(private readonly store: StudioStore) {}
 
@@ -35,10 +41,15 @@ export class ChangeLog {
       let next = Number((await db.query<{ n: string | null }>('SELECT max(seq) AS n FROM changes')).rows[0].n ?? 0);
       let applied = 0;
       let duplicates = 0;
+      // What the log already holds of these (one query, not one per change), then the new ones
+      // in one INSERT: a push of thousands after a week offline is a few statements.
+      const had = new Map<number, { hlc: string; kind: string; body: unknown }>();
+      const held = await db.query<{ device_seq: string; hlc: string; kind: string; body: unknown }>('SELECT device_seq, hlc, kind, body FROM changes WHERE device_id = $1 AND device_seq = ANY($2::bigint[])', [session.deviceId, changes.map((c) => c.deviceSeq)]);
+      for (const r of held.rows) had.set(Number(r.device_seq), { hlc: r.hlc, kind: r.kind, body: r.body });
+      const rows = { seq: [] as number[], deviceSeq: [] as number[], hlc: [] as string[], kind: [] as string[], body: [] as string[] };
       for (const c of changes) {
-        const had = await db.query<{ hlc: string; kind: string; body: unknown }>('SELECT hlc, kind, body FROM changes WHERE device_id = $1 AND device_seq = $2', [session.deviceId, c.deviceSeq]);
-        if (had.rows[0]) {
-          const h = had.rows[0];
+        const h = had.get(c.deviceSeq);
+        if (h) {
           if (h.hlc !== c.hlc || h.kind !== c.kind || canonical(h.body) !== canonical(c.body)) {
             throw new ChangeConflict(`This device's change number ${c.deviceSeq} is already in the studio with other content; nothing of this push was applied. The replica's change log does not match what it sent before (was the library restored from an old backup?).`);
           }
@@ -46,8 +57,21 @@ export class ChangeLog {
           continue;
         }
         next++;
-        await db.query('INSERT INTO changes (seq, device_id, device_seq, hlc, user_id, kind, body) VALUES ($1, $2, $3, $4, $5, $6, $7)', [next, session.deviceId, c.deviceSeq, c.hlc, session.user.id, c.kind, JSON.stringify(c.body)]);
+        // The same change twice in one push is held once (as when it came in two pushes).
+        had.set(c.deviceSeq, { hlc: c.hlc, kind: c.kind, body: JSON.parse(JSON.stringify(c.body)) as unknown });
+        rows.seq.push(next);
+        rows.deviceSeq.push(c.deviceSeq);
+        rows.hlc.push(c.hlc);
+        rows.kind.push(c.kind);
+        rows.body.push(JSON.stringify(c.body));
         applied++;
+      }
+      if (applied) {
+        await db.query(
+          `INSERT INTO changes (seq, device_id, device_seq, hlc, user_id, kind, body)
+           SELECT t.seq, $1, t.device_seq, t.hlc, $2, t.kind, t.body::jsonb FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[]) AS t (seq, device_seq, hlc, kind, body)`,
+          [session.deviceId, session.user.id, rows.seq, rows.deviceSeq, rows.hlc, rows.kind, rows.body],
+        );
       }
       return { applied, duplicates, last: next };
     });
@@ -65,9 +89,16 @@ export class ChangeLog {
     return { changes, last: changes.at(-1)?.seq ?? after, head: await this.head() };
   }
 
-  /** Resolves when a push lands or `ms` pass, whichever is first (a long poll's wait). */
-  waitForNew(ms: number, signal: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a push lands or `ms` pass, whichever is first (a long poll's wait); at once
+   * when one landed since `since` (`pushes` read before the pull that found nothing).
+   */
+  waitForNew(ms: number, signal: AbortSignal, since = this.landed): Promise<void> {
     return new Promise((resolve) => {
+      if (this.landed !== since) {
+        resolve();
+        return;
+      }
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
@@ -81,6 +112,7 @@ export class ChangeLog {
   }
 
   private wake(): void {
+    this.landed++;
     for (const w of [...this.waiters]) w();
   }
 }

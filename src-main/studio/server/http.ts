@@ -209,13 +209,14 @@ export async function startStudioServer(store: StudioStore, opts: ServeOptions):
       const limit = Number(url.searchParams.get('limit') ?? '1000');
       const wait = Math.min(MAX_WAIT_S, Number(url.searchParams.get('wait') ?? '0'));
       if (!Number.isSafeInteger(after) || after < 0 || !Number.isSafeInteger(limit) || limit < 1 || !Number.isFinite(wait) || wait < 0) throw new HttpError(400, 'bad_request', 'after, limit and wait must be whole numbers.');
+      const pushes = changes.pushes;
       let page = await changes.pull(after, limit);
       if (!page.changes.length && wait > 0) {
         const ac = new AbortController();
         open.add(ac);
         req.once('close', () => ac.abort());
         try {
-          await changes.waitForNew(wait * 1000, ac.signal);
+          await changes.waitForNew(wait * 1000, ac.signal, pushes);
         } finally {
           open.delete(ac);
         }
