@@ -216,16 +216,21 @@ export class ThumbQueue {
     // decode (the file is read now anyway); one whose structure cannot be walked keeps its
     // content hash as media hash, as the scan would have given it.
     const media = row.media_hash !== null || hashedHere ? Promise.resolve(null) : owedMediaHash(path, row.format, hash);
+    // While a scan is still cataloguing files, the thumbnails made are those of cells with no
+    // picture yet (PNGs, videos) or on screen: the grid waits for them, not for their
+    // fingerprint (~10 ms each), which the scan takes from the thumbnail once it is done
+    // (fillMissingFingerprints).
+    const fingerprint = this.holds === 0;
     if (row.kind === 'video') {
       try {
-        t = await makePosterThumb(this.ctx, hash, await posterFrame(path, row.duration_s, { fit: THUMB_SIZE }));
+        t = await makePosterThumb(this.ctx, hash, await posterFrame(path, row.duration_s, { fit: THUMB_SIZE }), { fingerprint });
       } catch (err) {
         const missing = isToolMissing(err);
         if (missing) problemStage = TOOL_STAGE;
         t = { thumb: null, width: null, height: null, problem: missing ? err.message : 'No frame could be taken from this video for its thumbnail.' };
       }
     } else {
-      t = await makeImageThumb(this.ctx, { path, format: row.format, isRaw: row.is_raw === 1, hash, buf: null, orientation: row.orientation });
+      t = await makeImageThumb(this.ctx, { path, format: row.format, isRaw: row.is_raw === 1, hash, buf: null, orientation: row.orientation, fingerprint });
       if (t.missingTool) problemStage = TOOL_STAGE;
       // Decoded size beats EXIF's claim (edited files often keep a stale one), except for
       // RAWs, whose thumbnail comes from a smaller embedded preview; a HEIF file may rotate

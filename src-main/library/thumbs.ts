@@ -210,6 +210,8 @@ export interface ThumbRequest {
   buf: Buffer | null;
   /** The RAW's EXIF orientation, applied to its embedded preview. */
   orientation: number | null;
+  /** Take the fingerprint from the rendered pixels (default); false leaves it to be taken from the thumbnail later. */
+  fingerprint?: boolean;
 }
 
 /** Make (or reuse) the grid thumbnail of one image. */
@@ -219,12 +221,12 @@ export async function makeImageThumb(ctx: LibraryCtx, req: ThumbRequest): Promis
   if (req.isRaw) {
     const preview = await embeddedPreview(req.path);
     if (preview) {
-      const r = await renderImage({ input: preview, format: 'jpeg', forceOrientation: req.orientation ?? 1, fingerprint: true }, abs, THUMB_SIZE, 80);
+      const r = await renderImage({ input: preview, format: 'jpeg', forceOrientation: req.orientation ?? 1, fingerprint: req.fingerprint ?? true }, abs, THUMB_SIZE, 80);
       // The preview's size is not the RAW's; the caller keeps the RAW's own dimensions.
       return { thumb: r.thumb ? rel : null, width: null, height: null, problem: r.problem, ...fp(r) };
     }
     // No embedded preview (some DNGs): libvips can still read TIFF-based RAWs.
-    const r = await renderImage({ input: req.buf ?? req.path, format: req.format, fingerprint: true }, abs, THUMB_SIZE, 80);
+    const r = await renderImage({ input: req.buf ?? req.path, format: req.format, fingerprint: req.fingerprint ?? true }, abs, THUMB_SIZE, 80);
     if (r.thumb) return { thumb: rel, width: r.width, height: r.height, problem: null, ...fp(r) };
     // Without perl (or exiftool) no preview can be taken out of any RAW: say that, not "none".
     const tool = exiftoolUsable();
@@ -232,7 +234,7 @@ export async function makeImageThumb(ctx: LibraryCtx, req: ThumbRequest): Promis
       ? { thumb: null, width: r.width, height: r.height, problem: missingToolReason(tool, 'RAW previews cannot be read'), missingTool: tool }
       : { thumb: null, width: r.width, height: r.height, problem: 'This RAW file has no embedded preview, so no thumbnail could be made.' };
   }
-  const r = await renderImage({ input: req.buf ?? req.path, format: req.format, fingerprint: true }, abs, THUMB_SIZE, 80);
+  const r = await renderImage({ input: req.buf ?? req.path, format: req.format, fingerprint: req.fingerprint ?? true }, abs, THUMB_SIZE, 80);
   // HEIF files may rotate themselves (irot) whatever their EXIF says: their decoded size is
   // the displayed one. Other formats keep the catalogue's reading of their orientation.
   const displayed = HEIF_FORMATS.has(req.format) ? r.displayed ?? null : null;
@@ -243,10 +245,10 @@ const fp = (r: ThumbResult): { fingerprint?: Fingerprint } => (r.thumb && r.fing
 
 const HEIF_FORMATS = new Set(['heic', 'heif', 'avif']);
 
-/** Thumbnail from a video's poster frame (already a JPEG in memory). */
-export async function makePosterThumb(ctx: LibraryCtx, hash: string, frame: Buffer): Promise<ThumbResult> {
+/** Thumbnail from a video's poster frame (already a JPEG in memory); `fingerprint` as for makeImageThumb. */
+export async function makePosterThumb(ctx: LibraryCtx, hash: string, frame: Buffer, opts: { fingerprint?: boolean } = {}): Promise<ThumbResult> {
   const rel = thumbRelPath(hash);
-  const r = await renderImage({ input: frame, format: 'jpeg', fingerprint: true }, thumbAbsPath(ctx, rel), THUMB_SIZE, 80);
+  const r = await renderImage({ input: frame, format: 'jpeg', fingerprint: opts.fingerprint ?? true }, thumbAbsPath(ctx, rel), THUMB_SIZE, 80);
   return { thumb: r.thumb ? rel : null, width: null, height: null, problem: r.problem, ...fp(r) };
 }
 
