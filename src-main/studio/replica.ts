@@ -56,30 +56,37 @@ export async function connect(m: Membership): Promise<{ client: StudioClient; ca
   return { client, call };
 }
 
-export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncResult> {
+/**
+ * A sync's or a copy's start: signed in, the studio's volumes refreshed (where each is here: a
+ * photo travels named by its volume), and the changes that waited for a volume mapped since
+ * applied. `save` keeps progress in studio.json, keeping a volume mapped meanwhile (studio map,
+ * Settings › Studio); `current` is the membership as last saved.
+ */
+async function begin(ctx: LibraryCtx, dataDir: string) {
   let m = readMembership(dataDir);
   if (!m) throw new NotMember();
   const { call } = await connect(m);
-  const me = deviceId(ctx.db);
   const result: SyncResult = { pushed: 0, pulled: 0, applied: { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 }, upTo: m.pulledSeq ?? 0 };
-  const save = (patch: Partial<Membership>) => {
-    // A volume mapped meanwhile (studio map, Settings › Studio) is kept.
+  const save = (patch: Partial<Membership>): void => {
     m = { ...m!, volumes: readMembership(dataDir)?.volumes ?? m!.volumes, ...patch };
     writeMembership(dataDir, m);
   };
-
-  // The studio's volumes: where each is here (a photo travels named by its volume).
   const vols = await refreshVolumes(m, ctx, call);
   if (vols) {
     save({ volumes: vols });
-    // Changes that waited for a volume mapped itself since (or by studio map).
     const got = await applyWaiting(ctx, m, vols);
     for (const k of Object.keys(got) as ApplyOutcome[]) result.applied[k] += got[k];
   }
+  return { call, result, save, vols, current: (): Membership => m! };
+}
+
+export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncResult> {
+  const { call, result, save, vols, current } = await begin(ctx, dataDir);
+  const me = deviceId(ctx.db);
 
   // Push: this device's changes, a page at a time.
   for (;;) {
-    const page = changesSince(ctx.db, m.pushedPosition ?? 0, PAGE);
+    const page = changesSince(ctx.db, current().pushedPosition ?? 0, PAGE);
     if (!page.length) break;
     const mine: ChangeIn[] = page
       .filter((c) => c.device === me)
@@ -94,13 +101,13 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
   // Results this library paid for that the studio may lack (made while offline, or before it
   // joined): the studio's result cache gets them, so no other member pays for them again. By
   // the cache's row order (a new or replaced answer gets a higher rowid).
-  if (m.role !== 'viewer') {
+  if (current().role !== 'viewer') {
     for (;;) {
       const rows = ctx.db
         .prepare<[number], { id: number; cache_key: string; endpoint: string; content_hash: string; params: string; result: string }>(
           'SELECT rowid AS id, cache_key, endpoint, content_hash, params, result FROM result_cache WHERE rowid > ? ORDER BY rowid LIMIT 500',
         )
-        .all(m.resultsSharedRow ?? 0);
+        .all(current().resultsSharedRow ?? 0);
       if (!rows.length) break;
       const results: SharedResult[] = rows.map((r) => ({ key: r.cache_key, endpoint: r.endpoint, contentHash: r.content_hash, params: JSON.parse(r.params) as unknown, result: JSON.parse(r.result) as unknown }));
       try {
@@ -114,7 +121,7 @@ export async function syncOnce(ctx: LibraryCtx, dataDir: string): Promise<SyncRe
     }
   }
 
-  await pullPages(ctx, call, vols, me, result, () => m!, save);
+  await pullPages(ctx, call, vols, me, result, current, save);
   save({ lastSyncAt: new Date().toISOString() });
   return result;
 }
@@ -164,21 +171,8 @@ async function pullPages(
  * kept when it was cut off. Sends nothing of this library's own (a sync does).
  */
 export async function copyStudio(ctx: LibraryCtx, dataDir: string): Promise<SyncResult> {
-  let m = readMembership(dataDir);
-  if (!m) throw new NotMember();
-  const { call } = await connect(m);
-  const result: SyncResult = { pushed: 0, pulled: 0, applied: { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 }, upTo: m.pulledSeq ?? 0 };
-  const save = (patch: Partial<Membership>) => {
-    m = { ...m!, volumes: readMembership(dataDir)?.volumes ?? m!.volumes, ...patch };
-    writeMembership(dataDir, m);
-  };
-  const vols = await refreshVolumes(m, ctx, call);
-  if (vols) {
-    save({ volumes: vols });
-    const got = await applyWaiting(ctx, m, vols);
-    for (const k of Object.keys(got) as ApplyOutcome[]) result.applied[k] += got[k];
-  }
-  await pullPages(ctx, call, vols, deviceId(ctx.db), result, () => m!, save);
+  const { call, result, save, vols, current } = await begin(ctx, dataDir);
+  await pullPages(ctx, call, vols, deviceId(ctx.db), result, current, save);
   return result;
 }
 
