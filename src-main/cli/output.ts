@@ -45,5 +45,15 @@ export function createOutput(json: boolean, stdout: NodeJS.WritableStream = proc
  */
 export function plainError(err: { message: string; field?: unknown } | string): string {
   if (typeof err === 'string') return fieldMessage(null, err);
-  return fieldMessage(typeof err.field === 'string' ? err.field : null, err.message);
+  // Only a message keyed by its field's request name is led by the field's name on the form; a
+  // message that is a sentence of its own ("The service address http://… is not secure…")
+  // keeps its words, as the command line always showed it.
+  const field = typeof err.field === 'string' && keyedBy(err.message, err.field) ? err.field : null;
+  return fieldMessage(field, err.message);
+}
+
+/** Whether a message begins with the request field's own name ("lora_url: …", "Invalid request to x: “loraUrl” …"). */
+function keyedBy(message: string, field: string): boolean {
+  const m = message.trim().replace(/^Invalid request to \w+: /, '').replace(/^The service refused the request: /, '');
+  return [`${field}: `, `“${field}” `, `${field} `].some((p) => m.startsWith(p));
 }
