@@ -31,16 +31,20 @@ export type PixelReply =
   | { id: number; hashes: { hash: string; mediaHash: string | null } }
   | { id: number; error: string; code?: string };
 
-/** Up to `size` bytes from the start of an open file, in a buffer of its own (transferable, not zero-filled first). */
-function readStart(fd: number, size: number): Buffer {
-  const buf = Buffer.allocUnsafeSlow(size);
+/** Up to `size` bytes from the start of an open file into `buf` (a view of what was read). */
+function readInto(fd: number, buf: Buffer, size: number): Buffer {
   let off = 0;
   while (off < size) {
     const n = readSync(fd, buf, off, size - off, off);
     if (n === 0) break; // the file shrank meanwhile: what was there is what is hashed
     off += n;
   }
-  return off === size ? buf : buf.subarray(0, off);
+  return off === buf.length ? buf : buf.subarray(0, off);
+}
+
+/** Up to `size` bytes from the start of an open file, in a buffer of its own (transferable, not zero-filled first). */
+function readStart(fd: number, size: number): Buffer {
+  return readInto(fd, Buffer.allocUnsafeSlow(size), size);
 }
 
 /** The whole file in a buffer of its own (transferable), read in one go. */
@@ -68,13 +72,7 @@ function readForWork(path: string): Buffer {
     const size = fstatSync(fd).size;
     if (size > REUSED_MAX) return readStart(fd, size);
     if (reused.length < size) reused = Buffer.allocUnsafeSlow(Math.min(REUSED_MAX, Math.max(size, reused.length * 2)));
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, reused, off, size - off, off);
-      if (n === 0) break; // the file shrank meanwhile: what was there is what is hashed
-      off += n;
-    }
-    return reused.subarray(0, off);
+    return readInto(fd, reused, size);
   } finally {
     closeSync(fd);
   }
@@ -90,17 +88,6 @@ const HEAD_READS = [64 * 1024, 256 * 1024];
 const headScratch = Buffer.allocUnsafeSlow(HEAD_READS[HEAD_READS.length - 1]);
 const scratch = Buffer.allocUnsafeSlow(1024 * 1024);
 
-/** Up to `size` bytes from the start of an open file into `headScratch` (a view of it). */
-function readHead(fd: number, size: number): Buffer {
-  let off = 0;
-  while (off < size) {
-    const n = readSync(fd, headScratch, off, size - off, off);
-    if (n === 0) break; // the file shrank meanwhile
-    off += n;
-  }
-  return headScratch.subarray(0, off);
-}
-
 /**
  * A JPEG whose metadata (EXIF with its thumbnail, XMP, IPTC: everything before its image data)
  * is in its first 256 KB: that head alone, and the hash of every byte, the image data
@@ -113,7 +100,7 @@ function digestJpeg(path: string, hash: boolean): { buf: Uint8Array; head: boole
     let start: Buffer = headScratch.subarray(0, 0);
     let sos = -1;
     for (const want of HEAD_READS) {
-      start = readHead(fd, Math.min(size, want));
+      start = readInto(fd, headScratch, Math.min(size, want));
       for (const seg of jpegSegments(start)) if (seg.marker === 0xda) sos = seg.at;
       if (sos >= 0 || start.length < want) break;
     }
