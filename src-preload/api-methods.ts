@@ -40,6 +40,7 @@ export const API_METHODS = [
   'cellStates',
   'facets',
   'editKeywords',
+  'removeKeywordsEach',
   'setKeywords',
   'setCaption',
   'setTitle',

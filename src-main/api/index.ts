@@ -10,7 +10,7 @@ import { thumbQueue } from '../library/thumb-queue';
 import { facets, matchingIds, search } from '../library/search';
 import { cellStates } from '../library/cell-states';
 import { getAssetDetail } from '../library/assets';
-import { editKeywords, listKeywords, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
+import { editKeywords, listKeywords, removeKeywordsEach, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
 import { applyPreset, deletePreset, listPresets, savePreset } from '../library/presets';
 import { ensureFullImage, ensurePreview } from '../library/thumbs';
 import { mediaToken } from '../core/media';
@@ -165,6 +165,9 @@ export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
     },
     async editKeywords({ ids, add, remove }) {
       await editKeywords(ctx, ids, add ?? [], remove ?? []);
+    },
+    async removeKeywordsEach({ removals }) {
+      await removeKeywordsEach(ctx, removals);
     },
     async setKeywords({ id, keywords }) {
       await setKeywords(ctx, id, keywords);

@@ -246,6 +246,7 @@ export const schemas = {
   cellStates: z.strictObject({ ids: z.array(id).min(1).max(2000) }),
   facets: none,
   editKeywords: z.strictObject({ ids, add: keywords.optional(), remove: keywords.optional() }),
+  removeKeywordsEach: z.strictObject({ removals: z.array(z.strictObject({ id, remove: keywords })).min(1).max(100_000) }),
   setKeywords: z.strictObject({ id, keywords }),
   setCaption: z.strictObject({ ids, caption: text.nullable() }),
   setTitle: z.strictObject({ ids, title: z.string().max(2000).nullable() }),

@@ -271,6 +271,31 @@ export function editKeywords(ctx: LibraryCtx, ids: number[], add: string[], remo
   });
 }
 
+/**
+ * Take different keywords off each asset as ONE undoable edit (Check & export's "too many
+ * keywords" fixed on many photos at once: each loses its own keywords past the agency's
+ * maximum). Removals are case-insensitive; the order of the rest is kept.
+ */
+export function removeKeywordsEach(ctx: LibraryCtx, removals: readonly { id: number; remove: string[] }[]): Promise<void> {
+  return inEditLane(ctx, async () => {
+    const byId = new Map<number, Set<string>>();
+    for (const r of removals) {
+      const set = byId.get(r.id) ?? new Set<string>();
+      for (const k of cleanKeywordList(r.remove)) set.add(lower(k));
+      byId.set(r.id, set);
+    }
+    const live = await liveSelection(ctx, [...byId.keys()]);
+    const count = [...byId.values()].reduce((n, set) => n + set.size, 0);
+    if (!count) return;
+    await applyFields(
+      ctx,
+      live,
+      [['keywords', (old, assetId) => (old as string[]).filter((k) => !byId.get(assetId)?.has(lower(k)))]],
+      `remove ${count} keyword${count === 1 ? '' : 's'} from ${countNoun(ctx, live)}`,
+    );
+  });
+}
+
 export function setKeywords(ctx: LibraryCtx, id: number, keywords: string[]): Promise<void> {
   return inEditLane(ctx, async () => {
     const [assetId] = await liveSelection(ctx, [id]);

@@ -45,6 +45,8 @@ export interface AgencyIssue {
   fixed?: string;
   /** The one-click fix's words: "Remove commas". */
   fixLabel?: string;
+  /** Too many keywords: the photo's keywords taken off to fix it (those past the agency's maximum in the photo's order). */
+  remove?: string[];
 }
 
 /** A photo's agency fields (stored in the catalogue, editable for a selection). */

@@ -400,6 +400,8 @@ export interface LibraryApi {
 
   /** Add and/or remove keywords on several assets; order of existing keywords is kept, new ones are appended. */
   editKeywords(args: { ids: number[]; add?: string[]; remove?: string[] }): Promise<void>;
+  /** Take different keywords off each asset (Check & export's "too many keywords" for many photos), as one undoable edit. */
+  removeKeywordsEach(args: { removals: { id: number; remove: string[] }[] }): Promise<void>;
   /** Replace one asset's keyword list, in this order. */
   setKeywords(args: { id: number; keywords: string[] }): Promise<void>;
   setCaption(args: { ids: number[]; caption: string | null }): Promise<void>;

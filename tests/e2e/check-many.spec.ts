@@ -106,3 +106,47 @@ test('Check & export: one category set on every photo that lacks one, the same k
   expect(await api.undo()).toMatch(/categor/i);
   for (const id of ids.slice(1)) expect((await api.getStockFields({ id })).categories.shutterstock ?? []).toEqual([]);
 });
+
+// Issue 35: photos over the agency's keyword maximum each lose different keywords (those past
+// the maximum in the photo's own order), listed before anything changes, as one undo step.
+test('Check & export: too many keywords trimmed on every photo at once, the removed ones listed first, one undo step', async ({ launchApp }) => {
+  const app = await launchApp({ viewport: { width: 1280, height: 800 } });
+  const { page, api } = app;
+  const three = SIX.slice(0, 3).map((p, i) => ({ ...p, file: `jetty-${i}.jpg` }));
+  await api.addFolder({ path: await makePhotoTree(three) });
+  await expect.poll(async () => (await api.listFolders())[0]?.scanning).toBe(false);
+  const ids = [...(await api.searchIds({ query: {} }))];
+  expect(ids).toHaveLength(3);
+  // Adobe Stock takes at most 49: 50, 51 and 52 keywords, each photo its own.
+  const lists = ids.map((id, n) => Array.from({ length: 50 + n }, (_, k) => `p${n}-word-${String(k).padStart(2, '0')}`));
+  for (const [n, id] of ids.entries()) await api.setKeywords({ id, keywords: lists[n] });
+  await api.setTitle({ ids, title: 'Wooden jetty in the morning mist' });
+  await api.setCaption({ ids, caption: 'A wooden jetty reaching into a calm lake in the morning mist' });
+
+  await page.getByTestId('grid-cell').first().click();
+  await page.keyboard.press('Control+a');
+  await expect(page.getByTestId('selected-count')).toHaveText('3 selected');
+  await page.getByTestId('action-csv').click();
+  const dialog = page.getByTestId('export-csv');
+  await dialog.getByTestId('csv-agency').selectOption('adobe');
+  await expect(dialog.getByTestId('csv-summary')).toContainText('0 of 3 pass Adobe Stock');
+
+  const trim = dialog.getByTestId('csv-fixall-trim');
+  await expect(trim.getByTestId('csv-fixall-trim-apply')).toHaveText('Remove 6 keywords from 3 photos');
+  // Which keywords go, photo by photo, before anything changes: the last ones in each photo's order.
+  await trim.getByText('Keywords that will be removed').click();
+  for (const [n, id] of ids.entries()) {
+    await expect(trim.locator(`[data-testid="csv-fixall-trim-photo"][data-asset-id="${id}"]`)).toContainText(lists[n].slice(49).join(', '));
+  }
+  await shot(page, 'agency-check-trim-1280');
+  expect(await lowContrast(dialog), 'check & export, keywords to remove').toEqual([]);
+
+  await trim.getByTestId('csv-fixall-trim-apply').click();
+  await expect(page.getByTestId('toast-info').filter({ hasText: 'Removed 6 keywords from 3 photos.' })).toBeVisible();
+  await expect(dialog.getByTestId('csv-summary')).toContainText('3 of 3 pass Adobe Stock');
+  for (const [n, id] of ids.entries()) expect((await api.getAsset({ id })).keywords).toEqual(lists[n].slice(0, 49));
+
+  // One Undo puts every photo's keywords back.
+  expect(await api.undo()).toBe('Undo: remove 6 keywords from 3 photos');
+  for (const [n, id] of ids.entries()) expect((await api.getAsset({ id })).keywords).toEqual(lists[n]);
+});

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getAssetDetail } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
-import { editKeywords, listKeywords, setCaption, setKeywords, setRating, setTitle, undo } from '../../src-main/library/edits';
+import { editKeywords, listKeywords, removeKeywordsEach, setCaption, setKeywords, setRating, setTitle, undo } from '../../src-main/library/edits';
 import { search } from '../../src-main/library/search';
 import { seedAssets, seedFolder } from '../helpers/seed';
 
@@ -46,6 +46,17 @@ describe('keyword edits', () => {
   it('set one asset’s list in order, NFC-normalised and de-duplicated', async () => {
     await setKeywords(ctx, ids[0], ['Zebra', 'Cafe\u0301', 'café', 'zebra']);
     expect(kw(ids[0])).toEqual(['Zebra', 'Café']);
+  });
+
+  it('take different keywords off each photo as one edit: one undo puts them all back', async () => {
+    await removeKeywordsEach(ctx, [{ id: ids[0], remove: ['cat'] }, { id: ids[1], remove: ['DOG', 'absent'] }]);
+    expect(kw(ids[0])).toEqual(['Sky']);
+    expect(kw(ids[1])).toEqual([]);
+    expect(events).toEqual([{ reason: 'edit', assetIds: ids.slice(0, 2) }]);
+    expect(await undo(ctx)).toBe('Undo: remove 3 keywords from 2 photos');
+    expect(kw(ids[0])).toEqual(['Sky', 'Cat']);
+    expect(kw(ids[1])).toEqual(['dog']);
+    expect(await undo(ctx)).toBeNull();
   });
 
   it('reject unknown or removed ids before writing anything', async () => {

@@ -67,6 +67,7 @@ const folderId = (): number => ctx.db.prepare('SELECT id FROM folders ORDER BY i
 const SCENARIOS: [method: string, args: () => unknown, firstOp: RegExp][] = [
   ['editKeywords', () => ({ ids, add: ['harbour', 'boat'] }), /^add$/],
   ['setKeywords', () => ({ id: ids[0], keywords: ['harbour', 'boat', 'dusk'] }), /^add$/],
+  ['removeKeywordsEach', () => ({ removals: [{ id: ids[0], remove: ['dusk'] }, { id: ids[1], remove: ['boat'] }] }), /^remove$/],
   ['setCaption', () => ({ ids, caption: 'Boats at dusk' }), /^set$/],
   ['setTitle', () => ({ ids: [ids[0]], title: 'Harbour' }), /^set$/],
   ['setRating', () => ({ ids, rating: 3 }), /^set$/],

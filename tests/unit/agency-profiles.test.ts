@@ -74,6 +74,16 @@ describe('agency profiles', () => {
     expect(checkAgainst(adobe, good({ title: null, caption: 'Boats, at dawn' }))).toEqual([expect.stringMatching(/caption \(used as the title\)/)]);
   });
 
+  it('names the keywords to take off a photo over the maximum: those past it in the photo’s order; a repeat of a kept word stays', async () => {
+    const { checkIssues } = await import('../../src-main/metadata/agencies');
+    const words = Array.from({ length: 48 }, (_, i) => `k${i}`);
+    // 'Places|k3' sends "k3" again (adds nothing); 'Boats|dinghy' is the 49th word; the two after it go.
+    const keywords = [...words, 'Places|k3', 'Boats|dinghy', 'gull', 'Sea|foam'];
+    const issue = checkIssues(agencyProfile('adobe'), good({ keywords })).find((i) => i.field === 'keywords');
+    expect(issue?.text).toMatch(/51 keywords, but Adobe Stock allows at most 49: remove 2/);
+    expect(issue?.remove).toEqual(['gull', 'Sea|foam']);
+  });
+
   it('flags what Shutterstock forbids: fewer than 7 keywords, no category, a long description, unknown categories', () => {
     const ss = agencyProfile('shutterstock');
     const problems = checkAgainst(ss, good({ keywords: ['boat', 'sea'], caption: 'x'.repeat(201), categories: [] }));

@@ -42,6 +42,24 @@ export function agencyKeywords(keywords: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * The photo's keywords to take off so that at most `max` reach the agency: the first `max` in
+ * the photo's order are kept (the order the user ranked them in, most important first), and
+ * each later keyword that would add a word of its own is taken off (one that repeats a kept
+ * word, or has none, adds nothing and stays).
+ */
+export function keywordsPast(keywords: readonly string[], max: number): string[] {
+  const kept = new Set<string>();
+  const out: string[] = [];
+  for (const k of keywords) {
+    const [word] = agencyKeywords([k]);
+    if (!word || kept.has(word.toLocaleLowerCase())) continue;
+    if (kept.size < max) kept.add(word.toLocaleLowerCase());
+    else out.push(k);
+  }
+  return out;
+}
+
 /** What would be sent: the title an agency shows falls back to the caption, and the reverse. */
 export function agencyRow(p: AgencyProfile, x: CheckInput): AgencyRow {
   const title = text(x.title);
@@ -144,7 +162,9 @@ export function checkIssues(p: AgencyProfile, x: CheckInput): AgencyIssue[] {
     issues.push(...textProblems('description', titleField(from), source(from), p.description.from === 'caption' ? row.description : row.title, p.description, who));
   }
   const k = row.keywords.length;
-  if (p.keywords?.max !== undefined && k > p.keywords.max) add('keywords', `${plural(k, 'keyword')}, but ${who} allows at most ${p.keywords.max}: remove ${k - p.keywords.max}.`);
+  if (p.keywords?.max !== undefined && k > p.keywords.max) {
+    issues.push({ text: `${plural(k, 'keyword')}, but ${who} allows at most ${p.keywords.max}: remove ${k - p.keywords.max}.`, field: 'keywords', remove: keywordsPast(x.keywords, p.keywords.max) });
+  }
   if (p.keywords?.min !== undefined && k < p.keywords.min) add('keywords', `${plural(k, 'keyword')}, but ${who} needs at least ${p.keywords.min}: add ${p.keywords.min - k} more.`);
   if (p.categories) {
     const known = new Set(p.categories.list.map((c) => c.value));

@@ -104,6 +104,18 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
       check();
     }
   };
+  // Too many keywords: each photo loses its own keywords past the agency's maximum, all in one edit.
+  const trimAll = async () => {
+    const removals = bulk.trim.map((t) => ({ id: t.id, remove: t.remove }));
+    const count = removals.reduce((n, r) => n + r.remove.length, 0);
+    setBusy(true);
+    const ok = await edits.commit(() => api.removeKeywordsEach({ removals }));
+    setBusy(false);
+    if (ok) {
+      toast.info(`Removed ${formatCount(count)} ${count === 1 ? 'keyword' : 'keywords'} from ${formatCount(removals.length)} ${removals.length === 1 ? 'photo' : 'photos'}.`);
+      check();
+    }
+  };
   const sendable = verdicts ? (override ? verdicts.length : verdicts.length - failing.length) : 0;
 
   const run = async () => {
@@ -213,7 +225,7 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
               {failing.length ? `; ${formatCount(failing.length)} to fix.` : '.'}
             </span>
           </p>
-          {(fixAll.length > 0 || bulk.category.length > 1 || bulk.keywords.length > 1) && (
+          {(fixAll.length > 0 || bulk.category.length > 1 || bulk.keywords.length > 1 || bulk.trim.length > 1) && (
             <div className="check-fixall" data-testid="csv-fixall">
               {fixAll.map((g) => (
                 <Button key={g.key} small disabled={busy} onClick={() => void applyAll(g)} data-testid="csv-fixall-button" data-field={g.field}>
@@ -239,6 +251,7 @@ export function ExportCsvDialog({ ids, onClose }: { ids: number[]; onClose(): vo
                   <span>on {formatCount(bulk.category.length)} photos</span>
                 </label>
               )}
+              {bulk.trim.length > 1 && <TrimKeywordsAll trims={bulk.trim} agency={profile?.name ?? 'the agency'} busy={busy} onApply={() => void trimAll()} />}
               {bulk.keywords.length > 1 && <AddKeywordsAll count={bulk.keywords.length} busy={busy} onAdd={(words) => void addKeywordsAll(words)} />}
             </div>
           )}
@@ -317,10 +330,51 @@ const needsKeywords = (issue: AgencyIssue): boolean => issue.field === 'keywords
 /** A category problem fixed by choosing one: none chosen, or one the agency does not list (not "only the first N are sent"). */
 const needsCategory = (issue: AgencyIssue): boolean => issue.field === 'category' && !/takes at most/.test(issue.text);
 
-/** The photos that need a category, and those that need more keywords: each fixed for all of them in one edit. */
-function bulkGroups(failing: AgencyVerdict[]): { category: number[]; keywords: number[] } {
+/** A photo with more keywords than the agency takes, and the keywords the fix takes off it. */
+interface Trim {
+  id: number;
+  name: string;
+  remove: string[];
+}
+
+/** The photos that need a category, those that need more keywords, and those with too many: each fixed for all of them in one edit. */
+function bulkGroups(failing: AgencyVerdict[]): { category: number[]; keywords: number[]; trim: Trim[] } {
   const has = (pred: (i: AgencyIssue) => boolean) => failing.filter((v) => (v.issues ?? []).some(pred)).map((v) => v.assetId);
-  return { category: has(needsCategory), keywords: has(needsKeywords) };
+  const trim: Trim[] = [];
+  for (const v of failing) {
+    const remove = (v.issues ?? []).find((i) => i.field === 'keywords' && i.remove?.length)?.remove;
+    if (remove) trim.push({ id: v.assetId, name: baseName(v.path), remove });
+  }
+  return { category: has(needsCategory), keywords: has(needsKeywords), trim };
+}
+
+/**
+ * "Remove N keywords from M photos": every photo over the agency's maximum keeps its first
+ * keywords (the order the user ranked them in) and loses the rest, which are listed before
+ * anything changes. One edit: one Undo puts them all back.
+ */
+function TrimKeywordsAll({ trims, agency, busy, onApply }: { trims: Trim[]; agency: string; busy: boolean; onApply(): void }) {
+  const count = trims.reduce((n, t) => n + t.remove.length, 0);
+  return (
+    <div className="check-trim" data-testid="csv-fixall-trim">
+      <div className="check-bulk">
+        <span>Too many keywords on {formatCount(trims.length)} photos: each keeps its first keywords, in its own order, up to {agency}’s maximum.</span>
+        <Button small disabled={busy} onClick={onApply} data-testid="csv-fixall-trim-apply">
+          Remove {formatCount(count)} {count === 1 ? 'keyword' : 'keywords'} from {formatCount(trims.length)} photos
+        </Button>
+      </div>
+      <details className="check-trim-list">
+        <summary>Keywords that will be removed</summary>
+        <ul>
+          {trims.map((t) => (
+            <li key={t.id} data-testid="csv-fixall-trim-photo" data-asset-id={t.id}>
+              <strong>{t.name}</strong>: {t.remove.join(', ')}
+            </li>
+          ))}
+        </ul>
+      </details>
+    </div>
+  );
 }
 
 /** "Add keywords [ … ] to N photos": the same words on every photo that has too few, as one edit. */
@@ -395,6 +449,17 @@ function IssueFix({ issue, id, agency, profile, title, caption, onFixed }: { iss
             {issue.fixLabel ?? 'Fix'}
           </Button>
         )}
+      </div>
+    );
+  }
+  if (issue.field === 'keywords' && issue.remove?.length) {
+    const remove = issue.remove;
+    return (
+      <div className="check-fix check-fix-trim">
+        <span className="muted">Removes the last ones: {remove.join(', ')}</span>
+        <Button small onClick={() => void edits.removeKeywords([id], remove).then(done)} data-testid="csv-fix-trim" title="Keeps the first keywords in this photo’s order">
+          Remove {remove.length === 1 ? 'it' : `these ${remove.length}`}
+        </Button>
       </div>
     );
   }
