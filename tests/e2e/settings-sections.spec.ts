@@ -40,5 +40,24 @@ for (const viewport of [
     await expect(page.getByTestId('settings-index-privacy')).toHaveAttribute('aria-current', 'true');
     await settings.evaluate((el) => el.scrollTo({ top: 0 }));
     await expect(page.getByTestId('settings-index-service')).toHaveAttribute('aria-current', 'true');
+
+    // Only the end of a section in a strip at the top: the section below it, filling the view, is the one being read.
+    for (const [ending, next] of [['keywords', 'agencies'], ['service', 'spending']]) {
+      await settings.evaluate((el, id) => {
+        const sec = el.querySelector(`[data-section="${id}"]`)!;
+        el.scrollTop += sec.getBoundingClientRect().bottom - el.getBoundingClientRect().top - 70;
+      }, ending);
+      await expect(page.getByTestId(`settings-index-${next}`)).toHaveAttribute('aria-current', 'true');
+      await expect(page.getByTestId(`settings-index-${ending}`)).not.toHaveAttribute('aria-current', 'true');
+    }
+
+    // A click marks the entry clicked, also one near the end that cannot come to the top.
+    for (const id of ['system', 'backups', 'privacy', 'studio']) {
+      await page.getByTestId(`settings-index-${id}`).click();
+      // The scroll the click made has been handled (two frames), and the mark is still on the entry.
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await expect(page.getByTestId(`settings-index-${id}`)).toHaveAttribute('aria-current', 'true');
+      await expect(index.locator('[aria-current="true"]')).toHaveCount(1);
+    }
   });
 }

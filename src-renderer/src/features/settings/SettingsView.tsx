@@ -98,25 +98,24 @@ interface SettingsSection {
 function SettingsPage({ sections }: { sections: SettingsSection[] }) {
   const page = useRef<HTMLDivElement>(null);
   const [current, setCurrent] = useState(sections[0].id);
+  // The entry clicked stays marked while the page rests where the click put it (a short last
+  // section cannot reach the top, and is still the one asked for); a scroll by hand moves on.
+  const clicked = useRef<{ id: string; top: number } | null>(null);
   useEffect(() => {
     const el = page.current;
     if (!el) return;
     const onScroll = () => {
-      const top = el.getBoundingClientRect().top;
-      let at = sections[0].id;
-      for (const s of sections) {
-        const sec = el.querySelector<HTMLElement>(`[data-section="${s.id}"]`);
-        if (sec && sec.getBoundingClientRect().top - top <= 48) at = s.id;
-      }
-      // At the bottom, the last section is the one being read even when it is short.
-      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) at = sections[sections.length - 1].id;
-      setCurrent(at);
+      if (clicked.current && Math.abs(el.scrollTop - clicked.current.top) < 2) return;
+      clicked.current = null;
+      setCurrent(sectionInView(el, sections));
     };
     el.addEventListener('scroll', onScroll, { passive: true });
     return () => el.removeEventListener('scroll', onScroll);
   }, [sections]);
   const go = (id: string) => {
-    page.current?.querySelector<HTMLElement>(`[data-section="${id}"]`)?.scrollIntoView({ block: 'start' });
+    const el = page.current;
+    el?.querySelector<HTMLElement>(`[data-section="${id}"]`)?.scrollIntoView({ block: 'start' });
+    clicked.current = el ? { id, top: el.scrollTop } : null;
     setCurrent(id);
   };
   return (
@@ -142,6 +141,30 @@ function SettingsPage({ sections }: { sections: SettingsSection[] }) {
       </div>
     </div>
   );
+}
+
+/**
+ * The section being read: the one that fills most of the top half of the page's view (the end
+ * of the section before, still showing in a strip at the top, is not what is being read); at
+ * the bottom of the page, the last section, even when it is short.
+ */
+function sectionInView(el: HTMLElement, sections: SettingsSection[]): string {
+  const view = el.getBoundingClientRect();
+  if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) return sections[sections.length - 1].id;
+  const top = view.top;
+  const bottom = view.top + el.clientHeight / 2;
+  let best = sections[0].id;
+  let most = 0;
+  for (const s of sections) {
+    const r = el.querySelector<HTMLElement>(`[data-section="${s.id}"]`)?.getBoundingClientRect();
+    if (!r) continue;
+    const shown = Math.min(r.bottom, bottom) - Math.max(r.top, top);
+    if (shown > most + 0.5) {
+      most = shown;
+      best = s.id;
+    }
+  }
+  return best;
 }
 
 const SOURCE_TEXT: Record<CredentialInfo['source'], string> = {
