@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Locator } from '@playwright/test';
 import { expect, test } from './harness';
 import { makePhotoTree, PHOTOS } from './photos';
+import { painted, shot } from './shots';
 
 // The library at a Lightroom user's standard on a 1440 px window: the bottom toolbar and the
 // sidebar's rows fit (nothing clipped), the sidebar's panels fold away and open as they were
@@ -72,3 +73,49 @@ test('1440 px: toolbar and sidebar fit, panels fold and stay folded, filters in 
   await expect(page.getByTestId('filter-summary')).toHaveCount(0);
   await expect(page.getByTestId('grid-cell')).toHaveCount(PHOTOS.length);
 });
+
+// Issue 35: at 1280 px with both side panels open the toolbar had no room for all its controls:
+// the slider's end was cut and "N selected" shrank to "1 …". What does not fit folds into a
+// More menu (»), as behind Lightroom's toolbar chevron; every control left in the row is whole.
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+]) {
+  test(`${viewport.width} px, both panels open: every toolbar control whole, the rest in its More menu`, async ({ launchApp }) => {
+    const app = await launchApp({ viewport });
+    const { page, api } = app;
+    await api.addFolder({ path: await makePhotoTree() });
+    await expect(page.getByTestId('grid-cell')).toHaveCount(PHOTOS.length);
+    await expect(page.getByTestId('sidebar')).toBeVisible();
+    await expect(page.getByTestId('inspector')).toBeVisible();
+    await page.getByTestId('grid-cell').first().click();
+    await page.keyboard.press('Control+a');
+
+    const toolbar = page.locator('footer.toolbar');
+    const summary = page.getByTestId('selection-summary');
+    await expect(summary).toHaveText(`${PHOTOS.length} selected`);
+    await painted(page);
+    for (const id of ['view-grid', 'view-loupe', 'action-cull', 'action-keyword', 'action-caption', 'action-analyse', 'action-write', 'action-csv', 'selection-summary', 'thumb-size']) {
+      await inside(page.getByTestId(id), toolbar);
+    }
+    // Read in full, not "1 …".
+    expect(await summary.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // No control overlaps the next.
+    const boxes = await toolbar.evaluate((el) => [...el.children].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0).map((r) => [r.left, r.right]));
+    for (let i = 1; i < boxes.length; i++) expect(boxes[i][0], `toolbar control ${i} starts after the one before`).toBeGreaterThanOrEqual(boxes[i - 1][1] - 0.5);
+    await shot(page, `toolbar-both-panels-${viewport.width}`, toolbar);
+
+    // Fold and Scores: in the row when it has room, else in the More menu; they work from either.
+    const more = page.getByTestId('toolbar-more');
+    if (viewport.width === 1280) {
+      await inside(more, toolbar);
+      await more.click();
+      await expect(page.getByTestId('toolbar-more-menu')).toBeVisible();
+      await shot(page, `toolbar-more-${viewport.width}`);
+    } else {
+      await expect(more).toHaveCount(0);
+    }
+    await page.getByTestId('toggle-scores').check();
+    await expect(page.getByTestId('toggle-scores')).toBeChecked();
+  });
+}

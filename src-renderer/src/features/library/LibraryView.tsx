@@ -29,6 +29,7 @@ import { ReviewView } from '../review/ReviewView';
 import { ExportCsvDialog } from '../writing/ExportCsvDialog';
 import { WriteDialog } from '../writing/WriteDialog';
 import { RenameDialog } from './RenameDialog';
+import { ToolbarMore, useToolbarOverflow } from './ToolbarOverflow';
 import { useLibraryReveal } from '../create/useLibraryReveal';
 import { IconCull } from '../culling/IconCull';
 import { AnalyseDialog, type AnalysisStarted } from '../analysis/AnalyseDialog';
@@ -558,6 +559,33 @@ export function LibraryView({ active }: { active: boolean }) {
     );
   }
 
+  // Fold and Scores: in the toolbar while it has room, else in its More menu (the same controls).
+  const viewOptions = (inMenu: boolean) => (
+    <>
+      <label className="score-toggle small" title="Show each group of similar frames (a burst, the same scene) as one photo, its pick or best frame, with a count badge; S or the badge opens it">
+        <input
+          type="checkbox"
+          checked={foldGroups}
+          onChange={(e) => {
+            setFoldGroups(e.target.checked);
+            setExpandedGroups(new Set());
+          }}
+          data-testid="toggle-fold-groups"
+          aria-label="Fold similar groups"
+        />
+        {inMenu ? 'Fold similar groups' : 'Fold'}
+      </label>
+      <label className="score-toggle small" title="Show the stock quality % and the everyday quality class on the thumbnails">
+        <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
+        {inMenu ? 'Show scores on thumbnails' : 'Scores'}
+      </label>
+    </>
+  );
+  const toolbarRef = useRef<HTMLElement>(null);
+  const optionsRef = useRef<HTMLDivElement>(null);
+  const moreRef = useRef<HTMLButtonElement>(null);
+  const selectionText = view === 'grid' && sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : '';
+  const optionsFolded = useToolbarOverflow(toolbarRef, optionsRef, moreRef, selectionText);
   return (
     <>
       <TopBar
@@ -664,7 +692,7 @@ export function LibraryView({ active }: { active: boolean }) {
         )}
         <main className="centre">
           <div className="centre-body">{centre}</div>
-          <footer className="toolbar">
+          <footer className="toolbar" ref={toolbarRef}>
             <div className="segmented" role="group" aria-label="View">
               <IconButton label="Grid (G)" className={view === 'grid' ? 'on' : ''} onClick={() => setView('grid')} data-testid="view-grid">
                 <IconGrid />
@@ -708,30 +736,19 @@ export function LibraryView({ active }: { active: boolean }) {
             </div>
 
             <span className="muted small" data-testid="selection-summary">
-              {view === 'grid' && sel.ids.size > 0 ? `${sel.ids.size.toLocaleString()} selected` : ''}
+              {selectionText}
             </span>
             <div className="topbar-spacer" />
-            <label className="score-toggle small" title="Show each group of similar frames (a burst, the same scene) as one photo, its pick or best frame, with a count badge; S or the badge opens it">
-              <input
-                type="checkbox"
-                checked={foldGroups}
-                onChange={(e) => {
-                  setFoldGroups(e.target.checked);
-                  setExpandedGroups(new Set());
-                }}
-                data-testid="toggle-fold-groups"
-                aria-label="Fold similar groups"
-              />
-              Fold
-            </label>
-            <label className="score-toggle small" title="Show the stock quality % and the everyday quality class on the thumbnails">
-              <input type="checkbox" checked={showScores} onChange={(e) => setShowScores(e.target.checked)} data-testid="toggle-scores" />
-              Scores
-            </label>
+            {!optionsFolded && (
+              <div className="toolbar-options" ref={optionsRef}>
+                {viewOptions(false)}
+              </div>
+            )}
             <label className="thumb-size" title="Thumbnail size">
               <IconThumbSize />
               <input type="range" min={96} max={360} step={4} value={thumbSize} onChange={(e) => setThumbSize(Number(e.target.value))} data-testid="thumb-size" aria-label="Thumbnail size" />
             </label>
+            {optionsFolded && <ToolbarMore buttonRef={moreRef}>{viewOptions(true)}</ToolbarMore>}
           </footer>
         </main>
         {!inspectorHidden && (
