@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { CredentialStore } from '../../src-main/credentials';
 import { startSimulator } from '../simulator/index';
 import { expect, test, type AppHandle } from './harness';
+import { shotSizes } from './shots';
 
 // Issue 15, end to end in the built app against the simulator: vectorize a library picture
 // and find the SVG in the library (with its source linked); swap a face onto a portrait and
@@ -47,6 +48,8 @@ test('vectorize a library picture into an SVG asset; swap a face onto a portrait
     await vec.getByTestId('vectorize-source-choose').click();
     await page.getByTestId('asset-picker').locator('[data-testid="picker-item"][data-name="logo-sun.png"]').click();
     await expect(vec.getByTestId('vectorize-source')).not.toHaveAttribute('data-asset-id', '');
+    // Looked at as a Lightroom user would, at both window sizes (issue 35).
+    await shotSizes(page, 'create-vectorize-form');
     await vec.getByTestId('vectorize-start').click();
     const vcard = card(page, 'vectorize').first();
     await expect(vcard.getByTestId('task-status')).toHaveAttribute('data-status', 'done');

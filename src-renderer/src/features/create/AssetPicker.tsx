@@ -6,6 +6,7 @@ import { useDebounced } from '../../state/useDebounced';
 import { IconAudio, IconPlay } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { Button, Spinner, formatDuration } from '../../ui/primitives';
+import { splitName } from '../grid/cellState';
 
 const SHOWN = 120;
 
@@ -100,7 +101,11 @@ export function SourceSlot({ label, asset, onChoose, onClear, error, testId, hin
         <div className="slot-filled">
           <span className="slot-thumb">{asset.thumb ? <img src={mediaUrl(asset.thumb)} alt="" /> : asset.kind === 'audio' ? <IconAudio /> : <IconPlay />}</span>
           <span className="slot-text">
-            <span className="slot-name" title={asset.name}>{asset.name}</span>
+            {/* Shortened in the middle like the grid's names: the extension stays. */}
+            <span className="slot-name" title={asset.name} data-testid={`${testId}-name`}>
+              <span className="slot-name-head">{splitName(asset.name)[0]}</span>
+              {splitName(asset.name)[1] && <span className="slot-name-tail">{splitName(asset.name)[1]}</span>}
+            </span>
             <span className="muted small">
               {asset.format.toUpperCase()}
               {asset.width && asset.height ? ` · ${asset.width}×${asset.height}` : ''}

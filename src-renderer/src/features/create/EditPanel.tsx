@@ -11,6 +11,7 @@ import { useCreativeTaskStore } from './taskStore';
 import { useModelRules } from './useModelRules';
 import { formatMoney } from '../../ui/format';
 import { SIZE_LABEL, parseSeed, useImageJobPreview } from './usePreview';
+import { splitName } from '../grid/cellState';
 
 export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] }) {
   const { api, mediaUrl } = useClient();
@@ -85,7 +86,7 @@ export function EditPanel({ initialSources }: { initialSources?: AssetSummary[] 
           {sources.map((s) => (
             <figure key={s.id} className="edit-source" data-testid="edit-source" data-asset-id={s.id}>
               {s.thumb ? <img src={mediaUrl(s.thumb)} alt="" /> : <span className="muted small">{s.format.toUpperCase()}</span>}
-              <figcaption title={s.name}>{s.name}</figcaption>
+              <figcaption className="slot-name" title={s.name}><span className="slot-name-head">{splitName(s.name)[0]}</span>{splitName(s.name)[1] && <span className="slot-name-tail">{splitName(s.name)[1]}</span>}</figcaption>
               {caps && (
                 <select
                   className="edit-source-role"

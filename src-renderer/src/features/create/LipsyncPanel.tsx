@@ -71,7 +71,7 @@ export function LipsyncPanel() {
       <Card title="Lipsync" sub="Make a face speak the audio" testId="lipsync">
         <div className="cr-grid">
           <Field label="Source">
-            <Segmented<Mode> value={mode} options={['image', 'video']} onChange={(m) => { setMode(m); setError(null); }} testId="lipsync-mode" label="Source" />
+            <Segmented<Mode> value={mode} options={['image', 'video']} labels={{ image: 'Portrait', video: 'Video clip' }} onChange={(m) => { setMode(m); setError(null); }} testId="lipsync-mode" label="Source" />
           </Field>
           <Field label="Resolution">
             <Segmented<Res> value={resolution} options={(rules?.lipsyncResolutions ?? ['360p', '480p', '720p']) as Res[]} onChange={setResolution} testId="lipsync-resolution" label="Resolution" />
@@ -102,7 +102,7 @@ export function LipsyncPanel() {
         <div className="cr-submit">
           <div className="cr-cost">
             <span className="cr-cost-number">1</span>
-            <span>billed task<span className="muted small cr-cost-line">Lipsync runs one task at a time per account; the audio and the video or portrait are sent as copies without metadata (no location, camera, names, tags or ID3).</span></span>
+            <span>billed task<span className="muted small cr-cost-line">One lipsync at a time per account: a second waits for the first. The audio and the portrait or clip are sent as copies without metadata (no location, camera, names or tags).</span></span>
           </div>
           {error && !['audio', 'image', 'video'].includes(error.field ?? '') && (
             <span className="field-error" data-testid="lipsync-error"><IconWarn /> {error.message}</span>

@@ -124,7 +124,7 @@ export function SpeechPanel() {
     <PanelLayout kinds={['speech']} testId="panel-speech" emptyText="Speech you make appears here, playable, and in the library under Creations.">
       <Card
         title="Voice"
-        sub={voices.list ? `${all.length} voices${voices.list.fetchedAt ? ` · list from ${when(voices.list.fetchedAt)}` : ''} · free` : undefined}
+        sub={voices.list ? `${all.length} voices${voices.list.fetchedAt ? ` · list of ${when(voices.list.fetchedAt)}` : ''} · refreshing it is free` : undefined}
         actions={
           <Button small onClick={voices.refresh} disabled={voices.loading} title="Fetch the voice list from the service again (free)" data-testid="voices-refresh">
             {voices.loading ? <Spinner /> : <IconRefresh />} Refresh

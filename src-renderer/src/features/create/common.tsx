@@ -48,9 +48,11 @@ export function Field({ label, children, error, hint, wide, testId }: { label: s
 }
 
 /** A row of options as a segmented control (few values: resolution, quality). */
-export function Segmented<T extends string>({ value, options, onChange, testId, label, disabledReason }: {
+export function Segmented<T extends string>({ value, options, labels, onChange, testId, label, disabledReason }: {
   value: T | null;
   options: readonly T[];
+  /** The words shown for an option, where its value is not what a person calls it. */
+  labels?: Partial<Record<T, string>>;
   onChange(v: T): void;
   testId: string;
   label: string;
@@ -62,7 +64,7 @@ export function Segmented<T extends string>({ value, options, onChange, testId, 
         const why = disabledReason?.(o) ?? null;
         return (
           <button key={o} type="button" role="radio" aria-checked={o === value} className={o === value ? 'on' : ''} disabled={why !== null} title={why ?? undefined} onClick={() => onChange(o)} data-testid={`${testId}-${o}`}>
-            {o}
+            {labels?.[o] ?? o}
           </button>
         );
       })}
