@@ -124,7 +124,9 @@ export function setSubset(dataDir: string, choice: SubsetChoice | null, ctx?: Li
   const widened =
     had !== null &&
     (subset === null || subsetFolders(subset).some((f) => !inSubset(had, f)) || (subset.collections ?? []).some((c) => !hadUids.has(c.uid ?? c.name)));
-  writeMembership(dataDir, { ...m, subset, ...(widened ? { pulledSeq: 0, copying: true } : {}) });
+  // Grown: the next pull (or the one under way, in the app) pulls the log again from the start
+  // when it reaches the end (`repull`, see studio/replica.ts), never losing its place meanwhile.
+  writeMembership(dataDir, { ...m, subset, ...(widened ? { repull: true, copying: true } : {}) });
   return { subset, widened };
 }
 
