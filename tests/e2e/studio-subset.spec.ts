@@ -41,10 +41,12 @@ test('choose what this computer holds of the studio in Settings: a collection on
     await ana.api.addToCollection({ id: selects.id, ids: [findAssetByPath(ana.ctx, snow)!] });
     await ana.api.studioSyncNow();
 
-    // Ben's laptop joins (all of the studio at first: the shared folder is found here too).
+    // Ben's laptop sees the shared folder too and joins (all of the studio at first).
     const ben = await launchApp({ viewport: { width: 1440, height: 900 } });
+    await ben.api.addFolder({ path: root });
+    await ben.host.scanner.waitForIdle();
     await ben.api.studioJoin({ url: server.url, user: 'ben', password: 'ben-secret-1', fingerprint: server.fingerprint });
-    await expect.poll(() => findAssetByPath(ben.ctx, snow)).not.toBeNull();
+    await expect.poll(async () => (await ben.api.studioStatus()).studio?.name).toBe('Studio Nord');
     const { page } = ben;
     await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
     await page.getByTestId('nav-settings').click();
