@@ -12,6 +12,7 @@ export const API_METHODS = [
   'studioLeave',
   'studioSyncNow',
   'studioMapVolume',
+  'studioSetSubset',
   'assetHistory',
   'appInfo',
   'systemStatus',

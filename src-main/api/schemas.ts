@@ -240,6 +240,7 @@ export const schemas = {
   studioLeave: none,
   studioSyncNow: none,
   studioMapVolume: z.strictObject({ volume: z.string().min(1).max(200), path }),
+  studioSetSubset: z.strictObject({ subset: z.strictObject({ folders: z.array(path).max(1000), collections: z.array(z.string().min(1).max(500)).max(1000) }).nullable() }),
   assetHistory: z.strictObject({ id }),
   similarGroups: z.strictObject({ ids: ids.optional() }),
   setVisibleAssets: z.strictObject({ ids: z.array(id).max(5000) }),

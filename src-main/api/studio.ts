@@ -5,6 +5,7 @@ import { photoHistory } from '../library/history';
 import { StudioError } from '../studio/client';
 import { joinPreview, joinStudio, leaveStudio, probeStudio } from '../studio/join';
 import type { StudioLive } from '../studio/live';
+import { setSubset } from '../studio/subset';
 import { mapVolume } from '../studio/volumes';
 
 // Settings › Studio: join, leave, sync now, and the state the top bar shows.
@@ -48,6 +49,18 @@ export function studioMethods(ctx: LibraryCtx, live: StudioLive): StudioApi {
       const state = live.state();
       ctx.events.emit('studioChanged', state);
       return state;
+    },
+    async studioSetSubset({ subset }) {
+      if (!live.state().member) throw new ApiError('validation', 'This library is not a member of a studio.');
+      let widened = false;
+      try {
+        widened = setSubset(ctx.paths.dataDir, subset, ctx).widened;
+      } catch (err) {
+        if (err instanceof StudioError && (err.code === 'bad_path' || err.code === 'bad_collection')) throw new ApiError('validation', err.message, 'subset');
+        asApiError(err);
+      }
+      // Grown: the photos now included are copied here (the sync pulls the log again for them).
+      return widened ? live.syncNow() : (ctx.events.emit('studioChanged', live.state()), live.state());
     },
     async assetHistory({ id }) {
       return photoHistory(ctx, id);

@@ -31,7 +31,7 @@ export class StudioLive {
 
   state(): StudioState {
     const m = readMembership(this.ctx.paths.dataDir);
-    if (!m) return { member: false, server: null, studio: null, user: null, role: null, fingerprint: null, connected: false, pendingChanges: 0, lastSyncAt: null, error: null, volumes: [] };
+    if (!m) return { member: false, server: null, studio: null, user: null, role: null, fingerprint: null, connected: false, pendingChanges: 0, lastSyncAt: null, error: null, volumes: [], subset: null };
     return {
       member: true,
       server: m.server,
@@ -44,6 +44,7 @@ export class StudioLive {
       lastSyncAt: m.lastSyncAt,
       error: this.error,
       volumes: volumeStates(m, this.ctx.paths.dataDir),
+      subset: m.subset ? { folders: m.subset.folders, collections: (m.subset.collections ?? []).map((c) => c.name) } : null,
     };
   }
 

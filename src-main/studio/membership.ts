@@ -29,13 +29,19 @@ export interface Membership {
   copying?: boolean;
   /** the folders this replica holds (a laptop's subset, studio/subset.ts); absent or null: all of the studio */
   subset?: StudioSubset | null;
+  /** the subset grew during a pull (a photo put into a chosen collection): the log is pulled again from the start */
+  repull?: boolean;
   /** the studio's volumes and where each is on this computer (studio/volumes.ts) */
   volumes?: LocalVolume[];
 }
 
-/** A laptop's part of the studio: the folders on this computer whose photos it holds. */
+/** A laptop's part of the studio: the folders on this computer whose photos it holds, and the collections. */
 export interface StudioSubset {
   folders: string[];
+  /** collections chosen (by name; uid once the studio's collection is known here): their photos are held */
+  collections?: Array<{ name: string; uid: string | null }>;
+  /** the folders held for the chosen collections' photos (a photo's folder comes with it, see studio/subset.ts) */
+  collectionFolders?: string[];
 }
 
 /** A studio volume as this machine knows it: where it is mounted here (null: not mapped on this machine). */

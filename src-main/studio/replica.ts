@@ -68,7 +68,9 @@ async function begin(ctx: LibraryCtx, dataDir: string) {
   const { call } = await connect(m);
   const result: SyncResult = { pushed: 0, pulled: 0, applied: { applied: 0, older: 0, duplicate: 0, not_here: 0, not_yet: 0 }, upTo: m.pulledSeq ?? 0 };
   const save = (patch: Partial<Membership>): void => {
-    m = { ...m!, volumes: readMembership(dataDir)?.volumes ?? m!.volumes, ...patch };
+    // What changes beside the sync meanwhile is kept: a volume mapped, the subset grown for a collection.
+    const disk = readMembership(dataDir);
+    m = { ...m!, volumes: disk?.volumes ?? m!.volumes, subset: disk ? disk.subset : m!.subset, repull: disk?.repull ?? m!.repull, ...patch };
     writeMembership(dataDir, m);
   };
   const vols = await refreshVolumes(m, ctx, call);
@@ -160,7 +162,13 @@ async function pullPages(
     }
     save({ pulledSeq: page.last });
     result.upTo = page.last;
-    if (!page.changes.length || page.last >= target) break;
+    if (!page.changes.length || page.last >= target) {
+      // The subset grew during the pull (a photo put into a chosen collection brought its
+      // folder): the log again from the start, so those photos arrive with their earlier edits.
+      if (!current().repull) break;
+      save({ repull: false, pulledSeq: 0, copying: true });
+      target = null;
+    }
   }
   if (current().copying) save({ copying: false });
 }

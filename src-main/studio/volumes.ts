@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ScanSummary } from '../../src-preload/contract';
 import { isInside } from '../core/media';
 import type { LibraryCtx } from '../library/context';
@@ -11,7 +11,7 @@ import { scanFolder } from '../library/scan';
 import { StudioError } from './client';
 import { readMembership, writeMembership, type LocalVolume, type Membership } from './membership';
 import type { Volume } from './protocol';
-import { inSubset, subsetFolderOf } from './subset';
+import { growForCollections, inSubset, subsetFolderOf, subsetFolders } from './subset';
 
 // The studio's volumes: the shared disks (or folders on them) its photos live on. Between
 // machines a photo is named by its volume and its path inside it, never by this machine's mount
@@ -170,34 +170,72 @@ export async function prepareChanges(ctx: LibraryCtx, changes: readonly Incoming
   const now: IncomingChange[] = [];
   const later: IncomingChange[] = [];
   const rescan = new Set<number>();
-  // A laptop holding part of the studio: the changes of photos outside it are left out.
-  const subset = readMembership(ctx.paths.dataDir)?.subset ?? null;
-  // Its folders are library folders here (a new one is scanned), so its photos are found in them.
-  for (const f of subset?.folders ?? []) {
-    if (!listFolders(ctx).some((x) => isInside(f, x.path)) && isDir(f)) rescan.add(addFolder(ctx, f).id);
-  }
   // The library's folders, read once for the page (not once per change: listFolders counts
   // every folder's photos, which made a large join quadratic), again after one is added.
   let paths: string[] | null = null;
   const folderPaths = (): readonly string[] => (paths ??= prepared(ctx.db, 'SELECT path FROM folders WHERE removing_at IS NULL ORDER BY path').pluck().all() as string[]);
+  const fileOf = (a: RemoteAsset | null): string | null => (a?.folder ? (a.path ? joinInside(a.folder, a.path) : a.folder) : null);
+  // A laptop holding chosen collections: a photo put into one brings its folder.
+  growForCollections(
+    ctx,
+    changes.map((c) => {
+      const l = localize(c, vols, folderPaths);
+      return { op: c.op, field: c.field, value: c.value, file: 'change' in l ? fileOf(l.change.asset) : null };
+    }),
+  );
+  // A laptop holding part of the studio: the changes of photos outside it are left out.
+  const subset = readMembership(ctx.paths.dataDir)?.subset ?? null;
+  // Its folders are library folders here (a new one is scanned), so its photos are found in them.
+  for (const f of subsetFolders(subset)) {
+    if (folderPaths().some((x) => isInside(f, x)) || !isDir(f)) continue;
+    const id = holdFolder(ctx, f, f);
+    if (id !== null) rescan.add(id);
+    paths = null;
+  }
   for (const c of changes) {
+    // Named as the library's folders are now (a folder added above holds the photo).
     const l = localize(c, vols, folderPaths);
     if ('waitFor' in l) {
       later.push(c);
       continue;
     }
     const a = l.change.asset;
-    const file = a?.folder ? (a.path ? joinInside(a.folder, a.path) : a.folder) : null;
+    const file = fileOf(a);
     if (file !== null && !inSubset(subset, file)) continue;
     now.push(l.change);
     if (ASSET_FILE_OPS.has(c.op) && a?.folder && (c.asset as WireAsset | null)?.volume) {
-      for (const id of foldersFor(ctx, (file && subsetFolderOf(subset, file)) ?? a.folder)) rescan.add(id);
+      // A file no library folder here holds (all of the studio held by a laptop that held some
+      // folders of it): the widest folder around it that overlaps none of the library's.
+      const held = file && !folderPaths().some((p) => isInside(file, p)) ? holdFolder(ctx, a.folder, file === a.folder ? file : dirname(file)) : null;
+      for (const id of held !== null ? [held] : foldersFor(ctx, (file && subsetFolderOf(subset, file)) ?? a.folder)) rescan.add(id);
       paths = null;
     }
   }
   if (later.length) writeWaiting(ctx.paths.dataDir, [...readWaiting(ctx.paths.dataDir), ...later]);
   if (rescan.size) await scanAll(ctx, rescan);
   return now;
+}
+
+/**
+ * A library folder added to hold `inner`: the widest folder from `top` down to `inner` that
+ * neither holds nor is inside a folder of the library (library folders never overlap), or
+ * null when none can (a file beside a folder the library holds, in the folder above it).
+ */
+function holdFolder(ctx: LibraryCtx, top: string, inner: string): number | null {
+  const rows = prepared(ctx.db, 'SELECT id, path FROM folders WHERE removing_at IS NULL').all() as Array<{ id: number; path: string }>;
+  const owner = rows.find((f) => isInside(inner, f.path));
+  if (owner) return owner.id;
+  const folders = rows.map((f) => f.path);
+  const chain: string[] = [];
+  for (let p = inner; ; p = dirname(p)) {
+    chain.unshift(p);
+    if (p === top || dirname(p) === p || !isInside(p, top)) break;
+  }
+  for (const p of chain) {
+    if (!isDir(p) || folders.some((f) => isInside(f, p) || isInside(p, f))) continue;
+    return addFolder(ctx, p).id;
+  }
+  return null;
 }
 
 /**

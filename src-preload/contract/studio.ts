@@ -19,6 +19,14 @@ export interface StudioState {
   error: string | null;
   /** the studio's shared disks and where each is on this computer */
   volumes: StudioVolume[];
+  /** what this computer holds of the studio (a laptop's part); null: all of it */
+  subset: StudioSubsetState | null;
+}
+
+/** A laptop's part of the studio: the folders (as they are on this computer) and the collections (by name) whose photos it holds. */
+export interface StudioSubsetState {
+  folders: string[];
+  collections: string[];
 }
 
 /** A shared disk (or a folder on one) of the studio, as this computer sees it. */
@@ -66,6 +74,12 @@ export interface StudioApi {
   studioSyncNow(): Promise<StudioState>;
   /** A studio volume (by id) is at `path` on this computer: its photos are read from there, and changes that waited for it apply. */
   studioMapVolume(args: { volume: string; path: string }): Promise<StudioState>;
+  /**
+   * Hold only these folders and collections of the studio on this computer (null: all of it), as
+   * `tagsmith studio subset` does: when it grows, the photos now included are copied here with
+   * their edits; when it shrinks, the photos already here stay and their changes stop arriving.
+   */
+  studioSetSubset(args: { subset: StudioSubsetState | null }): Promise<StudioState>;
   /** A photo's history, newest first: who changed what, and when (this computer's changes and the studio's). */
   assetHistory(args: { id: number }): Promise<AssetHistoryLine[]>;
 }

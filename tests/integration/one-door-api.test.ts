@@ -34,7 +34,7 @@ const NO_CATALOGUE_CHANGE = [
  * (catalogue/remote-log.ts). Proven against a real server on real PostgreSQL in studio-seed,
  * studio-sync and studio-live.
  */
-const THROUGH_THE_STUDIO = ['studioJoin', 'studioSyncNow', 'studioMapVolume'];
+const THROUGH_THE_STUDIO = ['studioJoin', 'studioSyncNow', 'studioMapVolume', 'studioSetSubset'];
 
 /**
  * Methods that change the catalogue but are not recorded yet: the shrinking list (see

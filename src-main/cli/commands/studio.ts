@@ -21,6 +21,7 @@ async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>
   const user = (args.values.user as string | undefined)?.trim();
   if (!user) throw new UsageError('studio join needs --user NAME (the studio account an admin made for you).', 'studio');
   const folders = foldersOf(args);
+  const collections = collectionsOf(args);
   const had = readMembership(ctx.paths.dataDir);
   if (had) {
     // A join whose copy was cut off (a dropped connection, a killed process): the same join again goes on with it.
@@ -49,11 +50,12 @@ async function join(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>
   }
   const password = args.values['password-stdin'] ? await readStdin() : await ask(`Password for ${user}: `, { secret: true, command: 'studio', flagHint: 'pipe the password with --password-stdin.' });
   const m = await joinStudio(ctx, { url: probe.url, user, password, fingerprint: probe.fingerprint });
-  if (folders) {
+  if (folders || collections) {
     const { setSubset } = await import('../../studio/subset');
-    setSubset(ctx.paths.dataDir, folders);
+    setSubset(ctx.paths.dataDir, { folders: folders ?? [], collections }, ctx);
   }
   const copied = await copyCatalogue(ctx);
+  await warnUnknownCollections(ctx, out);
   out.result({ server: m.server, studio: m.studio, user: m.user, role: m.role, fingerprint: m.fingerprint, sharedPhotos: photos, copied }, () => `Joined studio “${m.studio.name}” at ${new URL(m.server).host} as ${m.user} (${m.role}): ${copiedLine(copied)} ${sharing} Run tagsmith studio sync to exchange them now.`);
   return 0;
 }
@@ -67,14 +69,39 @@ function foldersOf(args: Parsed): string[] | undefined {
   return list;
 }
 
-/** `studio subset --folders A,B | --all`: change what this computer holds; the photos now included are copied here. */
+/** `--collections A,B`: the collections (by name) whose photos a laptop holds (undefined: not given). */
+function collectionsOf(args: Parsed): string[] | undefined {
+  const v = args.values.collections as string | undefined;
+  if (v === undefined) return undefined;
+  const list = v.split(',').map((f) => f.trim()).filter(Boolean);
+  if (!list.length) throw new UsageError('--collections needs the names of the collections this computer holds, separated by commas: --collections "Smith wedding,Portfolio".', 'studio');
+  return list;
+}
+
+/** A collection named at join that the studio's catalogue did not bring: said, so a typo is seen. */
+async function warnUnknownCollections(ctx: LibraryCtx, out: Output): Promise<void> {
+  const { readMembership } = await import('../../studio/membership');
+  const missing = (readMembership(ctx.paths.dataDir)?.subset?.collections ?? []).filter((c) => !c.uid);
+  if (missing.length) out.warn(`The studio has no collection ${missing.map((c) => `“${c.name}”`).join(', ')} yet: its photos come here once someone makes it (check the name with tagsmith collection list).`);
+}
+
+/** What this computer holds, in words. */
+export function subsetWords(s: { folders: string[]; collections?: Array<{ name: string }> } | null): string {
+  if (!s) return 'all of the studio';
+  const parts = [...s.folders, ...(s.collections ?? []).map((c) => `collection “${c.name}”`)];
+  return `only ${parts.join(', ')}`;
+}
+
+/** `studio subset --folders A,B --collections C,D | --all`: change what this computer holds; the photos now included are copied here. */
 async function subset(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number> {
   const folders = foldersOf(args);
-  if ((folders === undefined) === (args.values.all !== true)) throw new UsageError('studio subset needs either --folders PATH,… (the folders this computer holds) or --all.', 'studio');
+  const collections = collectionsOf(args);
+  const chosen = folders !== undefined || collections !== undefined;
+  if (chosen === (args.values.all === true)) throw new UsageError('studio subset needs --folders PATH,… and/or --collections NAME,… (what this computer holds), or --all.', 'studio');
   const { setSubset } = await import('../../studio/subset');
-  const r = setSubset(ctx.paths.dataDir, folders ?? null);
+  const r = setSubset(ctx.paths.dataDir, chosen ? { folders: folders ?? [], collections } : null, ctx);
   const copied = r.widened ? await copyCatalogue(ctx) : { pulled: 0, applied: 0 };
-  const what = r.subset ? `only ${r.subset.folders.join(', ')}` : 'all of the studio';
+  const what = subsetWords(r.subset);
   out.result({ subset: r.subset, copied }, () => `This computer now holds ${what}.${r.widened ? ` ${copiedLine(copied)}` : ' Photos already here stay; changes of photos outside it no longer arrive.'}`);
   return 0;
 }
@@ -123,7 +150,7 @@ async function status(ctx: LibraryCtx, out: Output): Promise<number> {
       `Studio “${had.studio.name}” at ${had.server}, signed in as ${had.user} (${had.role}): ${state.connected ? 'connected' : 'not reachable now'}.`,
       `${state.pendingChanges} change${state.pendingChanges === 1 ? '' : 's'} of this library not yet sent; last sync ${had.lastSyncAt ?? 'never'}.`,
       ...state.volumes.map((v) => `Volume “${v.name}”: ${volumeLine(v)}`),
-      state.subset ? `This computer holds only ${state.subset.folders.join(', ')}.` : 'This computer holds all of the studio.',
+      `This computer holds ${subsetWords(state.subset)}.`,
     ].join('\n'),
   );
   return 0;
@@ -199,13 +226,14 @@ async function caps(ctx: LibraryCtx, args: Parsed, out: Output): Promise<number>
 
 export const command: Command = {
   name: 'studio',
-  usage: 'studio join URL --user NAME [--folders PATH,…] [--password-stdin] [--yes] | studio subset --folders PATH,… | --all | studio status | studio sync | studio map VOLUME PATH | studio caps [--daily-calls N] [--monthly-calls N] [--daily-spend X] [--monthly-spend X] [--none] | studio leave',
+  usage: 'studio join URL --user NAME [--folders PATH,…] [--collections NAME,…] [--password-stdin] [--yes] | studio subset [--folders PATH,…] [--collections NAME,…] | --all | studio status | studio sync | studio map VOLUME PATH | studio caps [--daily-calls N] [--monthly-calls N] [--daily-spend X] [--monthly-spend X] [--none] | studio leave',
   summary: 'Make this library a member of a studio library (served by tagsmith serve), sync it, or leave it.',
   help: [
     'join URL --user NAME     sign in to the studio server at URL (https://HOST:PORT) and trust its certificate',
     '--password-stdin          read the password from standard input',
     '--folders PATH,...        hold only these folders of the studio here (a laptop); the rest is not copied',
-    'subset --folders PATH,... change the folders held here (--all: all of the studio); the photos now included are copied',
+    '--collections NAME,...    hold only the photos of these collections here (with --folders: those too); each photo\'s folder comes with it',
+    'subset --folders PATH,... change the folders (and --collections NAME,...) held here (--all: all of the studio); the photos now included are copied',
     'status                    the server, the user, whether it answers, changes not yet sent, the last sync',
     'sync                      send this library\'s changes and receive the others\' once (returns when this library holds what the server held)',
     'map VOLUME PATH           the studio volume (a shared disk, by name or id) is at PATH on this computer',
@@ -214,7 +242,7 @@ export const command: Command = {
     'leave                     stop being a member; the library keeps what it holds',
   ],
   options: {
-    user: { type: 'string' }, 'password-stdin': { type: 'boolean' }, folders: { type: 'string' }, all: { type: 'boolean' },
+    user: { type: 'string' }, 'password-stdin': { type: 'boolean' }, folders: { type: 'string' }, collections: { type: 'string' }, all: { type: 'boolean' },
     'daily-calls': { type: 'string' }, 'monthly-calls': { type: 'string' }, 'daily-spend': { type: 'string' }, 'monthly-spend': { type: 'string' }, none: { type: 'boolean' },
   },
   async run(ctx, args, out) {

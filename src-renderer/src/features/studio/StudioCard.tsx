@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../ui/Dialog';
 import { Button, Spinner } from '../../ui/primitives';
 import { errorText } from '../../ui/Toasts';
 import { useNow } from '../../state/useNow';
+import { SubsetSection } from './SubsetSection';
 import { changesText, useStudio, whenText } from './useStudio';
 
 const ROLE_TEXT = { admin: 'admin (manages users)', editor: 'editor', viewer: 'viewer (can look, not change)' } as const;
@@ -53,6 +54,7 @@ function Member({ state, now, onState }: { state: NonNullable<ReturnType<typeof 
           {state.error}
         </p>
       )}
+      <SubsetSection state={state} busy={busy} onState={onState} />
       <Volumes state={state} busy={busy} onMap={(volume, path) => void act(() => api.studioMapVolume({ volume, path }))} />
       <p className="muted small">Server certificate SHA-256 {state.fingerprint}</p>
       <div className="form-actions">
