@@ -22,6 +22,9 @@ export class StudioError extends Error {
   }
 }
 
+/** A kept-alive connection that was closed before the request reached the server. */
+class StaleConnection extends Error {}
+
 export interface Probe {
   fingerprint: string;
   hello: HelloAnswer;
@@ -115,6 +118,16 @@ export class StudioClient {
   }
 
   call<T>(method: 'GET' | 'POST', path: string, body?: unknown, seen: { fingerprint?: string } = {}, signal?: AbortSignal): Promise<T> {
+    // A kept-alive connection the server closed just as this request went out fails before any
+    // answer: sent again once on a new connection (the server never saw it; a push is applied
+    // once by its device and sequence anyway).
+    return this.once<T>(method, path, body, seen, signal).catch((err: unknown) => {
+      if (err instanceof StaleConnection) return this.once<T>(method, path, body, seen, signal);
+      throw err;
+    });
+  }
+
+  private once<T>(method: 'GET' | 'POST', path: string, body: unknown, seen: { fingerprint?: string }, signal?: AbortSignal): Promise<T> {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     // First contact (no pin yet) uses a connection of its own, closed after the answer.
     const agent = this.pin === null ? makeAgent(null, false, seen) : pinnedAgent(this.url, this.pin);
@@ -159,9 +172,12 @@ export class StudioClient {
           res.on('error', (err) => reject(new StudioError('cut', `The connection to the studio server was cut: ${err.message}.`)));
         },
       );
+      let answered = false;
+      req.on('response', () => (answered = true));
       req.on('error', (err) => {
         done();
-        if (signal?.aborted) reject(new StudioError('aborted', 'Stopped.'));
+        if (req.reusedSocket && !answered && !signal?.aborted && !(err instanceof StudioError) && ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || err.message === 'socket hang up')) reject(new StaleConnection());
+        else if (signal?.aborted) reject(new StudioError('aborted', 'Stopped.'));
         else reject(err instanceof StudioError ? err : new StudioError('unreachable', `Cannot reach the studio server at ${this.url.host}: ${err.message}.`));
       });
       signal?.addEventListener('abort', () => req.destroy(), { once: true });
