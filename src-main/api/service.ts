@@ -1,4 +1,4 @@
-import type { Api, ConnectionVerdict, CredentialInfo, JobView, QueueTarget, ServiceSettings } from '../../src-preload/contract';
+import type { Api, ConnectionVerdict, CredentialInfo, JobView, QueueCaps, QueueTarget, ServiceSettings } from '../../src-preload/contract';
 import { CredentialsError, CredentialStore } from '../credentials';
 import { JobQueue } from '../jobs/queue';
 import { builtinHandlers } from '../jobs/handlers';
@@ -13,6 +13,7 @@ import { ApiError } from '../core/errors';
 import { AgencyAccounts } from '../credentials/agencies';
 import { UPLOAD_KIND, uploadHandler } from '../metadata/upload';
 import { studioAccountOf } from '../studio/account';
+import { readMembership } from '../studio/membership';
 import { useStudioLeases } from '../studio/file-lease';
 
 // The cloud side of the Api: settings, credentials, the connection check and the job queue.
@@ -86,6 +87,15 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
   queue.setSharedAccount(studioAccount);
   // and writes into files take the studio's lease on each file.
   useStudioLeases();
+  /** This machine's caps, and for a studio replica whose admin set caps, the studio's that apply instead. */
+  const capsView = (): QueueCaps => {
+    const own = queue.getCaps();
+    const shared = queue.sharedCaps();
+    const m = shared ? readMembership(ctx.paths.dataDir) : null;
+    if (!shared || !m) return own;
+    const n = (v: number | null | undefined): number | null => (typeof v === 'number' ? v : null);
+    return { ...own, studio: { name: m.studio.name, admin: m.role === 'admin', dailyCalls: n(shared.dailyCalls), monthlyCalls: n(shared.monthlyCalls), dailySpend: n(shared.dailySpend), monthlySpend: n(shared.monthlySpend) } };
+  };
   const agencyAccounts = opts.agencyAccounts ?? new AgencyAccounts();
   queue.registerHandler(UPLOAD_KIND, uploadHandler(ctx, () => queue, agencyAccounts));
   queue.on('job', (job) => ctx.events.emit('queueJob', job));
@@ -166,7 +176,9 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
       return queue.status();
     },
     async getCaps() {
-      return queue.getCaps();
+      // A studio member hears the studio's caps now (never throws: offline, the last heard hold).
+      await queue.refreshUsage();
+      return capsView();
     },
     async setCaps({ caps }) {
       try {
@@ -175,7 +187,7 @@ export function createServiceHost(ctx: LibraryCtx, opts: ServiceOptions = {}): S
         if (err instanceof ServiceError) throw new ApiError('validation', err.message, err.details.field);
         throw err;
       }
-      return queue.getCaps();
+      return capsView();
     },
   };
 

@@ -8,6 +8,14 @@ import { stmt, type Db } from './statements';
 // keywords, caption or title) is an edit of its own (edit-log.ts).
 
 type Decision = 'accepted' | 'rejected' | 'pending';
+
+/**
+ * The run a suggestion came from, by its batch id: the same on every replica of a studio (the
+ * run's row id is this library's own), so another replica finds the suggestion it names.
+ */
+function batchOf(db: Db, table: 'suggestions' | 'caption_suggestions', id: number): string | null {
+  return (stmt(db, `SELECT r.batch_id FROM ${table} s JOIN ai_runs r ON r.id = s.run_id WHERE s.id = ?`).pluck().get(id) as string | undefined) ?? null;
+}
 const OP = { accepted: 'suggestion.accept', rejected: 'suggestion.reject', pending: 'suggestion.reset' } as const;
 
 /** Decide a keyword suggestion (inside the caller's transaction). `pending` only puts back a rejected one. */
@@ -16,7 +24,7 @@ export function decideSuggestion(db: Db, s: { id: number; assetId: number; keywo
     state === 'pending'
       ? stmt(db, "UPDATE suggestions SET state = 'pending', decided_at = NULL WHERE id = ? AND state = 'rejected'").run(s.id).changes
       : stmt(db, 'UPDATE suggestions SET state = ?, decided_at = ? WHERE id = ?').run(state, at, s.id).changes;
-  if (changed) recordOperations(db, null, [{ op: OP[state], assetId: s.assetId, field: 'suggestions', value: { suggestion: s.id, keyword: s.keyword } }]);
+  if (changed) recordOperations(db, null, [{ op: OP[state], assetId: s.assetId, field: 'suggestions', value: { suggestion: s.id, keyword: s.keyword, batch: batchOf(db, 'suggestions', s.id) } }]);
 }
 
 /** Accept a caption suggestion as the caption or title; the asset's other pending ones are rejected (it has one caption). */
@@ -26,22 +34,22 @@ export function acceptCaptionSuggestion(db: Db, s: { id: number; assetId: number
     .pluck()
     .all(at, s.assetId, s.id) as number[];
   recordOperations(db, null, [
-    { op: 'caption.accept', assetId: s.assetId, field: 'caption_suggestions', value: { suggestion: s.id, as } },
-    ...others.map((id) => ({ op: 'caption.reject' as const, assetId: s.assetId, field: 'caption_suggestions', value: { suggestion: id } })),
+    { op: 'caption.accept', assetId: s.assetId, field: 'caption_suggestions', value: { suggestion: s.id, as, batch: batchOf(db, 'caption_suggestions', s.id) } },
+    ...others.map((id) => ({ op: 'caption.reject' as const, assetId: s.assetId, field: 'caption_suggestions', value: { suggestion: id, batch: batchOf(db, 'caption_suggestions', id) } })),
   ]);
 }
 
 /** Reject a caption suggestion. */
 export function rejectCaptionSuggestion(db: Db, s: { id: number; assetId: number }, at: number): void {
   stmt(db, "UPDATE caption_suggestions SET state = 'rejected', decided_at = ? WHERE id = ?").run(at, s.id);
-  recordOperations(db, null, [{ op: 'caption.reject', assetId: s.assetId, field: 'caption_suggestions', value: { suggestion: s.id } }]);
+  recordOperations(db, null, [{ op: 'caption.reject', assetId: s.assetId, field: 'caption_suggestions', value: { suggestion: s.id, batch: batchOf(db, 'caption_suggestions', s.id) } }]);
 }
 
 /** Change a suggested caption's text before it is accepted. */
 export function editCaptionSuggestionText(db: Db, s: { id: number; assetId: number }, text: string): void {
   db.transaction(() => {
     stmt(db, 'UPDATE caption_suggestions SET text = ? WHERE id = ?').run(text, s.id);
-    recordOperations(db, null, [{ op: 'caption.edit', assetId: s.assetId, field: 'caption_suggestions', value: { suggestion: s.id, text } }]);
+    recordOperations(db, null, [{ op: 'caption.edit', assetId: s.assetId, field: 'caption_suggestions', value: { suggestion: s.id, text, batch: batchOf(db, 'caption_suggestions', s.id) } }]);
   })();
 }
 
@@ -64,11 +72,12 @@ export function addKeywordSuggestions(db: Db, to: { assetId: number; runId: numb
     `INSERT INTO suggestions (asset_id, run_id, keyword, raw, lang, score, position) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (run_id, asset_id, keyword) DO NOTHING`,
   );
-  const added: Array<{ keyword: string; score: number }> = [];
+  const added: Array<{ keyword: string; score: number; raw: string; position: number }> = [];
   for (const k of list) {
-    if (insert.run(to.assetId, to.runId, k.keyword, k.raw, to.lang, k.score, k.position).changes) added.push({ keyword: k.keyword, score: k.score });
+    if (insert.run(to.assetId, to.runId, k.keyword, k.raw, to.lang, k.score, k.position).changes) added.push({ keyword: k.keyword, score: k.score, raw: k.raw, position: k.position });
   }
-  if (added.length) recordOperations(db, null, [{ op: 'suggestion.add', assetId: to.assetId, field: 'suggestions', value: { run: to.runId, lang: to.lang, keywords: added } }]);
+  const batch = stmt(db, 'SELECT batch_id FROM ai_runs WHERE id = ?').pluck().get(to.runId) as string | undefined;
+  if (added.length) recordOperations(db, null, [{ op: 'suggestion.add', assetId: to.assetId, field: 'suggestions', value: { run: to.runId, batch: batch ?? null, lang: to.lang, keywords: added } }]);
 }
 
 /** Store the caption a caption run suggests for a photo (inside the caller's transaction), recorded as a caption.add; one already stored for that run is kept. */
@@ -80,5 +89,5 @@ export function addCaptionSuggestion(db: Db, to: { assetId: number; runId: numbe
   )
     .pluck()
     .get(to.assetId, to.runId, text, raw, length) as number | undefined;
-  if (id !== undefined) recordOperations(db, null, [{ op: 'caption.add', assetId: to.assetId, field: 'caption_suggestions', value: { suggestion: id, run: to.runId, text, length } }]);
+  if (id !== undefined) recordOperations(db, null, [{ op: 'caption.add', assetId: to.assetId, field: 'caption_suggestions', value: { suggestion: id, run: to.runId, batch: (stmt(db, 'SELECT batch_id FROM ai_runs WHERE id = ?').pluck().get(to.runId) as string | undefined) ?? null, text, raw, length } }]);
 }

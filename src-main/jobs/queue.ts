@@ -14,7 +14,7 @@ import { QueueHolds } from './holds';
 import { DEFAULT_TUNING, type JobContext, type JobDescription, type JobHandler, type QueueTuning, type Tuning } from './job-handler';
 import { LOCAL, LOCAL_LANE_PREFIX, Lanes, isLocalLane, isSerialLane, laneOf } from './lanes';
 import { sleep } from './rate';
-import type { SharedAccount } from './shared-account';
+import type { SharedAccount, StudioCaps } from './shared-account';
 import { settleFailure, type StopIntent } from './retry';
 import { JobStore, toView, type JobRow } from './store';
 import type { BatchPreview, BatchView, JobSpec, JobState, JobView, LaneView, QueueCaps, QueueEvents, QueueHold, QueueStatus } from './types';
@@ -453,6 +453,11 @@ export class JobQueue {
 
   getCaps(): QueueCaps {
     return this.store.caps();
+  }
+
+  /** The shared account's caps (a studio's, set by its admin) as last heard, also while offline; null: none, this machine's own apply. */
+  sharedCaps(): StudioCaps | null {
+    return this.shared?.accounting()?.caps ?? null;
   }
 
   setCaps(caps: QueueCaps): void {

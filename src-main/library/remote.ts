@@ -1,4 +1,5 @@
 import { collectionByUid, deleteCollectionRow, insertCollection, setMemberRow, updateCollectionRow } from '../catalogue/collections';
+import { applySuggestion, SUGGESTION_OPS } from './remote-suggestions';
 import { markFolderRemovedRemotely, removeAssetRow } from '../catalogue/folders';
 import {
   collectionHistory,
@@ -250,6 +251,13 @@ function decide(ctx: LibraryCtx, c: IncomingChange, b: Batch): ApplyOutcome {
     markFolderRemovedRemotely(ctx.db, id);
     b.foldersGone = true;
     return 'applied';
+  }
+  if (SUGGESTION_OPS.has(c.op)) {
+    const assetId = c.asset ? findAsset(ctx, c.asset) : null;
+    if (assetId === null) return 'not_here';
+    const outcome = applySuggestion(ctx.db, c, assetId, b.after);
+    if (outcome === 'applied') b.touched.add(assetId);
+    return outcome;
   }
   const isKeywordOp = field === 'keywords' && (c.op === 'add' || c.op === 'remove') && typeof c.value === 'string';
   const isMembership = field === 'collections' && (c.op === 'add' || c.op === 'remove' || c.op === 'move');

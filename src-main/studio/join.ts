@@ -1,7 +1,7 @@
 import { deviceId, lastPosition } from '../catalogue/change-log';
 import type { LibraryCtx } from '../library/context';
 import { seedCatalogue } from '../library/remote';
-import { StudioClient, StudioError, studioUrl, type Probe } from './client';
+import { closeStudioConnections, StudioClient, StudioError, studioUrl, type Probe } from './client';
 import { readMembership, readSecret, removeMembership, studioKeychain, thisDevice, writeMembership, type Membership } from './membership';
 import type { LoginAnswer, LoginRequest } from './protocol';
 
@@ -62,6 +62,7 @@ export async function leaveStudio(dataDir: string): Promise<Membership> {
   const keychain = studioKeychain(had);
   const secret = await readSecret(keychain).catch(() => null);
   if (secret) await new StudioClient(studioUrl(had.server), had.fingerprint, secret.token).call('POST', '/v1/logout').catch(() => {});
+  closeStudioConnections();
   await keychain.delete().catch(() => false);
   removeMembership(dataDir);
   return had;

@@ -122,6 +122,23 @@ export interface QueueCaps {
    * for the account; set this (e.g. 25) to keep all lanes together under 30/s.
    */
   accountRatePerSecond?: number | null;
+  /**
+   * Answered by getCaps only, for a library that is a studio replica whose admin set caps: the
+   * studio's caps, which apply instead of this machine's own call and spend caps (above, kept
+   * for when the library leaves the studio). Prices and the speed limit stay this machine's.
+   */
+  studio?: StudioCapsView;
+}
+
+/** The caps a studio's admin set for all its machines together (`tagsmith studio caps`). */
+export interface StudioCapsView {
+  name: string;
+  /** whether this member is an admin of the studio (the only role that can change them) */
+  admin: boolean;
+  dailyCalls: number | null;
+  monthlyCalls: number | null;
+  dailySpend: number | null;
+  monthlySpend: number | null;
 }
 
 export interface BatchPreview {

@@ -77,8 +77,8 @@ describe('caption runs', () => {
     // Each suggested caption went through the catalogue's door: a caption.add on its photo in the change log.
     const added = changesSince(ctx.db, 0, 1000).filter((c) => c.op === 'caption.add' && c.assetId === ids[0]);
     expect(added.map((c) => c.value)).toEqual([
-      { suggestion: s.id, run: short.runId, text: s.text, length: 'short' },
-      { suggestion: l.id, run: long.runId, text: l.text, length: 'long' },
+      { suggestion: s.id, run: short.runId, batch: expect.any(String), text: s.text, raw: expect.any(String), length: 'short' },
+      { suggestion: l.id, run: long.runId, batch: expect.any(String), text: l.text, raw: expect.any(String), length: 'long' },
     ]);
     expect(words(s.text)).toBeGreaterThanOrEqual(3);
     expect(words(s.text)).toBeLessThanOrEqual(6);

@@ -167,6 +167,34 @@ describe.skipIf(missing !== null)('the studio library server', () => {
     }
   });
 
+  it('keeps a connection open between requests, and still refuses a server at that address with another certificate', async () => {
+    // A server of this studio (same certificate) on a port of its own, so it can be replaced.
+    const first = await startStudioServer(store, { host: '127.0.0.1', port: 0, tls: await loadIdentity(store, {}) });
+    const handshakes = { first: 0, second: 0 };
+    first.server.on('secureConnection', () => handshakes.first++);
+    const port = new URL(first.url).port;
+    const client = new StudioClient(new URL(first.url), server.fingerprint);
+    const a = await client.call<LoginAnswer>('POST', '/v1/login', { user: 'ben', password: PASSWORDS.ben, device: { id: 'device-ben-keep', name: 'x' } });
+    client.setToken(a.token);
+    for (let i = 0; i < 3; i++) await client.call('GET', '/v1/me');
+    expect(handshakes.first).toBe(1);
+    await first.close();
+    pgc.createDatabase('imposter');
+    const otherStore = await StudioStore.open(pgc.url('imposter'));
+    const second = await startStudioServer(otherStore, { host: '127.0.0.1', port: Number(port), tls: await loadIdentity(otherStore, {}) });
+    second.server.on('request', () => handshakes.second++);
+    try {
+      expect(second.fingerprint).not.toBe(server.fingerprint);
+      const e = await refusal(client.call('POST', '/v1/changes', { changes: [change(1)] }));
+      expect(e.code).toBe('certificate_changed');
+      expect(e.message).toContain('Nothing was sent');
+      expect(handshakes.second).toBe(0);
+    } finally {
+      await second.close();
+      await otherStore.close();
+    }
+  });
+
   it('uses a given certificate instead of its own', async () => {
     const made = await generate([{ name: 'commonName', value: 'studio.example' }], { keySize: 2048, algorithm: 'sha256' });
     const dir = mkdtempSync(join(tmpdir(), 'tagsmith-cert-'));

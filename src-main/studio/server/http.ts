@@ -360,6 +360,10 @@ export async function startStudioServer(store: StudioStore, opts: ServeOptions):
       },
     );
   });
+  // Clients keep their connection open between requests and close it after 4 s idle: the
+  // server waits longer, so it is never the one closing a connection a request is on its way on.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 70_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());

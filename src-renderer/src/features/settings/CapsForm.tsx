@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { QueueCaps } from '../../../../src-preload/contract';
+import type { QueueCaps, StudioCapsView } from '../../../../src-preload/contract';
 import { useClient } from '../../api/ClientContext';
 import { Button, Spinner } from '../../ui/primitives';
 import { errorText, useToast } from '../../ui/Toasts';
@@ -80,13 +80,20 @@ export function CapsForm({ active }: { active: boolean }) {
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
   const [newKey, setNewKey] = useState('');
+  // A studio replica whose admin set caps: those apply, shown here and not editable (the
+  // draft keeps this machine's own, which apply again if the library leaves the studio).
+  const [studio, setStudio] = useState<StudioCapsView | null>(null);
+  const load = (c: QueueCaps) => {
+    setDraft(toDraft(c));
+    setStudio(c.studio ?? null);
+  };
 
   useEffect(() => {
     if (!active) return;
     let live = true;
     api.getCaps().then(
       (c) => {
-        if (live) setDraft(toDraft(c));
+        if (live) load(c);
       },
       (err: unknown) => live && toast.error(err),
     );
@@ -114,7 +121,7 @@ export function CapsForm({ active }: { active: boolean }) {
     if (Object.keys(found).length) return;
     setSaving(true);
     try {
-      setDraft(toDraft(await api.setCaps({ caps })));
+      load(await api.setCaps({ caps }));
       setSaved(true);
     } catch (err) {
       const field = (err as { field?: string }).field;
@@ -126,30 +133,36 @@ export function CapsForm({ active }: { active: boolean }) {
 
   const keys = [...BILLING_KEYS.map((b) => b.key), ...Object.keys(draft.prices).filter((k) => !BILLING_KEYS.some((b) => b.key === k))];
   const pricesSet = Object.values(draft.prices).filter((v) => v.trim()).length;
-  const field = (name: 'dailyCalls' | 'monthlyCalls' | 'dailySpend' | 'monthlySpend' | 'accountRatePerSecond', label: string, unit: string, placeholder: string) => (
-    <label className="form-row">
-      <span className="form-label">{label}</span>
-      <span className="form-field">
-        <span className="input-unit">
-          <input
-            type="text"
-            inputMode="decimal"
-            value={draft[name]}
-            placeholder={placeholder}
-            onChange={(e) => edit({ [name]: e.target.value })}
-            aria-invalid={!!problems[name]}
-            data-testid={`caps-${name}`}
-          />
-          <span className="muted small">{unit}</span>
-        </span>
-        {problems[name] && (
-          <span className="error-text small" data-testid={`caps-error-${name}`}>
-            {problems[name]}
+  const field = (name: 'dailyCalls' | 'monthlyCalls' | 'dailySpend' | 'monthlySpend' | 'accountRatePerSecond', label: string, unit: string, placeholder: string) => {
+    const fromStudio = studio && name !== 'accountRatePerSecond';
+    return (
+      <label className="form-row">
+        <span className="form-label">{label}</span>
+        <span className="form-field">
+          <span className="input-unit">
+            <input
+              type="text"
+              inputMode="decimal"
+              value={fromStudio ? str(studio[name]) : draft[name]}
+              placeholder={placeholder}
+              onChange={(e) => edit({ [name]: e.target.value })}
+              readOnly={!!fromStudio}
+              disabled={!!fromStudio}
+              title={fromStudio ? `Set by studio “${studio.name}”’s admin for all its computers together` : undefined}
+              aria-invalid={!!problems[name]}
+              data-testid={`caps-${name}`}
+            />
+            <span className="muted small">{fromStudio ? `${unit}, whole studio` : unit}</span>
           </span>
-        )}
-      </span>
-    </label>
-  );
+          {problems[name] && (
+            <span className="error-text small" data-testid={`caps-error-${name}`}>
+              {problems[name]}
+            </span>
+          )}
+        </span>
+      </label>
+    );
+  };
 
   return (
     <section className="card" data-testid="settings-caps">
@@ -157,6 +170,12 @@ export function CapsForm({ active }: { active: boolean }) {
         <h2>Usage caps</h2>
         <span className="muted small">The queue pauses before a billed call would cross a cap and tells you; cached results never count.</span>
       </header>
+      {studio && (
+        <p className="muted small" data-testid="caps-studio-note">
+          This library is part of studio “{studio.name}”: the studio’s caps on calls and spending apply, counted for all its computers together. They are set by the studio’s admin
+          {studio.admin ? ' — you are one: change them with tagsmith studio caps (e.g. --daily-calls 500).' : ', who can change them.'} Your prices and speed limit below still apply on this computer.
+        </p>
+      )}
       <form className="form" onSubmit={(e) => void save(e)} noValidate>
         {field('dailyCalls', 'Calls per day', 'billed calls', 'no cap')}
         {field('monthlyCalls', 'Calls per month', 'billed calls', 'no cap')}
