@@ -8,10 +8,8 @@ import { indexFile, type IndexedFile } from './index-file';
 import { IMAGE_DATA_HASHED, imageDataHash } from './media-hash';
 import { emptyExposure, ownsStemSidecar, readMetadata, type Exposure } from '../metadata/reader';
 import { rekeyResults } from './result-cache';
-import { getAssetKeywords, setAssetKeywords } from './keywords';
-import { threeWayMerge } from '../metadata/field-merge';
-import { getFileSnapshot, recordFileRead } from '../metadata/file-state';
-import type { ManagedFields } from '../metadata/managed-fields';
+import { setAssetKeywords } from './keywords';
+import { learnFileRead } from '../metadata/file-reading';
 import { walkFolder, type WalkedFile } from './walk';
 import { fillMissingFingerprints, saveFingerprint } from './similarity/store';
 import { thumbQueue } from './thumb-queue';
@@ -469,7 +467,6 @@ class BatchWriter {
   private removedKeys: Set<string> | null = null;
   private readonly clearErrors;
   private readonly addError;
-  private readonly readLibrary;
   private readonly applyMerged;
   private readonly applyRejected;
 
@@ -528,9 +525,6 @@ class BatchWriter {
          AND removed_at IS NOT NULL ORDER BY removed_at DESC LIMIT 1`,
     );
     this.clearErrors = db.prepare('DELETE FROM scan_errors WHERE asset_id = ?');
-    this.readLibrary = db.prepare<[number], Omit<Required<ManagedFields>, 'keywords' | 'rejected'> & { flag: string | null }>(
-      'SELECT caption, title, rating, headline, creator, copyright, credit, city, country, color_label AS label, flag FROM assets WHERE id = ?',
-    );
     // The reject flag follows the file's XMP Rating -1 as the merge decided; a pick stays a
     // pick unless the file is now rejected (XMP has no pick).
     this.applyRejected = db.prepare(
@@ -561,42 +555,18 @@ class BatchWriter {
     // A file another program rejected (XMP Rating -1) is catalogued as rejected.
     const insertParams = { ...params, flag: r.meta.rejected ? 'reject' : null };
 
-    // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).
-    const fileFields: Partial<ManagedFields> = {
-      keywords: r.meta.keywords, caption: r.meta.caption, title: r.meta.title, rating: r.meta.rating ?? 0, ...r.meta.rights,
-      label: r.meta.colorLabel, rejected: r.meta.rejected,
-    };
+    const metaRead = !r.problems.some((p) => p.stage === 'metadata');
 
     let id: number;
     if (existing) {
       id = existing.id;
-      const base = r.problems.some((p) => p.stage === 'metadata') ? undefined : getFileSnapshot(this.ctx, id);
-      // A snapshot recorded before the reject was tracked: the file was not known as rejected.
-      if (base && base.rejected === undefined) base.rejected = false;
-      const library = base ? this.libraryValues(id) : null;
+      // The metadata engine decides what the library keeps of what the file holds (asked
+      // before the row is rewritten: the library's values as they were).
+      const reading = learnFileRead(this.ctx, id, r.meta, { known: true, metaRead });
       this.update.run({ ...params, id });
-      if (base && library) {
-        // Another program changed the file: a field changed only in the file takes the file's
-        // value, one changed only in the library keeps the library's, and one changed on both
-        // sides keeps the library's and is flagged for the user (file_state.conflicts).
-        const merge = threeWayMerge(base, fileFields, library);
-        const m = merge.merged;
-        setAssetKeywords(this.ctx.db, id, m.keywords ?? library.keywords);
-        this.applyMerged.run({
-          id, caption: m.caption ?? null, title: m.title ?? null, rating: m.rating ?? library.rating,
-          headline: m.headline ?? null, creator: m.creator ?? null, copyright: m.copyright ?? null,
-          credit: m.credit ?? null, city: m.city ?? null, country: m.country ?? null, label: m.label ?? null,
-        });
-        // Rejected (or un-rejected) in another program, e.g. Lightroom's X: the flag follows.
-        if (m.rejected !== undefined) this.applyRejected.run({ id, rejected: m.rejected ? 1 : 0 });
-        recordFileRead(this.ctx, id, fileFields, merge.conflicts);
-      } else {
-        // Never compared before (or unreadable metadata): keep everything either side has.
-        const before = getAssetKeywords(this.ctx.db, id);
-        setAssetKeywords(this.ctx.db, id, [...before, ...r.meta.keywords]);
-        if (r.meta.rejected) this.applyRejected.run({ id, rejected: 1 });
-        if (base === null) recordFileRead(this.ctx, id, fileFields);
-      }
+      setAssetKeywords(this.ctx.db, id, reading.keywords);
+      if (reading.fields) this.applyMerged.run({ id, ...reading.fields });
+      if (reading.rejected !== undefined) this.applyRejected.run({ id, rejected: reading.rejected ? 1 : 0 });
       if (existing.removed_at === null) this.summary.updated++;
       else this.summary.added++;
     } else {
@@ -610,8 +580,7 @@ class BatchWriter {
         return id;
       }
       id = Number(this.insert.run(insertParams).lastInsertRowid);
-      setAssetKeywords(this.ctx.db, id, r.meta.keywords);
-      if (!r.problems.some((p) => p.stage === 'metadata')) recordFileRead(this.ctx, id, fileFields);
+      setAssetKeywords(this.ctx.db, id, learnFileRead(this.ctx, id, r.meta, { known: false, metaRead }).keywords);
       this.summary.added++;
     }
     if (r.fingerprint && r.hash) saveFingerprint(this.ctx.db, id, r.hash, r.fingerprint);
@@ -621,11 +590,6 @@ class BatchWriter {
       this.summary.errors.push({ path: f.absPath, reason: p.reason });
     }
     return id;
-  }
-
-  private libraryValues(id: number): ManagedFields {
-    const { flag, ...row } = this.readLibrary.get(id)!;
-    return { ...row, rejected: flag === 'reject', keywords: getAssetKeywords(this.ctx.db, id) };
   }
 
   /**
