@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 // The layering of the source tree, read from its imports (type-only imports count):
 // inside src-main, core -> catalogue (the one door for every change to the catalogue, and its
-// change log) -> library/metadata (the library, and the metadata engine that reads, reconciles,
+// change log) -> library/metadata/search (the library, searching it, and the metadata engine that reads, reconciles,
 // merges and writes a file's fields: one floor, the scan asks the engine what a file holds and the
 // engine keeps its file state in the library) -> service/jobs/credentials and the metadata jobs
 // (metadata/write-job.ts, metadata/upload/) -> workflows/analysis/creative ->
@@ -19,6 +19,9 @@ const RANK: Record<string, number> = {
   catalogue: 1,
   library: 2,
   metadata: 2,
+  // Searching the catalogue (search, the in-memory catalogue index, the full-text index, tallies):
+  // the library's floor, whose edits and removals keep the index up to date.
+  search: 2,
   service: 3,
   jobs: 3,
   credentials: 3,
