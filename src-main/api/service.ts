@@ -4,14 +4,14 @@ import { JobQueue } from '../jobs/queue';
 import { builtinHandlers } from '../jobs/handlers';
 import type { QueueTuning } from '../jobs/job-handler';
 import type { LibraryCtx } from '../library/context';
-import { jobAssets } from '../library/job-assets';
+import { jobAssets } from '../jobs/job-assets';
 import { DEFAULT_BASE_URL, insecureAddressProblem, ServiceClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import { attachWorkflows, onWorkflowEvent } from '../workflows';
 import { WRITE_KIND, writeMetadataHandler } from '../metadata/write-job';
 import { ApiError } from '../core/errors';
 import { AgencyAccounts } from '../credentials/agencies';
-import { UPLOAD_KIND, uploadHandler } from '../metadata/upload';
+import { UPLOAD_KIND, uploadHandler } from '../upload';
 import { studioAccountOf } from '../studio/account';
 import { useStudioLeases } from '../studio/file-lease';
 

@@ -3,7 +3,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LibraryCtx } from './context';
 import type { Db } from './db';
-import { rekeyResults } from './result-cache';
+import { rekeyResults } from '../jobs/result-cache';
 import { FULL_HASH_LIMIT, hashBuffer } from './hash';
 import { hashesOffThread, mediaHashOffThread } from './media/pixel-pool';
 import { recordContentHash } from '../catalogue/asset-hashes';

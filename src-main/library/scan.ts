@@ -12,7 +12,7 @@ import { stackKeyOf } from './formats';
 import { indexFile, type IndexedFile } from './index-file';
 import { IMAGE_DATA_HASHED, imageDataHash } from './media-hash';
 import { emptyExposure, ownsStemSidecar, readMetadata, type Exposure } from '../metadata/reader';
-import { rekeyResults } from './result-cache';
+import { rekeyResults } from '../jobs/result-cache';
 import { setAssetKeywords } from './keywords';
 import { learnFileRead } from '../metadata/file-reading';
 import { walkFolder, type WalkedFile } from './walk';
