@@ -7,12 +7,12 @@ export default defineConfig({
     plugins: [externalizeDepsPlugin()],
     build: {
       outDir: 'out/main',
-      // The catalogue index is built in a worker thread (src-main/library/catalogue-index/spawn.ts finds it beside index.js),
+      // The catalogue index is built in a worker thread (src-main/search/catalogue-index/spawn.ts finds it beside index.js),
       // and HEIF pictures are decoded in another (src-main/library/media/heif.ts finds it there too).
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src-main/index.ts'),
-          'catalogue-worker': resolve(__dirname, 'src-main/library/catalogue-index/build-worker.ts'),
+          'catalogue-worker': resolve(__dirname, 'src-main/search/catalogue-index/build-worker.ts'),
           'heif-worker': resolve(__dirname, 'src-main/library/media/heif-worker.ts'),
           'pixel-worker': resolve(__dirname, 'src-main/library/media/pixel-worker.ts'),
           // The similar groups are computed in another (src-main/library/similarity/background.ts).

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { openLibrary } from '../src-main/library/context';
-import { indexReady, startCatalogueIndex } from '../src-main/library/catalogue-index';
+import { indexReady, startCatalogueIndex } from '../src-main/search/catalogue-index';
 import { addFolder } from '../src-main/library/folders';
 import { closeMetadataReader } from '../src-main/metadata/reader';
 import { scanFolder } from '../src-main/library/scan';
-import { facets, search, searchIds } from '../src-main/library/search';
+import { facets, search, searchIds } from '../src-main/search/search';
 
 // Runs in its own process (bench/memory.ts samples its RSS from outside): the main-side work
 // of scanning, or of browsing a big catalogue, reporting its peak RSS (VmHWM) after each phase on stdout.

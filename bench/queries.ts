@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchQuery } from '../src-preload/contract';
 import { openLibrary } from '../src-main/library/context';
-import { search, searchIds } from '../src-main/library/search';
-import { currentIndex, indexReady, useCatalogueIndex } from '../src-main/library/catalogue-index';
-import { forgetResults } from '../src-main/library/search-sets';
+import { search, searchIds } from '../src-main/search/search';
+import { currentIndex, indexReady, useCatalogueIndex } from '../src-main/search/catalogue-index';
+import { forgetResults } from '../src-main/search/search-sets';
 import { check, log, median, now, p95, pick, round, type AreaResult, type Figure } from './common';
 import { BENCH_CAMERA, seedCatalogue } from './data';
 import { idleLoopDelay, loopDelayDuring, loopFigure } from './loop-delay';
 
 // The library's real search() / searchIds() over synthetic catalogues of 100k and 1M assets,
-// answered from the in-memory catalogue index (src-main/library/catalogue-index/) as in the
+// answered from the in-memory catalogue index (src-main/search/catalogue-index/) as in the
 // app, once it has indexed the catalogue in the background. Each combination runs once to
 // warm (the first use of a sort order reads it from its SQLite index; that time is shown),
 // then N timed runs; the same query answered by SQL alone is shown beside it.
@@ -67,7 +67,7 @@ export async function benchQueries(workDir: string): Promise<AreaResult> {
     'Reference: `SELECT count(*) FROM assets WHERE removed_at IS NULL` on the same catalogue in the same run (the cheapest question a grid asks).',
     'How: the app indexes the catalogue in memory when it opens it, in the background (SQL answers meanwhile): filter columns and flags as typed arrays, keyword postings, RAW+JPEG stack members, each sort order as a permutation read from its covering SQLite index, and the tokens of the FTS5 index. TEMP triggers record what each write touches, and the next search applies only that. The view with no filter at all (every live asset, RAW+JPEG stacks folded) is kept current as a mark per asset, so the opening grid and a sort on its own walk only their first page. "index build" is that background build, timed from the start to ready, and what it holds once every sort order has been used (typed arrays, plus the tokens\' strings estimated). Every result equals the SQL one (tests/integration/catalogue-index.test.ts checks random queries after every kind of edit).',
     `"SQL alone" is the same query with the index switched off (p50 of ${SQL_RUNS}), what every search cost before the index.`,
-    'The judged p95 is of a NEW query: before each timed run the remembered results are forgotten (src-main/library/search-sets.ts forgetResults), as after typing a query or after any edit; only the catalogue index itself (and the stack/duplicate sets the SQL path uses) stays built. "The same query again" is what the grid asks while paging through one result: from its second request on, its whole ordered id list is remembered until the catalogue changes; it is shown, not judged.',
+    'The judged p95 is of a NEW query: before each timed run the remembered results are forgotten (src-main/search/search-sets.ts forgetResults), as after typing a query or after any edit; only the catalogue index itself (and the stack/duplicate sets the SQL path uses) stays built. "The same query again" is what the grid asks while paging through one result: from its second request on, its whole ordered id list is remembered until the catalogue changes; it is shown, not judged.',
     '"page in the middle" is what a scrollbar drag to the middle asks for: a new query walks its sort order to the page (linear in the position); the same query again cuts from the remembered list. searchIds() of everything is linear in the library size by nature.',
   ];
   for (const size of SIZES) {

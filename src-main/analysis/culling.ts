@@ -4,7 +4,7 @@ import { setAssetColumn } from '../catalogue/asset-fields';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
-import { matchingIds } from '../library/search';
+import { matchingIds } from '../search/search';
 import { resolveTarget } from '../workflows/runs';
 import { countNoun } from '../workflows/edit-log';
 import { inTurns } from '../core/steps';

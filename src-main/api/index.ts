@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import type { Api, ApiEnvelope, ApiMethod } from '../../src-preload/contract';
-import { startCatalogueIndex } from '../library/catalogue-index';
+import { startCatalogueIndex } from '../search/catalogue-index';
 import { groupInBackground } from '../library/similarity/background';
 import type { LibraryCtx } from '../library/context';
 import { addFolder, folderRemovals, listFolders, refreshOnline, relinkFolder, removeFolder, resumeRemovals } from '../library/folders';
 import { Scanner } from '../library/scan';
 import { thumbQueue } from '../library/thumb-queue';
-import { facets, matchingIds, search } from '../library/search';
+import { facets, matchingIds, search } from '../search/search';
 import { cellStates } from '../library/cell-states';
 import { getAssetDetail } from '../library/assets';
 import { editKeywords, listKeywords, removeKeywordsEach, setCaption, setKeywords, setLabel, setRating, setRightsFields, setTitle, undo } from '../library/edits';
@@ -68,7 +68,7 @@ function appVersion(): string {
 }
 
 export function createApi(ctx: LibraryCtx, opts: ApiOptions = {}): ApiHost {
-  // Searches are answered from memory once the catalogue is indexed (library/catalogue-index/).
+  // Searches are answered from memory once the catalogue is indexed (search/catalogue-index/).
   startCatalogueIndex(ctx.db);
   // Similar groups are computed in a worker thread, never inside a search (issue 17).
   const stopGrouping = groupInBackground(ctx);

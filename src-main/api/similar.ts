@@ -1,7 +1,7 @@
 import type { SimilarApi } from '../../src-preload/contract';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
-import { summariesByIds } from '../library/search';
+import { summariesByIds } from '../search/search';
 import { fillMissingFingerprints, nearestTo } from '../library/similarity';
 
 /** "Find similar" (issue 17): the nearest photos to one, ranked, as grid summaries with their distance. */

@@ -6,7 +6,7 @@ import { checkTools, setToolPaths } from '../core/tools';
 import { backupCatalogue, listBackups, pruneBackups, requestRestore } from '../library/backup';
 import type { LibraryCtx } from '../library/context';
 import { catalogueIntegrity } from '../library/integrity';
-import { liveTotal } from '../library/tallies';
+import { liveTotal } from '../search/tallies';
 import { ApiError } from '../core/errors';
 import type { ServiceHost } from './service';
 

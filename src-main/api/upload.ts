@@ -2,9 +2,9 @@ import type { AgencyAccountView, AgencyId, Api } from '../../src-preload/contrac
 import { ApiError } from '../core/errors';
 import { AgencyAccountError, type AgencyAccountStatus } from '../credentials/agencies';
 import type { LibraryCtx } from '../library/context';
-import { forgetHostKeys, trustedHostKeys } from '../library/host-keys';
+import { forgetHostKeys, trustedHostKeys } from '../upload/host-keys';
 import { agencyProfile } from '../metadata/agencies';
-import { DestinationError, destinationFor, destinationText, parseDestination, startUpload, uploadLane } from '../metadata/upload';
+import { DestinationError, destinationFor, destinationText, parseDestination, startUpload, uploadLane } from '../upload';
 import type { ServiceHost } from './service';
 
 // Issue 19's upload in the app: the agencies' accounts (OS keychain; the password goes in and

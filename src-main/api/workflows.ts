@@ -8,7 +8,7 @@ import { setStockFields } from '../library/edits';
 import { agencyCategories, readStockFields } from '../library/stock-fields';
 import type { LibraryCtx } from '../library/context';
 import { AGENCY_PROFILES, agencyProfile, agencyView, isAgencyId } from '../metadata/agencies';
-import { sentRecords } from '../library/sent-records';
+import { sentRecords } from '../upload/sent-records';
 import { checkAssets } from '../metadata/agency-check';
 import { buildAgencyCsv } from '../metadata/csv-export';
 import { previewWrite } from '../metadata/preview';

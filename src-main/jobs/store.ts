@@ -1,7 +1,7 @@
 // The queue's tables (migration 2): prepared statements only, writes in transactions.
 import type Database from 'better-sqlite3';
 import { prepared, type Db } from '../library/db';
-import { resultCacheKey } from '../library/result-cache';
+import { resultCacheKey } from './result-cache';
 import type { EndpointName } from '../service/endpoints';
 import type { BatchView, JobState, JobView, QueueCaps, UsageSummary } from './types';
 

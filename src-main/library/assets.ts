@@ -6,7 +6,7 @@ import { isInside, mediaToken } from '../core/media';
 import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import { allExtended, parseExtended } from '../metadata/extended-fields';
-import { toSummary } from './search';
+import { toSummary } from '../search/search';
 
 // One asset in full (the inspector, the CLI's `show`), and finding an asset by its path.
 

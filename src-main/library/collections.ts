@@ -7,7 +7,7 @@ import { prepared } from './db';
 import { collectionDeletion, collectionUpdate, logLibraryEdit } from './library-undo';
 import { inEditLane } from './edit-lane';
 import { describeCount, editMembership } from './edits';
-import { collectionSize, searchIds } from './search';
+import { collectionSize, searchIds } from '../search/search';
 
 // Collections as Lightroom users know them (issue 16): a photo can be in many manual
 // collections (the files are never touched), a smart collection is a saved search evaluated

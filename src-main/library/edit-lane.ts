@@ -1,5 +1,5 @@
 import { oneAtATime } from '../core/steps';
-import { keepIndexCurrent } from './catalogue-index';
+import { keepIndexCurrent } from '../search/catalogue-index';
 import type { LibraryCtx } from './context';
 
 const lane = oneAtATime<LibraryCtx>();

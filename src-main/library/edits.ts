@@ -12,7 +12,7 @@ import type { LibraryCtx } from './context';
 import { cleanKeywordList, getAssetKeywords, normalizeKeyword, setAssetKeywords } from './keywords';
 import { membership, setMembership } from './collection-store';
 import { prepared } from './db';
-import { binaryCompare, keywordCounts, nocaseCompare } from './tallies';
+import { binaryCompare, keywordCounts, nocaseCompare } from '../search/tallies';
 import { LABEL_NAMES, labelOf } from './labels';
 import { undoLibraryChanges } from './library-undo';
 import { isRenameEdit, undoRename } from './rename';

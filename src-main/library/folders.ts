@@ -11,7 +11,7 @@ import type { LibraryCtx } from './context';
 import { prepared } from './db';
 import { inEditLane } from './edit-lane';
 import { pruneUnusedKeywords } from './keywords';
-import { liveByFolder } from './tallies';
+import { liveByFolder } from '../search/tallies';
 import { thumbAbsPath } from './thumbs';
 
 // Library folders: add, remove, relink, and online/offline state. A folder whose root cannot

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { log } from '../core/log';
 import { workerEntry } from '../core/worker-entry';
 import { checkWithBackup, type FileCheck } from './backup';
-import { workerCanRead } from './catalogue-index/spawn';
+import { workerCanRead } from '../search/catalogue-index/spawn';
 import { nativeBindingOf } from './db';
 import type { LibraryCtx } from './context';
 

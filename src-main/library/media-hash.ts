@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LibraryCtx } from './context';
-import { prepared, type Db } from './db';
-import { rekeyResults } from './result-cache';
+import type { Db } from './db';
+import { rekeyResults } from '../jobs/result-cache';
 import { FULL_HASH_LIMIT, hashBuffer } from './hash';
 import { hashesOffThread, mediaHashOffThread } from './media/pixel-pool';
 import { recordContentHash } from '../catalogue/asset-hashes';
+import { setOwedMediaHash } from '../catalogue/scanned-assets';
 import { sharedExifTool } from '../metadata/reader';
 import { hasImageParts, MEDIA_HASH_PREFIX, mediaHashParts } from './media-hash-parts';
 
@@ -138,8 +139,7 @@ async function hashRange(fh: Awaited<ReturnType<typeof open>>, start: number, le
  * meanwhile, answer for the media hash too. Call inside a transaction.
  */
 export function recordOwedMediaHash(db: Db, assetId: number, contentHash: string, mediaHash: string): void {
-  const n = prepared(db, 'UPDATE assets SET media_hash = ? WHERE id = ? AND media_hash IS NULL AND content_hash = ?').run(mediaHash, assetId, contentHash).changes;
-  if (n > 0) rekeyResults(db, assetId, contentHash, mediaHash);
+  if (setOwedMediaHash(db, assetId, contentHash, mediaHash)) rekeyResults(db, assetId, contentHash, mediaHash);
 }
 
 /** The media hash of a file owed one: its own, else (no parser, unreadable structure) its content hash. */

@@ -1,17 +1,20 @@
 import { stat } from 'node:fs/promises';
 import type { ScanProgress, ScanSummary } from '../../src-preload/contract';
 import { recordOperations, type Operation } from '../catalogue/change-log';
+import { setFolderOnline } from '../catalogue/folders';
+import {
+  finishFolderScan, insertScannedAsset, markAssetVanished, moveScannedAsset, saveScanCheckpoint, setExposure, setMediaHash, setMergedFields,
+  setRejectedFromFile, updateScannedAsset, type ExposureColumns, type ScannedAsset,
+} from '../catalogue/scanned-assets';
 import { ApiError } from '../core/errors';
 import type { LibraryCtx } from './context';
 import { stackKeyOf } from './formats';
 import { indexFile, type IndexedFile } from './index-file';
 import { IMAGE_DATA_HASHED, imageDataHash } from './media-hash';
 import { emptyExposure, ownsStemSidecar, readMetadata, type Exposure } from '../metadata/reader';
-import { rekeyResults } from './result-cache';
-import { getAssetKeywords, setAssetKeywords } from './keywords';
-import { threeWayMerge } from '../metadata/field-merge';
-import { getFileSnapshot, recordFileRead } from '../metadata/file-state';
-import type { ManagedFields } from '../metadata/managed-fields';
+import { rekeyResults } from '../jobs/result-cache';
+import { setAssetKeywords } from './keywords';
+import { learnFileRead } from '../metadata/file-reading';
 import { walkFolder, type WalkedFile } from './walk';
 import { fillMissingFingerprints, saveFingerprint } from './similarity/store';
 import { thumbQueue } from './thumb-queue';
@@ -139,20 +142,20 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   // An unplugged drive must never look like 100k deleted photos: touch nothing, say why.
   if (!(await isAccessibleDir(root))) {
     if (folder.online) {
-      db.prepare('UPDATE folders SET online = 0 WHERE id = ?').run(folderId);
+      setFolderOnline(db, folderId, false);
       ctx.events.emit('foldersChanged', {});
     }
     summary.errors.push({ path: root, reason: OFFLINE_REASON });
     return finish(false);
   }
   if (!folder.online) {
-    db.prepare('UPDATE folders SET online = 1 WHERE id = ?').run(folderId);
+    setFolderOnline(db, folderId, true);
     ctx.events.emit('foldersChanged', {});
   }
 
   const checkpoint: Checkpoint = { startedAt: started, phase: 'walking', total: 0, done: 0 };
-  const saveCheckpoint = db.prepare<[string, number]>('UPDATE folders SET scan_checkpoint = ? WHERE id = ?');
-  saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
+  const saveCheckpoint = (): void => saveScanCheckpoint(db, folderId, JSON.stringify(checkpoint));
+  saveCheckpoint();
 
   const rows = db
     .prepare<[number], ExistingRow>('SELECT id, rel_path, size, mtime_ms, content_hash, media_hash, format, exposure_read, removed_at, thumb, thumb_state, indexed_at FROM assets WHERE folder_id = ?')
@@ -249,7 +252,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
     db.prepare('DELETE FROM scan_errors WHERE folder_id = ? AND asset_id IS NULL').run(folderId);
     const ins = db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, NULL, ?, ?, ?, ?)');
     for (const p of walked.problems) ins.run(folderId, p.path, 'read', p.reason, now);
-    saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
+    saveCheckpoint();
   })();
   summary.errors.push(...walked.problems);
 
@@ -291,7 +294,7 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
       });
       recordOperations(db, null, ops);
       checkpoint.done = progress.done;
-      saveCheckpoint.run(JSON.stringify(checkpoint), folderId);
+      saveCheckpoint();
       return touched;
     })();
     ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: ids });
@@ -352,15 +355,14 @@ export async function scanFolder(ctx: LibraryCtx, folderId: number, opts: ScanOp
   // Only a complete walk and index may declare files removed.
   const removedAt = Date.now();
   db.transaction(() => {
-    const mark = db.prepare('UPDATE assets SET removed_at = ? WHERE id = ? AND removed_at IS NULL');
     const gone: Operation[] = [];
     for (const r of vanished.values()) {
-      if (mark.run(removedAt, r.id).changes === 0) continue;
+      if (!markAssetVanished(db, r.id, removedAt)) continue;
       summary.removed++;
       gone.push({ op: 'asset.vanish', assetId: r.id });
     }
     recordOperations(db, null, gone);
-    db.prepare('UPDATE folders SET scan_checkpoint = NULL, last_scan_at = ? WHERE id = ?').run(removedAt, folderId);
+    finishFolderScan(db, folderId, removedAt);
   })();
   if (vanished.size > 0) ctx.events.emit('libraryChanged', { reason: 'scan', assetIds: [...vanished.keys()] });
   return finish(false);
@@ -406,28 +408,19 @@ function needsMediaRehash(row: ExistingRow): boolean {
 }
 
 async function upgradeMediaHashes(ctx: LibraryCtx, rows: { row: ExistingRow; path: string }[], signal: AbortSignal | undefined): Promise<void> {
-  const setHash = ctx.db.prepare('UPDATE assets SET media_hash = ? WHERE id = ?');
   for (const { row, path } of rows) {
     if (signal?.aborted) return;
     const next = await imageDataHash(path).catch(() => null);
     if (!next) continue;
     ctx.db.transaction(() => {
       rekeyResults(ctx.db, row.id, (row.media_hash ?? row.content_hash)!, next);
-      setHash.run(next, row.id);
+      setMediaHash(ctx.db, row.id, next);
     })();
   }
 }
 
-// Exposure columns (migration 13) and the reader's values bound to them.
-const EXPOSURE_FIELDS = [
-  ['aperture', 'aperture'], ['shutter', 'shutter'], ['iso', 'iso'], ['focal_length', 'focalLength'],
-  ['focal_length_35', 'focalLength35'], ['exposure_bias', 'exposureBias'], ['flash', 'flash'],
-] as const;
-const EXPOSURE_COLUMNS = EXPOSURE_FIELDS.map(([c]) => c).join(', ');
-const EXPOSURE_PARAMS = EXPOSURE_FIELDS.map(([, p]) => `@${p}`).join(', ');
-const EXPOSURE_SET = EXPOSURE_FIELDS.map(([c, p]) => `${c} = @${p}`).join(', ');
-
-function exposureParams(e: Exposure): Record<(typeof EXPOSURE_FIELDS)[number][1], number | string | null> {
+// The reader's exposure as the catalogue stores it (flash 1/0).
+function exposureParams(e: Exposure): ExposureColumns {
   return { ...e, flash: e.flash === null ? null : e.flash ? 1 : 0 };
 }
 
@@ -436,7 +429,6 @@ function exposureParams(e: Exposure): Record<(typeof EXPOSURE_FIELDS)[number][1]
  * alone: no hash, no thumbnail, nothing else about the row changes.
  */
 async function backfillExposure(ctx: LibraryCtx, items: { row: ExistingRow; file: WalkedFile; sidecarPath: string | null }[], signal: AbortSignal | undefined): Promise<number[]> {
-  const set = ctx.db.prepare(`UPDATE assets SET ${EXPOSURE_SET}, exposure_read = 1 WHERE id = @id`);
   const done: number[] = [];
   // A few files at a time, as the indexer reads them; one short transaction per few.
   const step = 8;
@@ -450,7 +442,7 @@ async function backfillExposure(ctx: LibraryCtx, items: { row: ExistingRow; file
       }
     }));
     ctx.db.transaction(() => {
-      for (const r of read) set.run({ id: r.id, ...exposureParams(r.exposure) });
+      for (const r of read) setExposure(ctx.db, r.id, exposureParams(r.exposure));
     })();
     done.push(...read.map((r) => r.id));
   }
@@ -459,9 +451,6 @@ async function backfillExposure(ctx: LibraryCtx, items: { row: ExistingRow; file
 
 /** Writes one indexed file (insert, update or move) inside the batch's transaction. */
 class BatchWriter {
-  private readonly insert;
-  private readonly update;
-  private readonly move;
   private readonly removedByHash;
   private readonly removedUnhashed;
   private readonly removedUnhashedKeys;
@@ -469,9 +458,6 @@ class BatchWriter {
   private removedKeys: Set<string> | null = null;
   private readonly clearErrors;
   private readonly addError;
-  private readonly readLibrary;
-  private readonly applyMerged;
-  private readonly applyRejected;
 
   constructor(
     private readonly ctx: LibraryCtx,
@@ -484,39 +470,6 @@ class BatchWriter {
     private readonly summary: ScanSummary,
   ) {
     const db = ctx.db;
-    this.insert = db.prepare(
-      `INSERT INTO assets (folder_id, rel_path, name, ext, kind, format, is_raw, size, mtime_ms, content_hash, media_hash, width, height,
-         orientation, duration_s, video_codec, audio_codec, taken_at, camera_make, camera_model, lens, gps_lat, gps_lon,
-         rating, color_label, caption, title, headline, creator, copyright, credit, city, country, thumb, thumb_state, stack_key, has_error, added_at, indexed_at,
-         ${EXPOSURE_COLUMNS}, exposure_read, block_disagreement, flag)
-       VALUES (@folderId, @relPath, @name, @ext, @kind, @format, @isRaw, @size, @mtimeMs, @hash, @mediaHash, @width, @height,
-         @orientation, @durationS, @videoCodec, @audioCodec, @takenAt, @cameraMake, @cameraModel, @lens, @gpsLat, @gpsLon,
-         COALESCE(@rating, 0), @colorLabel, @caption, @title, @headline, @creator, @copyright, @credit, @city, @country,
-         @thumb, @thumbState, @stackKey, @hasError, @now, @now, ${EXPOSURE_PARAMS}, 1, @blockDisagreement, @flag)`,
-    );
-    // A changed file: file facts are replaced; what the user may have set (rating, caption,
-    // title) is only replaced when the file now carries a value of its own.
-    this.update = db.prepare(
-      `UPDATE assets SET name = @name, ext = @ext, kind = @kind, format = @format, is_raw = @isRaw, size = @size,
-         mtime_ms = @mtimeMs, content_hash = @hash, media_hash = @mediaHash, width = @width, height = @height, orientation = @orientation,
-         duration_s = @durationS, video_codec = @videoCodec, audio_codec = @audioCodec, taken_at = @takenAt,
-         camera_make = @cameraMake, camera_model = @cameraModel, lens = @lens, gps_lat = @gpsLat, gps_lon = @gpsLon,
-         rating = COALESCE(@rating, rating), color_label = COALESCE(@colorLabel, color_label),
-         caption = COALESCE(@caption, caption), title = COALESCE(@title, title),
-         headline = COALESCE(@headline, headline), creator = COALESCE(@creator, creator), copyright = COALESCE(@copyright, copyright),
-         credit = COALESCE(@credit, credit), city = COALESCE(@city, city), country = COALESCE(@country, country),
-         thumb = @thumb, thumb_state = @thumbState, preview = NULL,
-         stack_key = @stackKey, has_error = @hasError, indexed_at = @now, removed_at = NULL,
-         ${EXPOSURE_SET}, exposure_read = 1, block_disagreement = @blockDisagreement
-       WHERE id = @id`,
-    );
-    // A moved file is the same content: only where it lives changes; everything known is kept.
-    this.move = db.prepare(
-      `UPDATE assets SET folder_id = @folderId, rel_path = @relPath, name = @name, ext = @ext, stack_key = @stackKey,
-         size = @size, mtime_ms = @mtimeMs, thumb_state = CASE WHEN thumb IS NULL THEN @thumbState ELSE thumb_state END,
-         thumb = COALESCE(thumb, @thumb), indexed_at = @now, removed_at = NULL
-       WHERE id = @id`,
-    );
     this.removedByHash = db.prepare<[string], { id: number }>(
       'SELECT id FROM assets WHERE content_hash = ? AND removed_at IS NOT NULL ORDER BY removed_at DESC LIMIT 1',
     );
@@ -528,26 +481,15 @@ class BatchWriter {
          AND removed_at IS NOT NULL ORDER BY removed_at DESC LIMIT 1`,
     );
     this.clearErrors = db.prepare('DELETE FROM scan_errors WHERE asset_id = ?');
-    this.readLibrary = db.prepare<[number], Omit<Required<ManagedFields>, 'keywords' | 'rejected'> & { flag: string | null }>(
-      'SELECT caption, title, rating, headline, creator, copyright, credit, city, country, color_label AS label, flag FROM assets WHERE id = ?',
-    );
-    // The reject flag follows the file's XMP Rating -1 as the merge decided; a pick stays a
-    // pick unless the file is now rejected (XMP has no pick).
-    this.applyRejected = db.prepare(
-      "UPDATE assets SET flag = CASE WHEN @rejected = 1 THEN 'reject' WHEN flag = 'reject' THEN NULL ELSE flag END WHERE id = @id",
-    );
-    this.applyMerged = db.prepare(
-      `UPDATE assets SET caption = @caption, title = @title, rating = @rating, headline = @headline, creator = @creator,
-         copyright = @copyright, credit = @credit, city = @city, country = @country, color_label = @label WHERE id = @id`,
-    );
     this.addError = db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, ?, ?, ?, ?, ?)');
   }
 
   /** Returns the asset id written. */
   write(r: IndexedFile, existing: ExistingRow | null): number {
     const f = r.file;
+    const db = this.ctx.db;
     const now = Date.now();
-    const params = {
+    const params: ScannedAsset = {
       folderId: this.folderId, relPath: f.relPath, name: f.name, ext: extLower(f.name), kind: f.format.kind,
       format: f.format.format, isRaw: f.format.isRaw ? 1 : 0, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash,
       mediaHash: r.mediaHash, width: r.width, height: r.height, orientation: r.meta.orientation, durationS: r.durationS,
@@ -558,60 +500,34 @@ class BatchWriter {
       ...exposureParams(r.meta.exposure),
       blockDisagreement: r.meta.blockDisagreement ? JSON.stringify(r.meta.blockDisagreement) : null,
     };
-    // A file another program rejected (XMP Rating -1) is catalogued as rejected.
-    const insertParams = { ...params, flag: r.meta.rejected ? 'reject' : null };
 
-    // What the file holds for the fields Tagsmith manages (a file without a rating has 0 stars).
-    const fileFields: Partial<ManagedFields> = {
-      keywords: r.meta.keywords, caption: r.meta.caption, title: r.meta.title, rating: r.meta.rating ?? 0, ...r.meta.rights,
-      label: r.meta.colorLabel, rejected: r.meta.rejected,
-    };
+    const metaRead = !r.problems.some((p) => p.stage === 'metadata');
 
     let id: number;
     if (existing) {
       id = existing.id;
-      const base = r.problems.some((p) => p.stage === 'metadata') ? undefined : getFileSnapshot(this.ctx, id);
-      // A snapshot recorded before the reject was tracked: the file was not known as rejected.
-      if (base && base.rejected === undefined) base.rejected = false;
-      const library = base ? this.libraryValues(id) : null;
-      this.update.run({ ...params, id });
-      if (base && library) {
-        // Another program changed the file: a field changed only in the file takes the file's
-        // value, one changed only in the library keeps the library's, and one changed on both
-        // sides keeps the library's and is flagged for the user (file_state.conflicts).
-        const merge = threeWayMerge(base, fileFields, library);
-        const m = merge.merged;
-        setAssetKeywords(this.ctx.db, id, m.keywords ?? library.keywords);
-        this.applyMerged.run({
-          id, caption: m.caption ?? null, title: m.title ?? null, rating: m.rating ?? library.rating,
-          headline: m.headline ?? null, creator: m.creator ?? null, copyright: m.copyright ?? null,
-          credit: m.credit ?? null, city: m.city ?? null, country: m.country ?? null, label: m.label ?? null,
-        });
-        // Rejected (or un-rejected) in another program, e.g. Lightroom's X: the flag follows.
-        if (m.rejected !== undefined) this.applyRejected.run({ id, rejected: m.rejected ? 1 : 0 });
-        recordFileRead(this.ctx, id, fileFields, merge.conflicts);
-      } else {
-        // Never compared before (or unreadable metadata): keep everything either side has.
-        const before = getAssetKeywords(this.ctx.db, id);
-        setAssetKeywords(this.ctx.db, id, [...before, ...r.meta.keywords]);
-        if (r.meta.rejected) this.applyRejected.run({ id, rejected: 1 });
-        if (base === null) recordFileRead(this.ctx, id, fileFields);
-      }
+      // The metadata engine decides what the library keeps of what the file holds (asked
+      // before the row is rewritten: the library's values as they were).
+      const reading = learnFileRead(this.ctx, id, r.meta, { known: true, metaRead });
+      updateScannedAsset(db, id, params);
+      setAssetKeywords(db, id, reading.keywords);
+      if (reading.fields) setMergedFields(db, id, reading.fields);
+      if (reading.rejected !== undefined) setRejectedFromFile(db, id, reading.rejected);
       if (existing.removed_at === null) this.summary.updated++;
       else this.summary.added++;
     } else {
       const movedFrom = this.findMoveSource(r.hash, f);
       if (movedFrom !== null) {
         id = movedFrom;
-        this.move.run({ ...params, id });
+        moveScannedAsset(db, id, params);
         this.summary.moved++;
         // Same content, same problems as before: keep its recorded errors, but fix the path.
         this.ctx.db.prepare('UPDATE scan_errors SET path = ?, folder_id = ? WHERE asset_id = ?').run(f.absPath, this.folderId, id);
         return id;
       }
-      id = Number(this.insert.run(insertParams).lastInsertRowid);
-      setAssetKeywords(this.ctx.db, id, r.meta.keywords);
-      if (!r.problems.some((p) => p.stage === 'metadata')) recordFileRead(this.ctx, id, fileFields);
+      // A file another program rejected (XMP Rating -1) is catalogued as rejected.
+      id = insertScannedAsset(db, params, r.meta.rejected);
+      setAssetKeywords(db, id, learnFileRead(this.ctx, id, r.meta, { known: false, metaRead }).keywords);
       this.summary.added++;
     }
     if (r.fingerprint && r.hash) saveFingerprint(this.ctx.db, id, r.hash, r.fingerprint);
@@ -621,11 +537,6 @@ class BatchWriter {
       this.summary.errors.push({ path: f.absPath, reason: p.reason });
     }
     return id;
-  }
-
-  private libraryValues(id: number): ManagedFields {
-    const { flag, ...row } = this.readLibrary.get(id)!;
-    return { ...row, rejected: flag === 'reject', keywords: getAssetKeywords(this.ctx.db, id) };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { isToolMissing } from '../core/tools';
+import { setFullThumb } from '../catalogue/scanned-assets';
 import type { LibraryCtx } from './context';
 import { saveFingerprint } from './similarity/store';
 import { owedMediaHash, recordOwedMediaHash, takeOwedHashes } from './media-hash';
@@ -62,7 +63,6 @@ export class ThumbQueue {
   private announce: number[] = [];
   private announceTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly readRow;
-  private readonly setDone;
   private readonly addError;
 
   constructor(
@@ -73,11 +73,6 @@ export class ThumbQueue {
       `SELECT a.id, a.folder_id, f.path AS folder_path, a.rel_path, a.kind, a.format, a.is_raw, a.content_hash, a.media_hash, a.size, a.mtime_ms, a.orientation,
               a.duration_s, a.width, a.height, a.thumb, a.thumb_state
          FROM assets a JOIN folders f ON f.id = a.folder_id WHERE a.id = ?`,
-    );
-    this.setDone = ctx.db.prepare(
-      `UPDATE assets SET thumb = @thumb, thumb_state = @state, width = @width, height = @height,
-         has_error = CASE WHEN @problem THEN 1 ELSE has_error END
-       WHERE id = @id AND content_hash IS @hash AND thumb_state IN ('preview', 'pending')`,
     );
     this.addError = ctx.db.prepare('INSERT INTO scan_errors (folder_id, asset_id, path, stage, reason, at) VALUES (?, ?, ?, ?, ?, ?)');
   }
@@ -250,8 +245,7 @@ export class ThumbQueue {
     const thumb = t.thumb ?? (row.thumb_state === 'preview' ? row.thumb : null);
     const state = t.thumb ? 'full' : null;
     const changed = this.ctx.db.transaction(() => {
-      const n = this.setDone.run({ id, hash, thumb, state, width, height, problem: t.problem ? 1 : 0 }).changes;
-      if (n === 0) return false; // the file changed meanwhile: its new row has its own job
+      if (!setFullThumb(this.ctx.db, { id, hash, thumb, state, width, height, problem: t.problem ? 1 : 0 })) return false; // the file changed meanwhile: its new row has its own job
       if (mediaHash) recordOwedMediaHash(this.ctx.db, id, hash, mediaHash);
       if (t.fingerprint) saveFingerprint(this.ctx.db, id, hash, t.fingerprint);
       if (t.problem) this.addError.run(row.folder_id, id, path, problemStage, t.problem, Date.now());

@@ -12,7 +12,7 @@ import { assetPath, getAssetRow, type AssetRow } from '../library/assets';
 import type { LibraryCtx } from '../library/context';
 import { prepared } from '../library/db';
 import { settleMediaHashes } from '../library/media-hash';
-import { searchIds } from '../library/search';
+import { searchIds } from '../search/search';
 import { liveSelection } from '../library/selection';
 import { findGroups } from '../library/similarity';
 import { ServiceError } from '../service/errors';

@@ -5,7 +5,7 @@ import { ApiError } from '../core/errors';
 import type { LibraryCtx } from '../library/context';
 import { getAssetKeywords, pruneUnusedKeywords } from '../library/keywords';
 import { prepared } from '../library/db';
-import { keywordCounts } from '../library/tallies';
+import { keywordCounts } from '../search/tallies';
 import { deleteFromVocabulary, listVocabulary, renameInVocabulary, type VocabularyEntry } from '../library/keyword-list';
 import { attachLibraryUndo, logLibraryEdit, type LibraryUndo } from '../library/library-undo';
 import { EditLogWriter } from '../library/edit-log-writer';

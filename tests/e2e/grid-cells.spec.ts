@@ -1,4 +1,4 @@
-import { recordSent } from '../../src-main/library/sent-records';
+import { recordSent } from '../../src-main/upload/sent-records';
 import { lowContrast } from './contrast';
 import { expect, test } from './harness';
 import { makePhotoTree, PHOTOS, type TestPhoto } from './photos';

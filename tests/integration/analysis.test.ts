@@ -18,7 +18,7 @@ import { undo } from '../../src-main/library/edits';
 import { hashFile } from '../../src-main/library/hash';
 import { photoHistory } from '../../src-main/library/history';
 import { changesSince, lastPosition } from '../../src-main/catalogue/change-log';
-import { searchIds } from '../../src-main/library/search';
+import { searchIds } from '../../src-main/search/search';
 import { ServiceClient } from '../../src-main/service/client';
 import { parseQualityUgc } from '../../src-main/service/parse';
 import { prepareImage } from '../../src-main/service/prepare';

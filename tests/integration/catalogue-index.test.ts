@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { SearchQuery } from '../../src-preload/contract';
-import { currentIndex, indexBuilds, indexOptions, indexReady, startCatalogueIndex, useCatalogueIndex } from '../../src-main/library/catalogue-index';
+import { currentIndex, indexBuilds, indexOptions, indexReady, startCatalogueIndex, useCatalogueIndex } from '../../src-main/search/catalogue-index';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { listKeywords } from '../../src-main/library/edits';
 import { listFolders } from '../../src-main/library/folders';
-import { facets, matchingIds, search, searchIds } from '../../src-main/library/search';
+import { facets, matchingIds, search, searchIds } from '../../src-main/search/search';
 import { listLibraryKeywords } from '../../src-main/workflows/vocabulary';
 import { seedAssets, seedFolder, type SeedAsset } from '../helpers/seed';
 

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { getAssetDetail } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { editKeywords, listKeywords, removeKeywordsEach, setCaption, setKeywords, setRating, setTitle, undo } from '../../src-main/library/edits';
-import { search } from '../../src-main/library/search';
+import { search } from '../../src-main/search/search';
 import { seedAssets, seedFolder } from '../helpers/seed';
 
 let ctx: LibraryCtx;

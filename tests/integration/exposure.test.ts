@@ -13,7 +13,7 @@ import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { addFolder } from '../../src-main/library/folders';
 import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
-import { searchIds } from '../../src-main/library/search';
+import { searchIds } from '../../src-main/search/search';
 
 // Exposure in the catalogue: read at indexing, filled in for pictures catalogued before
 // (without hashing them again), shown by `show --json` / `search --json` and the Api's

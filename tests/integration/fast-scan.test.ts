@@ -12,7 +12,7 @@ import { decodeHeif } from '../../src-main/library/media/heif';
 import { mediaHashOfFile } from '../../src-main/library/media-hash';
 import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { scanFolder } from '../../src-main/library/scan';
-import { search } from '../../src-main/library/search';
+import { search } from '../../src-main/search/search';
 import { usableAsItIs } from '../../src-main/library/preview-thumbs';
 import { ThumbQueue } from '../../src-main/library/thumb-queue';
 import { thumbAbsPath } from '../../src-main/library/thumbs';

@@ -14,7 +14,7 @@ import type { Tagsmith } from '../../src-main/api/tagsmith';
 import type { JobQueue } from '../../src-main/jobs';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
 import { checkAssets } from '../../src-main/metadata/agency-check';
-import { UPLOAD_KIND, startUpload } from '../../src-main/metadata/upload';
+import { UPLOAD_KIND, startUpload } from '../../src-main/upload';
 import { getRun, startKeywordRun } from '../../src-main/workflows';
 import { seedAssets, seedFolder } from '../helpers/seed';
 import { startTagsmith } from '../helpers/tagsmith';

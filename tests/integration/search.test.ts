@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { SearchQuery } from '../../src-preload/contract';
 import { findAssetByPath, getAssetDetail } from '../../src-main/library/assets';
 import { openLibrary, type LibraryCtx } from '../../src-main/library/context';
-import { facets, ftsQuery, search, searchIds } from '../../src-main/library/search';
+import { facets, ftsQuery, search, searchIds } from '../../src-main/search/search';
 import { seedAsset, seedAssets, seedFolder, seedSyntheticLibrary } from '../helpers/seed';
 
 let ctx: LibraryCtx;

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 
 // The layering of the source tree, read from its imports (type-only imports count):
 // inside src-main, core -> catalogue (the one door for every change to the catalogue, and its
-// change log) -> library/metadata (the library, and the metadata engine that reads, reconciles,
+// change log) -> library/metadata/search (the library, searching it, and the metadata engine that reads, reconciles,
 // merges and writes a file's fields: one floor, the scan asks the engine what a file holds and the
 // engine keeps its file state in the library) -> service/jobs/credentials and the metadata jobs
-// (metadata/write-job.ts, metadata/upload/) -> workflows/analysis/creative ->
+// (metadata/write-job.ts), upload/ -> workflows/analysis/creative ->
 // api -> cli -> the entry files; a lower layer never imports a
 // higher one, no two files import each other (directly or round a loop), and src-main,
 // src-preload and src-renderer reach each other with `import type` only.
@@ -19,9 +19,14 @@ const RANK: Record<string, number> = {
   catalogue: 1,
   library: 2,
   metadata: 2,
+  // Searching the catalogue (search, the in-memory catalogue index, the full-text index, tallies):
+  // the library's floor, whose edits and removals keep the index up to date.
+  search: 2,
   service: 3,
   jobs: 3,
   credentials: 3,
+  // Sending files to agencies (FTP, SFTP), their host keys and what was sent: on the job queue.
+  upload: 3,
   workflows: 4,
   analysis: 4,
   creative: 4,
@@ -33,9 +38,10 @@ const ENTRY_RANK = 7;
 
 /** Files and folders inside a src-main folder that sit on another floor than their folder (longest path wins). */
 const RANK_OF_PATH: Record<string, number> = {
-  // The write job and the upload to agencies run on the job queue.
+  // The write job runs on the job queue.
   'metadata/write-job.ts': 3,
-  'metadata/upload': 3,
+  // The service's cached answers are keyed again by the scan when a photo's media hash changes.
+  'jobs/result-cache.ts': 2,
 };
 
 /** Runtime values shared across the process line: the Api's method names and channel names, and the wording of a field's error (no code that runs in preload). */
@@ -198,7 +204,7 @@ describe('source layering', () => {
     // The metadata engine is on the library's floor; its jobs sit on the queue's.
     expect(layerOf('src-main/metadata/reader.ts')!.rank).toBe(layerOf('src-main/library/scan.ts')!.rank);
     expect(layerOf('src-main/metadata/write-job.ts')!.rank).toBe(layerOf('src-main/jobs/queue.ts')!.rank);
-    expect(layerOf('src-main/metadata/upload/transport.ts')!.rank).toBe(layerOf('src-main/jobs/queue.ts')!.rank);
+    expect(layerOf('src-main/upload/transport.ts')!.rank).toBe(layerOf('src-main/jobs/queue.ts')!.rank);
     const next = (n: string) => sample.filter((e) => e.from === n).map((e) => e.to);
     expect(cycles(['src-main/library/a.ts', 'src-main/api/b.ts'], next)).toEqual([['src-main/api/b.ts', 'src-main/library/a.ts']]);
   });

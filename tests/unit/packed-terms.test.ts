@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PackedTerms } from '../../src-main/library/text-index';
+import { PackedTerms } from '../../src-main/search/text-index';
 
 // The full-text part keeps its sorted tokens packed in typed arrays (so a worker thread hands
 // them over without a copy): its order and prefix tests must be exactly JavaScript's string

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AGENCY_IDS, agencyProfile } from '../../src-main/metadata/agencies';
-import { uploadLane } from '../../src-main/metadata/upload/upload-job';
+import { uploadLane } from '../../src-main/upload/upload-job';
 import { laneLabel } from '../../src-renderer/src/features/activity/labels';
 
 // Activity names an agency's upload lane by the agency's name ("Upload to Adobe Stock"), not its id.

@@ -36,7 +36,7 @@ export const command: Command = {
       out.result({ agency, removed: true }, () => `Removed the upload account for ${name}.`);
       return 0;
     }
-    const { parseDestination, destinationText, DestinationError } = await import('../../metadata/upload/destination');
+    const { parseDestination, destinationText, DestinationError } = await import('../../upload/destination');
     if (values['forget-host-key']) {
       let where: { host: string; port: number } | undefined;
       if (values.url !== undefined) {
@@ -48,7 +48,7 @@ export const command: Command = {
           throw e;
         }
       }
-      const { forgetHostKeys } = await import('../../library/host-keys');
+      const { forgetHostKeys } = await import('../../upload/host-keys');
       const gone = forgetHostKeys(ctx.db, agency, where);
       out.result({ agency, forgotten: gone.map((k) => ({ host: k.host, port: k.port, keyType: k.keyType, fingerprint: k.fingerprint })) }, () =>
         gone.length

@@ -1,7 +1,7 @@
 import type { RenamePreviewItem } from '../../../src-preload/contract';
 import { previewRename, renameAssets } from '../../library/rename';
 import { RENAME_TOKENS } from '../../library/rename-template';
-import { searchIds } from '../../library/search';
+import { searchIds } from '../../search/search';
 import { CliError, UsageError, intValue } from '../args';
 import type { Command } from '../command';
 import { assetIdsForPaths } from '../targets';

@@ -1,6 +1,6 @@
 import { isInside } from '../../core/media';
 import { importKeywordColors } from '../../analysis/runs';
-import { searchIds } from '../../library/search';
+import { searchIds } from '../../search/search';
 import { fillMissingFingerprints } from '../../library/similarity';
 import { intValue } from '../args';
 import { cliAsset, humanAsset } from '../asset-json';

@@ -29,7 +29,7 @@ export const command: Command = {
     const agency = values.agency as string | undefined;
     if (agency === undefined || !isAgencyId(agency)) throw new UsageError(`upload needs --agency ${AGENCY_IDS.join('|')}.`, 'upload');
     const { ids } = await targetOf(ctx, positionals, values.query, 'upload');
-    const { destinationFor, startUpload, uploadOutcome, waitForUpload, DestinationError } = await import('../../metadata/upload');
+    const { destinationFor, startUpload, uploadOutcome, waitForUpload, DestinationError } = await import('../../upload');
     const { closeMetadataReader } = await import('../../metadata/reader');
     const service = createTagsmith(ctx, { serviceUrl: args.globals.serviceUrl, startQueue: false });
     const name = agencyProfile(agency).name;
@@ -44,7 +44,7 @@ export const command: Command = {
       if (!(await service.agencyAccounts.get(agency))) {
         throw new CliError(`No upload account for ${name}: run \`tagsmith agency-login --agency ${agency}\` or set TAGSMITH_UPLOAD_USER and TAGSMITH_UPLOAD_PASSWORD. Nothing was sent.`);
       }
-      const { trustedHostKeys } = await import('../../library/host-keys');
+      const { trustedHostKeys } = await import('../../upload/host-keys');
       const pinned = new Set(trustedHostKeys(ctx.db, agency).map((k) => `${k.host}:${k.port}`));
       const started = await startUpload(ctx, service.queue, { ids, agency, url, force: values.force === true });
       service.queue.start();

@@ -19,9 +19,9 @@ import {
   type CatalogueIndex,
   type SortPerm,
 } from './catalogue-index';
-import { prepared, type Db } from './db';
+import { prepared, type Db } from '../library/db';
 import { ftsWord, ftsWords } from './fts-query';
-import { wantedLabelCode } from './labels';
+import { wantedLabelCode } from '../library/labels';
 
 /** A plain array of the ids (a loop into a sized array: several times faster than Array.from for a million). */
 export function toArray(ids: Int32Array): number[] {

@@ -1,4 +1,4 @@
-import { prepared, type Db } from '../db';
+import { prepared, type Db } from '../../library/db';
 
 // Change tracking: TEMP triggers on this connection record which assets (and whether their
 // sort keys or text changed), keyword links, stack groups and content hashes a write

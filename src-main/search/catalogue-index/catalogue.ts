@@ -1,6 +1,6 @@
-import { prepared, type Db } from '../db';
+import { prepared, type Db } from '../../library/db';
 import { PackedTerms, TextIndex, TextIndexBuilder, Tokenizer } from '../text-index';
-import { labelCode } from '../labels';
+import { labelCode } from '../../library/labels';
 import { clearDirty } from './changes';
 import { A_DUP, A_ERROR, A_FLAG_SHIFT, A_KIND_SHIFT, A_LIVE, A_LABEL_SHIFT, A_NO_KEYWORDS, A_RATING_SHIFT, Columns, FLAG_CODE, KIND_CODE, ROW_COLUMNS, type Row, type StackArrays } from './columns';
 import { indexOptions } from './options';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../core/worker-entry';
-import { nativeBindingOf, type Db } from '../db';
+import { nativeBindingOf, type Db } from '../../library/db';
 import type { IndexParts, TextParts } from './parts';
 
 // Starting the index-building worker thread (build-worker.ts). From the sources (tests, the

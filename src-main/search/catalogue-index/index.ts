@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SearchQuery } from '../../../src-preload/contract';
-import { prepared, type Db } from '../db';
+import { prepared, type Db } from '../../library/db';
 import { catalogueStamp } from '../search-sets';
 import { CatalogueIndex, type SimilarRows } from './catalogue';
 import { trackChanges } from './changes';

@@ -1,5 +1,5 @@
-import type { Db } from './db';
-import { prepared } from './db';
+import type { Db } from '../library/db';
+import { prepared } from '../library/db';
 
 // Issue 19: a record per photo per agency of the last time its file reached the agency's
 // server, and the bookkeeping of an upload in flight (upload_transfers), so a restart after a

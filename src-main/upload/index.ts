@@ -1,14 +1,14 @@
 import { basename } from 'node:path';
-import type { AgencyId } from '../../../src-preload/contract';
-import type { AgencyAccounts } from '../../credentials/agencies';
-import { inSteps, oneAtATime } from '../../core/steps';
-import type { JobQueue } from '../../jobs/queue';
-import { TERMINAL_STATES } from '../../jobs/types';
-import { waitForJobs } from '../../jobs/wait';
-import type { LibraryCtx } from '../../library/context';
-import { sentRecord } from '../../library/sent-records';
-import { agencyProfile } from '../agencies';
-import { checkAssets } from '../agency-check';
+import type { AgencyId } from '../../src-preload/contract';
+import type { AgencyAccounts } from '../credentials/agencies';
+import { inSteps, oneAtATime } from '../core/steps';
+import type { JobQueue } from '../jobs/queue';
+import { TERMINAL_STATES } from '../jobs/types';
+import { waitForJobs } from '../jobs/wait';
+import type { LibraryCtx } from '../library/context';
+import { sentRecord } from './sent-records';
+import { agencyProfile } from '../metadata/agencies';
+import { checkAssets } from '../metadata/agency-check';
 import { DestinationError, destinationText, parseDestination } from './destination';
 import { UPLOAD_KIND, uploadLane, type UploadPayload, type UploadResult } from './upload-job';
 

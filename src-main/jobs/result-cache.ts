@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from './db';
+import type { Db } from '../library/db';
 
 // The service results cache (table result_cache, written by the job queue) is keyed by the
 // picture's media hash, the endpoint and the canonical parameters. The key's formula lives

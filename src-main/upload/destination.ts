@@ -1,6 +1,6 @@
 // Where an upload goes: ftp://, ftps:// (explicit TLS) or sftp://HOST[:PORT]/DIR. A user name
 // or password inside the address is refused: they belong in the keychain (or the environment).
-import type { UploadProtocol } from '../../../src-preload/contract';
+import type { UploadProtocol } from '../../src-preload/contract';
 
 export interface Destination {
   protocol: UploadProtocol;

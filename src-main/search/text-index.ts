@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { memoryDb, readerDb, type Db } from './db';
+import { memoryDb, readerDb, type Db } from '../library/db';
 
 // The full-text part of the catalogue index: every token FTS5 indexed (file name, keywords,
 // caption, title), with the assets holding it, in memory. A query word is a prefix over the

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openReadOnly } from '../db';
+import { openReadOnly } from '../../library/db';
 import { TextIndexBuilder, Tokenizer } from '../text-index';
 import { CatalogueIndex } from './catalogue';
 import { partsTransferList, textParts, textTransferList } from './parts';

@@ -1,4 +1,4 @@
-import { prepared, type Db } from './db';
+import { prepared, type Db } from '../library/db';
 
 // Derived sets the search reads, kept in connection-local TEMP tables so that a query can
 // test membership with one lookup instead of re-deriving them per row:

@@ -1,6 +1,6 @@
 import type { AssetKind, Facets, KeywordCount } from '../../src-preload/contract';
 import { currentIndex } from './catalogue-index';
-import type { LibraryCtx } from './context';
+import type { LibraryCtx } from '../library/context';
 
 // Counts the sidebar and the keyword panels show (photos per folder, kind, camera, keyword),
 // from the in-memory catalogue index when it is current with the catalogue: SQL's GROUP BY

@@ -3,16 +3,16 @@ import type { AssetKind, AssetSummary, Facets, Page, SearchQuery, SearchResult }
 import { DEFAULT_COLOR_DISTANCE, DEFAULT_COLOR_SHARE, parseHex, rgbToLab } from '../core/color';
 import { ApiError } from '../core/errors';
 import { mediaToken } from '../core/media';
-import { isEmbeddedThumb } from './thumb-names';
-import type { LibraryCtx } from './context';
+import { isEmbeddedThumb } from '../library/thumb-names';
+import type { LibraryCtx } from '../library/context';
 import { ftsQuery } from './fts-query';
 import { fromIndex, toArray } from './index-search';
 import { indexedFacets } from './tallies';
-import { prepared } from './db';
-import { labelOf } from './labels';
-import { collectionRow, descendants, memberIds, notFound, smartQueryOf } from './collection-store';
+import { prepared } from '../library/db';
+import { labelOf } from '../library/labels';
+import { collectionRow, descendants, memberIds, notFound, smartQueryOf } from '../library/collection-store';
 import { ensureDuplicateHashes, ensureStackFolded, fillFoldedHits, fillGroupFoldedHits, loadCollectionHits, loadTextHits, recalled, remembered } from './search-sets';
-import { groupsForSearch } from './similarity/background';
+import { groupsForSearch } from '../library/similarity/background';
 
 // Catalogue search: FTS5 full text combined with filters and sorts. In the app most searches
 // are answered from the in-memory catalogue index (catalogue-index/, index-search.ts); the

@@ -1,5 +1,5 @@
-import type { Db } from './db';
-import { prepared } from './db';
+import type { Db } from '../library/db';
+import { prepared } from '../library/db';
 
 // Issue 19: the SFTP host keys trusted for each agency's server, per host and port (trust on
 // first use, as OpenSSH's known_hosts). Fingerprints in OpenSSH's form, SHA256:<base64, no padding>.

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { JobAsset } from '../../src-preload/contract';
 import { mediaToken } from '../core/media';
-import type { LibraryCtx } from './context';
-import { prepared } from './db';
+import type { LibraryCtx } from '../library/context';
+import { prepared } from '../library/db';
 
 /**
  * The photo each job works on, by job id: jobs on a library asset carry its id in their
