@@ -8,10 +8,13 @@ import { mediaHashOfFile } from './media-hash';
 import { emptyMetadata, formatTakenAt, readMetadata, type FileMetadata } from '../metadata/reader';
 import type { Fingerprint } from './similarity/fingerprint';
 import { pictureSize } from './media/decode';
-import { digestOffThread } from './media/pixel-pool';
+import { digestOffThread, hashesOffThread } from './media/pixel-pool';
 import { firstPicture, type ThumbState } from './preview-thumbs';
 import { probe } from './video';
 import type { WalkedFile } from './walk';
+
+/** Audio and video files up to this size are read whole by a worker thread (its reused buffer), larger ones streamed here. */
+const AV_OFF_THREAD_LIMIT = 64 * 1024 * 1024;
 
 // Everything the scan learns about one new or changed file, gathered asynchronously and
 // without touching the database; the scan then writes a whole batch in one transaction.
@@ -101,6 +104,8 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
   let offThread = false;
   /** The content hash is left to the full thumbnail's job (deferHash, and the workers run). */
   let deferred = false;
+  /** Audio or video hashed in a worker thread. */
+  let avHashes: { hash: string; mediaHash: string | null } | undefined;
   try {
     if (file.size > FULL_HASH_LIMIT) {
       out.hash = await sampledHash(file.absPath, file.size);
@@ -117,6 +122,10 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
         buf = await readFile(file.absPath);
         out.hash = await hashBuffer(buf);
       }
+    } else if (file.size <= AV_OFF_THREAD_LIMIT && (avHashes = await hashesOffThread(file.absPath, file.format.format))) {
+      // A clip read once in a worker thread for both hashes: the main thread parses metadata.
+      out.hash = avHashes.hash;
+      out.mediaHash = avHashes.mediaHash ?? avHashes.hash;
     } else {
       out.hash = await hashFile(file.absPath);
     }
@@ -135,7 +144,7 @@ export async function indexFile(ctx: LibraryCtx, file: WalkedFile, sidecarPath: 
     }
     out.mediaHash ??= out.hash;
   };
-  if (kind !== 'image') await takeMediaHash();
+  if (kind !== 'image' && !avHashes) await takeMediaHash();
   try {
     out.meta = await readMetadata(file.absPath, {
       format, buf, sidecarPath, isRaw: file.format.isRaw,

@@ -1,5 +1,5 @@
-// The byte ranges of a picture file that hold its image data and not its metadata (see
-// media-hash.ts): pure parsers over a Buffer, with no import, so the scan's worker thread
+// The byte ranges of a picture file that hold its image data and not its metadata, and of a
+// clip its media data (see media-hash.ts): pure parsers over a Buffer, with no import, so the scan's worker thread
 // (media/pixel-worker.ts) hashes a file's media content beside its content hash.
 
 /** Prefix of a media hash taken here or by exiftool (a content hash has none). */
@@ -17,10 +17,53 @@ const PARSERS: Readonly<Record<string, (buf: Buffer) => [number, number][] | nul
 /** Whether a parser here applies to the format (else its media hash comes another way). */
 export const hasImageParts = (format: string): boolean => Object.hasOwn(PARSERS, format);
 
-/** The image-data ranges of a picture held in memory, or null when no parser applies to its format. */
+/**
+ * The ranges of a file held in memory that its media hash covers: a picture's image data, an
+ * MP4/MOV's media data (as isoMediaHash reads them from disk); null when no parser applies.
+ */
 export function mediaHashParts(buf: Buffer, format: string): [number, number][] | null {
-  const parts = hasImageParts(format) ? PARSERS[format](buf) : null;
+  const parts = format === 'mp4' || format === 'mov' ? isoMediaParts(buf) : hasImageParts(format) ? PARSERS[format](buf) : null;
   return parts && parts.length > 0 ? parts : null;
+}
+
+export interface IsoBox {
+  type: string;
+  /** Where the box starts, and where its payload starts. */
+  at: number;
+  payload: number;
+  /** Just past the box. */
+  end: number;
+}
+
+/**
+ * An ISO media file's (MP4, MOV) top-level boxes in order, each header read through `header`
+ * (up to 16 bytes at a position); the walk stops where the chain breaks (a size past the end).
+ */
+export function* isoBoxes(size: number, header: (pos: number) => Buffer): Generator<IsoBox> {
+  let pos = 0;
+  while (pos + 8 <= size) {
+    const h = header(pos);
+    if (h.length < 8) return;
+    let boxSize = h.readUInt32BE(0);
+    let headerLen = 8;
+    if (boxSize === 1) {
+      if (h.length < 16) return;
+      boxSize = Number(h.readBigUInt64BE(8));
+      headerLen = 16;
+    } else if (boxSize === 0) {
+      boxSize = size - pos;
+    }
+    if (boxSize < headerLen || pos + boxSize > size) return;
+    yield { type: h.toString('latin1', 4, 8), at: pos, payload: pos + headerLen, end: pos + boxSize };
+    pos += boxSize;
+  }
+}
+
+/** The payloads of an MP4/MOV's top-level `mdat` boxes (its audio and video samples) held in memory, or null when it has none. */
+export function isoMediaParts(buf: Buffer): [number, number][] | null {
+  const parts: [number, number][] = [];
+  for (const box of isoBoxes(buf.length, (pos) => buf.subarray(pos, pos + 16))) if (box.type === 'mdat') parts.push([box.payload, box.end]);
+  return parts.length ? parts : null;
 }
 
 export interface JpegSegment {

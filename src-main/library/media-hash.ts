@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LibraryCtx } from './context';
@@ -9,7 +10,7 @@ import { hashesOffThread, mediaHashOffThread } from './media/pixel-pool';
 import { recordContentHash } from '../catalogue/asset-hashes';
 import { setOwedMediaHash } from '../catalogue/scanned-assets';
 import { sharedExifTool } from '../metadata/reader';
-import { hasImageParts, MEDIA_HASH_PREFIX, mediaHashParts } from './media-hash-parts';
+import { hasImageParts, isoBoxes, MEDIA_HASH_PREFIX, mediaHashParts } from './media-hash-parts';
 
 export { jpegImageParts, pngImageParts, tiffImageParts, webpImageParts } from './media-hash-parts';
 
@@ -83,30 +84,12 @@ export async function isoMediaHash(path: string): Promise<string | null> {
   try {
     const size = (await fh.stat()).size;
     const header = Buffer.alloc(16);
+    // A handful of 16-byte reads, one per top-level box, from the page cache.
+    const boxes = [...isoBoxes(size, (pos) => header.subarray(0, readSync(fh.fd, header, 0, 16, pos)))].filter((b) => b.type === 'mdat');
+    if (boxes.length === 0) return null;
     const h = createHash('sha256');
-    let pos = 0;
-    let found = false;
-    while (pos + 8 <= size) {
-      const { bytesRead } = await fh.read(header, 0, 16, pos);
-      if (bytesRead < 8) break;
-      let boxSize = header.readUInt32BE(0);
-      const type = header.toString('latin1', 4, 8);
-      let headerLen = 8;
-      if (boxSize === 1) {
-        if (bytesRead < 16) break;
-        boxSize = Number(header.readBigUInt64BE(8));
-        headerLen = 16;
-      } else if (boxSize === 0) {
-        boxSize = size - pos;
-      }
-      if (boxSize < headerLen || pos + boxSize > size) break;
-      if (type === 'mdat') {
-        found = true;
-        await hashRange(fh, pos + headerLen, boxSize - headerLen, h);
-      }
-      pos += boxSize;
-    }
-    return found ? PREFIX + h.digest('hex') : null;
+    for (const b of boxes) await hashRange(fh, b.payload, b.end - b.payload, h);
+    return PREFIX + h.digest('hex');
   } finally {
     await fh.close();
   }

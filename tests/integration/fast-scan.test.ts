@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { scanFolder } from '../../src-main/library/scan';
 import { search } from '../../src-main/search/search';
 import { usableAsItIs } from '../../src-main/library/preview-thumbs';
 import { ThumbQueue } from '../../src-main/library/thumb-queue';
-import { thumbAbsPath } from '../../src-main/library/thumbs';
+import { thumbAbsPath, thumbRelPath } from '../../src-main/library/thumbs';
 import { until } from '../helpers/until';
 
 // Issue 18 part 2: a new folder shows at the speed of its metadata. The scan records each
@@ -294,6 +295,40 @@ describe('the background queue', () => {
     release();
     await queue.idle();
     expect(started.length).toBe(ids.length);
+  });
+
+  it('a cell with no picture gets it before its file is hashed, and keeps that picture once hashed (decoded once)', async () => {
+    const { ids, queue, started } = await forgetThumbnails();
+    const plain = rows(ctx).get('plain.png')!;
+    ctx.db.prepare('UPDATE assets SET content_hash = NULL, media_hash = NULL WHERE id = ?').run(plain.id);
+    const read = ctx.db.prepare<[number], { content_hash: string | null; media_hash: string | null; thumb: string | null; thumb_state: string | null }>(
+      'SELECT content_hash, media_hash, thumb, thumb_state FROM assets WHERE id = ?',
+    );
+    const release = queue.hold();
+    queue.add([plain.id], undefined, { bare: true });
+    await until(() => read.get(plain.id)!.thumb !== null, 'the cell to get its picture');
+    // In the grid, not hashed yet, still owed the rest of its job.
+    const shown = read.get(plain.id)!;
+    expect(shown.content_hash).toBeNull();
+    expect(shown.thumb_state).toBe('preview');
+    expect(queue.owes(plain.id)).toBe(true);
+    const picture = readFileSync(thumbAbsPath(ctx, shown.thumb!));
+    expect(isBlue((await centre(thumbAbsPath(ctx, shown.thumb!))).rgb)).toBe(true);
+    release();
+    await queue.idle();
+    // After the grid: hashed, and the same picture now named by its content hash.
+    const file = join(photos, 'plain.png');
+    const done = read.get(plain.id)!;
+    const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
+    expect(done.content_hash).toBe(sha);
+    expect(done.media_hash).toBe(await mediaHashOfFile(file, 'png', readFileSync(file)));
+    expect(done.thumb_state).toBe('full');
+    expect(done.thumb).toBe(thumbRelPath(sha));
+    expect(readFileSync(thumbAbsPath(ctx, done.thumb!)).equals(picture)).toBe(true);
+    expect(existsSync(thumbAbsPath(ctx, shown.thumb!))).toBe(false);
+    expect(started.filter((id) => id === plain.id)).toEqual([plain.id, plain.id]);
+    queue.add(ids.filter((id) => id !== plain.id));
+    await queue.idle();
   });
 
   it('a stopped scan leaves thumbnails owed, and the next scan makes them', async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashBuffer } from '../../src-main/library/hash';
+import { hashBuffer, hashFile } from '../../src-main/library/hash';
+import { hashesOffThread, mediaHashOffThread } from '../../src-main/library/media/pixel-pool';
 import { closeMetadataReader } from '../../src-main/metadata/reader';
 import { isoMediaHash, mediaHashOfBuffer, mediaHashOfFile } from '../../src-main/library/media-hash';
 import { heifEnc } from '../fixtures/heif';
@@ -69,6 +70,12 @@ describe('media hash', () => {
     exiftool('-XMP-dc:Subject=beach', '-XMP-dc:Title=Surf', '-QuickTime:Title=Surf', copy);
     expect(readFileSync(copy).equals(readFileSync(clip))).toBe(false);
     expect(await isoMediaHash(copy)).toBe(before);
+    // Read whole by the scan's worker thread, the same media hash as streamed from disk;
+    // a clip with no media data has none.
+    expect(await mediaHashOfBuffer(readFileSync(copy), ext)).toBe(before);
+    expect(await mediaHashOffThread(copy, ext)).toBe(before);
+    expect(await hashesOffThread(copy, ext)).toEqual({ hash: await hashFile(copy), mediaHash: before });
+    expect(await mediaHashOfBuffer(readFileSync(copy).subarray(0, 32), ext)).toBeNull();
   });
 
   // TIFF (strips, tiles, JPEG-compressed strips that exiftool's ImageDataHash misses), DNG
