@@ -136,7 +136,8 @@ export function setOwedMediaHash(db: Db, id: number, contentHash: string, mediaH
 /**
  * A photo's full thumbnail and decoded size, if its row still describes the file that was
  * read (same content hash) and still owes one; a problem marks the photo. Returns whether it
- * was recorded.
+ * was recorded. (State 'preview' with no hash: the picture of a file not hashed yet, which
+ * still owes the rest of its job; thumb-queue.ts showUnhashed.)
  */
 export function setFullThumb(
   db: Db,

@@ -273,7 +273,7 @@ export class ThumbQueue {
     if (!t.thumb || t.problem) return false;
     const { width, height } = decodedSize(row, t);
     // Not if the row was hashed or changed meanwhile: then its job goes on as any other.
-    const shown = this.setDone.run({ id: row.id, hash: null, thumb: t.thumb, state: 'preview', width, height, problem: 0 }).changes > 0;
+    const shown = setFullThumb(this.ctx.db, { id: row.id, hash: null, thumb: t.thumb, state: 'preview', width, height, problem: 0 });
     if (shown) this.queueAnnounce(row.id);
     return shown;
   }
