@@ -1,5 +1,5 @@
 import { collectionByUid, deleteCollectionRow, insertCollection, setMemberRow, updateCollectionRow } from '../catalogue/collections';
-import { applySuggestion, SUGGESTION_OPS } from './remote-suggestions';
+import { applySuggestion, SUGGESTION_OPS } from '../catalogue/remote-suggestions';
 import { markFolderRemovedRemotely, removeAssetRow } from '../catalogue/folders';
 import {
   collectionHistory,

@@ -1,4 +1,4 @@
-import { stmt, type Db } from '../catalogue/statements';
+import { stmt, type Db } from './statements';
 
 // AI suggestions awaiting review, as another replica of the studio made or decided them: a
 // keyword or caption suggestion made on one machine is there to review on every machine, and
