@@ -1,6 +1,6 @@
 import { runProcess } from '../../core/tool-runner';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { unlink, writeFile } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { locateTool } from '../../core/tools';
@@ -23,8 +23,11 @@ import { HeifDecodeError, type HeifPixels } from './heif-types';
 
 /** The primary picture's HEVC data, as ffmpeg reads it. */
 export interface HevcPicture {
-  /** Annex B: every coded picture (tile) preceded by its parameter sets. */
-  stream: Buffer;
+  /**
+   * Annex B: every coded picture (tile) preceded by its parameter sets, as pieces of the file's
+   * own bytes in order (written out as they are: joining a phone's 8 MB first cost ~80 ms).
+   */
+  stream: Buffer[];
   tileWidth: number;
   tileHeight: number;
   columns: number;
@@ -231,7 +234,7 @@ export function heifHevcPicture(buf: Buffer, fitInside = 0): HevcPicture | null 
       matrix = MATRIX[buf.readUInt16BE(colr.body + 8)] ?? null;
       fullRange = (buf[colr.body + 10] & 0x80) !== 0;
     }
-    return { stream: Buffer.concat(parts), tileWidth: first.width, tileHeight: first.height, columns, rows, width, height, transforms, matrix, fullRange };
+    return { stream: parts, tileWidth: first.width, tileHeight: first.height, columns, rows, width, height, transforms, matrix, fullRange };
   } catch {
     return null;
   }
@@ -272,10 +275,15 @@ async function runFfmpeg(ffmpeg: string, pic: HevcPicture, f: number, fitInside:
   // runner's channel and ffmpeg's standard input it was copied six times more, ~0.3 s of CPU
   // for a 16 MB picture.
   const file = streamFile();
-  await writeFile(file, pic.stream, { mode: 0o600 });
   const args = ['-v', 'error', '-nostdin', ...threads, '-nofind_stream_info', '-f', 'hevc', '-i', file, '-map', '0:v', '-vsync', 'passthrough', '-vf', scale, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'];
   const expected = tw * th * 3 * pic.columns * pic.rows;
   try {
+    const fh = await open(file, 'w', 0o600);
+    try {
+      await fh.writev(pic.stream);
+    } finally {
+      await fh.close();
+    }
     // A thumbnail's pixels come back through the tool runner (started from this process, a
     // program costs its main thread a copy of the page tables); a full-size picture's tens of MB
     // straight from ffmpeg (the runner would copy them once more).
