@@ -191,7 +191,7 @@ async function benchPhoneHeic(dir: string, ctx: LibraryCtx): Promise<{ figure: F
       reference: { name: `the JPEGs they were encoded from, ${IN_FLIGHT} in flight`, value: j, unit: 'ms/image' }, ratio: round(h / j, 2), ratioNote: 'HEIC/JPEG',
       target: 'HEIC/JPEG <= 10', status: check(h / j <= 10),
     },
-    note: `Phone-like HEIC row: ${distinct} pictures of 4032x3024 (${round(mb, 1)} MB per HEIC, x265 ultrafast q80), each a grid of 8x6 tiles of 512 px with the last row cut (as iPhones write them; the container is written by tests/fixtures/heif-grid.ts around heif-enc's tiles, since Debian's heif-enc cannot write grids), cycled over ${count} thumbnails with ${IN_FLIGHT} in flight (the thumbnail queue's concurrency); wall time / images, after a warm-up. Decoded by the bundled ffmpeg's native HEVC decoder, one process per picture, each tile shrunk inside ffmpeg by a factor that divides it (libheif in WebAssembly only for what that path does not take: alpha, a crop, no ffmpeg). Peak RSS: the whole bench process, sampled every 50 ms during each batch.`,
+    note: `Phone-like HEIC row: ${distinct} pictures of 4032x3024 (${round(mb, 1)} MB per HEIC, x265 ultrafast q80), each a grid of 8x6 tiles of 512 px with the last row cut (as iPhones write them; the container is written by tests/fixtures/heif-grid.ts around heif-enc's tiles, since Debian's heif-enc cannot write grids), cycled over ${count} thumbnails with ${IN_FLIGHT} in flight (the thumbnail queue's concurrency); wall time / images, after a warm-up. Decoded by the bundled ffmpeg's native HEVC decoder, one process per picture with one thread (the tiles as frames, no stream probe), each tile shrunk inside ffmpeg by a factor that divides it (libheif in WebAssembly only for what that path does not take: alpha, a crop, no ffmpeg). Peak RSS: the whole bench process, sampled every 50 ms during each batch.`,
   };
 }
 
@@ -226,6 +226,6 @@ async function benchHeic(dir: string, jpegFile: string, ctx: LibraryCtx): Promis
       reference: { name: `the JPEG it was encoded from, p95 ${round(p95(jpeg.each), 1)} ms`, value: j, unit: 'ms median' }, ratio: round(h / j, 2), ratioNote: 'HEIC/JPEG',
       target: 'HEIC/JPEG <= 10', status: check(h / j <= 10),
     },
-    note: `HEIC row: one 24 MP HEIC (${round(mb, 1)} MB, heif-enc -q 80, x265 ultrafast) made from the first JPEG, ${runs} thumbnails one at a time after a warm-up; the process RSS grew by ${round((rssAfter - rssBefore) / 1e6, 0)} MB over the HEIC runs (ffmpeg runs as its own process per picture; libheif's WebAssembly threads, used only for files ffmpeg does not take, are not started). heif-enc writes it as one HEVC picture, not tiled: one ffmpeg decode, which cannot be shared among cores.`,
+    note: `HEIC row: one 24 MP HEIC (${round(mb, 1)} MB, heif-enc -q 80, x265 ultrafast) made from the first JPEG, ${runs} thumbnails one at a time after a warm-up; the process RSS grew by ${round((rssAfter - rssBefore) / 1e6, 0)} MB over the HEIC runs (ffmpeg runs as its own process per picture; libheif's WebAssembly threads, used only for files ffmpeg does not take, are not started). heif-enc writes it as one HEVC picture, not tiled: one ffmpeg decode (no stream probe, which decoded the picture a second time), its rows of coding blocks shared between the cores as x265's wavefronts allow.`,
   };
 }
