@@ -90,6 +90,8 @@ export function previewImageJob(a: ImageJobArgs): ImageJobPreview {
   const costNotes: string[] = [];
   const notes: string[] = [];
   let model: string;
+  /** What the model charges per source image (edits with GPT models), 0 when it charges none. */
+  let perSource = 0;
   try {
     if (a.kind === 'generate') {
       model = a.request.model ?? DEFAULT_GENERATE_MODEL;
@@ -102,6 +104,7 @@ export function previewImageJob(a: ImageJobArgs): ImageJobPreview {
       const roles = rolesOf(model, a.request);
       if (roles.note) notes.push(roles.note);
       const per = costPerSourceImage(model);
+      perSource = per ?? 0;
       if (per) costNotes.push(`${model} costs US$${per.toFixed(2)} per source image in addition to the output: ${a.request.sources.length} source image${a.request.sources.length === 1 ? '' : 's'} = US$${(per * a.request.sources.length).toFixed(2)}.`);
       notes.push(`Sources are sent as downscaled copies (at most 2048 px on the long side, metadata removed).`);
     }
@@ -110,6 +113,9 @@ export function previewImageJob(a: ImageJobArgs): ImageJobPreview {
     if (e instanceof ServiceError) return { ok: false, model: m, error: { field: (e as ServiceError & { field?: string }).field ?? null, message: e.message }, billedTasks: 0, costNotes, notes };
     throw e;
   }
-  notes.push(`Billed as one ${model} ${a.kind === 'generate' ? 'generation' : 'edit'}; the service publishes no price per model.`);
+  // Only the GPT models' charge per source image is published; the task's own price is not.
+  notes.push(perSource
+    ? `Billed as one ${model} edit. Beyond the charge per source image above, the service publishes no price for it.`
+    : `Billed as one ${model} ${a.kind === 'generate' ? 'generation' : 'edit'}; the service publishes no price for it.`);
   return { ok: true, model, error: null, billedTasks: 1, costNotes, notes };
 }

@@ -42,7 +42,7 @@ test('vectorize a library picture into an SVG asset; swap a face onto a portrait
     await page.getByTestId('nav-create').click();
     await page.getByTestId('create-nav-vectorize').click();
     const vec = page.getByTestId('panel-vectorize');
-    await expect(vec.getByTestId('vectorize-unspecified')).toContainText('without its options');
+    await expect(vec.getByTestId('vectorize-unspecified')).toContainText('nothing to adjust');
     await expect(vec).not.toContainText(/\/v1\/|OpenAPI|vendor|image_url/);
     await expect(vec.getByTestId('vectorize-start')).toBeDisabled();
     await vec.getByTestId('vectorize-source-choose').click();

@@ -47,9 +47,9 @@ export function VectorizePanel() {
           />
         </div>
         <aside className="advice advice-warn" data-testid="vectorize-unspecified">
-          <h3><IconWarn /> Not fully documented by the service</h3>
+          <h3><IconWarn /> Good to know</h3>
           <ul>
-            <li>The service documents Vectorize without its options, so there are none to set: the picture is sent as it is.</li>
+            <li>There is nothing to adjust: the service turns the whole picture into a vector drawing as it is.</li>
             <li>The service publishes no price for it.</li>
           </ul>
         </aside>
