@@ -1,9 +1,4 @@
-import { addUser } from '../../src-main/studio/server/accounts';
-import { startStudioServer, type StudioServer } from '../../src-main/studio/server/http';
-import { loadIdentity } from '../../src-main/studio/server/identity';
-import { StudioStore } from '../../src-main/studio/server/store';
-import { startPostgres, type Postgres } from '../helpers/postgres';
-import { studioTestsMissing } from '../helpers/studio';
+import { studioTestsMissing, withStudioServer } from '../helpers/studio';
 import { expect, test } from './harness';
 
 // Settings › Spending in a studio replica: the caps the studio's admin set apply to every
@@ -15,49 +10,39 @@ test('Settings › Spending shows the studio’s caps, set by its admin, while t
   const missing = await studioTestsMissing('the studio caps e2e test', { keychain: true });
   test.skip(missing !== null, `studio e2e skipped: ${missing}`);
 
-  const pgc: Postgres = startPostgres();
-  let store: StudioStore | null = null;
-  let server: StudioServer | null = null;
-  try {
-    pgc.createDatabase('studio');
-    store = await StudioStore.open(pgc.url('studio'));
-    await store.renameStudio('Studio Nord');
-    await addUser(store, 'ana', 'editor', 'ana-secret-1');
+  await withStudioServer(
+    [{ name: 'ana', role: 'editor', password: 'ana-secret-1' }],
+    async (server) => {
+        const app = await launchApp();
+        const { page } = app;
+        await app.api.setCaps({ caps: { dailyCalls: 40, monthlyCalls: 900, pricePerCall: {} } });
+        await app.api.studioJoin({ url: server.url, user: 'ana', password: 'ana-secret-1', fingerprint: server.fingerprint });
+
+        await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+        await page.getByTestId('nav-settings').click();
+        const card = page.getByTestId('settings-caps');
+        await expect(card.getByTestId('caps-studio-note')).toContainText('studio “Studio Nord”');
+        await expect(card.getByTestId('caps-studio-note')).toContainText('set by the studio’s admin');
+        await expect(card.getByTestId('caps-dailyCalls')).toHaveValue('500');
+        await expect(card.getByTestId('caps-dailyCalls')).toBeDisabled();
+        await expect(card.getByTestId('caps-monthlyCalls')).toHaveValue('8000');
+        await expect(card.getByTestId('caps-monthlyCalls')).toBeDisabled();
+        // The speed limit and prices stay this machine's: saving them keeps its own caps for later.
+        await card.getByTestId('caps-accountRatePerSecond').fill('20');
+        await card.getByTestId('caps-save').click();
+        await expect(card.getByTestId('caps-saved')).toBeVisible();
+        await expect(card.getByTestId('caps-dailyCalls')).toHaveValue('500');
+        expect(await app.api.getCaps()).toMatchObject({ dailyCalls: 40, monthlyCalls: 900, accountRatePerSecond: 20, studio: { name: 'Studio Nord', admin: false, dailyCalls: 500, monthlyCalls: 8000 } });
+
+        // Leaving the studio: this machine's own caps show again.
+        await app.api.studioLeave();
+        await page.getByTestId('nav-library').click();
+        await page.getByTestId('nav-settings').click();
+        await expect(card.getByTestId('caps-dailyCalls')).toHaveValue('40');
+        await expect(card.getByTestId('caps-dailyCalls')).toBeEnabled();
+        await expect(card.getByTestId('caps-studio-note')).toHaveCount(0);
+    },
     // The admin's caps for the whole studio (as `tagsmith studio caps --daily-calls 500 --monthly-calls 8000` sets them).
-    await store.pool.query("INSERT INTO settings (key, value) VALUES ('caps', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [JSON.stringify({ dailyCalls: 500, monthlyCalls: 8000 })]);
-    server = await startStudioServer(store, { host: '127.0.0.1', port: 0, tls: await loadIdentity(store, {}) });
-
-    const app = await launchApp();
-    const { page } = app;
-    await app.api.setCaps({ caps: { dailyCalls: 40, monthlyCalls: 900, pricePerCall: {} } });
-    await app.api.studioJoin({ url: server.url, user: 'ana', password: 'ana-secret-1', fingerprint: server.fingerprint });
-
-    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-    await page.getByTestId('nav-settings').click();
-    const card = page.getByTestId('settings-caps');
-    await expect(card.getByTestId('caps-studio-note')).toContainText('studio “Studio Nord”');
-    await expect(card.getByTestId('caps-studio-note')).toContainText('set by the studio’s admin');
-    await expect(card.getByTestId('caps-dailyCalls')).toHaveValue('500');
-    await expect(card.getByTestId('caps-dailyCalls')).toBeDisabled();
-    await expect(card.getByTestId('caps-monthlyCalls')).toHaveValue('8000');
-    await expect(card.getByTestId('caps-monthlyCalls')).toBeDisabled();
-    // The speed limit and prices stay this machine's: saving them keeps its own caps for later.
-    await card.getByTestId('caps-accountRatePerSecond').fill('20');
-    await card.getByTestId('caps-save').click();
-    await expect(card.getByTestId('caps-saved')).toBeVisible();
-    await expect(card.getByTestId('caps-dailyCalls')).toHaveValue('500');
-    expect(await app.api.getCaps()).toMatchObject({ dailyCalls: 40, monthlyCalls: 900, accountRatePerSecond: 20, studio: { name: 'Studio Nord', admin: false, dailyCalls: 500, monthlyCalls: 8000 } });
-
-    // Leaving the studio: this machine's own caps show again.
-    await app.api.studioLeave();
-    await page.getByTestId('nav-library').click();
-    await page.getByTestId('nav-settings').click();
-    await expect(card.getByTestId('caps-dailyCalls')).toHaveValue('40');
-    await expect(card.getByTestId('caps-dailyCalls')).toBeEnabled();
-    await expect(card.getByTestId('caps-studio-note')).toHaveCount(0);
-  } finally {
-    await server?.close();
-    await store?.close();
-    pgc.stop();
-  }
+    (store) => store.pool.query("INSERT INTO settings (key, value) VALUES ('caps', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [JSON.stringify({ dailyCalls: 500, monthlyCalls: 8000 })]).then(() => undefined),
+  );
 });

@@ -1,11 +1,6 @@
 import { join } from 'node:path';
 import { findAssetByPath } from '../../src-main/library/assets';
-import { addUser } from '../../src-main/studio/server/accounts';
-import { startStudioServer, type StudioServer } from '../../src-main/studio/server/http';
-import { loadIdentity } from '../../src-main/studio/server/identity';
-import { StudioStore } from '../../src-main/studio/server/store';
-import { startPostgres, type Postgres } from '../helpers/postgres';
-import { studioTestsMissing } from '../helpers/studio';
+import { studioTestsMissing, withStudioServer } from '../helpers/studio';
 import { expect, test } from './harness';
 import { makePhotoTree } from './photos';
 import { shot, shotSizes } from './shots';
@@ -19,17 +14,7 @@ test('choose what this computer holds of the studio in Settings: a collection on
   const missing = await studioTestsMissing('the studio subset e2e test', { keychain: true });
   test.skip(missing !== null, `studio e2e skipped: ${missing}`);
 
-  const pgc: Postgres = startPostgres();
-  let store: StudioStore | null = null;
-  let server: StudioServer | null = null;
-  try {
-    pgc.createDatabase('studio');
-    store = await StudioStore.open(pgc.url('studio'));
-    await store.renameStudio('Studio Nord');
-    await addUser(store, 'ana', 'editor', 'ana-secret-1');
-    await addUser(store, 'ben', 'editor', 'ben-secret-1');
-    server = await startStudioServer(store, { host: '127.0.0.1', port: 0, tls: await loadIdentity(store, {}) });
-
+  await withStudioServer([{ name: 'ana', role: 'editor', password: 'ana-secret-1' }, { name: 'ben', role: 'editor', password: 'ben-secret-1' }], async (server) => {
     const root = await makePhotoTree();
     const beach = join(root, 'beach-sunset.jpg');
     const snow = join(root, 'trips', 'snow-field.jpg');
@@ -88,9 +73,5 @@ test('choose what this computer holds of the studio in Settings: a collection on
 
     await ana.api.studioLeave();
     await ben.api.studioLeave();
-  } finally {
-    await server?.close();
-    await store?.close();
-    pgc.stop();
-  }
+  });
 });

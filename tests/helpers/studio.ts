@@ -2,7 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { osKeychain } from '../../src-main/credentials';
-import { postgresMissing } from './postgres';
+import { addUser } from '../../src-main/studio/server/accounts';
+import { startStudioServer, type StudioServer } from '../../src-main/studio/server/http';
+import { loadIdentity } from '../../src-main/studio/server/identity';
+import { StudioStore } from '../../src-main/studio/server/store';
+import { postgresMissing, startPostgres, type Postgres } from './postgres';
 
 // What the studio tests share: whether they can run here (PostgreSQL, and the OS keychain where
 // a member signs in), and `tagsmith serve` started as its own process. Used by vitest and by
@@ -56,4 +60,32 @@ export function serveStudio(database: string, opts: { listen?: string; args?: st
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     child.once('exit', (code, signal) => reject(new Error(`tagsmith serve ended (${code ?? signal}): ${err}`)));
   });
+}
+
+/**
+ * A studio server in this process on a throw-away PostgreSQL, named "Studio Nord", with these
+ * members (`prepare` may set more up before it starts); stopped and dropped after `use`, even
+ * when it throws.
+ */
+export async function withStudioServer(
+  members: readonly { name: string; role: 'admin' | 'editor' | 'viewer'; password: string }[],
+  use: (server: StudioServer, store: StudioStore) => Promise<void>,
+  prepare?: (store: StudioStore) => Promise<void>,
+): Promise<void> {
+  const pgc: Postgres = startPostgres();
+  let store: StudioStore | null = null;
+  let server: StudioServer | null = null;
+  try {
+    pgc.createDatabase('studio');
+    store = await StudioStore.open(pgc.url('studio'));
+    await store.renameStudio('Studio Nord');
+    for (const m of members) await addUser(store, m.name, m.role, m.password);
+    if (prepare) await prepare(store);
+    server = await startStudioServer(store, { host: '127.0.0.1', port: 0, tls: await loadIdentity(store, {}) });
+    await use(server, store);
+  } finally {
+    await server?.close();
+    await store?.close();
+    pgc.stop();
+  }
 }
