@@ -74,9 +74,15 @@ export class StudioAccount implements SharedAccount {
     }
   }
 
-  /** Shares still on their way, for a process about to end (the CLI). */
+  /**
+   * Shares and the report of billed counts still on their way, for a process about to end (the
+   * CLI, the app quitting): a call this machine was billed for must reach the studio before it
+   * ends, or the other members count without it and the studio's cap lets one more through.
+   */
   async flush(): Promise<void> {
     await Promise.all([...this.sharing.values()]);
+    // A report may start another (counts that came while it was on its way): wait for the last.
+    while (this.reporting) await this.reporting.catch(() => undefined);
   }
 
   async lookup(keys: readonly string[], signal?: AbortSignal): Promise<SharedResult[]> {
