@@ -9,6 +9,12 @@ export interface FaultProxy {
   address: string;
   /** how each new connection is treated: the number of bytes (both ways) after which it is cut, or null to pass it whole */
   cutAfter: () => number | null;
+  /**
+   * asked as bytes pass on a connection that is not being cut: a number cuts it that many bytes
+   * later. A client keeps its connections open between requests, so a network that drops takes
+   * those down too, not only the next new one.
+   */
+  cutLive: () => number | null;
   /** called with the bytes sent upstream so far on each connection, as they pass */
   onUpstream: (bytes: number) => void;
   /** connections seen, and how many were cut */
@@ -21,6 +27,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   const proxy: FaultProxy = {
     address: '',
     cutAfter: () => null,
+    cutLive: () => null,
     onUpstream: () => {},
     stats: { connections: 0, cut: 0 },
     close: () => new Promise((resolve) => {
@@ -30,7 +37,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   };
   const server: Server = createServer((client) => {
     proxy.stats.connections++;
-    const limit = proxy.cutAfter();
+    let limit = proxy.cutAfter();
     const upstream = connect(target.port, target.host);
     sockets.add(client);
     sockets.add(upstream);
@@ -43,6 +50,10 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     };
     const pass = (from: Socket, to: Socket, up: boolean) =>
       from.on('data', (chunk: Buffer) => {
+        if (limit === null) {
+          const later = proxy.cutLive();
+          if (later !== null) limit = passed + later;
+        }
         if (limit !== null && passed + chunk.length > limit) {
           const part = chunk.subarray(0, Math.max(0, limit - passed));
           if (part.length) to.write(part);
