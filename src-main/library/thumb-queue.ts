@@ -329,7 +329,7 @@ function decodedSize(row: OwedRow, t: ThumbResult): { width: number | null; heig
 }
 
 /** The thumbnail name of a picture shown before its file was hashed: this path, size and time. */
-function unhashedThumbName(path: string, size: number, mtimeMs: number): string {
+export function unhashedThumbName(path: string, size: number, mtimeMs: number): string {
   return 'u' + createHash('sha256').update(`${path}\0${size}\0${mtimeMs}`).digest('hex');
 }
 

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { mediaToken } from '../../src-main/core/media';
 import { embeddedThumbRelPath } from '../../src-main/library/preview-thumbs';
+import { unhashedThumbName } from '../../src-main/library/thumb-queue';
 import { thumbAbsPath, thumbRelPath } from '../../src-main/library/thumbs';
 import { expect, test } from './harness';
 
 // Issue 18 part 2 in the app: a new folder's cells appear with the previews embedded in its
 // files (HEIC thumbnail items here, whose full decode is slow), then each swaps to its full
 // thumbnail; a file without an embedded preview shows the placeholder until its full
-// thumbnail. The grid tells main which cells are on screen. Every picture a cell ever
+// thumbnail (made before its file is hashed, then renamed to its content hash's name). The grid tells main which cells are on screen. Every picture a cell ever
 // showed (recorded by a MutationObserver in the page) is one of its own asset's two
 // pictures: a cell never shows a wrong picture.
 
@@ -82,7 +83,7 @@ test('a new folder shows embedded previews at once, then swaps each cell to its 
   await expect(page.locator('[data-testid="thumb-img"][data-thumb-state="full"]')).toHaveCount(HEICS + 1, { timeout: 0 });
 
   // The grid told main which cells are on screen: all of them here.
-  const rows = app.ctx.db.prepare<[], { id: number; name: string; content_hash: string }>('SELECT id, name, content_hash FROM assets').all();
+  const rows = app.ctx.db.prepare<[], { id: number; name: string; content_hash: string; size: number; mtime_ms: number }>('SELECT id, name, content_hash, size, mtime_ms FROM assets').all();
   expect(visibleCalls.length).toBeGreaterThan(0);
   expect(new Set(visibleCalls.at(-1))).toEqual(new Set(rows.map((r) => r.id)));
 
@@ -92,9 +93,14 @@ test('a new folder shows embedded previews at once, then swaps each cell to its 
   for (const s of seen) {
     const row = own.get(s.id ?? '');
     expect(row, `a picture in a cell of no asset: ${s.src}`).toBeDefined();
-    const mine = [url(thumbRelPath(row!.content_hash)), url(embeddedThumbRelPath(row!.content_hash))];
-    expect(mine.some((u) => s.src?.endsWith(u)), `${row!.name} showed ${s.src}`).toBe(true);
-    expect(s.src?.endsWith(mine[1]) ? 'preview' : 'full').toBe(s.state);
+    const full = url(thumbRelPath(row!.content_hash));
+    const preview = url(embeddedThumbRelPath(row!.content_hash));
+    // A file with no embedded preview: its full thumbnail, shown before its file was hashed
+    // under a name of this version of the file, then under its content hash.
+    const unhashed = url(thumbRelPath(unhashedThumbName(join(root, row!.name), row!.size, row!.mtime_ms)));
+    const kind = s.src?.endsWith(full) || s.src?.endsWith(unhashed) ? 'full' : s.src?.endsWith(preview) ? 'preview' : null;
+    expect(kind, `${row!.name} showed ${s.src}`).not.toBeNull();
+    expect(kind, `${row!.name} showed ${s.src} as ${s.state}`).toBe(s.state);
   }
   // HEICs were first shown with their embedded previews; the PNG, which has none, never was.
   const heics = rows.filter((r) => r.name.endsWith('.HEIC'));
